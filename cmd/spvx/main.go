@@ -1,0 +1,73 @@
+// Command spvx is the command-line front end of the spvx SPIR-V toolkit:
+// assembler, disassembler, module inspector, MX numerics and the bitcast
+// shuffle explorer, each a subcommand.
+//
+// Exit status: 0 success, 1 input rejected, 2 usage error.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes shared by every subcommand.
+const (
+	exitOK       = 0
+	exitRejected = 1
+	exitUsage    = 2
+)
+
+// stdio bundles the streams a subcommand may use, so tests can run the CLI
+// in-process without touching the real ones.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// command is one subcommand: its name, a one-line summary, and its entry
+// point, which receives the arguments after the subcommand name.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, s stdio) int
+}
+
+// commands lists the subcommands in the order `spvx --help` shows them.
+var commands = []command{}
+
+func main() {
+	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
+}
+
+// run dispatches to a subcommand and returns the process exit status.
+func run(args []string, s stdio) int {
+	if len(args) == 0 {
+		usage(s.err)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(s.out)
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], s)
+		}
+	}
+	fmt.Fprintf(s.err, "spvx: unknown command %q\n", args[0])
+	usage(s.err)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: spvx <command> [arguments]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'spvx <command> --help' for a command's flags.")
+}

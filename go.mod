@@ -1,0 +1,3 @@
+module spvx
+
+go 1.26
