@@ -1,0 +1,486 @@
+package spirv
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Decode parses a binary SPIR-V module. The input may be in either byte
+// order. Every operand is parsed per the grammar; the first problem found
+// is returned as a *DecodeError.
+func Decode(b []byte) (*Module, error) {
+	if len(b) < 20 {
+		return nil, &DecodeError{Word: len(b) / 4, Inst: -1, Err: ErrShortHeader}
+	}
+	if len(b)%4 != 0 {
+		return nil, &DecodeError{Word: len(b) / 4, Inst: -1, Err: ErrNotWordAligned}
+	}
+	var order binary.ByteOrder = binary.LittleEndian
+	bigEndian := false
+	switch {
+	case binary.LittleEndian.Uint32(b) == MagicNumber:
+	case binary.BigEndian.Uint32(b) == MagicNumber:
+		order, bigEndian = binary.BigEndian, true
+	default:
+		return nil, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, binary.LittleEndian.Uint32(b))}
+	}
+	words := make([]uint32, len(b)/4)
+	if bigEndian {
+		for i := range words {
+			words[i] = order.Uint32(b[4*i:])
+		}
+	} else {
+		for i := range words {
+			words[i] = binary.LittleEndian.Uint32(b[4*i:])
+		}
+	}
+	m, err := DecodeWords(words)
+	if m != nil {
+		m.Header.BigEndian = bigEndian
+	}
+	return m, err
+}
+
+// DecodeWords parses a module already split into host-order words. The
+// module keeps references to words.
+func DecodeWords(words []uint32) (*Module, error) {
+	if len(words) < 5 {
+		return nil, &DecodeError{Word: len(words), Inst: -1, Err: ErrShortHeader}
+	}
+	if words[0] != MagicNumber {
+		return nil, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, words[0])}
+	}
+	m := &Module{Header: Header{
+		Magic:     words[0],
+		Version:   Version(words[1]),
+		Generator: words[2],
+		Bound:     words[3],
+		Schema:    words[4],
+	}}
+	d := decoder{words: words, bound: words[3], m: m}
+	d.ids.init(words[3], len(words))
+	// Count the instructions first so the instruction slice is allocated
+	// once at its exact size. Every operand takes at least one word that
+	// is not an instruction's first word, which bounds the operand count;
+	// both allocations are bounded by the input's size.
+	n := countInstructions(words)
+	m.Insts = make([]Instruction, 0, n)
+	d.ops = make([]Operand, 0, max(len(words)-5-n, 0))
+	if err := d.run(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// countInstructions walks the word counts; it stops at the first zero
+// count or overrun, which the real pass reports.
+func countInstructions(words []uint32) int {
+	n := 0
+	for off := 5; off < len(words); n++ {
+		c := int(words[off] >> 16)
+		if c == 0 {
+			return n + 1
+		}
+		off += c
+	}
+	return n
+}
+
+// idTable records, per id, the type of a value or the number type of a
+// scalar type. Ids below a limit proportional to the input size live in
+// slices; any larger id (legal when the bound is large) goes to maps, so a
+// huge bound in a small module cannot cause a huge allocation.
+type idTable struct {
+	typeOf  []uint32
+	bigType map[uint32]uint32
+	numType map[uint32]NumberType // scalar numeric types only: there are few
+}
+
+func (t *idTable) init(bound uint32, nwords int) {
+	n := uint64(bound)
+	if limit := uint64(nwords) + 64; n > limit {
+		n = limit
+	}
+	t.typeOf = make([]uint32, n)
+	t.numType = map[uint32]NumberType{}
+}
+
+func (t *idTable) setType(id, typ uint32) {
+	if int(id) < len(t.typeOf) {
+		t.typeOf[id] = typ
+		return
+	}
+	if t.bigType == nil {
+		t.bigType = map[uint32]uint32{}
+	}
+	t.bigType[id] = typ
+}
+
+func (t *idTable) typeOfID(id uint32) uint32 {
+	if int(id) < len(t.typeOf) {
+		return t.typeOf[id]
+	}
+	return t.bigType[id]
+}
+
+func (t *idTable) setNum(id uint32, n NumberType) { t.numType[id] = n }
+
+func (t *idTable) num(id uint32) NumberType { return t.numType[id] }
+
+type extImport struct {
+	id  uint32
+	set *ExtInstSet
+	ok  bool // known set or NonSemantic.*
+}
+
+type decoder struct {
+	words   []uint32
+	bound   uint32
+	m       *Module
+	ops     []Operand
+	ids     idTable
+	imports []extImport
+
+	// Per instruction.
+	inst  []uint32 // the current instruction's words
+	pos   int      // next word to read within inst
+	index int      // instruction index
+	at    int      // word offset of the instruction
+	op    Opcode
+	cur   *Instruction
+	err   error
+}
+
+func (d *decoder) fail(err error) error {
+	if d.err == nil {
+		d.err = &DecodeError{Word: d.at, Inst: d.index, Op: d.op, Err: err}
+	}
+	return d.err
+}
+
+func (d *decoder) run() error {
+	words := d.words
+	off := 5
+	for off < len(words) {
+		w := words[off]
+		n := int(w >> 16)
+		d.op = Opcode(w)
+		d.at = off
+		if n == 0 {
+			return d.fail(ErrZeroWordCount)
+		}
+		if off+n > len(words) {
+			return d.fail(fmt.Errorf("%w: word count %d, %d words left", ErrTruncated, n, len(words)-off))
+		}
+		info := d.op.Info()
+		if info == nil {
+			return d.fail(fmt.Errorf("%w %d", ErrUnknownOpcode, uint16(d.op)))
+		}
+		d.inst = words[off : off+n : off+n]
+		d.pos = 1
+		start := len(d.ops)
+		d.m.Insts = append(d.m.Insts, Instruction{Opcode: d.op, Offset: int32(off), Words: d.inst})
+		d.cur = &d.m.Insts[len(d.m.Insts)-1]
+		if err := d.operands(info); err != nil {
+			return err
+		}
+		if d.pos != n {
+			return d.fail(fmt.Errorf("%w: %d of %d words used", ErrExtraWords, d.pos, n))
+		}
+		d.cur.Operands = d.ops[start:len(d.ops):len(d.ops)]
+		if err := d.record(); err != nil {
+			return err
+		}
+		d.index++
+		off += n
+	}
+	return nil
+}
+
+// operands parses the operands of the current instruction.
+func (d *decoder) operands(info *InstructionInfo) error {
+	if d.op == OpSwitch {
+		return d.switchOperands()
+	}
+	return d.operandList(info.Operands, nil)
+}
+
+// record notes what later instructions need from the current one: the
+// number types that size literals, and the extended instruction imports.
+func (d *decoder) record() error {
+	in := d.cur
+	switch d.op {
+	case OpTypeInt:
+		if len(in.Words) >= 4 {
+			k := Unsigned
+			if in.Words[3] != 0 {
+				k = Signed
+			}
+			d.ids.setNum(in.ResultID, numberType(k, in.Words[2], false, 0))
+		}
+	case OpTypeFloat:
+		if len(in.Words) >= 3 {
+			enc := len(in.Words) >= 4
+			var e FPEncoding
+			if enc {
+				e = FPEncoding(in.Words[3])
+			}
+			d.ids.setNum(in.ResultID, numberType(Float, in.Words[2], enc, e))
+		}
+	case OpExtInstImport:
+		name := in.String(1)
+		set := LookupExtInstSet(name)
+		d.imports = append(d.imports, extImport{in.ResultID, set, set != nil || hasPrefix(name, "NonSemantic.")})
+		if set == nil && !hasPrefix(name, "NonSemantic.") {
+			return d.fail(fmt.Errorf("%w %q", ErrUnknownExtInstSet, name))
+		}
+	}
+	return nil
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+func numberType(k NumberKind, width uint32, hasEnc bool, enc FPEncoding) NumberType {
+	if width == 0 || width > 64 {
+		return NumberType{} // not a usable literal type; reported where a literal needs it
+	}
+	return NumberType{Kind: k, Width: uint8(width), HasEncoding: hasEnc, Encoding: enc}
+}
+
+// operandList parses operands per a grammar list. set is the extended
+// instruction set whose kinds the list may name (nil for core).
+func (d *decoder) operandList(list []OperandInfo, set *ExtInstSet) error {
+	for i := range list {
+		o := &list[i]
+		switch o.Quantifier {
+		case One:
+			if d.pos >= len(d.inst) {
+				return d.fail(fmt.Errorf("%w %s", ErrMissingOperand, operandLabel(o)))
+			}
+			if err := d.operand(o.Kind); err != nil {
+				return err
+			}
+		case Optional:
+			if d.pos < len(d.inst) {
+				if err := d.operand(o.Kind); err != nil {
+					return err
+				}
+			}
+		case Variadic:
+			for d.pos < len(d.inst) {
+				if err := d.operand(o.Kind); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func operandLabel(o *OperandInfo) string {
+	if o.Name != "" {
+		return "'" + o.Name + "'"
+	}
+	return o.Kind.String()
+}
+
+func (d *decoder) add(kind OperandKind, count int) {
+	d.ops = append(d.ops, Operand{Kind: kind, Offset: uint16(d.pos), Count: uint16(count)})
+	d.pos += count
+}
+
+func (d *decoder) checkID(id uint32) error {
+	if id >= d.bound || id == 0 {
+		if id == 0 {
+			return d.fail(fmt.Errorf("%w: id 0 is not a valid id", ErrIDOutOfBound))
+		}
+		return d.fail(fmt.Errorf("%w: id %d, bound %d", ErrIDOutOfBound, id, d.bound))
+	}
+	return nil
+}
+
+// operand parses one operand of kind k at d.pos (words are known to remain).
+func (d *decoder) operand(k OperandKind) error {
+	info := &operandKinds[k]
+	switch info.Category {
+	case CategoryID:
+		id := d.inst[d.pos]
+		if err := d.checkID(id); err != nil {
+			return err
+		}
+		switch k {
+		case OperandKindIdResultType:
+			d.cur.TypeID = id
+		case OperandKindIdResult:
+			d.cur.ResultID = id
+			if d.cur.TypeID != 0 {
+				d.ids.setType(id, d.cur.TypeID)
+			}
+		}
+		d.add(k, 1)
+		return nil
+	case CategoryValueEnum:
+		v := d.inst[d.pos]
+		e, ok := k.Enumerant(v)
+		if !ok {
+			return d.fail(fmt.Errorf("%w: %d is not a %s", ErrUnknownEnumerant, v, info.Name))
+		}
+		d.add(k, 1)
+		return d.params(e)
+	case CategoryBitEnum:
+		v := d.inst[d.pos]
+		d.add(k, 1)
+		if v == 0 {
+			return nil
+		}
+		for bit := uint32(1); bit != 0; bit <<= 1 {
+			if v&bit == 0 {
+				continue
+			}
+			e, ok := k.Enumerant(bit)
+			if !ok {
+				return d.fail(fmt.Errorf("%w: bit 0x%x is not a %s", ErrUnknownEnumerant, bit, info.Name))
+			}
+			if err := d.params(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	case CategoryComposite:
+		for _, b := range info.Bases {
+			if d.pos >= len(d.inst) {
+				return d.fail(fmt.Errorf("%w: incomplete %s", ErrOperandOverrun, info.Name))
+			}
+			if err := d.operand(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Literals.
+	switch k {
+	case OperandKindLiteralString:
+		for i := d.pos; i < len(d.inst); i++ {
+			w := d.inst[i]
+			if w&0xFF == 0 || w&0xFF00 == 0 || w&0xFF0000 == 0 || w&0xFF000000 == 0 {
+				d.add(k, i-d.pos+1)
+				return nil
+			}
+		}
+		return d.fail(ErrUnterminatedString)
+	case OperandKindLiteralContextDependentNumber:
+		return d.typedNumber(k, d.ids.num(d.cur.TypeID), d.cur.TypeID)
+	case OperandKindLiteralExtInstInteger:
+		return d.extInst()
+	case OperandKindLiteralSpecConstantOpInteger:
+		return d.specConstantOp()
+	}
+	// LiteralInteger, LiteralFloat and set-specific literal kinds: one word.
+	d.add(k, 1)
+	return nil
+}
+
+// params parses the parameters an enumerant brings (e.g. Decoration
+// ArrayStride's stride, MemoryAccess Aligned's alignment).
+func (d *decoder) params(e *Enumerant) error {
+	for i := range e.Parameters {
+		if d.pos >= len(d.inst) {
+			return d.fail(fmt.Errorf("%w: %s needs its %s parameter", ErrMissingOperand, e.Name, operandLabel(&e.Parameters[i])))
+		}
+		if err := d.operand(e.Parameters[i].Kind); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) typedNumber(k OperandKind, nt NumberType, typeID uint32) error {
+	if nt.Kind == NotNumber {
+		return d.fail(fmt.Errorf("%w: type id %d is not a scalar numeric type", ErrBadNumberType, typeID))
+	}
+	n := (int(nt.Width) + 31) / 32
+	if d.pos+n > len(d.inst) {
+		return d.fail(fmt.Errorf("%w: a %d-bit literal needs %d words", ErrOperandOverrun, nt.Width, n))
+	}
+	d.ops = append(d.ops, Operand{Kind: k, Offset: uint16(d.pos), Count: uint16(n), Number: nt})
+	d.pos += n
+	return nil
+}
+
+// switchOperands parses OpSwitch, whose case literals take the width and
+// signedness of the selector's type.
+func (d *decoder) switchOperands() error {
+	for i := 0; i < 2; i++ {
+		if d.pos >= len(d.inst) {
+			return d.fail(fmt.Errorf("%w %s", ErrMissingOperand, [2]string{"'Selector'", "'Default'"}[i]))
+		}
+		if err := d.operand(OperandKindIdRef); err != nil {
+			return err
+		}
+	}
+	sel := d.inst[1]
+	typeID := d.ids.typeOfID(sel)
+	nt := d.ids.num(typeID)
+	if nt.Kind != Unsigned && nt.Kind != Signed {
+		return d.fail(fmt.Errorf("%w: OpSwitch selector %d does not have an integer type", ErrBadNumberType, sel))
+	}
+	for d.pos < len(d.inst) {
+		if err := d.typedNumber(OperandKindLiteralInteger, nt, typeID); err != nil {
+			return err
+		}
+		if d.pos >= len(d.inst) {
+			return d.fail(fmt.Errorf("%w: OpSwitch case has no target label", ErrMissingOperand))
+		}
+		if err := d.operand(OperandKindIdRef); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) extInst() error {
+	// OpExtInst: Result Type, Result, Set, Instruction, operands...
+	setID := d.inst[3]
+	var imp *extImport
+	for i := range d.imports {
+		if d.imports[i].id == setID {
+			imp = &d.imports[i]
+			break
+		}
+	}
+	if imp == nil {
+		return d.fail(fmt.Errorf("%w: id %d is not an OpExtInstImport", ErrUnknownExtInstSet, setID))
+	}
+	num := d.inst[d.pos]
+	d.add(OperandKindLiteralExtInstInteger, 1)
+	if imp.set == nil {
+		// Unknown NonSemantic.* set: every remaining operand is an id.
+		for d.pos < len(d.inst) {
+			if err := d.operand(OperandKindIdRef); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	d.cur.ExtSet = imp.set
+	ext, ok := imp.set.Instruction(num)
+	if !ok {
+		return d.fail(fmt.Errorf("%w %d in %s", ErrUnknownExtInst, num, imp.set.Name))
+	}
+	return d.operandList(ext.Operands, imp.set)
+}
+
+func (d *decoder) specConstantOp() error {
+	op := Opcode(d.inst[d.pos])
+	info := op.Info()
+	if info == nil || uint32(op) != d.inst[d.pos] {
+		return d.fail(fmt.Errorf("%w %d", ErrBadSpecConstantOp, d.inst[d.pos]))
+	}
+	d.add(OperandKindLiteralSpecConstantOpInteger, 1)
+	// The operation's own operands, less its Result Type and Result.
+	ops := info.Operands
+	for len(ops) > 0 && (ops[0].Kind == OperandKindIdResultType || ops[0].Kind == OperandKindIdResult) {
+		ops = ops[1:]
+	}
+	return d.operandList(ops, nil)
+}

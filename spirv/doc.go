@@ -1,0 +1,19 @@
+// Package spirv is the core of spvx: the SPIR-V grammar tables (generated
+// from the Khronos grammar JSON plus spvx's overlay), the binary form of a
+// module (Decode and Encode), and an on-demand index of a decoded module
+// (types, constants, names, decorations, entry points, functions) shared by
+// the assembler, disassembler, validator and executor.
+//
+// The grammar is SPIR-V 1.6 revision 7 (SPIRV-Headers of 2026-08-14) with
+// the overlay entries of SPV_INTEL_subgroup_bitcast_shuffle; see
+// GrammarInputs for the exact input files.
+//
+// A Module is a flat, order-preserving list of instructions, each keeping
+// its raw words and a decoded view of its operands: the validator and the
+// disassembler must see invalid modules exactly as written, so sections,
+// control flow and the like are views built on demand (Index).
+//
+// Decode never panics and never trusts the header's id bound for
+// allocation: memory use is bounded by the input's size. Errors are
+// *DecodeError values wrapping one of the Err* sentinels.
+package spirv

@@ -1,0 +1,328 @@
+package spirv
+
+// Index is a read-only summary of a module, built once on demand by
+// (*Module).Index and shared by every consumer. It describes the module as
+// written: an invalid module gets a best-effort index (dangling ids are
+// simply absent), never a panic.
+type Index struct {
+	// Defs maps a result id to the index of its defining instruction in
+	// Module.Insts.
+	Defs map[uint32]int
+	// Types describes every type declaration by result id.
+	Types map[uint32]*Type
+	// Constants describes every constant (and spec constant) by result id.
+	Constants map[uint32]*Constant
+	// Names and MemberNames come from OpName and OpMemberName.
+	Names       map[uint32]string
+	MemberNames map[uint32]map[uint32]string
+	// Decorations lists OpDecorate/OpDecorateId/OpDecorateString and
+	// OpMemberDecorate(String) by target id, in module order.
+	Decorations map[uint32][]DecorationEntry
+	// ExtInstImports maps an OpExtInstImport result id to its set name.
+	ExtInstImports map[uint32]string
+
+	Capabilities    []Capability
+	Extensions      []string
+	AddressingModel AddressingModel
+	MemoryModel     MemoryModel
+	EntryPoints     []EntryPoint
+	Functions       []Function
+}
+
+// TypeKind classifies a type declaration.
+type TypeKind uint8
+
+// Type kinds; TypeOther covers every other OpType* instruction.
+const (
+	TypeOther TypeKind = iota
+	TypeVoid
+	TypeBool
+	TypeInt
+	TypeFloat
+	TypeVector
+	TypeMatrix
+	TypeArray
+	TypeRuntimeArray
+	TypeStruct
+	TypePointer
+	TypeFunction
+	TypeImage
+	TypeSampler
+	TypeSampledImage
+	TypeCooperativeMatrix
+)
+
+// Type describes one type declaration.
+type Type struct {
+	ID     uint32
+	Op     Opcode
+	Kind   TypeKind
+	Width  uint32 // bits, for TypeInt and TypeFloat
+	Signed bool   // TypeInt signedness
+	// HasEncoding and Encoding: OpTypeFloat's FP Encoding operand.
+	HasEncoding bool
+	Encoding    FPEncoding
+	// Count is the component count of a vector, the column count of a
+	// matrix, the length of an array when it is a known constant (0 if not).
+	Count   uint32
+	Elem    uint32       // component, column, element, or pointee type
+	Storage StorageClass // for TypePointer
+	Members []uint32     // struct member types, or function parameter types
+	Return  uint32       // function return type
+}
+
+// Constant describes one constant instruction.
+type Constant struct {
+	ID, Type uint32
+	Op       Opcode
+	Spec     bool
+	// Value holds the literal words of OpConstant/OpSpecConstant, and
+	// 1 or 0 for the boolean constants.
+	Value []uint32
+	// Parts holds the constituents of a composite constant.
+	Parts []uint32
+}
+
+// DecorationEntry is one decoration applied to an id or a struct member.
+type DecorationEntry struct {
+	Inst   int // index of the decorating instruction
+	Member int // struct member, -1 for the whole id
+	Kind   Decoration
+	Params []uint32 // the decoration's literal or id operands
+}
+
+// EntryPoint is an OpEntryPoint with its execution modes.
+type EntryPoint struct {
+	Inst      int
+	Model     ExecutionModel
+	Function  uint32
+	Name      string
+	Interface []uint32
+	Modes     []ExecutionModeEntry
+}
+
+// ExecutionModeEntry is one OpExecutionMode(Id) applied to an entry point.
+type ExecutionModeEntry struct {
+	Inst   int
+	Mode   ExecutionMode
+	Params []uint32
+}
+
+// LocalSize returns the LocalSize execution mode's x, y, z, if present.
+func (e *EntryPoint) LocalSize() ([3]uint32, bool) {
+	for _, m := range e.Modes {
+		if m.Mode == ExecutionModeLocalSize && len(m.Params) == 3 {
+			return [3]uint32{m.Params[0], m.Params[1], m.Params[2]}, true
+		}
+	}
+	return [3]uint32{}, false
+}
+
+// Function is an OpFunction ... OpFunctionEnd range.
+type Function struct {
+	ID, Type, Result uint32
+	Start, End       int // instruction indexes of OpFunction and OpFunctionEnd
+	Params           []uint32
+	Blocks           []Block
+}
+
+// Block is a basic block: from its OpLabel to its terminator, inclusive.
+type Block struct {
+	Label      uint32
+	Start, End int // instruction indexes
+}
+
+// Index returns the module's index, building it on first use. The module
+// must not be modified after the first call.
+func (m *Module) Index() *Index {
+	if m.index == nil {
+		m.index = buildIndex(m)
+	}
+	return m.index
+}
+
+func buildIndex(m *Module) *Index {
+	x := &Index{
+		Defs:           make(map[uint32]int, len(m.Insts)),
+		Types:          map[uint32]*Type{},
+		Constants:      map[uint32]*Constant{},
+		Names:          map[uint32]string{},
+		MemberNames:    map[uint32]map[uint32]string{},
+		Decorations:    map[uint32][]DecorationEntry{},
+		ExtInstImports: map[uint32]string{},
+	}
+	var fn *Function
+	var block *Block
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		w := in.Words
+		if in.ResultID != 0 {
+			if _, dup := x.Defs[in.ResultID]; !dup {
+				x.Defs[in.ResultID] = i
+			}
+		}
+		switch in.Opcode {
+		case OpCapability:
+			x.Capabilities = append(x.Capabilities, Capability(w[1]))
+		case OpExtension:
+			x.Extensions = append(x.Extensions, in.String(0))
+		case OpExtInstImport:
+			x.ExtInstImports[in.ResultID] = in.String(1)
+		case OpMemoryModel:
+			x.AddressingModel, x.MemoryModel = AddressingModel(w[1]), MemoryModel(w[2])
+		case OpEntryPoint:
+			x.EntryPoints = append(x.EntryPoints, EntryPoint{
+				Inst: i, Model: ExecutionModel(w[1]), Function: w[2], Name: in.String(2),
+				Interface: operandWordsFrom(in, 3),
+			})
+		case OpExecutionMode, OpExecutionModeId:
+			for k := range x.EntryPoints {
+				if x.EntryPoints[k].Function == w[1] {
+					x.EntryPoints[k].Modes = append(x.EntryPoints[k].Modes, ExecutionModeEntry{Inst: i, Mode: ExecutionMode(w[2]), Params: w[3:]})
+				}
+			}
+		case OpName:
+			x.Names[w[1]] = in.String(1)
+		case OpMemberName:
+			mm := x.MemberNames[w[1]]
+			if mm == nil {
+				mm = map[uint32]string{}
+				x.MemberNames[w[1]] = mm
+			}
+			mm[w[2]] = in.String(2)
+		case OpDecorate, OpDecorateId, OpDecorateString:
+			x.Decorations[w[1]] = append(x.Decorations[w[1]], DecorationEntry{Inst: i, Member: -1, Kind: Decoration(w[2]), Params: w[3:]})
+		case OpMemberDecorate, OpMemberDecorateString:
+			x.Decorations[w[1]] = append(x.Decorations[w[1]], DecorationEntry{Inst: i, Member: int(w[2]), Kind: Decoration(w[3]), Params: w[4:]})
+		case OpFunction:
+			x.Functions = append(x.Functions, Function{ID: in.ResultID, Result: in.TypeID, Type: w[4], Start: i, End: -1})
+			fn = &x.Functions[len(x.Functions)-1]
+			block = nil
+		case OpFunctionParameter:
+			if fn != nil {
+				fn.Params = append(fn.Params, in.ResultID)
+			}
+		case OpLabel:
+			if fn != nil {
+				fn.Blocks = append(fn.Blocks, Block{Label: in.ResultID, Start: i, End: -1})
+				block = &fn.Blocks[len(fn.Blocks)-1]
+			}
+		case OpFunctionEnd:
+			if fn != nil {
+				fn.End = i
+			}
+			fn, block = nil, nil
+		}
+		if block != nil && isBlockTerminator(in.Opcode) {
+			block.End = i
+			block = nil
+		}
+		if t := typeOf(in, x); t != nil {
+			x.Types[t.ID] = t
+		}
+		if c := constantOf(in); c != nil {
+			x.Constants[c.ID] = c
+		}
+	}
+	// Array lengths are constants, which may be declared after nothing
+	// else: resolve them once everything is known.
+	for _, t := range x.Types {
+		if t.Kind == TypeArray {
+			if c := x.Constants[t.Count]; c != nil && len(c.Value) > 0 && !c.Spec {
+				t.Count = c.Value[0]
+			} else {
+				t.Count = 0
+			}
+		}
+	}
+	return x
+}
+
+func operandWordsFrom(in *Instruction, first int) []uint32 {
+	if first >= len(in.Operands) {
+		return nil
+	}
+	return in.Words[in.Operands[first].Offset:]
+}
+
+func isBlockTerminator(op Opcode) bool {
+	switch op {
+	case OpBranch, OpBranchConditional, OpSwitch, OpReturn, OpReturnValue, OpKill,
+		OpUnreachable, OpTerminateInvocation, OpIgnoreIntersectionKHR, OpTerminateRayKHR,
+		OpEmitMeshTasksEXT, OpAbortKHR:
+		return true
+	}
+	return false
+}
+
+// typeOf describes in if it declares a type. Word counts were checked by
+// the decoder against the grammar, so fixed operands are present.
+func typeOf(in *Instruction, x *Index) *Type {
+	w := in.Words
+	t := &Type{ID: in.ResultID, Op: in.Opcode}
+	switch in.Opcode {
+	case OpTypeVoid:
+		t.Kind = TypeVoid
+	case OpTypeBool:
+		t.Kind = TypeBool
+	case OpTypeInt:
+		t.Kind, t.Width, t.Signed = TypeInt, w[2], w[3] != 0
+	case OpTypeFloat:
+		t.Kind, t.Width = TypeFloat, w[2]
+		if len(w) > 3 {
+			t.HasEncoding, t.Encoding = true, FPEncoding(w[3])
+		}
+	case OpTypeVector:
+		t.Kind, t.Elem, t.Count = TypeVector, w[2], w[3]
+	case OpTypeMatrix:
+		t.Kind, t.Elem, t.Count = TypeMatrix, w[2], w[3]
+	case OpTypeArray:
+		t.Kind, t.Elem, t.Count = TypeArray, w[2], w[3] // Count holds the length id until resolved
+	case OpTypeRuntimeArray:
+		t.Kind, t.Elem = TypeRuntimeArray, w[2]
+	case OpTypeStruct:
+		t.Kind, t.Members = TypeStruct, w[2:]
+	case OpTypePointer:
+		t.Kind, t.Storage, t.Elem = TypePointer, StorageClass(w[2]), w[3]
+	case OpTypeFunction:
+		t.Kind, t.Return, t.Members = TypeFunction, w[2], w[3:]
+	case OpTypeImage:
+		t.Kind, t.Elem = TypeImage, w[2]
+	case OpTypeSampler:
+		t.Kind = TypeSampler
+	case OpTypeSampledImage:
+		t.Kind, t.Elem = TypeSampledImage, w[2]
+	case OpTypeCooperativeMatrixKHR:
+		t.Kind, t.Elem = TypeCooperativeMatrix, w[2]
+	default:
+		info := in.Opcode.Info()
+		if info == nil || info.Class != "Type-Declaration" || in.ResultID == 0 {
+			return nil
+		}
+		t.Kind = TypeOther
+	}
+	return t
+}
+
+func constantOf(in *Instruction) *Constant {
+	c := &Constant{ID: in.ResultID, Type: in.TypeID, Op: in.Opcode}
+	w := in.Words
+	switch in.Opcode {
+	case OpConstantTrue, OpSpecConstantTrue:
+		c.Value = []uint32{1}
+	case OpConstantFalse, OpSpecConstantFalse:
+		c.Value = []uint32{0}
+	case OpConstant, OpSpecConstant:
+		c.Value = w[3:]
+	case OpConstantComposite, OpSpecConstantComposite:
+		c.Parts = w[3:]
+	case OpConstantNull, OpSpecConstantOp:
+	default:
+		return nil
+	}
+	switch in.Opcode {
+	case OpSpecConstantTrue, OpSpecConstantFalse, OpSpecConstant, OpSpecConstantComposite, OpSpecConstantOp:
+		c.Spec = true
+	}
+	return c
+}
