@@ -1,0 +1,438 @@
+package dis
+
+import (
+	"strconv"
+
+	"spvx/spirv"
+)
+
+// namer assigns the friendly names spirv-dis prints for ids, following
+// SPIRV-Tools' FriendlyNameMapper: one pass over the module in order, the
+// first suggestion for an id wins, and a suggestion already taken by another
+// id gets the first free suffix _0, _1, ... An id that is never named prints
+// as its number.
+//
+// Most ids get their own number as a name. Those are kept out of the string
+// set: a bitmap records which small numbers are taken, so the common case
+// costs no allocation and no hashing.
+type namer struct {
+	names []string            // by id below len(names); "" = the id's number
+	named []bool              // by id: a name (possibly the number) was saved
+	big   map[uint32]string   // ids at or above len(names), if any
+	used  map[string]struct{} // every taken name except small numbers
+	nums  []bool              // small numbers taken as names, by value
+	buf   []byte              // scratch for building suggestions
+}
+
+func newNamer(bound uint32, nwords int) *namer {
+	// A bound far larger than the module is legal: keep the dense tables
+	// proportional to the input, as the decoder does.
+	n := uint64(bound)
+	if limit := uint64(nwords) + 64; n > limit {
+		n = limit
+	}
+	return &namer{
+		names: make([]string, n),
+		named: make([]bool, n),
+		nums:  make([]bool, n),
+		used:  make(map[string]struct{}),
+	}
+}
+
+// name returns the name of id and whether it is the id's own number
+// (then the caller prints the number).
+func (nm *namer) name(id uint32) (string, bool) {
+	if int(id) < len(nm.names) {
+		s := nm.names[id]
+		return s, s == ""
+	}
+	s, ok := nm.big[id]
+	return s, !ok
+}
+
+// appendName appends the name of id.
+func (nm *namer) appendName(b []byte, id uint32) []byte {
+	if s, num := nm.name(id); !num {
+		return append(b, s...)
+	}
+	return appendUint(b, uint64(id))
+}
+
+func (nm *namer) isNamed(id uint32) bool {
+	if int(id) < len(nm.named) {
+		return nm.named[id]
+	}
+	_, ok := nm.big[id]
+	return ok
+}
+
+func (nm *namer) set(id uint32, s string) {
+	if int(id) < len(nm.names) {
+		nm.names[id] = s
+		nm.named[id] = true
+		return
+	}
+	if nm.big == nil {
+		nm.big = make(map[uint32]string)
+	}
+	if s == "" {
+		s = strconv.FormatUint(uint64(id), 10)
+	}
+	nm.big[id] = s
+}
+
+// smallNumber reports whether s is the canonical decimal form of a number
+// that the bitmap tracks.
+func (nm *namer) smallNumber(s []byte) (uint32, bool) {
+	if len(s) == 0 || len(s) > 10 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	if v >= uint64(len(nm.nums)) {
+		return 0, false
+	}
+	return uint32(v), true
+}
+
+// claim marks s as taken and reports whether it was free. A free name
+// that is not a small number is returned as a string, allocated once for
+// both the set and the id's entry.
+func (nm *namer) claim(s []byte) (string, bool) {
+	if v, ok := nm.smallNumber(s); ok {
+		if nm.nums[v] {
+			return "", false
+		}
+		nm.nums[v] = true
+		return "", true
+	}
+	if _, ok := nm.used[string(s)]; ok {
+		return "", false
+	}
+	str := string(s)
+	nm.used[str] = struct{}{}
+	return str, true
+}
+
+// save gives id the sanitized suggestion s, unless id already has a name.
+// s is modified.
+func (nm *namer) save(id uint32, s []byte) {
+	if nm.isNamed(id) {
+		return
+	}
+	s = sanitize(s)
+	if str, ok := nm.claim(s); ok {
+		if str == "" {
+			// A small number: store it unless it is the id's own.
+			if v, _ := nm.smallNumber(s); v != id {
+				str = string(s)
+			}
+		}
+		nm.set(id, str)
+		return
+	}
+	base := len(s)
+	s = append(s, '_')
+	for i := uint64(0); ; i++ {
+		s = strconv.AppendUint(s[:base+1], i, 10)
+		if str, ok := nm.claim(s); ok {
+			if str == "" {
+				str = string(s)
+			}
+			nm.set(id, str)
+			return
+		}
+	}
+}
+
+// saveNumber gives id its own number as its name, unless it has a name.
+func (nm *namer) saveNumber(id uint32) {
+	if int(id) < len(nm.nums) {
+		if nm.named[id] {
+			return
+		}
+		if !nm.nums[id] {
+			nm.nums[id] = true
+			nm.named[id] = true
+			return
+		}
+	}
+	nm.buf = strconv.AppendUint(nm.buf[:0], uint64(id), 10)
+	nm.save(id, nm.buf)
+}
+
+// sanitize replaces, in place, every byte outside [A-Za-z0-9_] by '_'; an
+// empty name becomes "_".
+func sanitize(s []byte) []byte {
+	if len(s) == 0 {
+		return append(s, '_')
+	}
+	for i, c := range s {
+		if !isIdentByte(c) {
+			s[i] = '_'
+		}
+	}
+	return s
+}
+
+func isIdentByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// floatEncodingNames names OpTypeFloat types that carry an FP Encoding
+// operand: the encoding, not the width, identifies them.
+var floatEncodingNames = map[spirv.FPEncoding]string{
+	spirv.FPEncodingBFloat16KHR:           "bfloat16",
+	spirv.FPEncodingFloat8E4M3EXT:         "fp8e4m3",
+	spirv.FPEncodingFloat8E5M2EXT:         "fp8e5m2",
+	spirv.FPEncodingFloat6E2M3EXT:         "fp6e2m3",
+	spirv.FPEncodingFloat6E3M2EXT:         "fp6e3m2",
+	spirv.FPEncodingFloat4E2M1EXT:         "fp4e2m1",
+	spirv.FPEncodingFloat8UnsignedE8M0EXT: "fp8e8m0",
+	spirv.FPEncodingMXInt8EXT:             "mxint8",
+}
+
+// builtinNames is SPIRV-Tools' list of BuiltIn decorations that name an
+// otherwise unnamed variable; other built-ins leave it unnamed.
+var builtinNames = map[spirv.BuiltIn]string{
+	spirv.BuiltInPosition:                  "gl_Position",
+	spirv.BuiltInPointSize:                 "gl_PointSize",
+	spirv.BuiltInClipDistance:              "gl_ClipDistance",
+	spirv.BuiltInCullDistance:              "gl_CullDistance",
+	spirv.BuiltInVertexId:                  "gl_VertexID",
+	spirv.BuiltInInstanceId:                "gl_InstanceID",
+	spirv.BuiltInPrimitiveId:               "gl_PrimitiveID",
+	spirv.BuiltInInvocationId:              "gl_InvocationID",
+	spirv.BuiltInLayer:                     "gl_Layer",
+	spirv.BuiltInViewportIndex:             "gl_ViewportIndex",
+	spirv.BuiltInTessLevelOuter:            "gl_TessLevelOuter",
+	spirv.BuiltInTessLevelInner:            "gl_TessLevelInner",
+	spirv.BuiltInTessCoord:                 "gl_TessCoord",
+	spirv.BuiltInPatchVertices:             "gl_PatchVertices",
+	spirv.BuiltInFragCoord:                 "gl_FragCoord",
+	spirv.BuiltInPointCoord:                "gl_PointCoord",
+	spirv.BuiltInFrontFacing:               "gl_FrontFacing",
+	spirv.BuiltInSampleId:                  "gl_SampleID",
+	spirv.BuiltInSamplePosition:            "gl_SamplePosition",
+	spirv.BuiltInSampleMask:                "gl_SampleMask",
+	spirv.BuiltInFragDepth:                 "gl_FragDepth",
+	spirv.BuiltInHelperInvocation:          "gl_HelperInvocation",
+	spirv.BuiltInNumWorkgroups:             "gl_NumWorkGroups",
+	spirv.BuiltInWorkgroupSize:             "gl_WorkGroupSize",
+	spirv.BuiltInWorkgroupId:               "gl_WorkGroupID",
+	spirv.BuiltInLocalInvocationId:         "gl_LocalInvocationID",
+	spirv.BuiltInGlobalInvocationId:        "gl_GlobalInvocationID",
+	spirv.BuiltInLocalInvocationIndex:      "gl_LocalInvocationIndex",
+	spirv.BuiltInWorkDim:                   "WorkDim",
+	spirv.BuiltInGlobalSize:                "GlobalSize",
+	spirv.BuiltInEnqueuedWorkgroupSize:     "EnqueuedWorkgroupSize",
+	spirv.BuiltInGlobalOffset:              "GlobalOffset",
+	spirv.BuiltInGlobalLinearId:            "GlobalLinearId",
+	spirv.BuiltInSubgroupSize:              "SubgroupSize",
+	spirv.BuiltInSubgroupMaxSize:           "SubgroupMaxSize",
+	spirv.BuiltInNumSubgroups:              "NumSubgroups",
+	spirv.BuiltInNumEnqueuedSubgroups:      "NumEnqueuedSubgroups",
+	spirv.BuiltInSubgroupId:                "SubgroupId",
+	spirv.BuiltInSubgroupLocalInvocationId: "SubgroupLocalInvocationId",
+	spirv.BuiltInVertexIndex:               "gl_VertexIndex",
+	spirv.BuiltInInstanceIndex:             "gl_InstanceIndex",
+	spirv.BuiltInSubgroupEqMask:            "SubgroupEqMaskKHR",
+	spirv.BuiltInSubgroupGeMask:            "SubgroupGeMaskKHR",
+	spirv.BuiltInSubgroupGtMask:            "SubgroupGtMaskKHR",
+	spirv.BuiltInSubgroupLeMask:            "SubgroupLeMaskKHR",
+	spirv.BuiltInSubgroupLtMask:            "SubgroupLtMaskKHR",
+}
+
+// enumName returns the canonical name of value in kind k, or the fallback
+// SPIRV-Tools gives for a value its grammar lacks.
+func enumName(k spirv.OperandKind, value uint32) string {
+	if e, ok := k.Enumerant(value); ok {
+		return e.Name
+	}
+	return "StorageClass" + strconv.FormatUint(uint64(value), 10)
+}
+
+// computeNames runs the friendly-name pass over m.
+func computeNames(m *spirv.Module, nwords int) *namer {
+	nm := newNamer(m.Header.Bound, nwords)
+	for i := range m.Insts {
+		nm.inst(&m.Insts[i])
+	}
+	return nm
+}
+
+func (nm *namer) inst(in *spirv.Instruction) {
+	w := in.Words
+	id := in.ResultID
+	b := nm.buf[:0]
+	switch in.Opcode {
+	case spirv.OpName:
+		if len(in.Operands) >= 2 {
+			b = appendString(b, in.OperandWords(1))
+			nm.save(w[1], b)
+		}
+	case spirv.OpDecorate:
+		if len(w) > 3 && spirv.Decoration(w[2]) == spirv.DecorationBuiltIn {
+			if s, ok := builtinNames[spirv.BuiltIn(w[3])]; ok {
+				nm.save(w[1], append(b, s...))
+			}
+		}
+	case spirv.OpTypeVoid:
+		nm.save(id, append(b, "void"...))
+	case spirv.OpTypeBool:
+		nm.save(id, append(b, "bool"...))
+	case spirv.OpTypeInt:
+		if len(w) < 4 {
+			break
+		}
+		prefix, root := "", ""
+		switch w[2] {
+		case 8:
+			root = "char"
+		case 16:
+			root = "short"
+		case 32:
+			root = "int"
+		case 64:
+			root = "long"
+		default:
+			prefix = "i"
+		}
+		if w[3] == 0 {
+			prefix = "u"
+		}
+		b = append(b, prefix...)
+		if root == "" {
+			b = appendUint(b, uint64(w[2]))
+		} else {
+			b = append(b, root...)
+		}
+		nm.save(id, b)
+	case spirv.OpTypeFloat:
+		if len(w) < 3 {
+			break
+		}
+		if len(w) > 3 {
+			if s, ok := floatEncodingNames[spirv.FPEncoding(w[3])]; ok {
+				nm.save(id, append(b, s...))
+				break
+			}
+		}
+		switch w[2] {
+		case 16:
+			b = append(b, "half"...)
+		case 32:
+			b = append(b, "float"...)
+		case 64:
+			b = append(b, "double"...)
+		default:
+			b = appendUint(append(b, "fp"...), uint64(w[2]))
+		}
+		nm.save(id, b)
+	case spirv.OpTypeVector, spirv.OpTypeMatrix:
+		if len(w) < 4 {
+			break
+		}
+		if in.Opcode == spirv.OpTypeVector {
+			b = append(b, 'v')
+		} else {
+			b = append(b, "mat"...)
+		}
+		b = appendUint(b, uint64(w[3]))
+		nm.save(id, nm.appendName(b, w[2]))
+	case spirv.OpTypeArray:
+		if len(w) < 4 {
+			break
+		}
+		b = nm.appendName(append(b, "_arr_"...), w[2])
+		nm.save(id, nm.appendName(append(b, '_'), w[3]))
+	case spirv.OpTypeRuntimeArray:
+		if len(w) >= 3 {
+			nm.save(id, nm.appendName(append(b, "_runtimearr_"...), w[2]))
+		}
+	case spirv.OpTypeNodePayloadArrayAMDX:
+		if len(w) >= 3 {
+			nm.save(id, nm.appendName(append(b, "_payloadarr_"...), w[2]))
+		}
+	case spirv.OpTypePointer:
+		if len(w) < 4 {
+			break
+		}
+		b = append(append(b, "_ptr_"...), enumName(spirv.OperandKindStorageClass, w[2])...)
+		nm.save(id, nm.appendName(append(b, '_'), w[3]))
+	case spirv.OpTypeUntypedPointerKHR:
+		if len(w) >= 3 {
+			nm.save(id, append(append(b, "_ptr_"...), enumName(spirv.OperandKindStorageClass, w[2])...))
+		}
+	case spirv.OpTypePipe:
+		if len(w) >= 3 {
+			nm.save(id, append(append(b, "Pipe"...), enumName(spirv.OperandKindAccessQualifier, w[2])...))
+		}
+	case spirv.OpTypeEvent:
+		nm.save(id, append(b, "Event"...))
+	case spirv.OpTypeDeviceEvent:
+		nm.save(id, append(b, "DeviceEvent"...))
+	case spirv.OpTypeReserveId:
+		nm.save(id, append(b, "ReserveId"...))
+	case spirv.OpTypeQueue:
+		nm.save(id, append(b, "Queue"...))
+	case spirv.OpTypeOpaque:
+		b = append(b, "Opaque_"...)
+		if len(in.Operands) >= 2 {
+			b = appendString(b, in.OperandWords(1))
+		}
+		if len(b) == len("Opaque_") {
+			b = append(b, '_') // Sanitize("") is "_"
+		}
+		nm.save(id, b)
+	case spirv.OpTypePipeStorage:
+		nm.save(id, append(b, "PipeStorage"...))
+	case spirv.OpTypeNamedBarrier:
+		nm.save(id, append(b, "NamedBarrier"...))
+	case spirv.OpTypeStruct:
+		nm.save(id, appendUint(append(b, "_struct_"...), uint64(id)))
+	case spirv.OpConstantTrue:
+		nm.save(id, append(b, "true"...))
+	case spirv.OpConstantFalse:
+		nm.save(id, append(b, "false"...))
+	case spirv.OpConstant:
+		if len(in.Operands) < 3 {
+			break
+		}
+		b = append(nm.appendName(b, in.TypeID), '_')
+		start := len(b)
+		b = appendNumber(b, in.OperandWords(2), in.Operands[2].Number)
+		for i := start; i < len(b); i++ {
+			if b[i] == '-' {
+				b[i] = 'n'
+			}
+		}
+		nm.save(id, b)
+	default:
+		if id != 0 {
+			nm.saveNumber(id)
+		}
+	}
+	if cap(b) > cap(nm.buf) {
+		nm.buf = b[:0]
+	}
+}
+
+// appendString appends the nul-terminated string packed into words.
+func appendString(b []byte, words []uint32) []byte {
+	for _, w := range words {
+		for k := 0; k < 4; k++ {
+			c := byte(w >> (8 * k))
+			if c == 0 {
+				return b
+			}
+			b = append(b, c)
+		}
+	}
+	return b
+}
