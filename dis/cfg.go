@@ -19,7 +19,7 @@ type cfgBlock struct {
 
 	// Successors, as spirv-dis's BlockSuccessors: 0 when absent.
 	merge, cont, ifTrue, ifFalse, body, next uint32
-	cases                                     []uint32
+	cases                                    []uint32
 
 	nest      int
 	nestSet   bool
