@@ -180,8 +180,8 @@ func TestParse(t *testing.T) {
 		{f16, "0x1.fffp+0", []uint32{0x3fff}, ""},
 		{f16, "0x1p-25", []uint32{0}, ""},
 		{f16, "0x1.8p-24", []uint32{1}, ""},
-		{fe2m1, "5", []uint32{0x6}, ""},    // toward zero: 4
-		{fe2m1, "4", []uint32{0x6}, ""},    // SPIRV-Tools: 0x7 (bug 1)
+		{fe2m1, "5", []uint32{0x6}, ""}, // toward zero: 4
+		{fe2m1, "4", []uint32{0x6}, ""}, // SPIRV-Tools: 0x7 (bug 1)
 		{fe2m1, "6", []uint32{0x7}, ""},
 		{fe2m1, "-0.5", []uint32{0x9}, ""},
 		{fe2m1, "0.25", []uint32{0x0}, ""},
