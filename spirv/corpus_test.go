@@ -47,12 +47,12 @@ func TestCorpusRoundTrip(t *testing.T) {
 	}
 }
 
-// TestOwnModulesRoundTrip covers the modules kept in testdata, which exist
+// TestOwnModulesRoundTrip covers the example modules shipped in the repo, which exist
 // without ../shared.
 func TestOwnModulesRoundTrip(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.spv")
+	files, _ := filepath.Glob("../examples/*.spv")
 	if len(files) == 0 {
-		t.Fatal("no testdata/*.spv modules")
+		t.Fatal("no ../examples/*.spv modules")
 	}
 	for _, f := range files {
 		b := readFile(t, f)

@@ -1,0 +1,295 @@
+package spirv
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// w builds an instruction's first word.
+func w(op Opcode, count int) uint32 { return uint32(count)<<16 | uint32(op) }
+
+// header returns a module header with the given bound.
+func header(bound uint32) []uint32 { return []uint32{MagicNumber, 0x00010600, 0, bound, 0} }
+
+func bytesOf(words []uint32) []byte {
+	b := make([]byte, 4*len(words))
+	for i, x := range words {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+	return b
+}
+
+// narrowModule declares every FP encoding and a constant of each, the
+// extension instructions spvx is ahead on, and 64-bit switch literals.
+func narrowModule() []uint32 {
+	m := header(100)
+	m = append(m,
+		w(OpCapability, 2), uint32(CapabilityFloat4EXT),
+		w(OpExtension, 2), 0x00000000, // "" is fine for the decoder
+		w(OpMemoryModel, 3), uint32(AddressingModelLogical), uint32(MemoryModelGLSL450),
+		w(OpTypeFloat, 4), 1, 4, uint32(FPEncodingFloat4E2M1EXT),
+		w(OpTypeFloat, 4), 2, 6, uint32(FPEncodingFloat6E2M3EXT),
+		w(OpTypeFloat, 4), 3, 8, uint32(FPEncodingFloat8UnsignedE8M0EXT),
+		w(OpTypeFloat, 4), 4, 16, uint32(FPEncodingBFloat16KHR),
+		w(OpTypeInt, 4), 5, 32, 0,
+		w(OpTypeInt, 4), 6, 64, 1,
+		w(OpConstant, 4), 1, 10, 0x7,
+		w(OpConstant, 4), 2, 11, 0x1F,
+		w(OpConstant, 4), 3, 12, 0xFF,
+		w(OpConstant, 4), 4, 13, 0x3F80,
+		w(OpConstant, 5), 6, 14, 0xFFFFFFFF, 0xFFFFFFFF,
+		w(OpTypeVector, 4), 15, 5, 4,
+		w(OpTypeVector, 4), 16, 5, 2,
+		w(OpUndef, 3), 15, 17,
+		w(OpSubgroupBitcastShuffleINTEL, 4), 16, 18, 17,
+		w(OpBitcastExtractEXT, 5), 1, 19, 10, 10,
+	)
+	return m
+}
+
+func TestDecodeNarrowTypes(t *testing.T) {
+	words := narrowModule()
+	m, err := DecodeWords(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Encode(); !bytes.Equal(got, bytesOf(words)) {
+		t.Fatal("round trip differs")
+	}
+	want := map[uint32]NumberType{
+		10: {Kind: Float, Width: 4, HasEncoding: true, Encoding: FPEncodingFloat4E2M1EXT},
+		11: {Kind: Float, Width: 6, HasEncoding: true, Encoding: FPEncodingFloat6E2M3EXT},
+		12: {Kind: Float, Width: 8, HasEncoding: true, Encoding: FPEncodingFloat8UnsignedE8M0EXT},
+		13: {Kind: Float, Width: 16, HasEncoding: true, Encoding: FPEncodingBFloat16KHR},
+		14: {Kind: Signed, Width: 64},
+	}
+	for _, in := range m.Insts {
+		if in.Opcode != OpConstant {
+			continue
+		}
+		lit := in.Operands[2]
+		if lit.Kind != OperandKindLiteralContextDependentNumber || lit.Number != want[in.ResultID] {
+			t.Errorf("constant %%%d: literal operand %+v, want number type %+v", in.ResultID, lit, want[in.ResultID])
+		}
+		if wantCount := uint16(1 + want[in.ResultID].Width/64); lit.Count != wantCount {
+			t.Errorf("constant %%%d: %d words, want %d", in.ResultID, lit.Count, wantCount)
+		}
+	}
+	x := m.Index()
+	if ty := x.Types[2]; ty.Kind != TypeFloat || ty.Width != 6 || !ty.HasEncoding || ty.Encoding != FPEncodingFloat6E2M3EXT {
+		t.Errorf("index type %%2 = %+v", ty)
+	}
+	last := m.Insts[len(m.Insts)-1]
+	if last.Opcode != OpBitcastExtractEXT || last.TypeID != 1 || last.ResultID != 19 {
+		t.Errorf("last instruction = %v type %d result %d", last.Opcode, last.TypeID, last.ResultID)
+	}
+}
+
+func TestDecodeOperands(t *testing.T) {
+	b, err := os.ReadFile("../examples/switch64.spv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var switches []Instruction
+	for _, in := range m.Insts {
+		switch in.Opcode {
+		case OpSwitch:
+			switches = append(switches, in)
+		case OpExtInst:
+			if in.ExtSet == nil || in.ExtSet.Name != "GLSL.std.450" {
+				t.Errorf("OpExtInst set = %v", in.ExtSet)
+			}
+			if k := in.Operands[3].Kind; k != OperandKindLiteralExtInstInteger {
+				t.Errorf("OpExtInst operand 3 kind %v", k)
+			}
+		case OpSpecConstantOp:
+			if in.Operands[2].Kind != OperandKindLiteralSpecConstantOpInteger || Opcode(in.Word(2)) != OpIAdd || len(in.Operands) != 5 {
+				t.Errorf("OpSpecConstantOp operands %+v", in.Operands)
+			}
+		case OpExecutionMode:
+			if len(in.Operands) != 5 || in.Operands[1].Kind != OperandKindExecutionMode || in.Operands[4].Kind != OperandKindLiteralInteger {
+				t.Errorf("OpExecutionMode LocalSize operands %+v", in.Operands)
+			}
+		case OpEntryPoint:
+			if got := in.String(2); got != "main" {
+				t.Errorf("entry point name %q", got)
+			}
+		}
+	}
+	if len(switches) != 2 {
+		t.Fatalf("found %d OpSwitch", len(switches))
+	}
+	if lit := switches[0].Operands[2]; lit.Number != (NumberType{Kind: Signed, Width: 32}) || lit.Count != 1 {
+		t.Errorf("int switch literal %+v", lit)
+	}
+	if lit := switches[1].Operands[2]; lit.Number != (NumberType{Kind: Unsigned, Width: 64}) || lit.Count != 2 {
+		t.Errorf("ulong switch literal %+v", lit)
+	}
+	x := m.Index()
+	ep := x.EntryPoints[0]
+	if ls, ok := ep.LocalSize(); !ok || ls != [3]uint32{8, 4, 1} || ep.Name != "main" || ep.Model != ExecutionModelGLCompute {
+		t.Errorf("entry point %+v", ep)
+	}
+	if len(x.Functions) != 1 || len(x.Functions[0].Blocks) != 6 {
+		t.Errorf("functions %+v", x.Functions)
+	}
+	for _, b := range x.Functions[0].Blocks {
+		if b.End < b.Start {
+			t.Errorf("block %d has no terminator", b.Label)
+		}
+	}
+	if x.ExtInstImports[1] != "GLSL.std.450" {
+		t.Errorf("imports %v", x.ExtInstImports)
+	}
+}
+
+func TestBigEndian(t *testing.T) {
+	words := narrowModule()
+	b := make([]byte, 4*len(words))
+	for i, x := range words {
+		binary.BigEndian.PutUint32(b[4*i:], x)
+	}
+	m, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Header.BigEndian || !bytes.Equal(m.Encode(), b) {
+		t.Fatal("big-endian module does not round-trip")
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	base := header(10)
+	mm := []uint32{w(OpMemoryModel, 3), 0, 1}
+	tests := []struct {
+		name     string
+		words    []uint32
+		raw      []byte // used instead of words when set
+		want     error
+		wantWord int
+		wantInst int
+	}{
+		{"empty", nil, []byte{}, ErrShortHeader, 0, -1},
+		{"short header", header(10)[:4], nil, ErrShortHeader, 4, -1},
+		{"not word aligned", nil, append(bytesOf(header(10)), 1, 2), ErrNotWordAligned, 5, -1},
+		{"bad magic", append([]uint32{0xdeadbeef}, base[1:]...), nil, ErrBadMagic, 0, -1},
+		{"zero word count", append(append([]uint32{}, base...), 0), nil, ErrZeroWordCount, 5, 0},
+		{"past the end", append(append([]uint32{}, base...), w(OpMemoryModel, 4), 0, 1), nil, ErrTruncated, 5, 0},
+		{"unknown opcode", append(append([]uint32{}, base...), w(9999, 1)), nil, ErrUnknownOpcode, 5, 0},
+		{"missing operand", append(append([]uint32{}, base...), w(OpMemoryModel, 2), 0), nil, ErrMissingOperand, 5, 0},
+		{"extra words", append(append([]uint32{}, base...), w(OpMemoryModel, 4), 0, 1, 7), nil, ErrExtraWords, 5, 0},
+		{"unknown enumerant", append(append([]uint32{}, base...), w(OpMemoryModel, 3), 0, 77), nil, ErrUnknownEnumerant, 5, 0},
+		{"unknown mask bit", append(append(append([]uint32{}, base...), mm...), w(OpTypeVoid, 2), 1, w(OpTypeFunction, 3), 2, 1, w(OpFunction, 5), 1, 3, 0x80000, 2), nil, ErrUnknownEnumerant, 13, 3},
+		{"unterminated string", append(append([]uint32{}, base...), w(OpExtension, 2), 0x41414141), nil, ErrUnterminatedString, 5, 0},
+		{"id out of bound", append(append([]uint32{}, base...), w(OpTypeVoid, 2), 10), nil, ErrIDOutOfBound, 5, 0},
+		{"id zero", append(append([]uint32{}, base...), w(OpTypeVoid, 2), 0), nil, ErrIDOutOfBound, 5, 0},
+		{"unknown ext set", append(append([]uint32{}, base...), w(OpExtInstImport, 4), 1, 0x6f6f6f46, 0), nil, ErrUnknownExtInstSet, 5, 0},
+		{"ext inst without import", append(append([]uint32{}, base...), w(OpTypeVoid, 2), 1, w(OpExtInst, 5), 1, 2, 3, 1), nil, ErrUnknownExtInstSet, 7, 1},
+		{"unknown ext inst", append(append([]uint32{}, base...),
+			w(OpExtInstImport, 6), 1, 0x4c534c47, 0x6474732e, 0x3035342e, 0, // "GLSL.std.450"
+			w(OpTypeVoid, 2), 2, w(OpExtInst, 5), 2, 3, 1, 999), nil, ErrUnknownExtInst, 13, 2},
+		{"constant of a non-number type", append(append([]uint32{}, base...), w(OpTypeVoid, 2), 1, w(OpConstant, 4), 1, 2, 0), nil, ErrBadNumberType, 7, 1},
+		{"64-bit constant too short", append(append([]uint32{}, base...), w(OpTypeInt, 4), 1, 64, 0, w(OpConstant, 4), 1, 2, 0), nil, ErrOperandOverrun, 9, 1},
+		{"bad spec constant op", append(append([]uint32{}, base...), w(OpTypeInt, 4), 1, 32, 0, w(OpSpecConstantOp, 4), 1, 2, 9999), nil, ErrBadSpecConstantOp, 9, 1},
+		{"switch on a non-integer", append(append([]uint32{}, base...), w(OpTypeBool, 2), 1, w(OpConstantTrue, 3), 1, 2, w(OpSwitch, 3), 2, 3), nil, ErrBadNumberType, 10, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.raw
+			if b == nil {
+				b = bytesOf(tc.words)
+			}
+			_, err := Decode(b)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Decode = %v, want %v", err, tc.want)
+			}
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("error %T is not a *DecodeError", err)
+			}
+			if de.Word != tc.wantWord || de.Inst != tc.wantInst {
+				t.Errorf("error at word %d instruction %d, want word %d instruction %d (%v)", de.Word, de.Inst, tc.wantWord, tc.wantInst, err)
+			}
+		})
+	}
+}
+
+func TestDecodeErrorText(t *testing.T) {
+	words := append(header(10), w(OpTypeVoid, 2), 1, w(OpMemoryModel, 3), 0, 77)
+	_, err := Decode(bytesOf(words))
+	want := "instruction #1 (OpMemoryModel) at word 7: unknown enumerant: 77 is not a MemoryModel"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %q, want %q", err, want)
+	}
+}
+
+// TestHugeBoundSmallModule: the header's bound must not drive allocation.
+func TestHugeBoundSmallModule(t *testing.T) {
+	words := append(header(0xFFFFFFFF), w(OpTypeInt, 4), 0xFFFFFFF0, 32, 0, w(OpConstant, 4), 0xFFFFFFF0, 0xFFFFFFF1, 5)
+	allocs := testing.AllocsPerRun(10, func() {
+		if _, err := DecodeWords(words); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 20 {
+		t.Errorf("%v allocations for a 13-word module", allocs)
+	}
+}
+
+// TestAllocationsPerInstruction: allocation count does not grow with the
+// number of instructions or operands.
+func TestAllocationsPerInstruction(t *testing.T) {
+	small := narrowModule()
+	big := append([]uint32{}, small...)
+	for i := 0; i < 2000; i++ {
+		big = append(big, w(OpNop, 1), w(OpUndef, 3), 5, 20+uint32(i%50))
+	}
+	big[3] = 200
+	a1 := testing.AllocsPerRun(5, func() { DecodeWords(small) })
+	a2 := testing.AllocsPerRun(5, func() { DecodeWords(big) })
+	if a2 > a1+2 {
+		t.Errorf("allocations grow with size: %v for %d words, %v for %d words", a1, len(small), a2, len(big))
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(bytesOf(narrowModule()))
+	files, _ := filepath.Glob("../examples/*.spv")
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := Decode(b)
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("error %T is not a *DecodeError", err)
+			}
+			return
+		}
+		enc := m.Encode()
+		if !bytes.Equal(enc, b) {
+			t.Fatal("Encode(Decode(b)) != b")
+		}
+		m2, err := Decode(enc)
+		if err != nil || len(m2.Insts) != len(m.Insts) {
+			t.Fatalf("re-decode: %v", err)
+		}
+		for i := range m.Insts {
+			if len(m.Insts[i].Operands) != len(m2.Insts[i].Operands) {
+				t.Fatalf("instruction %d decodes differently", i)
+			}
+		}
+		_ = m.Index()
+	})
+}
