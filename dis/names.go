@@ -12,73 +12,97 @@ import (
 // id gets the first free suffix _0, _1, ... An id that is never named prints
 // as its number.
 //
-// Most ids get their own number as a name. Those are kept out of the string
-// set: a bitmap records which small numbers are taken, so the common case
-// costs no allocation and no hashing.
+// The names live in one byte arena, so printing a name is one copy. Most
+// ids get their own number as a name; a bitmap records which small numbers
+// are taken, so the common case costs no hashing.
 type namer struct {
-	names []string            // by id below len(names); "" = the id's number
-	named []bool              // by id: a name (possibly the number) was saved
-	big   map[uint32]string   // ids at or above len(names), if any
-	used  map[string]struct{} // every taken name except small numbers
-	nums  []bool              // small numbers taken as names, by value
-	buf   []byte              // scratch for building suggestions
+	arena []byte          // the bytes of every name
+	spans []span          // by id below len(spans); n == 0: unnamed
+	big   map[uint32]span // ids at or above len(spans), if any
+	set   nameSet         // taken names, except small numbers
+	nums  []bool          // small numbers taken as names, by value
+	buf   []byte          // scratch for building suggestions
+	stems nameSet         // per taken stem, the suffix to try first
+	raw   bool            // RawID: every id is named by its number
 }
 
-func newNamer(bound uint32, nwords int) *namer {
+// span locates a name in the arena. Names are never empty.
+type span struct{ off, n uint32 }
+
+func newNamer(bound uint32, nwords int, raw bool) *namer {
 	// A bound far larger than the module is legal: keep the dense tables
 	// proportional to the input, as the decoder does.
 	n := uint64(bound)
 	if limit := uint64(nwords) + 64; n > limit {
 		n = limit
 	}
-	return &namer{
-		names: make([]string, n),
-		named: make([]bool, n),
-		nums:  make([]bool, n),
-		used:  make(map[string]struct{}),
+	nm := &namer{
+		spans: make([]span, n),
+		raw:   raw,
+		arena: make([]byte, 0, n*6+64),
+		buf:   make([]byte, 0, 256),
 	}
+	if !raw {
+		nm.nums = make([]bool, n)
+		nm.set.init(int(n) / 4)
+		nm.stems.init(64)
+	}
+	return nm
 }
 
-// name returns the name of id and whether it is the id's own number
-// (then the caller prints the number).
-func (nm *namer) name(id uint32) (string, bool) {
-	if int(id) < len(nm.names) {
-		s := nm.names[id]
-		return s, s == ""
+func (nm *namer) lookup(id uint32) span {
+	if int(id) < len(nm.spans) {
+		return nm.spans[id]
 	}
-	s, ok := nm.big[id]
-	return s, !ok
+	return nm.big[id]
 }
 
 // appendName appends the name of id.
 func (nm *namer) appendName(b []byte, id uint32) []byte {
-	if s, num := nm.name(id); !num {
-		return append(b, s...)
+	var sp span
+	if int(id) < len(nm.spans) {
+		sp = nm.spans[id]
+	} else {
+		sp = nm.big[id]
 	}
-	return appendUint(b, uint64(id))
+	if sp.n == 0 {
+		return appendUint(b, uint64(id))
+	}
+	return append(b, nm.arena[sp.off:sp.off+sp.n]...)
 }
 
-func (nm *namer) isNamed(id uint32) bool {
-	if int(id) < len(nm.named) {
-		return nm.named[id]
+// nameLen returns the length of the name of id.
+func (nm *namer) nameLen(id uint32) int {
+	if sp := nm.lookup(id); sp.n != 0 {
+		return int(sp.n)
 	}
-	_, ok := nm.big[id]
-	return ok
+	return decimalLen(id)
 }
 
-func (nm *namer) set(id uint32, s string) {
-	if int(id) < len(nm.names) {
-		nm.names[id] = s
-		nm.named[id] = true
-		return
+func decimalLen(v uint32) int {
+	n := 1
+	for v >= 10 {
+		v /= 10
+		n++
 	}
-	if nm.big == nil {
-		nm.big = make(map[uint32]string)
+	return n
+}
+
+func (nm *namer) isNamed(id uint32) bool { return nm.lookup(id).n != 0 }
+
+// store copies s into the arena as the name of id.
+func (nm *namer) store(id uint32, s []byte) span {
+	sp := span{uint32(len(nm.arena)), uint32(len(s))}
+	nm.arena = append(nm.arena, s...)
+	if int(id) < len(nm.spans) {
+		nm.spans[id] = sp
+	} else {
+		if nm.big == nil {
+			nm.big = make(map[uint32]span)
+		}
+		nm.big[id] = sp
 	}
-	if s == "" {
-		s = strconv.FormatUint(uint64(id), 10)
-	}
-	nm.big[id] = s
+	return sp
 }
 
 // smallNumber reports whether s is the canonical decimal form of a number
@@ -100,23 +124,22 @@ func (nm *namer) smallNumber(s []byte) (uint32, bool) {
 	return uint32(v), true
 }
 
-// claim marks s as taken and reports whether it was free. A free name
-// that is not a small number is returned as a string, allocated once for
-// both the set and the id's entry.
-func (nm *namer) claim(s []byte) (string, bool) {
+// taken reports whether the name s is taken.
+func (nm *namer) taken(s []byte) bool {
 	if v, ok := nm.smallNumber(s); ok {
-		if nm.nums[v] {
-			return "", false
-		}
+		return nm.nums[v]
+	}
+	return nm.set.has(nm.arena, s)
+}
+
+// claim gives id the free name s.
+func (nm *namer) claim(id uint32, s []byte) {
+	sp := nm.store(id, s)
+	if v, ok := nm.smallNumber(s); ok {
 		nm.nums[v] = true
-		return "", true
+		return
 	}
-	if _, ok := nm.used[string(s)]; ok {
-		return "", false
-	}
-	str := string(s)
-	nm.used[str] = struct{}{}
-	return str, true
+	nm.set.add(nm.arena, sp)
 }
 
 // save gives id the sanitized suggestion s, unless id already has a name.
@@ -126,25 +149,23 @@ func (nm *namer) save(id uint32, s []byte) {
 		return
 	}
 	s = sanitize(s)
-	if str, ok := nm.claim(s); ok {
-		if str == "" {
-			// A small number: store it unless it is the id's own.
-			if v, _ := nm.smallNumber(s); v != id {
-				str = string(s)
-			}
-		}
-		nm.set(id, str)
+	if !nm.taken(s) {
+		nm.claim(id, s)
 		return
 	}
+	// Taken: the first free suffix. Names are never released, so every
+	// suffix below the one given last time for this stem is still taken;
+	// resuming there keeps a stem shared by thousands of ids (a linked
+	// module's "main") linear instead of quadratic.
+	next := nm.stems.slot(&nm.arena, s)
+	i := next.val
 	base := len(s)
 	s = append(s, '_')
-	for i := uint64(0); ; i++ {
-		s = strconv.AppendUint(s[:base+1], i, 10)
-		if str, ok := nm.claim(s); ok {
-			if str == "" {
-				str = string(s)
-			}
-			nm.set(id, str)
+	for ; ; i++ {
+		s = strconv.AppendUint(s[:base+1], uint64(i), 10)
+		if !nm.taken(s) {
+			nm.stems.slot(&nm.arena, s[:base]).val = i + 1
+			nm.claim(id, s)
 			return
 		}
 	}
@@ -152,18 +173,117 @@ func (nm *namer) save(id uint32, s []byte) {
 
 // saveNumber gives id its own number as its name, unless it has a name.
 func (nm *namer) saveNumber(id uint32) {
-	if int(id) < len(nm.nums) {
-		if nm.named[id] {
+	if nm.raw {
+		if !nm.isNamed(id) {
+			nm.buf = appendUint(nm.buf[:0], uint64(id))
+			nm.store(id, nm.buf)
+		}
+		return
+	}
+	if int(id) < len(nm.spans) {
+		if nm.spans[id].n != 0 {
 			return
 		}
 		if !nm.nums[id] {
 			nm.nums[id] = true
-			nm.named[id] = true
+			nm.buf = appendUint(nm.buf[:0], uint64(id))
+			nm.store(id, nm.buf)
 			return
 		}
 	}
-	nm.buf = strconv.AppendUint(nm.buf[:0], uint64(id), 10)
+	nm.buf = appendUint(nm.buf[:0], uint64(id))
 	nm.save(id, nm.buf)
+}
+
+// nameSet is an open-addressing hash set of names held in the namer's
+// arena, cheaper than a map[string] that would need a string per name.
+type nameSet struct {
+	slots []setSlot // power-of-two length; n == 0 marks an empty slot
+	count int
+}
+
+type setSlot struct {
+	hash uint32
+	val  uint32 // a value kept with the name (the stems' next suffix)
+	span
+}
+
+func (t *nameSet) init(hint int) {
+	n := 64
+	for n < hint*2 {
+		n <<= 1
+	}
+	t.slots = make([]setSlot, n)
+}
+
+func hashName(s []byte) uint32 {
+	h := uint32(2166136261) // FNV-1a
+	for _, c := range s {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
+}
+
+func (t *nameSet) has(arena, s []byte) bool {
+	h := hashName(s)
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := &t.slots[i]
+		if e.n == 0 {
+			return false
+		}
+		if e.hash == h && string(arena[e.off:e.off+e.n]) == string(s) {
+			return true
+		}
+	}
+}
+
+func (t *nameSet) add(arena []byte, sp span) {
+	if (t.count+1)*2 > len(t.slots) {
+		old := t.slots
+		t.slots = make([]setSlot, len(old)*2)
+		for _, e := range old {
+			if e.n != 0 {
+				t.insert(e)
+			}
+		}
+	}
+	t.insert(setSlot{hash: hashName(arena[sp.off : sp.off+sp.n]), span: sp})
+	t.count++
+}
+
+// slot returns the slot of s, adding s (copied into the arena) if absent.
+func (t *nameSet) slot(arena *[]byte, s []byte) *setSlot {
+	h := hashName(s)
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := &t.slots[i]
+		if e.n == 0 {
+			break
+		}
+		if e.hash == h && string((*arena)[e.off:e.off+e.n]) == string(s) {
+			return e
+		}
+	}
+	sp := span{uint32(len(*arena)), uint32(len(s))}
+	*arena = append(*arena, s...)
+	t.add(*arena, sp)
+	mask = uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		if e := &t.slots[i]; e.hash == h && e.span == sp {
+			return e
+		}
+	}
+}
+
+func (t *nameSet) insert(e setSlot) {
+	mask := uint32(len(t.slots) - 1)
+	for i := e.hash & mask; ; i = (i + 1) & mask {
+		if t.slots[i].n == 0 {
+			t.slots[i] = e
+			return
+		}
+	}
 }
 
 // sanitize replaces, in place, every byte outside [A-Za-z0-9_] by '_'; an
@@ -258,9 +378,15 @@ func enumName(k spirv.OperandKind, value uint32) string {
 }
 
 // computeNames runs the friendly-name pass over m.
-func computeNames(m *spirv.Module, nwords int) *namer {
-	nm := newNamer(m.Header.Bound, nwords)
+func computeNames(m *spirv.Module, nwords int, raw bool) *namer {
+	nm := newNamer(m.Header.Bound, nwords, raw)
 	for i := range m.Insts {
+		if raw {
+			if id := m.Insts[i].ResultID; id != 0 {
+				nm.saveNumber(id)
+			}
+			continue
+		}
 		nm.inst(&m.Insts[i])
 	}
 	return nm

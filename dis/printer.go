@@ -48,8 +48,8 @@ type printer struct {
 	b      []byte
 	m      *spirv.Module
 	opt    Options
-	nm     *namer // nil with RawID
-	indent int    // standardIndent, or 0 with NoIndent
+	nm     *namer
+	indent int // standardIndent, or 0 with NoIndent
 
 	// --comment and --offsets state.
 	comments   []byte            // comments of the current line
@@ -73,9 +73,7 @@ func newPrinter(dst []byte, m *spirv.Module, opt Options) *printer {
 		last := &m.Insts[n-1]
 		nwords = int(last.Offset) + len(last.Words)
 	}
-	if !opt.RawID {
-		p.nm = computeNames(m, nwords)
-	}
+	p.nm = computeNames(m, nwords, opt.RawID)
 	if p.b == nil {
 		// The text is about three times the binary's size; growing a
 		// buffer of that size by doubling would copy it several times.
@@ -195,9 +193,6 @@ func generatesType(op spirv.Opcode) bool {
 
 // appendIDName appends the name of id (its number with RawID).
 func (p *printer) appendIDName(b []byte, id uint32) []byte {
-	if p.nm == nil {
-		return appendUint(b, uint64(id))
-	}
 	return p.nm.appendName(b, id)
 }
 
@@ -215,16 +210,13 @@ func (p *printer) inst(in *spirv.Instruction, inBlock bool, nest int) {
 		if color {
 			b = append(b, clrBlue...)
 		}
-		nameStart := len(b) + 1
-		b = append(b, '%')
-		b = p.appendIDName(b, in.ResultID)
 		if p.indent > 0 {
 			// spirv-dis right-aligns "%name" so that " = " ends at the
 			// opcode column; a longer name pushes the opcode right.
-			if pad := p.indent - 3 - (len(b) - nameStart) - 1; pad > 0 {
-				b = p.shiftRight(b, nameStart-1, pad)
-			}
+			b = appendSpaces(b, p.indent-3-p.nm.nameLen(in.ResultID)-1)
 		}
+		b = append(b, '%')
+		b = p.nm.appendName(b, in.ResultID)
 		if color {
 			b = append(b, clrReset...)
 		}
@@ -263,17 +255,6 @@ func (p *printer) inst(in *spirv.Instruction, inBlock bool, nest int) {
 		p.lineComments(in, line)
 	}
 	p.b = append(p.b, '\n')
-}
-
-// shiftRight inserts pad spaces at b[at:], moving what follows.
-func (p *printer) shiftRight(b []byte, at, pad int) []byte {
-	n := len(b)
-	b = appendSpaces(b, pad)
-	copy(b[at+pad:], b[at:n])
-	for i := at; i < at+pad; i++ {
-		b[i] = ' '
-	}
-	return b
 }
 
 // lineComments adds the trailing comment of the line that starts at
