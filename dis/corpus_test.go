@@ -54,11 +54,17 @@ func TestCorpus(t *testing.T) {
 				continue
 			}
 			got := Disassemble(m, c.opt)
-			if bytes.Equal(got, want) {
-				*c.count++
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s/%s differs from spirv-dis:\n%s", c.dir, name, firstDiff(got, want))
 				continue
 			}
-			t.Errorf("%s/%s differs from spirv-dis:\n%s", c.dir, name, firstDiff(got, want))
+			// The streaming path must print the same.
+			got, err = DisassembleBinary(bin, c.opt)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s/%s: DisassembleBinary differs from spirv-dis (err %v):\n%s", c.dir, name, err, firstDiff(got, want))
+				continue
+			}
+			*c.count++
 		}
 	}
 	t.Logf("default: %d of %d modules byte-identical; --raw-id: %d of %d", agree, len(files), agreeRaw, len(files))

@@ -27,24 +27,79 @@ func Disassemble(m *spirv.Module, opt Options) []byte {
 
 // Append appends the text of m to dst and returns the extended buffer.
 func Append(dst []byte, m *spirv.Module, opt Options) []byte {
-	p := newPrinter(dst, m, opt)
-	p.module()
-	return p.b
+	return printModule(dst, nil, m, opt).b
 }
 
-// Fprint writes the text of m to w.
+// Fprint writes the text of m to w, in chunks, without holding the whole
+// text in memory. It returns the first write error.
 func Fprint(w io.Writer, m *spirv.Module, opt Options) error {
-	_, err := w.Write(Disassemble(m, opt))
-	return err
+	p := printModule(nil, w, m, opt)
+	p.flush()
+	return p.err
 }
 
 // DisassembleBinary decodes a binary module (either byte order) and returns
-// its text. A module that does not decode gives the *spirv.DecodeError and
-// no text.
+// its text. A module that does not decode gives spirv.Decode's
+// *spirv.DecodeError and no text.
 func DisassembleBinary(b []byte, opt Options) ([]byte, error) {
+	if p, ok := printBinary(nil, nil, b, opt); ok {
+		return p.b, nil
+	}
 	m, err := spirv.Decode(b)
 	if err != nil {
 		return nil, err
 	}
 	return Disassemble(m, opt), nil
+}
+
+// FprintBinary decodes a binary module and writes its text to w, in chunks.
+// A module that does not decode gives spirv.Decode's *spirv.DecodeError,
+// and then nothing is written; otherwise the error is w's.
+//
+// This is the fast way from a file to text: the module is decoded twice,
+// one instruction at a time, and never held whole (see stream).
+func FprintBinary(w io.Writer, b []byte, opt Options) error {
+	if p, ok := printBinary(nil, w, b, opt); ok {
+		p.flush()
+		return p.err
+	}
+	m, err := spirv.Decode(b)
+	if err != nil {
+		return err
+	}
+	return Fprint(w, m, opt)
+}
+
+// printBinary prints b without building a spirv.Module: a first pass
+// checks every instruction and assigns the names, a second prints. ok is
+// false when b does not decode, or with an option that needs a function's
+// blocks at hand (NestedIndent, ReorderBlocks); nothing is printed then.
+func printBinary(dst []byte, w io.Writer, b []byte, opt Options) (p *printer, ok bool) {
+	if opt.NestedIndent || opt.ReorderBlocks {
+		return nil, false
+	}
+	s, ok := newStream(b)
+	if !ok {
+		return nil, false
+	}
+	nm := newNamer(s.bound, s.nwords, opt.RawID)
+	for s.next() {
+		nm.add(&s.in)
+	}
+	if s.bad {
+		return nil, false
+	}
+	p = newPrinter(dst, w, s.header, s.nwords, opt)
+	p.nm = nm
+	if !opt.NoHeader {
+		p.printHeader()
+	}
+	s.rewind()
+	for s.next() {
+		if opt.Comment {
+			p.sectionComment(&s.in)
+		}
+		p.inst(&s.in, false, 0)
+	}
+	return p, true
 }

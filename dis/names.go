@@ -381,15 +381,21 @@ func enumName(k spirv.OperandKind, value uint32) string {
 func computeNames(m *spirv.Module, nwords int, raw bool) *namer {
 	nm := newNamer(m.Header.Bound, nwords, raw)
 	for i := range m.Insts {
-		if raw {
-			if id := m.Insts[i].ResultID; id != 0 {
-				nm.saveNumber(id)
-			}
-			continue
-		}
-		nm.inst(&m.Insts[i])
+		nm.add(&m.Insts[i])
 	}
 	return nm
+}
+
+// add names what instruction in names: its result id, or OpName's and
+// OpDecorate BuiltIn's target.
+func (nm *namer) add(in *spirv.Instruction) {
+	if nm.raw {
+		if in.ResultID != 0 {
+			nm.saveNumber(in.ResultID)
+		}
+		return
+	}
+	nm.inst(in)
 }
 
 func (nm *namer) inst(in *spirv.Instruction) {

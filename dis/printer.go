@@ -1,6 +1,7 @@
 package dis
 
 import (
+	"io"
 	"strings"
 
 	"spvx/spirv"
@@ -46,7 +47,8 @@ func appendSpaces(b []byte, n int) []byte {
 // printer writes the text of one module.
 type printer struct {
 	b      []byte
-	m      *spirv.Module
+	m      *spirv.Module // the module, when printing a decoded one
+	header spirv.Header
 	opt    Options
 	nm     *namer
 	indent int // standardIndent, or 0 with NoIndent
@@ -61,20 +63,33 @@ type printer struct {
 
 	// --nested-indent / --reorder-blocks: the blocks of the current function.
 	cfg cfg
+
+	// Fprint: the text goes to w in chunks of about flushSize bytes.
+	w   io.Writer
+	err error // the first write error
 }
 
-func newPrinter(dst []byte, m *spirv.Module, opt Options) *printer {
-	p := &printer{b: dst, m: m, opt: opt, indent: standardIndent}
+// flushSize is the chunk size of Fprint: large enough that writes are few,
+// small enough to stay in cache and not to need a buffer for the whole text.
+const flushSize = 128 << 10
+
+// flush writes the text so far to p.w.
+func (p *printer) flush() {
+	if p.err == nil && len(p.b) > 0 {
+		_, p.err = p.w.Write(p.b)
+	}
+	p.b = p.b[:0]
+}
+
+func newPrinter(dst []byte, w io.Writer, h spirv.Header, nwords int, opt Options) *printer {
+	p := &printer{b: dst, w: w, header: h, opt: opt, indent: standardIndent}
 	if opt.NoIndent {
 		p.indent = 0
 	}
-	nwords := 5
-	if n := len(m.Insts); n > 0 {
-		last := &m.Insts[n-1]
-		nwords = int(last.Offset) + len(last.Words)
-	}
-	p.nm = computeNames(m, nwords, opt.RawID)
-	if p.b == nil {
+	switch {
+	case w != nil:
+		p.b = make([]byte, 0, flushSize+64<<10)
+	case p.b == nil:
 		// The text is about three times the binary's size; growing a
 		// buffer of that size by doubling would copy it several times.
 		p.b = make([]byte, 0, nwords*4*3+256)
@@ -82,9 +97,28 @@ func newPrinter(dst []byte, m *spirv.Module, opt Options) *printer {
 	return p
 }
 
+// moduleWords returns the size in words of a decoded module.
+func moduleWords(m *spirv.Module) int {
+	if n := len(m.Insts); n > 0 {
+		last := &m.Insts[n-1]
+		return int(last.Offset) + len(last.Words)
+	}
+	return 5
+}
+
+// printModule prints a decoded module.
+func printModule(dst []byte, w io.Writer, m *spirv.Module, opt Options) *printer {
+	nwords := moduleWords(m)
+	p := newPrinter(dst, w, m.Header, nwords, opt)
+	p.m = m
+	p.nm = computeNames(m, nwords, opt.RawID)
+	p.module()
+	return p
+}
+
 func (p *printer) module() {
 	if !p.opt.NoHeader {
-		p.header()
+		p.printHeader()
 	}
 	deferBlocks := p.opt.NestedIndent || p.opt.ReorderBlocks
 	for i := range p.m.Insts {
@@ -114,8 +148,8 @@ func (p *printer) module() {
 	p.flushBlocks(len(p.m.Insts))
 }
 
-func (p *printer) header() {
-	h := &p.m.Header
+func (p *printer) printHeader() {
+	h := &p.header
 	b := append(p.b, "; SPIR-V\n; Version: "...)
 	b = appendUint(b, uint64(h.Version>>16&0xFF))
 	b = append(b, '.')
@@ -199,6 +233,9 @@ func (p *printer) appendIDName(b []byte, id uint32) []byte {
 // inst prints one instruction line. inBlock and nest are the block
 // placement under --nested-indent.
 func (p *printer) inst(in *spirv.Instruction, inBlock bool, nest int) {
+	if p.w != nil && len(p.b) >= flushSize {
+		p.flush()
+	}
 	op := in.Opcode
 	color := p.opt.Color
 	b := p.b

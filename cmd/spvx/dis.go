@@ -7,11 +7,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"spvx/dis"
 	"spvx/spirv"
 )
+
+// disMemoryLimit is the heap size at which spvx dis collects garbage (it
+// does not otherwise): well above what one large module needs.
+const disMemoryLimit = 1 << 30
 
 var disCommand = command{
 	name:    "dis",
@@ -128,6 +133,12 @@ func runDis(args []string, s stdio) int {
 			return exitUsage
 		}
 	}
+	// A run's garbage is small next to what it keeps (the decoded module),
+	// and the process is short: collecting would only cost time. The
+	// memory limit still bounds a long run over many large files.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(disMemoryLimit))
+
 	status := exitOK
 	for _, in := range f.files {
 		dest := outputFor(in, f.out, several)
@@ -169,20 +180,54 @@ func disassembleFile(input, dest string, opt dis.Options, s stdio) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", input, pathless(err))
 	}
-	m, err := spirv.Decode(bin)
-	if err != nil {
-		return fmt.Errorf("%s: %w", input, err)
-	}
-	text := dis.Disassemble(m, opt)
 	if dest == "-" {
-		_, err = s.out.Write(text)
+		err = dis.FprintBinary(s.out, bin, opt)
 	} else {
-		err = os.WriteFile(dest, text, 0o666)
+		// FprintBinary writes nothing for a module that does not decode,
+		// so a lazily created file is not left behind empty.
+		f := &lazyFile{path: dest}
+		err = dis.FprintBinary(f, bin, opt)
+		var de *spirv.DecodeError
+		if !errors.As(err, &de) {
+			if cerr := f.close(); err == nil {
+				err = cerr
+			}
+		}
 	}
-	if err != nil {
+	var de *spirv.DecodeError
+	switch {
+	case errors.As(err, &de):
+		return fmt.Errorf("%s: %w", input, err)
+	case err != nil:
 		return fmt.Errorf("%s: %w", dest, pathless(err))
 	}
 	return nil
+}
+
+// lazyFile creates its file on the first write (or on close).
+type lazyFile struct {
+	path string
+	f    *os.File
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if l.f == nil {
+		f, err := os.Create(l.path)
+		if err != nil {
+			return 0, err
+		}
+		l.f = f
+	}
+	return l.f.Write(p)
+}
+
+func (l *lazyFile) close() error {
+	if l.f == nil {
+		if _, err := l.Write(nil); err != nil {
+			return err
+		}
+	}
+	return l.f.Close()
 }
 
 // pathless drops the path from an *fs.PathError, which the message
