@@ -1,6 +1,7 @@
 package dis
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,4 +55,17 @@ func bigModule(b *testing.B) []byte {
 		b.Skipf("corpus/big.spv not available (%v): skipping", err)
 	}
 	return bin
+}
+
+// BenchmarkFprintBinary measures the streaming path spvx dis uses, from
+// the binary to text written to io.Discard.
+func BenchmarkFprintBinary(b *testing.B) {
+	bin := bigModule(b)
+	b.SetBytes(int64(len(bin)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := FprintBinary(io.Discard, bin, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

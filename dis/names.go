@@ -1,6 +1,7 @@
 package dis
 
 import (
+	"encoding/binary"
 	"strconv"
 
 	"spvx/spirv"
@@ -12,22 +13,27 @@ import (
 // id gets the first free suffix _0, _1, ... An id that is never named prints
 // as its number.
 //
-// The names live in one byte arena, so printing a name is one copy. Most
-// ids get their own number as a name; a bitmap records which small numbers
-// are taken, so the common case costs no hashing.
+// The tables are small on purpose: fresh memory is the main cost of a
+// disassembler process (see stream). Most ids are named by their own number,
+// which is neither stored nor hashed: a bit records that the number is
+// taken. Other names are stored once, length-prefixed, in a byte arena that
+// a per-id offset and the taken-name set point into.
 type namer struct {
-	arena []byte          // the bytes of every name
-	spans []span          // by id below len(spans); n == 0: unnamed
-	big   map[uint32]span // ids at or above len(spans), if any
-	set   nameSet         // taken names, except small numbers
-	nums  []bool          // small numbers taken as names, by value
-	buf   []byte          // scratch for building suggestions
-	stems nameSet         // per taken stem, the suffix to try first
-	raw   bool            // RawID: every id is named by its number
+	refs  []uint32          // by id below len(refs): refNone, refOwn or an arena offset
+	big   map[uint32]uint32 // the same for ids at or above len(refs), if any
+	arena []byte            // length-prefixed names; offset 0 is unused
+	set   nameSet           // taken names, except small numbers
+	nums  []uint64          // bitset of the small numbers taken as names
+	buf   []byte            // scratch for building suggestions
+	stems nameSet           // per taken stem, the suffix to try first
+	raw   bool              // RawID: every id is named by its number
 }
 
-// span locates a name in the arena. Names are never empty.
-type span struct{ off, n uint32 }
+// Values of namer.refs besides arena offsets.
+const (
+	refNone = 0         // not named: prints as its number
+	refOwn  = 1<<32 - 1 // named by its own number
+)
 
 func newNamer(bound uint32, nwords int, raw bool) *namer {
 	// A bound far larger than the module is legal: keep the dense tables
@@ -37,44 +43,64 @@ func newNamer(bound uint32, nwords int, raw bool) *namer {
 		n = limit
 	}
 	nm := &namer{
-		spans: make([]span, n),
+		refs:  make([]uint32, n),
 		raw:   raw,
-		arena: make([]byte, 0, n*6+64),
+		arena: make([]byte, 1, 4096),
 		buf:   make([]byte, 0, 256),
 	}
 	if !raw {
-		nm.nums = make([]bool, n)
-		nm.set.init(int(n) / 4)
+		nm.nums = make([]uint64, (n+63)/64)
+		nm.set.init(1024)
 		nm.stems.init(64)
 	}
 	return nm
 }
 
-func (nm *namer) lookup(id uint32) span {
-	if int(id) < len(nm.spans) {
-		return nm.spans[id]
+func (nm *namer) ref(id uint32) uint32 {
+	if int(id) < len(nm.refs) {
+		return nm.refs[id]
 	}
 	return nm.big[id]
 }
 
 // appendName appends the name of id.
 func (nm *namer) appendName(b []byte, id uint32) []byte {
-	var sp span
-	if int(id) < len(nm.spans) {
-		sp = nm.spans[id]
+	var r uint32
+	if int(id) < len(nm.refs) {
+		r = nm.refs[id]
 	} else {
-		sp = nm.big[id]
+		r = nm.big[id]
 	}
-	if sp.n == 0 {
+	if r == refNone || r == refOwn {
 		return appendUint(b, uint64(id))
 	}
-	return append(b, nm.arena[sp.off:sp.off+sp.n]...)
+	return append(b, nm.arenaName(r)...)
+}
+
+// arenaName returns the name stored at arena offset r.
+func (nm *namer) arenaName(r uint32) []byte {
+	n, k := uvarint(nm.arena[r:])
+	start := int(r) + k
+	return nm.arena[start : start+n]
+}
+
+func uvarint(b []byte) (int, int) {
+	v, shift := 0, 0
+	for i, c := range b {
+		v |= int(c&0x7F) << shift
+		if c < 0x80 {
+			return v, i + 1
+		}
+		shift += 7
+	}
+	return v, len(b)
 }
 
 // nameLen returns the length of the name of id.
 func (nm *namer) nameLen(id uint32) int {
-	if sp := nm.lookup(id); sp.n != 0 {
-		return int(sp.n)
+	if r := nm.ref(id); r != refNone && r != refOwn {
+		n, _ := uvarint(nm.arena[r:])
+		return n
 	}
 	return decimalLen(id)
 }
@@ -88,25 +114,29 @@ func decimalLen(v uint32) int {
 	return n
 }
 
-func (nm *namer) isNamed(id uint32) bool { return nm.lookup(id).n != 0 }
+func (nm *namer) isNamed(id uint32) bool { return nm.ref(id) != refNone }
 
-// store copies s into the arena as the name of id.
-func (nm *namer) store(id uint32, s []byte) span {
-	sp := span{uint32(len(nm.arena)), uint32(len(s))}
-	nm.arena = append(nm.arena, s...)
-	if int(id) < len(nm.spans) {
-		nm.spans[id] = sp
-	} else {
-		if nm.big == nil {
-			nm.big = make(map[uint32]span)
-		}
-		nm.big[id] = sp
+func (nm *namer) setRef(id, r uint32) {
+	if int(id) < len(nm.refs) {
+		nm.refs[id] = r
+		return
 	}
-	return sp
+	if nm.big == nil {
+		nm.big = make(map[uint32]uint32)
+	}
+	nm.big[id] = r
+}
+
+// intern copies s into the arena and returns its offset.
+func (nm *namer) intern(s []byte) uint32 {
+	r := uint32(len(nm.arena))
+	nm.arena = binary.AppendUvarint(nm.arena, uint64(len(s)))
+	nm.arena = append(nm.arena, s...)
+	return r
 }
 
 // smallNumber reports whether s is the canonical decimal form of a number
-// that the bitmap tracks.
+// that the bitset tracks.
 func (nm *namer) smallNumber(s []byte) (uint32, bool) {
 	if len(s) == 0 || len(s) > 10 || (s[0] == '0' && len(s) > 1) {
 		return 0, false
@@ -118,28 +148,37 @@ func (nm *namer) smallNumber(s []byte) (uint32, bool) {
 		}
 		v = v*10 + uint64(c-'0')
 	}
-	if v >= uint64(len(nm.nums)) {
+	if v >= uint64(len(nm.nums))*64 {
 		return 0, false
 	}
 	return uint32(v), true
 }
 
+func (nm *namer) numTaken(v uint32) bool { return nm.nums[v/64]&(1<<(v%64)) != 0 }
+func (nm *namer) takeNum(v uint32)       { nm.nums[v/64] |= 1 << (v % 64) }
+
 // taken reports whether the name s is taken.
 func (nm *namer) taken(s []byte) bool {
 	if v, ok := nm.smallNumber(s); ok {
-		return nm.nums[v]
+		return nm.numTaken(v)
 	}
-	return nm.set.has(nm.arena, s)
+	return nm.set.find(nm.arena, s) != nil
 }
 
 // claim gives id the free name s.
 func (nm *namer) claim(id uint32, s []byte) {
-	sp := nm.store(id, s)
 	if v, ok := nm.smallNumber(s); ok {
-		nm.nums[v] = true
+		nm.takeNum(v)
+		if v == id {
+			nm.setRef(id, refOwn)
+		} else {
+			nm.setRef(id, nm.intern(s))
+		}
 		return
 	}
-	nm.set.add(nm.arena, sp)
+	r := nm.intern(s)
+	nm.setRef(id, r)
+	nm.set.add(hashName(s), r)
 }
 
 // save gives id the sanitized suggestion s, unless id already has a name.
@@ -157,17 +196,26 @@ func (nm *namer) save(id uint32, s []byte) {
 	// suffix below the one given last time for this stem is still taken;
 	// resuming there keeps a stem shared by thousands of ids (a linked
 	// module's "main") linear instead of quadratic.
-	next := nm.stems.slot(&nm.arena, s)
-	i := next.val
+	var next uint32
+	if e := nm.stems.find(nm.arena, s); e != nil {
+		next = e.val
+	}
 	base := len(s)
 	s = append(s, '_')
-	for ; ; i++ {
+	for i := next; ; i++ {
 		s = strconv.AppendUint(s[:base+1], uint64(i), 10)
-		if !nm.taken(s) {
-			nm.stems.slot(&nm.arena, s[:base]).val = i + 1
-			nm.claim(id, s)
-			return
+		if nm.taken(s) {
+			continue
 		}
+		nm.claim(id, s)
+		stem := s[:base]
+		e := nm.stems.find(nm.arena, stem)
+		if e == nil {
+			nm.stems.add(hashName(stem), nm.intern(stem))
+			e = nm.stems.find(nm.arena, stem)
+		}
+		e.val = i + 1
+		return
 	}
 }
 
@@ -175,19 +223,17 @@ func (nm *namer) save(id uint32, s []byte) {
 func (nm *namer) saveNumber(id uint32) {
 	if nm.raw {
 		if !nm.isNamed(id) {
-			nm.buf = appendUint(nm.buf[:0], uint64(id))
-			nm.store(id, nm.buf)
+			nm.setRef(id, refOwn)
 		}
 		return
 	}
-	if int(id) < len(nm.spans) {
-		if nm.spans[id].n != 0 {
+	if int(id) < len(nm.refs) {
+		if nm.refs[id] != refNone {
 			return
 		}
-		if !nm.nums[id] {
-			nm.nums[id] = true
-			nm.buf = appendUint(nm.buf[:0], uint64(id))
-			nm.store(id, nm.buf)
+		if v := id; v < uint32(len(nm.nums))*64 && !nm.numTaken(v) {
+			nm.takeNum(v)
+			nm.refs[id] = refOwn
 			return
 		}
 	}
@@ -196,25 +242,19 @@ func (nm *namer) saveNumber(id uint32) {
 }
 
 // nameSet is an open-addressing hash set of names held in the namer's
-// arena, cheaper than a map[string] that would need a string per name.
+// arena, lighter than a map[string] that would need a string per name.
 type nameSet struct {
-	slots []setSlot // power-of-two length; n == 0 marks an empty slot
+	slots []setSlot // power-of-two length; ref == 0 marks an empty slot
 	count int
 }
 
 type setSlot struct {
 	hash uint32
+	ref  uint32 // arena offset of the name
 	val  uint32 // a value kept with the name (the stems' next suffix)
-	span
 }
 
-func (t *nameSet) init(hint int) {
-	n := 64
-	for n < hint*2 {
-		n <<= 1
-	}
-	t.slots = make([]setSlot, n)
-}
+func (t *nameSet) init(n int) { t.slots = make([]setSlot, n) }
 
 func hashName(s []byte) uint32 {
 	h := uint32(2166136261) // FNV-1a
@@ -224,62 +264,44 @@ func hashName(s []byte) uint32 {
 	return h
 }
 
-func (t *nameSet) has(arena, s []byte) bool {
+// find returns the slot of s, or nil.
+func (t *nameSet) find(arena, s []byte) *setSlot {
 	h := hashName(s)
 	mask := uint32(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := &t.slots[i]
-		if e.n == 0 {
-			return false
+		if e.ref == 0 {
+			return nil
 		}
-		if e.hash == h && string(arena[e.off:e.off+e.n]) == string(s) {
-			return true
+		if e.hash == h {
+			n, k := uvarint(arena[e.ref:])
+			start := int(e.ref) + k
+			if string(arena[start:start+n]) == string(s) {
+				return e
+			}
 		}
 	}
 }
 
-func (t *nameSet) add(arena []byte, sp span) {
-	if (t.count+1)*2 > len(t.slots) {
+// add inserts the name at arena offset ref, which is not in the set.
+func (t *nameSet) add(hash, ref uint32) {
+	if (t.count+1)*4 > len(t.slots)*3 {
 		old := t.slots
 		t.slots = make([]setSlot, len(old)*2)
 		for _, e := range old {
-			if e.n != 0 {
+			if e.ref != 0 {
 				t.insert(e)
 			}
 		}
 	}
-	t.insert(setSlot{hash: hashName(arena[sp.off : sp.off+sp.n]), span: sp})
+	t.insert(setSlot{hash: hash, ref: ref})
 	t.count++
-}
-
-// slot returns the slot of s, adding s (copied into the arena) if absent.
-func (t *nameSet) slot(arena *[]byte, s []byte) *setSlot {
-	h := hashName(s)
-	mask := uint32(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		e := &t.slots[i]
-		if e.n == 0 {
-			break
-		}
-		if e.hash == h && string((*arena)[e.off:e.off+e.n]) == string(s) {
-			return e
-		}
-	}
-	sp := span{uint32(len(*arena)), uint32(len(s))}
-	*arena = append(*arena, s...)
-	t.add(*arena, sp)
-	mask = uint32(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		if e := &t.slots[i]; e.hash == h && e.span == sp {
-			return e
-		}
-	}
 }
 
 func (t *nameSet) insert(e setSlot) {
 	mask := uint32(len(t.slots) - 1)
 	for i := e.hash & mask; ; i = (i + 1) & mask {
-		if t.slots[i].n == 0 {
+		if t.slots[i].ref == 0 {
 			t.slots[i] = e
 			return
 		}

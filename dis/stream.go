@@ -111,19 +111,31 @@ func (s *stream) next() bool {
 	if info == nil {
 		return s.fail()
 	}
-	w := s.words[:0]
+	if cap(s.words) < n {
+		s.words = make([]uint32, n)
+	}
+	w := s.words[:n]
+	src := s.b[4*s.off : 4*(s.off+n)]
 	if s.big {
-		for i := s.off; i < s.off+n; i++ {
-			w = append(w, binary.BigEndian.Uint32(s.b[4*i:]))
+		for i := range w {
+			w[i] = binary.BigEndian.Uint32(src[4*i:])
 		}
 	} else {
-		for i := s.off; i < s.off+n; i++ {
-			w = append(w, binary.LittleEndian.Uint32(s.b[4*i:]))
+		for i := range w {
+			w[i] = binary.LittleEndian.Uint32(src[4*i:])
 		}
 	}
 	s.words = w
 	s.ops = s.ops[:0]
-	s.in = spirv.Instruction{Words: w, Opcode: op, Offset: int32(s.off)}
+	// Field by field: assigning a whole Instruction costs a bulk write
+	// barrier per instruction.
+	in := &s.in
+	in.Words = w
+	in.Operands = nil
+	in.ExtSet = nil
+	in.TypeID, in.ResultID = 0, 0
+	in.Offset = int32(s.off)
+	in.Opcode = op
 	s.pos = 1
 	if op == spirv.OpSwitch {
 		s.switchOperands()

@@ -175,7 +175,11 @@ func disassembleFile(input, dest string, opt dis.Options, s stdio) error {
 	if input == "-" {
 		bin, err = io.ReadAll(s.in)
 	} else {
-		bin, err = os.ReadFile(input)
+		var release func()
+		bin, release, err = readInput(input)
+		if err == nil {
+			defer release()
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", input, pathless(err))
