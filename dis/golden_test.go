@@ -28,9 +28,9 @@ var variants = map[string]Options{
 	// Combinations whose interplay spirv-dis defines: comments after byte
 	// offsets, blank lines of --comment and --nested-indent, colors inside
 	// comments and under --no-indent.
-	"comment-offsets-color":             {Comment: true, Offsets: true, Color: true},
-	"nested-reorder-comment":            {NestedIndent: true, ReorderBlocks: true, Comment: true},
-	"nested-offsets-raw-id":             {NestedIndent: true, Offsets: true, RawID: true},
+	"comment-offsets-color":              {Comment: true, Offsets: true, Color: true},
+	"nested-reorder-comment":             {NestedIndent: true, ReorderBlocks: true, Comment: true},
+	"nested-offsets-raw-id":              {NestedIndent: true, Offsets: true, RawID: true},
 	"no-indent-comment-nested-no-header": {NoIndent: true, Comment: true, NestedIndent: true, NoHeader: true},
 }
 
