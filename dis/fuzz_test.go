@@ -1,0 +1,61 @@
+package dis
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"spvx/spirv"
+)
+
+// optionsFromByte spreads the bits of b over the options.
+func optionsFromByte(b byte) Options {
+	return Options{
+		RawID:         b&1 != 0,
+		NoHeader:      b&2 != 0,
+		NoIndent:      b&4 != 0,
+		Offsets:       b&8 != 0,
+		Comment:       b&16 != 0,
+		NestedIndent:  b&32 != 0,
+		ReorderBlocks: b&64 != 0,
+		Color:         b&128 != 0,
+	}
+}
+
+// FuzzDisassemble checks that disassembling never panics, and that the
+// streaming path (DisassembleBinary) accepts exactly the modules
+// spirv.Decode accepts and prints what Disassemble prints.
+func FuzzDisassemble(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.spv")
+	for i, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, byte(i*37))
+	}
+	f.Add(narrowModule(), byte(0))
+	f.Add(narrowModule(), byte(0xFF))
+	f.Fuzz(func(t *testing.T, b []byte, optBits byte) {
+		opt := optionsFromByte(optBits)
+		m, err := spirv.Decode(b)
+		streamOpt := opt
+		streamOpt.NestedIndent, streamOpt.ReorderBlocks = false, false
+		_, streamOK := printBinary(nil, nil, b, streamOpt)
+		if streamOK != (err == nil) {
+			t.Fatalf("stream accepts: %v; spirv.Decode: %v", streamOK, err)
+		}
+		got, derr := DisassembleBinary(b, opt)
+		if err != nil {
+			if derr == nil || derr.Error() != err.Error() {
+				t.Fatalf("DisassembleBinary error %v, want %v", derr, err)
+			}
+			return
+		}
+		want := Disassemble(m, opt)
+		if derr != nil || !bytes.Equal(got, want) {
+			t.Fatalf("DisassembleBinary differs from Disassemble (err %v):\n%s", derr, firstDiff(got, want))
+		}
+	})
+}
