@@ -58,16 +58,51 @@ func TestCorpus(t *testing.T) {
 				t.Errorf("%s/%s differs from spirv-dis:\n%s", c.dir, name, firstDiff(got, want))
 				continue
 			}
-			// The streaming path must print the same.
-			got, err = DisassembleBinary(bin, c.opt)
-			if err != nil || !bytes.Equal(got, want) {
-				t.Errorf("%s/%s: DisassembleBinary differs from spirv-dis (err %v):\n%s", c.dir, name, err, firstDiff(got, want))
-				continue
+			// The streaming path must print the same, in one piece and
+			// cut into many pieces printed in parallel.
+			for _, words := range []int{chunkWords, 64} {
+				defer func(w int) { chunkWords = w }(chunkWords)
+				chunkWords = words
+				got, err = DisassembleBinary(bin, c.opt)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("%s/%s: DisassembleBinary (pieces of %d words) differs from spirv-dis (err %v):\n%s", c.dir, name, words, err, firstDiff(got, want))
+				}
 			}
 			*c.count++
 		}
 	}
 	t.Logf("default: %d of %d modules byte-identical; --raw-id: %d of %d", agree, len(files), agreeRaw, len(files))
+}
+
+// TestBig checks the output for corpus/big.spv, which is large enough to
+// be printed in parallel pieces, with every path to text.
+func TestBig(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the 2 MB module")
+	}
+	bin, err := os.ReadFile(filepath.Join(sharedDir, "corpus/big.spv"))
+	if err != nil {
+		t.Skipf("corpus/big.spv not available (%v): skipping", err)
+	}
+	want, err := os.ReadFile(filepath.Join(sharedDir, "corpus/big.spvasm"))
+	if err != nil {
+		t.Skipf("corpus/big.spvasm not available (%v): skipping", err)
+	}
+	got, err := DisassembleBinary(bin, Options{})
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("DisassembleBinary (err %v):\n%s", err, firstDiff(got, want))
+	}
+	var buf bytes.Buffer
+	if err := FprintBinary(&buf, bin, Options{}); err != nil || !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("FprintBinary (err %v):\n%s", err, firstDiff(buf.Bytes(), want))
+	}
+	m, err := spirv.Decode(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Disassemble(m, Options{}); !bytes.Equal(got, want) {
+		t.Fatalf("Disassemble:\n%s", firstDiff(got, want))
+	}
 }
 
 // firstDiff describes the first differing line of got and want.

@@ -2,6 +2,7 @@ package dis
 
 import (
 	"io"
+	"runtime"
 
 	"spvx/spirv"
 )
@@ -85,6 +86,7 @@ func printBinary(dst []byte, w io.Writer, b []byte, opt Options) (p *printer, ok
 	nm := newNamer(s.bound, s.nwords, opt.RawID)
 	for s.next() {
 		nm.add(&s.in)
+		s.noteDefinition()
 	}
 	if s.bad {
 		return nil, false
@@ -93,6 +95,14 @@ func printBinary(dst []byte, w io.Writer, b []byte, opt Options) (p *printer, ok
 	p.nm = nm
 	if !opt.NoHeader {
 		p.printHeader()
+	}
+	// Lines depend on earlier lines only through --comment and --offsets
+	// (headings, decorations, comment alignment); otherwise the module can
+	// be printed in pieces, in parallel. A result id defined twice could
+	// make a piece see a later definition, so such modules print in order.
+	if !opt.Comment && !opt.Offsets && !s.dup && len(s.cuts) > 0 && runtime.GOMAXPROCS(0) > 1 {
+		p.printChunks(s)
+		return p, true
 	}
 	s.rewind()
 	for s.next() {

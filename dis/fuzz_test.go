@@ -46,6 +46,9 @@ func FuzzDisassemble(f *testing.F) {
 		if streamOK != (err == nil) {
 			t.Fatalf("stream accepts: %v; spirv.Decode: %v", streamOK, err)
 		}
+		// Cut the module into small pieces to exercise printing in parallel.
+		defer func(w int) { chunkWords = w }(chunkWords)
+		chunkWords = 16
 		got, derr := DisassembleBinary(b, opt)
 		if err != nil {
 			if derr == nil || derr.Error() != err.Error() {

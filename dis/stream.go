@@ -39,7 +39,20 @@ type stream struct {
 	bigType map[uint32]uint32
 	numType map[uint32]spirv.NumberType // scalar numeric types
 	imports []streamImport
+
+	// For printing in parallel (see printChunks).
+	end     int      // word offset where the stream stops
+	frozen  bool     // the tables above are complete: read, never write
+	cuts    []int    // instruction offsets about chunkWords apart
+	defined []uint64 // bitset of the result ids seen
+	dup     bool     // some result id is defined twice
 }
+
+// chunkWords is the size of the pieces a module is cut into to be printed
+// in parallel: small enough that the buffers of the chunks in flight stay
+// few and warm, large enough to amortize handing them over. Tests lower it
+// to cut small modules into many pieces.
+var chunkWords = 8 << 10
 
 type streamImport struct {
 	id  uint32
@@ -75,6 +88,8 @@ func newStream(b []byte) (*stream, bool) {
 		n = limit
 	}
 	s.typeOf = make([]uint32, n)
+	s.defined = make([]uint64, (n+63)/64)
+	s.end = s.nwords
 	s.numType = make(map[uint32]spirv.NumberType)
 	s.words = make([]uint32, 0, 64)
 	s.ops = make([]spirv.Operand, 0, 64)
@@ -95,10 +110,46 @@ func (s *stream) rewind() {
 	s.imports = s.imports[:0]
 }
 
+// section returns a stream over the instructions in [start, end) that
+// shares s's tables, complete after a first pass, without writing them.
+// It is safe to use alongside other sections.
+func (s *stream) section(start, end int) *stream {
+	return &stream{
+		b: s.b, big: s.big, nwords: s.nwords, bound: s.bound, header: s.header,
+		off: start, end: end, frozen: true,
+		typeOf: s.typeOf, bigType: s.bigType, numType: s.numType, imports: s.imports,
+		words: make([]uint32, 0, 64), ops: make([]spirv.Operand, 0, 64),
+	}
+}
+
+// noteDefinition records, in the first pass, the result id just decoded
+// and where chunks may start.
+func (s *stream) noteDefinition() {
+	if id := s.in.ResultID; id != 0 {
+		if int(id/64) < len(s.defined) {
+			bit := uint64(1) << (id % 64)
+			if s.defined[id/64]&bit != 0 {
+				s.dup = true
+			}
+			s.defined[id/64] |= bit
+		} else {
+			s.dup = true // rare: ids beyond the dense tables are not tracked
+		}
+	}
+	if last := 5; len(s.cuts) > 0 {
+		last = s.cuts[len(s.cuts)-1]
+		if s.off-last >= chunkWords {
+			s.cuts = append(s.cuts, s.off)
+		}
+	} else if s.off-last >= chunkWords {
+		s.cuts = append(s.cuts, s.off)
+	}
+}
+
 // next decodes the next instruction into s.in. It returns false at the end
 // of the module and when the instruction does not decode (then s.bad).
 func (s *stream) next() bool {
-	if s.bad || s.off >= s.nwords {
+	if s.bad || s.off >= s.end {
 		return false
 	}
 	first := s.word(s.off)
@@ -163,6 +214,9 @@ func (s *stream) fail() bool {
 // record notes what later instructions need: the number types that size
 // literals and the extended instruction set imports.
 func (s *stream) record() {
+	if s.frozen {
+		return
+	}
 	in := &s.in
 	w := in.Words
 	switch in.Opcode {
@@ -201,6 +255,9 @@ func numberType(k spirv.NumberKind, width uint32, hasEnc bool, enc spirv.FPEncod
 }
 
 func (s *stream) setType(id, typ uint32) {
+	if s.frozen {
+		return
+	}
 	if int(id) < len(s.typeOf) {
 		s.typeOf[id] = typ
 		return
