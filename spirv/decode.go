@@ -3,11 +3,13 @@ package spirv
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 )
 
 // Decode parses a binary SPIR-V module. The input may be in either byte
 // order. Every operand is parsed per the grammar; the first problem found
-// is returned as a *DecodeError.
+// is returned as a *DecodeError. The module may share memory with b (to
+// avoid copying large inputs), so b must not be modified afterwards.
 func Decode(b []byte) (*Module, error) {
 	if len(b) < 20 {
 		return nil, &DecodeError{Word: len(b) / 4, Inst: -1, Err: ErrShortHeader}
@@ -24,14 +26,11 @@ func Decode(b []byte) (*Module, error) {
 	default:
 		return nil, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, binary.LittleEndian.Uint32(b))}
 	}
-	words := make([]uint32, len(b)/4)
-	if bigEndian {
+	words := hostWords(b)
+	if words == nil {
+		words = make([]uint32, len(b)/4)
 		for i := range words {
 			words[i] = order.Uint32(b[4*i:])
-		}
-	} else {
-		for i := range words {
-			words[i] = binary.LittleEndian.Uint32(b[4*i:])
 		}
 	}
 	m, err := DecodeWords(words)
@@ -40,6 +39,18 @@ func Decode(b []byte) (*Module, error) {
 	}
 	return m, err
 }
+
+// hostWords views b as words without copying when b is in host byte order
+// and suitably aligned; it returns nil otherwise. The module then shares
+// b's memory, which is why Decode documents that b must not change.
+func hostWords(b []byte) []uint32 {
+	if !hostLittleEndian || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 != 0 || binary.LittleEndian.Uint32(b) != MagicNumber {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
+}
+
+var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // DecodeWords parses a module already split into host-order words. The
 // module keeps references to words.
@@ -202,7 +213,51 @@ func (d *decoder) operands(info *InstructionInfo) error {
 	if d.op == OpSwitch {
 		return d.switchOperands()
 	}
+	if info.IDsOnly && d.idOperands(info) {
+		return nil
+	}
 	return d.operandList(info.Operands, nil)
+}
+
+// idOperands is the fast path for instructions whose operands are all
+// single-word ids. It declines (returns false, having consumed nothing)
+// whenever anything is off, so the general path reports the error.
+func (d *decoder) idOperands(info *InstructionInfo) bool {
+	list := info.Operands
+	inst := d.inst
+	n := len(inst) - 1
+	fixed := len(list)
+	if fixed > 0 && list[fixed-1].Quantifier == Variadic {
+		fixed--
+	} else if n != fixed {
+		return false
+	}
+	if n < fixed {
+		return false
+	}
+	for _, id := range inst[1:] {
+		if id == 0 || id >= d.bound {
+			return false
+		}
+	}
+	for i := 1; i < len(inst); i++ {
+		k := OperandKindIdRef
+		if i <= fixed {
+			k = list[i-1].Kind
+		}
+		d.ops = append(d.ops, Operand{Kind: k, Offset: uint16(i), Count: 1})
+	}
+	d.pos = len(inst)
+	if info.HasType {
+		d.cur.TypeID = inst[1]
+		if info.HasResult {
+			d.cur.ResultID = inst[2]
+			d.ids.setType(inst[2], inst[1])
+		}
+	} else if info.HasResult {
+		d.cur.ResultID = inst[1]
+	}
+	return true
 }
 
 // record notes what later instructions need from the current one: the

@@ -34,7 +34,9 @@ type command struct {
 }
 
 // commands lists the subcommands in the order `spvx --help` shows them.
-var commands = []command{}
+var commands = []command{
+	{"info", "summarize SPIR-V modules (header, capabilities, entry points, opcodes)", cmdInfo},
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
