@@ -150,9 +150,11 @@ func Quantize(scales, elements []byte, src []float32, b BlockFormat, opt Options
 	if eb := ElementBytes(b, n); eb > 0 {
 		elements[eb-1] = 0 // so the padding bits of a partial last byte are zero
 	}
-	parallelFor(n, k, b, opt.Workers, func(lo, hi int) {
-		q.run(scales, elements, src, lo, hi)
-	})
+	if serial(n, opt.Workers) {
+		q.run(scales, elements, src, 0, n) // no closure: no allocation
+		return nil
+	}
+	quantizeParallel(q, scales, elements, src, opt.Workers)
 	return nil
 }
 
@@ -172,23 +174,40 @@ func Dequantize(dst []float32, scales, elements []byte, b BlockFormat, blockSize
 		return ErrShortBuffer
 	}
 	d := dequantizer{format: b, blockSize: blockSize}
-	parallelFor(n, blockSize, b, workers, func(lo, hi int) {
+	if serial(n, workers) {
+		d.run(dst, scales, elements, 0, n)
+		return nil
+	}
+	dequantizeParallel(d, dst, scales, elements, workers)
+	return nil
+}
+
+// quantizeParallel and dequantizeParallel take their state by value so that
+// only the parallel path moves it to the heap.
+func quantizeParallel(q quantizer, scales, elements []byte, src []float32, workers int) {
+	parallelFor(len(src), q.blockSize, workers, func(lo, hi int) {
+		q.run(scales, elements, src, lo, hi)
+	})
+}
+
+func dequantizeParallel(d dequantizer, dst []float32, scales, elements []byte, workers int) {
+	parallelFor(len(dst), d.blockSize, workers, func(lo, hi int) {
 		d.run(dst, scales, elements, lo, hi)
 	})
-	return nil
+}
+
+// serial reports whether n elements are better done on the caller's
+// goroutine.
+func serial(n, workers int) bool {
+	return workers == 1 || n < parallelMin || (workers <= 0 && runtime.GOMAXPROCS(0) == 1)
 }
 
 // parallelFor calls body over [0, n) in chunks that start on block
 // boundaries and on element-byte boundaries (2 FP4 or 4 FP6 elements), so
-// workers never write the same byte. Small inputs run on the caller's
-// goroutine without allocating.
-func parallelFor(n, blockSize int, b BlockFormat, workers int, body func(lo, hi int)) {
+// workers never write the same byte.
+func parallelFor(n, blockSize, workers int, body func(lo, hi int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
-	}
-	if workers == 1 || n < parallelMin {
-		body(0, n)
-		return
 	}
 	unit := blockSize * 4 // a multiple of the block and of the packing group
 	units := (n + unit - 1) / unit

@@ -303,7 +303,11 @@ func encodeMXINT8(x float64, m RoundingMode) uint8 {
 }
 
 // HalfToFloat32 returns the exact value of an IEEE binary16 code.
+// A NaN keeps its sign and payload.
 func HalfToFloat32(h uint16) float32 {
+	if h&0x7C00 == 0x7C00 && h&0x3FF != 0 {
+		return math.Float32frombits(uint32(h&0x8000)<<16 | 0x7F800000 | uint32(h&0x3FF)<<13)
+	}
 	return float32(halfParams.decode(uint32(h)))
 }
 
