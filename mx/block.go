@@ -283,6 +283,7 @@ func (q *quantizer) run(scales, elements []byte, src []float32, lo, hi int) {
 	emax := elem.EmaxElem()
 	k := q.blockSize
 	p := &formatInfos[elem].float
+	rte := p.rte // a local copy keeps the constants in registers
 	for start := lo; start < hi; start += k {
 		end := min(start+k, hi)
 		block := src[start:end]
@@ -308,49 +309,61 @@ func (q *quantizer) run(scales, elements []byte, src []float32, lo, hi int) {
 		case elem.Bits() == 8:
 			out := elements[start:end]
 			for i, x := range block {
-				out[i] = uint8(p.encodeRTE32(math.Float32bits(x*inv), true))
+				out[i] = uint8(rte.encode(math.Float32bits(x*inv)))
 			}
 		case elem.Bits() == 4 && start%2 == 0:
-			q.fp4Pairs(elements, block, start, inv, p)
+			fp4Pairs(elements, block, start, inv, &rte)
 		case elem.Bits() == 6 && start%4 == 0:
-			q.fp6Groups(elements, block, start, inv, p)
+			fp6Groups(elements, block, start, inv, &rte)
 		default:
 			for i, x := range block {
-				putCode(elements, elem.Bits(), start+i, uint8(p.encodeRTE32(math.Float32bits(x*inv), true)))
+				putCode(elements, elem.Bits(), start+i, uint8(rte.encode(math.Float32bits(x*inv))))
 			}
 		}
 	}
 }
 
 // fp4Pairs packs a block starting at an even index two elements per byte.
-func (q *quantizer) fp4Pairs(elements []byte, block []float32, start int, inv float32, p *floatParams) {
+func fp4Pairs(elements []byte, block []float32, start int, inv float32, rte *rteEncoder) {
+	e := *rte
 	out := elements[start/2:]
+	if len(block) == 32 && len(out) >= 16 {
+		// The OCP block size gets fixed-size arrays: no bounds checks.
+		in, o := (*[32]float32)(block), (*[16]byte)(out)
+		for j := range 16 {
+			c0 := e.encode(math.Float32bits(in[2*j] * inv))
+			c1 := e.encode(math.Float32bits(in[2*j+1] * inv))
+			o[j] = uint8(c0 | c1<<4)
+		}
+		return
+	}
 	j := 0
 	for ; j+1 < len(block); j += 2 {
-		c0 := p.encodeRTE32(math.Float32bits(block[j]*inv), true)
-		c1 := p.encodeRTE32(math.Float32bits(block[j+1]*inv), true)
+		c0 := e.encode(math.Float32bits(block[j] * inv))
+		c1 := e.encode(math.Float32bits(block[j+1] * inv))
 		out[j/2] = uint8(c0 | c1<<4)
 	}
 	if j < len(block) {
-		putCode(elements, 4, start+j, uint8(p.encodeRTE32(math.Float32bits(block[j]*inv), true)))
+		putCode(elements, 4, start+j, uint8(e.encode(math.Float32bits(block[j]*inv))))
 	}
 }
 
 // fp6Groups packs a block starting at a multiple of 4, 4 elements per 3 bytes.
-func (q *quantizer) fp6Groups(elements []byte, block []float32, start int, inv float32, p *floatParams) {
+func fp6Groups(elements []byte, block []float32, start int, inv float32, rte *rteEncoder) {
+	e := *rte
 	out := elements[start/4*3:]
 	j := 0
 	for ; j+3 < len(block); j += 4 {
-		c0 := p.encodeRTE32(math.Float32bits(block[j]*inv), true)
-		c1 := p.encodeRTE32(math.Float32bits(block[j+1]*inv), true)
-		c2 := p.encodeRTE32(math.Float32bits(block[j+2]*inv), true)
-		c3 := p.encodeRTE32(math.Float32bits(block[j+3]*inv), true)
+		c0 := e.encode(math.Float32bits(block[j] * inv))
+		c1 := e.encode(math.Float32bits(block[j+1] * inv))
+		c2 := e.encode(math.Float32bits(block[j+2] * inv))
+		c3 := e.encode(math.Float32bits(block[j+3] * inv))
 		w := c0 | c1<<6 | c2<<12 | c3<<18
 		o := out[j/4*3 : j/4*3+3]
 		o[0], o[1], o[2] = byte(w), byte(w>>8), byte(w>>16)
 	}
 	for ; j < len(block); j++ {
-		putCode(elements, 6, start+j, uint8(p.encodeRTE32(math.Float32bits(block[j]*inv), true)))
+		putCode(elements, 6, start+j, uint8(e.encode(math.Float32bits(block[j]*inv))))
 	}
 }
 
@@ -369,16 +382,19 @@ func (p *floatParams) encodeTiesAway32(x float32) uint32 {
 }
 
 // mxint8Element rounds y·64 to nearest and clamps to ±127 (the MX
-// reference's symmetric range). |y| < 2 after scaling, so y·64 is exact.
+// reference's symmetric range). |y| < 2 after scaling, so y·64 is exact,
+// and adding and removing 1.5·2^23 rounds it to an integer, ties to even,
+// in float32 arithmetic.
 func mxint8Element(y float32, tiesAway bool) uint8 {
-	v := float64(y) * 64
+	const roundMagic = 1.5 * (1 << 23)
+	v := y * 64
+	var r float32
 	if tiesAway {
-		v = math.Round(v)
+		r = float32(math.Round(float64(v)))
 	} else {
-		v = math.RoundToEven(v)
+		r = (v + roundMagic) - roundMagic
 	}
-	v = min(max(v, -127), 127)
-	return uint8(int8(v))
+	return uint8(int8(min(max(int32(r), -127), 127)))
 }
 
 // putCode stores one element code at index i of a packed elements array,
@@ -453,6 +469,13 @@ func (d *dequantizer) run(dst []float32, scales, elements []byte, lo, hi int) {
 				t[c] = table[c] * scale
 			}
 			in := elements[start/2 : (end+1)/2]
+			if len(out) == 32 {
+				o, b := (*[32]float32)(out), (*[16]byte)(in)
+				for j, c := range b {
+					o[2*j], o[2*j+1] = t[c&0xF], t[c>>4]
+				}
+				continue
+			}
 			j := 0
 			for ; j+1 < len(out); j += 2 {
 				c := in[j/2]

@@ -60,6 +60,12 @@ func (f Format) DecodeFloat32(code uint8) float32 {
 // package documentation for overflow, saturation and NaN). saturate selects
 // the saturating conversion. An invalid format or mode gives 0.
 func (f Format) EncodeFloat32(x float32, m RoundingMode, saturate bool) uint8 {
+	if f >= E2M1 && f <= E5M2 && m == RTE {
+		p := &formatInfos[f].float
+		if u := math.Float32bits(x); u&0x7FFFFFFF < p.overflow32 {
+			return uint8(p.rte.encode(u))
+		}
+	}
 	switch f {
 	case E8M0:
 		return encodeE8M0(float64(x), m, saturate)
@@ -96,17 +102,36 @@ func (f Format) EncodeFloat64(x float64, m RoundingMode, saturate bool) uint8 {
 // (a mantissa carry moves into the exponent as it should); subnormal results
 // let the FPU round by adding a constant whose ulp is the format's quantum.
 func (p *floatParams) encodeRTE32(u uint32, saturate bool) uint32 {
-	sign := (u >> 31) * p.signBit
-	a := u & 0x7FFFFFFF
-	if a >= p.overflow32 {
+	if u&0x7FFFFFFF >= p.overflow32 {
 		return p.special32(u, saturate)
 	}
-	if a >= p.minNormal32 {
-		sh := p.shift32
-		return sign | ((a+(1<<(sh-1)-1)+((a>>sh)&1))>>sh - p.rebias32)
-	}
-	r := math.Float32frombits(a) + p.subMagic32
-	return sign | (math.Float32bits(r) - math.Float32bits(p.subMagic32))
+	return p.rte.encode(u)
+}
+
+// rteEncoder holds what the round-to-nearest-even fast path needs, small
+// enough for the compiler to inline encode into the block loops.
+type rteEncoder struct {
+	shift, halfMinus1, rebias, minNormal, signBit, maxMag, magicBits uint32
+	magic                                                            float32
+}
+
+// encode converts float32 bits to a code, rounding to nearest even and
+// saturating finite overflow to ±max; u must not be NaN or Inf. Normal
+// results round with integer arithmetic on the float32 bits (a mantissa
+// carry moves into the exponent as it should); subnormal results let the
+// FPU round by adding a constant whose ulp is the format's quantum. Both
+// are computed and one selected without a branch, as real data mixes them
+// unpredictably.
+func (e *rteEncoder) encode(u uint32) uint32 {
+	a := u & 0x7FFFFFFF
+	sh := e.shift & 31
+	code := (a+e.halfMinus1+(a>>sh)&1)>>sh - e.rebias
+	sub := math.Float32bits(math.Float32frombits(a)+e.magic) - e.magicBits
+	// All ones when a < minNormal (both are below 2^31, so the difference
+	// fits an int32); the compiler would otherwise emit a branch.
+	isSub := uint32(int32(a-e.minNormal) >> 31)
+	code = code&^isSub | sub&isSub
+	return (u>>31)*e.signBit | min(code, e.maxMag)
 }
 
 // special32 handles what encodeRTE32 leaves out: RTE overflow, ±Inf, NaN.

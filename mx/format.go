@@ -101,6 +101,7 @@ type floatParams struct {
 	minNormal32 uint32  // float32 bits of 2^emin
 	subMagic32  float32 // 2^(emin − m + 23): adding it rounds a subnormal on the grid
 	overflow32  uint32  // smallest float32 magnitude bits that overflow under RTE
+	rte         rteEncoder
 }
 
 // newFloatParams derives every constant from the field widths so the tables
@@ -129,6 +130,11 @@ func newFloatParams(expBits, manBits uint, maxMag uint32, rule overflowRule, nan
 	p.overflow32 = math.Float32bits(float32(maxVal + halfULP))
 	if maxMag&1 == 0 {
 		p.overflow32++
+	}
+	p.rte = rteEncoder{
+		shift: uint32(p.shift32), halfMinus1: 1<<(p.shift32-1) - 1, rebias: p.rebias32,
+		minNormal: p.minNormal32, signBit: p.signBit, maxMag: maxMag,
+		magic: p.subMagic32, magicBits: math.Float32bits(p.subMagic32),
 	}
 	return p
 }
