@@ -309,7 +309,7 @@ func (q *quantizer) run(scales, elements []byte, src []float32, lo, hi int) {
 		case elem.Bits() == 8:
 			out := elements[start:end]
 			for i, x := range block {
-				out[i] = uint8(rte.encode(math.Float32bits(x*inv)))
+				out[i] = uint8(rte.encode(math.Float32bits(x * inv)))
 			}
 		case elem.Bits() == 4 && start%2 == 0:
 			fp4Pairs(elements, block, start, inv, &rte)
