@@ -143,7 +143,7 @@ func parseValues(v string, t subgroup.Type, n int) ([]uint64, error) {
 					return nil, fmt.Errorf("invocation %d: bad value %q", i, c)
 				}
 				x = uint64(sx)
-				if t.Width < 64 && (sx < -(1<<(t.Width-1))) {
+				if t.Width < 64 && (sx < -(1 << (t.Width - 1))) {
 					return nil, fmt.Errorf("invocation %d: %s does not fit %d bits", i, c, t.Width)
 				}
 			} else if x&^mask != 0 {
