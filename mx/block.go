@@ -283,7 +283,10 @@ func (q *quantizer) run(scales, elements []byte, src []float32, lo, hi int) {
 	emax := elem.EmaxElem()
 	k := q.blockSize
 	p := &formatInfos[elem].float
-	rte := p.rte // a local copy keeps the constants in registers
+	var tab *rteTable
+	if elem <= E5M2 {
+		tab = rteTables()[elem]
+	}
 	for start := lo; start < hi; start += k {
 		end := min(start+k, hi)
 		block := src[start:end]
@@ -309,61 +312,59 @@ func (q *quantizer) run(scales, elements []byte, src []float32, lo, hi int) {
 		case elem.Bits() == 8:
 			out := elements[start:end]
 			for i, x := range block {
-				out[i] = uint8(rte.encode(math.Float32bits(x * inv)))
+				out[i] = tab.encode(math.Float32bits(x * inv))
 			}
 		case elem.Bits() == 4 && start%2 == 0:
-			fp4Pairs(elements, block, start, inv, &rte)
+			fp4Pairs(elements, block, start, inv, tab)
 		case elem.Bits() == 6 && start%4 == 0:
-			fp6Groups(elements, block, start, inv, &rte)
+			fp6Groups(elements, block, start, inv, tab)
 		default:
 			for i, x := range block {
-				putCode(elements, elem.Bits(), start+i, uint8(rte.encode(math.Float32bits(x*inv))))
+				putCode(elements, elem.Bits(), start+i, tab.encode(math.Float32bits(x*inv)))
 			}
 		}
 	}
 }
 
 // fp4Pairs packs a block starting at an even index two elements per byte.
-func fp4Pairs(elements []byte, block []float32, start int, inv float32, rte *rteEncoder) {
-	e := *rte
+func fp4Pairs(elements []byte, block []float32, start int, inv float32, tab *rteTable) {
 	out := elements[start/2:]
 	if len(block) == 32 && len(out) >= 16 {
 		// The OCP block size gets fixed-size arrays: no bounds checks.
 		in, o := (*[32]float32)(block), (*[16]byte)(out)
 		for j := range 16 {
-			c0 := e.encode(math.Float32bits(in[2*j] * inv))
-			c1 := e.encode(math.Float32bits(in[2*j+1] * inv))
-			o[j] = uint8(c0 | c1<<4)
+			c0 := tab.encode(math.Float32bits(in[2*j] * inv))
+			c1 := tab.encode(math.Float32bits(in[2*j+1] * inv))
+			o[j] = c0 | c1<<4
 		}
 		return
 	}
 	j := 0
 	for ; j+1 < len(block); j += 2 {
-		c0 := e.encode(math.Float32bits(block[j] * inv))
-		c1 := e.encode(math.Float32bits(block[j+1] * inv))
-		out[j/2] = uint8(c0 | c1<<4)
+		c0 := tab.encode(math.Float32bits(block[j] * inv))
+		c1 := tab.encode(math.Float32bits(block[j+1] * inv))
+		out[j/2] = c0 | c1<<4
 	}
 	if j < len(block) {
-		putCode(elements, 4, start+j, uint8(e.encode(math.Float32bits(block[j]*inv))))
+		putCode(elements, 4, start+j, tab.encode(math.Float32bits(block[j]*inv)))
 	}
 }
 
 // fp6Groups packs a block starting at a multiple of 4, 4 elements per 3 bytes.
-func fp6Groups(elements []byte, block []float32, start int, inv float32, rte *rteEncoder) {
-	e := *rte
+func fp6Groups(elements []byte, block []float32, start int, inv float32, tab *rteTable) {
 	out := elements[start/4*3:]
 	j := 0
 	for ; j+3 < len(block); j += 4 {
-		c0 := e.encode(math.Float32bits(block[j] * inv))
-		c1 := e.encode(math.Float32bits(block[j+1] * inv))
-		c2 := e.encode(math.Float32bits(block[j+2] * inv))
-		c3 := e.encode(math.Float32bits(block[j+3] * inv))
-		w := c0 | c1<<6 | c2<<12 | c3<<18
+		c0 := tab.encode(math.Float32bits(block[j] * inv))
+		c1 := tab.encode(math.Float32bits(block[j+1] * inv))
+		c2 := tab.encode(math.Float32bits(block[j+2] * inv))
+		c3 := tab.encode(math.Float32bits(block[j+3] * inv))
+		w := uint32(c0) | uint32(c1)<<6 | uint32(c2)<<12 | uint32(c3)<<18
 		o := out[j/4*3 : j/4*3+3]
 		o[0], o[1], o[2] = byte(w), byte(w>>8), byte(w>>16)
 	}
 	for ; j < len(block); j++ {
-		putCode(elements, 6, start+j, uint8(e.encode(math.Float32bits(block[j]*inv))))
+		putCode(elements, 6, start+j, tab.encode(math.Float32bits(block[j]*inv)))
 	}
 }
 

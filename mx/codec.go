@@ -63,7 +63,7 @@ func (f Format) EncodeFloat32(x float32, m RoundingMode, saturate bool) uint8 {
 	if f >= E2M1 && f <= E5M2 && m == RTE {
 		p := &formatInfos[f].float
 		if u := math.Float32bits(x); u&0x7FFFFFFF < p.overflow32 {
-			return uint8(p.rte.encode(u))
+			return uint8(p.rte.encode(u)) // below the overflow threshold saturation changes nothing
 		}
 	}
 	switch f {
