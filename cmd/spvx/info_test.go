@@ -1,40 +1,32 @@
 package main
 
 import (
-	"bytes"
-	"os"
+		"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-// runCLI runs the CLI in-process and returns its exit code and streams.
-func runCLI(stdin string, args ...string) (code int, stdout, stderr string) {
-	var o, e bytes.Buffer
-	code = run(args, stdio{strings.NewReader(stdin), &o, &e})
-	return code, o.String(), e.String()
-}
-
 func TestDispatch(t *testing.T) {
-	if code, _, errOut := runCLI(""); code != exitUsage || !strings.Contains(errOut, "usage: spvx") {
+	if _, errOut, code := runCLI(t, nil); code != exitUsage || !strings.Contains(errOut, "usage: spvx") {
 		t.Errorf("no arguments: code %d, stderr %q", code, errOut)
 	}
-	if code, out, _ := runCLI("", "--help"); code != exitOK || !strings.Contains(out, "info") {
+	if out, _, code := runCLI(t, nil, "--help"); code != exitOK || !strings.Contains(out, "info") {
 		t.Errorf("--help: code %d, stdout %q", code, out)
 	}
-	if code, _, errOut := runCLI("", "frobnicate"); code != exitUsage || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+	if _, errOut, code := runCLI(t, nil, "frobnicate"); code != exitUsage || !strings.Contains(errOut, `unknown command "frobnicate"`) {
 		t.Errorf("unknown command: code %d, stderr %q", code, errOut)
 	}
 	for _, c := range commands {
-		if code, _, errOut := runCLI("", c.name, "--help"); code != exitOK || !strings.Contains(errOut+"", "usage") {
+		if out, errOut, code := runCLI(t, nil, c.name, "--help"); code != exitOK || !strings.Contains(strings.ToLower(out+errOut), "usage") {
 			t.Errorf("spvx %s --help: code %d, stderr %q", c.name, code, errOut)
 		}
 	}
 }
 
 func TestInfo(t *testing.T) {
-	code, out, errOut := runCLI("", "info", "--ops", "../../examples/saxpy.spv")
+	out, errOut, code := runCLI(t, nil, "info", "--ops", "../../examples/saxpy.spv")
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %s", code, errOut)
 	}
@@ -60,17 +52,17 @@ func TestInfoStdinAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, out, _ := runCLI(string(b), "info", "-"); code != exitOK || !strings.Contains(out, "local size 8x4x1") {
+	if out, _, code := runCLI(t, b, "info", "-"); code != exitOK || !strings.Contains(out, "local size 8x4x1") {
 		t.Errorf("stdin: code %d, out %q", code, out)
 	}
-	code, out, errOut := runCLI("", "info", "../../examples/switch64.spv", "missing.spv")
+	out, errOut, code := runCLI(t, nil, "info", "../../examples/switch64.spv", "missing.spv")
 	if code != exitRejected || !strings.Contains(out, "switch64.spv:") || !strings.Contains(errOut, "missing.spv") {
 		t.Errorf("missing file: code %d, stderr %q", code, errOut)
 	}
-	if code, _, errOut := runCLI("\x03\x02\x23\x07\x00\x00\x01\x00\x00\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", "info", "-"); code != exitRejected || !strings.Contains(errOut, "at word 5") {
+	if _, errOut, code := runCLI(t, []byte("\x03\x02\x23\x07\x00\x00\x01\x00\x00\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), "info", "-"); code != exitRejected || !strings.Contains(errOut, "at word 5") {
 		t.Errorf("bad module: code %d, stderr %q", code, errOut)
 	}
-	if code, _, _ := runCLI("", "info", "--bogus"); code != exitUsage {
+	if _, _, code := runCLI(t, nil, "info", "--bogus"); code != exitUsage {
 		t.Errorf("bad flag: code %d", code)
 	}
 }
@@ -82,7 +74,7 @@ func TestInfoCorpus(t *testing.T) {
 		t.Skip("corpus not found under ../../../shared: skipping")
 	}
 	start := time.Now()
-	code, out, errOut := runCLI("", append([]string{"info"}, files...)...)
+	out, errOut, code := runCLI(t, nil, append([]string{"info"}, files...)...)
 	if code != exitOK {
 		t.Fatalf("code %d: %s", code, errOut)
 	}
