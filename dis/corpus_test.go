@@ -58,15 +58,11 @@ func TestCorpus(t *testing.T) {
 				t.Errorf("%s/%s differs from spirv-dis:\n%s", c.dir, name, firstDiff(got, want))
 				continue
 			}
-			// The streaming path must print the same, in one piece and
-			// cut into many pieces printed in parallel.
-			for _, words := range []int{chunkWords, 64} {
-				defer func(w int) { chunkWords = w }(chunkWords)
-				chunkWords = words
-				got, err = DisassembleBinary(bin, c.opt)
-				if err != nil || !bytes.Equal(got, want) {
-					t.Errorf("%s/%s: DisassembleBinary (pieces of %d words) differs from spirv-dis (err %v):\n%s", c.dir, name, words, err, firstDiff(got, want))
-				}
+			// The streaming path must print the same.
+			got, err = DisassembleBinary(bin, c.opt)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s/%s: DisassembleBinary differs from spirv-dis (err %v):\n%s", c.dir, name, err, firstDiff(got, want))
+				continue
 			}
 			*c.count++
 		}
@@ -74,8 +70,7 @@ func TestCorpus(t *testing.T) {
 	t.Logf("default: %d of %d modules byte-identical; --raw-id: %d of %d", agree, len(files), agreeRaw, len(files))
 }
 
-// TestBig checks the output for corpus/big.spv, which is large enough to
-// be printed in parallel pieces, with every path to text.
+// TestBig checks the output for corpus/big.spv with every path to text.
 func TestBig(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the 2 MB module")

@@ -2,7 +2,6 @@ package dis
 
 import (
 	"io"
-	"runtime"
 
 	"spvx/spirv"
 )
@@ -43,73 +42,78 @@ func Fprint(w io.Writer, m *spirv.Module, opt Options) error {
 // its text. A module that does not decode gives spirv.Decode's
 // *spirv.DecodeError and no text.
 func DisassembleBinary(b []byte, opt Options) ([]byte, error) {
-	if p, ok := printBinary(nil, nil, b, opt); ok {
-		return p.b, nil
-	}
-	m, err := spirv.Decode(b)
+	p, err := printBinary(nil, nil, b, opt)
 	if err != nil {
 		return nil, err
 	}
-	return Disassemble(m, opt), nil
+	return p.b, nil
 }
 
 // FprintBinary decodes a binary module and writes its text to w, in chunks.
 // A module that does not decode gives spirv.Decode's *spirv.DecodeError,
 // and then nothing is written; otherwise the error is w's.
 //
-// This is the fast way from a file to text: the module is decoded twice,
-// one instruction at a time, and never held whole (see stream).
+// This is the fast way from a file to text: the module is read twice, one
+// instruction at a time (spirv.Reader), and never held whole.
 func FprintBinary(w io.Writer, b []byte, opt Options) error {
-	if p, ok := printBinary(nil, w, b, opt); ok {
-		p.flush()
-		return p.err
-	}
-	m, err := spirv.Decode(b)
+	p, err := printBinary(nil, w, b, opt)
 	if err != nil {
 		return err
 	}
-	return Fprint(w, m, opt)
+	p.flush()
+	return p.err
 }
 
-// printBinary prints b without building a spirv.Module: a first pass
-// checks every instruction and assigns the names, a second prints. ok is
-// false when b does not decode, or with an option that needs a function's
-// blocks at hand (NestedIndent, ReorderBlocks); nothing is printed then.
-func printBinary(dst []byte, w io.Writer, b []byte, opt Options) (p *printer, ok bool) {
+// printBinary prints b with a spirv.Reader: a first pass checks every
+// instruction and assigns the names, a second prints. Why not
+// spirv.Decode? It builds the whole module, about 8 bytes of instructions
+// and operands per byte of binary; on the machines spvx runs on, touching
+// that much fresh memory costs more than the decoding and printing
+// themselves. The options that need a function's blocks at hand
+// (NestedIndent, ReorderBlocks) do decode the module.
+func printBinary(dst []byte, w io.Writer, b []byte, opt Options) (*printer, error) {
 	if opt.NestedIndent || opt.ReorderBlocks {
-		return nil, false
+		m, err := spirv.Decode(b)
+		if err != nil {
+			return nil, err
+		}
+		return printModule(dst, w, m, opt), nil
 	}
-	s, ok := newStream(b)
-	if !ok {
-		return nil, false
+	r, err := spirv.NewReader(b)
+	if err != nil {
+		return nil, err
 	}
-	nm := newNamer(s.bound, s.nwords, opt.RawID)
-	for s.next() {
-		nm.add(&s.in)
-		s.noteDefinition()
+	h := r.Header()
+	nwords := len(b) / 4
+	nm := newNamer(h.Bound, nwords, opt.RawID)
+	for {
+		in, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		nm.add(in)
 	}
-	if s.bad {
-		return nil, false
-	}
-	p = newPrinter(dst, w, s.header, s.nwords, opt)
+	p := newPrinter(dst, w, h, nwords, opt)
 	p.nm = nm
 	if !opt.NoHeader {
 		p.printHeader()
 	}
-	// Lines depend on earlier lines only through --comment and --offsets
-	// (headings, decorations, comment alignment); otherwise the module can
-	// be printed in pieces, in parallel. A result id defined twice could
-	// make a piece see a later definition, so such modules print in order.
-	if !opt.Comment && !opt.Offsets && !s.dup && len(s.cuts) > 0 && runtime.GOMAXPROCS(0) > 1 {
-		p.printChunks(s)
-		return p, true
-	}
-	s.rewind()
-	for s.next() {
-		if opt.Comment {
-			p.sectionComment(&s.in)
+	r.Reset()
+	for {
+		in, err := r.Next()
+		if err == io.EOF {
+			break
 		}
-		p.inst(&s.in, false, 0)
+		if err != nil {
+			return nil, err // not reached: the first pass read the same
+		}
+		if opt.Comment {
+			p.sectionComment(in)
+		}
+		p.inst(in, false, 0)
 	}
-	return p, true
+	return p, nil
 }

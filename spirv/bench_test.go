@@ -68,3 +68,22 @@ func BenchmarkIndex(b *testing.B) {
 		_ = buildIndex(m)
 	}
 }
+
+// BenchmarkReader streams big.spv instruction by instruction, the path the
+// disassembler takes.
+func BenchmarkReader(b *testing.B) {
+	data := bigModule(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := NewReader(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+		}
+	}
+}

@@ -3,36 +3,18 @@ package spirv
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
+	"unsafe"
 )
 
 // Decode parses a binary SPIR-V module. The input may be in either byte
 // order. Every operand is parsed per the grammar; the first problem found
-// is returned as a *DecodeError.
+// is returned as a *DecodeError. The module may share memory with b (to
+// avoid copying large inputs), so b must not be modified afterwards.
 func Decode(b []byte) (*Module, error) {
-	if len(b) < 20 {
-		return nil, &DecodeError{Word: len(b) / 4, Inst: -1, Err: ErrShortHeader}
-	}
-	if len(b)%4 != 0 {
-		return nil, &DecodeError{Word: len(b) / 4, Inst: -1, Err: ErrNotWordAligned}
-	}
-	var order binary.ByteOrder = binary.LittleEndian
-	bigEndian := false
-	switch {
-	case binary.LittleEndian.Uint32(b) == MagicNumber:
-	case binary.BigEndian.Uint32(b) == MagicNumber:
-		order, bigEndian = binary.BigEndian, true
-	default:
-		return nil, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, binary.LittleEndian.Uint32(b))}
-	}
-	words := make([]uint32, len(b)/4)
-	if bigEndian {
-		for i := range words {
-			words[i] = order.Uint32(b[4*i:])
-		}
-	} else {
-		for i := range words {
-			words[i] = binary.LittleEndian.Uint32(b[4*i:])
-		}
+	words, bigEndian, err := wordsOf(b)
+	if err != nil {
+		return nil, err
 	}
 	m, err := DecodeWords(words)
 	if m != nil {
@@ -41,35 +23,152 @@ func Decode(b []byte) (*Module, error) {
 	return m, err
 }
 
+// wordsOf checks the byte-level framing of a module and returns its words
+// in host order, viewing b in place when it can.
+func wordsOf(b []byte) (words []uint32, bigEndian bool, err error) {
+	if len(b) < 20 {
+		return nil, false, &DecodeError{Word: len(b) / 4, Inst: -1, Err: ErrShortHeader}
+	}
+	if len(b)%4 != 0 {
+		return nil, false, &DecodeError{Word: len(b) / 4, Inst: -1, Err: ErrNotWordAligned}
+	}
+	var order binary.ByteOrder = binary.LittleEndian
+	switch {
+	case binary.LittleEndian.Uint32(b) == MagicNumber:
+	case binary.BigEndian.Uint32(b) == MagicNumber:
+		order, bigEndian = binary.BigEndian, true
+	default:
+		return nil, false, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, binary.LittleEndian.Uint32(b))}
+	}
+	if words = hostWords(b); words == nil {
+		words = make([]uint32, len(b)/4)
+		for i := range words {
+			words[i] = order.Uint32(b[4*i:])
+		}
+	}
+	return words, bigEndian, nil
+}
+
+// hostWords views b as words without copying when b is in host byte order
+// and suitably aligned; it returns nil otherwise. The module then shares
+// b's memory, which is why Decode documents that b must not change.
+func hostWords(b []byte) []uint32 {
+	if !hostLittleEndian || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 != 0 || binary.LittleEndian.Uint32(b) != MagicNumber {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
+}
+
+var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
 // DecodeWords parses a module already split into host-order words. The
 // module keeps references to words.
 func DecodeWords(words []uint32) (*Module, error) {
-	if len(words) < 5 {
-		return nil, &DecodeError{Word: len(words), Inst: -1, Err: ErrShortHeader}
+	d, h, err := newDecoder(words)
+	if err != nil {
+		return nil, err
 	}
-	if words[0] != MagicNumber {
-		return nil, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, words[0])}
-	}
-	m := &Module{Header: Header{
-		Magic:     words[0],
-		Version:   Version(words[1]),
-		Generator: words[2],
-		Bound:     words[3],
-		Schema:    words[4],
-	}}
-	d := decoder{words: words, bound: words[3], m: m}
-	d.ids.init(words[3], len(words))
+	m := &Module{Header: h}
 	// Count the instructions first so the instruction slice is allocated
 	// once at its exact size. Every operand takes at least one word that
 	// is not an instruction's first word, which bounds the operand count;
 	// both allocations are bounded by the input's size.
 	n := countInstructions(words)
-	m.Insts = make([]Instruction, 0, n)
+	m.Insts = make([]Instruction, n)
 	d.ops = make([]Operand, 0, max(len(words)-5-n, 0))
-	if err := d.run(); err != nil {
-		return nil, err
+	for i := 0; d.off < len(words); i++ {
+		if i == len(m.Insts) { // only when countInstructions stopped early
+			m.Insts = append(m.Insts, Instruction{})
+		}
+		if _, err := d.next(&m.Insts[i]); err != nil {
+			return nil, err
+		}
 	}
 	return m, nil
+}
+
+// Reader decodes a module one instruction at a time, reusing its buffers,
+// for consumers that stream through a module (the disassembler) and
+// should not pay for materializing every instruction: it allocates only
+// small tables, whatever the module's size. It applies exactly Decode's
+// checks and reports the same errors.
+type Reader struct {
+	d      *decoder
+	header Header
+	in     Instruction
+}
+
+// NewReader checks b's header and prepares to read its instructions.
+// Like Decode, it may keep a view of b, which must not change.
+func NewReader(b []byte) (*Reader, error) {
+	words, bigEndian, err := wordsOf(b)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewWordReader(words)
+	if r != nil {
+		r.header.BigEndian = bigEndian
+	}
+	return r, err
+}
+
+// NewWordReader is NewReader for a module already in host-order words.
+func NewWordReader(words []uint32) (*Reader, error) {
+	d, h, err := newDecoder(words)
+	if err != nil {
+		return nil, err
+	}
+	d.ops = make([]Operand, 0, 16)
+	return &Reader{d: d, header: h}, nil
+}
+
+// Header returns the module header.
+func (r *Reader) Header() Header { return r.header }
+
+// Next decodes the next instruction. The returned instruction, including
+// its Operands, is valid only until the next call to Next or Reset. At the
+// end of the module Next returns nil, io.EOF; on malformed input, nil and
+// a *DecodeError (and keeps returning that error).
+func (r *Reader) Next() (*Instruction, error) {
+	if r.d.err != nil {
+		return nil, r.d.err
+	}
+	r.d.ops = r.d.ops[:0]
+	ok, err := r.d.next(&r.in)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, io.EOF
+	}
+	return &r.in, nil
+}
+
+// Reset goes back to the first instruction, for a consumer that needs two
+// passes (the disassembler names ids in a first pass).
+func (r *Reader) Reset() {
+	r.d.off, r.d.index, r.d.err = 5, 0, nil
+	r.d.imports = r.d.imports[:0]
+}
+
+// newDecoder checks the header words.
+func newDecoder(words []uint32) (*decoder, Header, error) {
+	if len(words) < 5 {
+		return nil, Header{}, &DecodeError{Word: len(words), Inst: -1, Err: ErrShortHeader}
+	}
+	if words[0] != MagicNumber {
+		return nil, Header{}, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, words[0])}
+	}
+	h := Header{
+		Magic:     words[0],
+		Version:   Version(words[1]),
+		Generator: words[2],
+		Bound:     words[3],
+		Schema:    words[4],
+	}
+	d := &decoder{words: words, bound: words[3], off: 5}
+	d.ids.init(words[3], len(words))
+	return d, h, nil
 }
 
 // countInstructions walks the word counts; it stops at the first zero
@@ -136,7 +235,7 @@ type extImport struct {
 type decoder struct {
 	words   []uint32
 	bound   uint32
-	m       *Module
+	off     int // word offset of the next instruction
 	ops     []Operand
 	ids     idTable
 	imports []extImport
@@ -158,43 +257,46 @@ func (d *decoder) fail(err error) error {
 	return d.err
 }
 
-func (d *decoder) run() error {
+// next decodes the instruction at d.off into *in, appending its operands
+// to d.ops. It returns false at the end of the module.
+func (d *decoder) next(in *Instruction) (bool, error) {
 	words := d.words
-	off := 5
-	for off < len(words) {
-		w := words[off]
-		n := int(w >> 16)
-		d.op = Opcode(w)
-		d.at = off
-		if n == 0 {
-			return d.fail(ErrZeroWordCount)
-		}
-		if off+n > len(words) {
-			return d.fail(fmt.Errorf("%w: word count %d, %d words left", ErrTruncated, n, len(words)-off))
-		}
-		info := d.op.Info()
-		if info == nil {
-			return d.fail(fmt.Errorf("%w %d", ErrUnknownOpcode, uint16(d.op)))
-		}
-		d.inst = words[off : off+n : off+n]
-		d.pos = 1
-		start := len(d.ops)
-		d.m.Insts = append(d.m.Insts, Instruction{Opcode: d.op, Offset: int32(off), Words: d.inst})
-		d.cur = &d.m.Insts[len(d.m.Insts)-1]
-		if err := d.operands(info); err != nil {
-			return err
-		}
-		if d.pos != n {
-			return d.fail(fmt.Errorf("%w: %d of %d words used", ErrExtraWords, d.pos, n))
-		}
-		d.cur.Operands = d.ops[start:len(d.ops):len(d.ops)]
-		if err := d.record(); err != nil {
-			return err
-		}
-		d.index++
-		off += n
+	off := d.off
+	if off >= len(words) {
+		return false, nil
 	}
-	return nil
+	w := words[off]
+	n := int(w >> 16)
+	d.op = Opcode(w)
+	d.at = off
+	if n == 0 {
+		return false, d.fail(ErrZeroWordCount)
+	}
+	if off+n > len(words) {
+		return false, d.fail(fmt.Errorf("%w: word count %d, %d words left", ErrTruncated, n, len(words)-off))
+	}
+	info := d.op.Info()
+	if info == nil {
+		return false, d.fail(fmt.Errorf("%w %d", ErrUnknownOpcode, uint16(d.op)))
+	}
+	d.inst = words[off : off+n : off+n]
+	d.pos = 1
+	start := len(d.ops)
+	*in = Instruction{Opcode: d.op, Offset: int32(off), Words: d.inst}
+	d.cur = in
+	if err := d.operands(info); err != nil {
+		return false, err
+	}
+	if d.pos != n {
+		return false, d.fail(fmt.Errorf("%w: %d of %d words used", ErrExtraWords, d.pos, n))
+	}
+	in.Operands = d.ops[start:len(d.ops):len(d.ops)]
+	if err := d.record(); err != nil {
+		return false, err
+	}
+	d.index++
+	d.off = off + n
+	return true, nil
 }
 
 // operands parses the operands of the current instruction.
@@ -202,7 +304,51 @@ func (d *decoder) operands(info *InstructionInfo) error {
 	if d.op == OpSwitch {
 		return d.switchOperands()
 	}
+	if info.IDsOnly && d.idOperands(info) {
+		return nil
+	}
 	return d.operandList(info.Operands, nil)
+}
+
+// idOperands is the fast path for instructions whose operands are all
+// single-word ids. It declines (returns false, having consumed nothing)
+// whenever anything is off, so the general path reports the error.
+func (d *decoder) idOperands(info *InstructionInfo) bool {
+	list := info.Operands
+	inst := d.inst
+	n := len(inst) - 1
+	fixed := len(list)
+	if fixed > 0 && list[fixed-1].Quantifier == Variadic {
+		fixed--
+	} else if n != fixed {
+		return false
+	}
+	if n < fixed {
+		return false
+	}
+	for _, id := range inst[1:] {
+		if id == 0 || id >= d.bound {
+			return false
+		}
+	}
+	for i := 1; i < len(inst); i++ {
+		k := OperandKindIdRef
+		if i <= fixed {
+			k = list[i-1].Kind
+		}
+		d.ops = append(d.ops, Operand{Kind: k, Offset: uint16(i), Count: 1})
+	}
+	d.pos = len(inst)
+	if info.HasType {
+		d.cur.TypeID = inst[1]
+		if info.HasResult {
+			d.cur.ResultID = inst[2]
+			d.ids.setType(inst[2], inst[1])
+		}
+	} else if info.HasResult {
+		d.cur.ResultID = inst[1]
+	}
+	return true
 }
 
 // record notes what later instructions need from the current one: the

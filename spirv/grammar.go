@@ -104,6 +104,10 @@ type InstructionInfo struct {
 	FromOverlay  bool // comes from spvx's overlay, not the Khronos grammar
 	HasResult    bool // has an IdResult operand
 	HasType      bool // has an IdResultType operand
+	// IDsOnly: every operand is a single-word id, each exactly once except
+	// possibly a trailing variadic one. The decoder has a fast path for
+	// these, the most common instructions.
+	IDsOnly bool
 }
 
 // Enumerant is one named value of a ValueEnum or BitEnum operand kind.
@@ -239,9 +243,17 @@ func (k OperandKind) Enumerant(value uint32) (*Enumerant, bool) {
 		return nil, false
 	}
 	e := info.Enumerants
-	i := sort.Search(len(e), func(i int) bool { return e[i].Value >= value })
-	if i < len(e) && e[i].Value == value {
-		return &e[i], true
+	lo, hi := 0, len(e) // hand-written search: this is on the decoder's hot path
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if e[mid].Value < value {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(e) && e[lo].Value == value {
+		return &e[lo], true
 	}
 	return nil, false
 }

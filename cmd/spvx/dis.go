@@ -176,7 +176,7 @@ func disassembleFile(input, dest string, opt dis.Options, s stdio) error {
 		bin, err = io.ReadAll(s.in)
 	} else {
 		var release func()
-		bin, release, err = readInput(input)
+		bin, release, err = mapInput(input)
 		if err == nil {
 			defer release()
 		}

@@ -22,7 +22,7 @@ func readTestdata(t *testing.T, name string) []byte {
 
 // runCLI runs spvx in-process with stdin and returns its exit status,
 // stdout and stderr.
-func runCLI(t *testing.T, stdin []byte, args ...string) (int, string, string) {
+func runDisCLI(t *testing.T, stdin []byte, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(args, stdio{bytes.NewReader(stdin), &out, &errb})
@@ -76,7 +76,7 @@ func TestDisCLI(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, tc.stdin, append([]string{"dis"}, tc.args...)...)
+			code, stdout, stderr := runDisCLI(t, tc.stdin, append([]string{"dis"}, tc.args...)...)
 			if code != tc.code {
 				t.Errorf("exit status %d, want %d (stderr %q)", code, tc.code, stderr)
 			}
@@ -121,13 +121,13 @@ func TestDisCLIFiles(t *testing.T) {
 
 	// One input, -o FILE.
 	out := filepath.Join(dir, "one.txt")
-	if code, _, stderr := runCLI(t, nil, "dis", "--raw-id", "-o", out, inputs[0]); code != 0 {
+	if code, _, stderr := runDisCLI(t, nil, "dis", "--raw-id", "-o", out, inputs[0]); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	check(out, "kernel.raw-id")
 
 	// Several inputs: beside each input.
-	if code, stdout, stderr := runCLI(t, nil, append([]string{"dis"}, inputs...)...); code != 0 || stdout != "" {
+	if code, stdout, stderr := runDisCLI(t, nil, append([]string{"dis"}, inputs...)...); code != 0 || stdout != "" {
 		t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
 	}
 	for _, n := range names {
@@ -139,7 +139,7 @@ func TestDisCLIFiles(t *testing.T) {
 	if err := os.Mkdir(outDir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runCLI(t, nil, append([]string{"dis", "-o", outDir, "--raw-id"}, inputs...)...); code != 0 {
+	if code, _, stderr := runDisCLI(t, nil, append([]string{"dis", "-o", outDir, "--raw-id"}, inputs...)...); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, n := range names {
@@ -152,7 +152,7 @@ func TestDisCLIFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	badOut := filepath.Join(dir, "bad.txt")
-	code, _, stderr := runCLI(t, nil, "dis", "-o", badOut, bad)
+	code, _, stderr := runDisCLI(t, nil, "dis", "-o", badOut, bad)
 	if code != 1 || !strings.HasPrefix(stderr, "spvx dis: "+bad+": header at word 3:") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
@@ -161,7 +161,7 @@ func TestDisCLIFiles(t *testing.T) {
 	}
 
 	// An output that cannot be written.
-	code, _, stderr = runCLI(t, nil, "dis", "-o", filepath.Join(dir, "no", "such", "dir.txt"), inputs[0])
+	code, _, stderr = runDisCLI(t, nil, "dis", "-o", filepath.Join(dir, "no", "such", "dir.txt"), inputs[0])
 	if code != 1 || !strings.Contains(stderr, "no such file or directory") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}

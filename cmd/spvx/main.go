@@ -34,7 +34,12 @@ type command struct {
 }
 
 // commands lists the subcommands in the order `spvx --help` shows them.
-var commands = []command{disCommand}
+var commands = []command{
+	disCommand,
+	{"info", "summarize SPIR-V modules (header, capabilities, entry points, opcodes)", cmdInfo},
+	{"mx", "OCP MX formats: types, decode, encode, table, quantize, dequantize", runMX},
+	{"shuffle", "explore OpSubgroupBitcastShuffleINTEL: bit sources, values, SVG", runShuffle},
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))

@@ -5,12 +5,12 @@ import (
 	"syscall"
 )
 
-// readInput returns the contents of a regular file, mapped into memory
+// mapInput returns the contents of a regular file, mapped into memory
 // rather than read. Why: on the virtual machines spvx runs on, the first
 // touch of each fresh page of a read buffer costs more than disassembling
 // it; a populated private mapping of the page cache costs one system call.
 // release unmaps it. Other files (pipes, devices) are read.
-func readInput(path string) (data []byte, release func(), err error) {
+func mapInput(path string) (data []byte, release func(), err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err

@@ -4,8 +4,8 @@ package main
 
 import "os"
 
-// readInput returns the contents of a file. release does nothing.
-func readInput(path string) (data []byte, release func(), err error) {
+// mapInput returns the contents of a file. release does nothing.
+func mapInput(path string) (data []byte, release func(), err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err

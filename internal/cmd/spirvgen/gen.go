@@ -298,13 +298,19 @@ func (g *generator) emit() error {
 			return fmt.Errorf("%s: %v", in.OpName, err)
 		}
 		hasResult, hasType := false, false
-		for _, o := range in.Operands {
+		idsOnly := true
+		for i, o := range in.Operands {
 			hasResult = hasResult || o.Kind == "IdResult"
 			hasType = hasType || o.Kind == "IdResultType"
+			isID := g.kinds[g.kindIdx[o.Kind]].kind.Category == "Id"
+			last := i == len(in.Operands)-1
+			if !isID || o.Quantifier == "?" || (o.Quantifier == "*" && !last) {
+				idsOnly = false
+			}
 		}
-		g.p("\t{Name: %q, Opcode: %d, Class: %q, Operands: %s, Capabilities: %s, Extensions: %s, Version: %s, LastVersion: %s, Aliases: %s, Provisional: %v, FromOverlay: %v, HasResult: %v, HasType: %v},\n",
+		g.p("\t{Name: %q, Opcode: %d, Class: %q, Operands: %s, Capabilities: %s, Extensions: %s, Version: %s, LastVersion: %s, Aliases: %s, Provisional: %v, FromOverlay: %v, HasResult: %v, HasType: %v, IDsOnly: %v},\n",
 			in.OpName, in.Opcode, in.Class, ops, caps, strs(in.Extensions), ver, last, strs(in.Aliases),
-			in.Provisional, m.overlay["op:"+in.OpName], hasResult, hasType)
+			in.Provisional, m.overlay["op:"+in.OpName], hasResult, hasType, idsOnly)
 	}
 	g.p("}\n\n")
 

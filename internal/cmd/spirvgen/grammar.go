@@ -49,11 +49,11 @@ type jsonOperand struct {
 }
 
 type jsonOperandKind struct {
-	Category   string           `json:"category"`
-	Kind       string           `json:"kind"`
-	Enumerants []jsonEnumerant  `json:"enumerants"`
-	Bases      []string         `json:"bases"`
-	Doc        string           `json:"doc"`
+	Category   string          `json:"category"`
+	Kind       string          `json:"kind"`
+	Enumerants []jsonEnumerant `json:"enumerants"`
+	Bases      []string        `json:"bases"`
+	Doc        string          `json:"doc"`
 }
 
 type jsonEnumerant struct {

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"spvx/spirv"
+)
+
+func cmdInfo(args []string, s stdio) int {
+	fs := flag.NewFlagSet("info", flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	ops := fs.Bool("ops", false, "also print a per-opcode histogram")
+	fs.Usage = func() {
+		fmt.Fprintln(s.err, "usage: spvx info [--ops] FILE...")
+		fmt.Fprintln(s.err, "\nSummarizes SPIR-V modules: header, capabilities, extensions, imports,")
+		fmt.Fprintln(s.err, "memory model, entry points and instruction counts. FILE - reads stdin.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	out := bufio.NewWriterSize(s.out, 64<<10)
+	defer out.Flush()
+	status := exitOK
+	for i, name := range fs.Args() {
+		b, err := readInput(name, s)
+		if err == nil {
+			var m *spirv.Module
+			m, err = spirv.Decode(b)
+			if err == nil {
+				if i > 0 {
+					fmt.Fprintln(out)
+				}
+				printInfo(out, name, m, *ops)
+				continue
+			}
+		}
+		out.Flush()
+		fmt.Fprintf(s.err, "spvx info: %s: %v\n", name, err)
+		status = exitRejected
+	}
+	return status
+}
+
+func enumName(k spirv.OperandKind, v uint32) string {
+	if e, ok := k.Enumerant(v); ok {
+		return e.Name
+	}
+	return fmt.Sprint(v)
+}
+
+func printInfo(w io.Writer, name string, m *spirv.Module, ops bool) {
+	h := m.Header
+	x := m.Index()
+	fmt.Fprintf(w, "%s:\n", name)
+	order := "little-endian"
+	if h.BigEndian {
+		order = "big-endian"
+	}
+	fmt.Fprintf(w, "  version:      %s (%s)\n", h.Version, order)
+	fmt.Fprintf(w, "  generator:    %s\n", generatorText(h.Generator))
+	fmt.Fprintf(w, "  bound:        %d\n", h.Bound)
+	fmt.Fprintf(w, "  schema:       %d\n", h.Schema)
+	var caps []string
+	for _, c := range x.Capabilities {
+		caps = append(caps, enumName(spirv.OperandKindCapability, uint32(c)))
+	}
+	fmt.Fprintf(w, "  capabilities: %s\n", listOrNone(caps))
+	fmt.Fprintf(w, "  extensions:   %s\n", listOrNone(x.Extensions))
+	var imports []string
+	for _, in := range m.Insts {
+		if in.Opcode == spirv.OpExtInstImport {
+			imports = append(imports, fmt.Sprintf("%%%d %q", in.ResultID, in.String(1)))
+		}
+	}
+	fmt.Fprintf(w, "  imports:      %s\n", listOrNone(imports))
+	fmt.Fprintf(w, "  memory model: %s %s\n", enumName(spirv.OperandKindAddressingModel, uint32(x.AddressingModel)),
+		enumName(spirv.OperandKindMemoryModel, uint32(x.MemoryModel)))
+	fmt.Fprintf(w, "  entry points: %d\n", len(x.EntryPoints))
+	for _, ep := range x.EntryPoints {
+		fmt.Fprintf(w, "    %s %q %%%d: interface %d", enumName(spirv.OperandKindExecutionModel, uint32(ep.Model)), ep.Name, ep.Function, len(ep.Interface))
+		if ls, ok := ep.LocalSize(); ok {
+			fmt.Fprintf(w, ", local size %dx%dx%d", ls[0], ls[1], ls[2])
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "  instructions: %d (%d words)\n", len(m.Insts), m.Size())
+	if ops {
+		counts := map[spirv.Opcode]int{}
+		for _, in := range m.Insts {
+			counts[in.Opcode]++
+		}
+		type row struct {
+			op spirv.Opcode
+			n  int
+		}
+		var rows []row
+		for op, n := range counts {
+			rows = append(rows, row{op, n})
+		}
+		sort.Slice(rows, func(i, j int) bool {
+			if rows[i].n != rows[j].n {
+				return rows[i].n > rows[j].n
+			}
+			return rows[i].op < rows[j].op
+		})
+		fmt.Fprintln(w, "  opcodes:")
+		for _, r := range rows {
+			fmt.Fprintf(w, "    %7d %s\n", r.n, r.op)
+		}
+	}
+}
+
+func listOrNone(list []string) string {
+	if len(list) == 0 {
+		return "(none)"
+	}
+	return strings.Join(list, ", ")
+}
+
+func generatorText(g uint32) string {
+	return fmt.Sprintf("tool %d, version %d (0x%08x)", g>>16, g&0xFFFF, g)
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDispatch(t *testing.T) {
+	if _, errOut, code := runCLI(t, nil); code != exitUsage || !strings.Contains(errOut, "usage: spvx") {
+		t.Errorf("no arguments: code %d, stderr %q", code, errOut)
+	}
+	if out, _, code := runCLI(t, nil, "--help"); code != exitOK || !strings.Contains(out, "info") {
+		t.Errorf("--help: code %d, stdout %q", code, out)
+	}
+	if _, errOut, code := runCLI(t, nil, "frobnicate"); code != exitUsage || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("unknown command: code %d, stderr %q", code, errOut)
+	}
+	for _, c := range commands {
+		if out, errOut, code := runCLI(t, nil, c.name, "--help"); code != exitOK || !strings.Contains(strings.ToLower(out+errOut), "usage") {
+			t.Errorf("spvx %s --help: code %d, stderr %q", c.name, code, errOut)
+		}
+	}
+}
+
+func TestInfo(t *testing.T) {
+	out, errOut, code := runCLI(t, nil, "info", "--ops", "../../examples/saxpy.spv")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{
+		"version:      1.3 (little-endian)",
+		"generator:    tool 8, version 11 (0x0008000b)",
+		"bound:        82",
+		"capabilities: Shader, GroupNonUniform, GroupNonUniformArithmetic",
+		`imports:      %1 "GLSL.std.450"`,
+		"memory model: Logical GLSL450",
+		`GLCompute "main" %4: interface 4, local size 64x1x1`,
+		"instructions: 149 (597 words)",
+		"     18 OpDecorate",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestInfoStdinAndErrors(t *testing.T) {
+	b, err := os.ReadFile("../../examples/switch64.spv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := runCLI(t, b, "info", "-"); code != exitOK || !strings.Contains(out, "local size 8x4x1") {
+		t.Errorf("stdin: code %d, out %q", code, out)
+	}
+	out, errOut, code := runCLI(t, nil, "info", "../../examples/switch64.spv", "missing.spv")
+	if code != exitRejected || !strings.Contains(out, "switch64.spv:") || !strings.Contains(errOut, "missing.spv") {
+		t.Errorf("missing file: code %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, []byte("\x03\x02\x23\x07\x00\x00\x01\x00\x00\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), "info", "-"); code != exitRejected || !strings.Contains(errOut, "at word 5") {
+		t.Errorf("bad module: code %d, stderr %q", code, errOut)
+	}
+	if _, _, code := runCLI(t, nil, "info", "--bogus"); code != exitUsage {
+		t.Errorf("bad flag: code %d", code)
+	}
+}
+
+// TestInfoCorpus runs info over the whole corpus in one invocation.
+func TestInfoCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/corpus/valid/*.spv")
+	if len(files) == 0 {
+		t.Skip("corpus not found under ../../../shared: skipping")
+	}
+	start := time.Now()
+	out, errOut, code := runCLI(t, nil, append([]string{"info"}, files...)...)
+	if code != exitOK {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	if n := strings.Count(out, "\n  version:"); n != len(files) {
+		t.Errorf("%d summaries for %d files", n, len(files))
+	}
+	t.Logf("info on %d modules in %v", len(files), time.Since(start))
+}

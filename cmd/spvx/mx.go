@@ -1,0 +1,559 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"spvx/internal/tensorfile"
+	"spvx/mx"
+)
+
+const mxUsage = `usage: spvx mx <subcommand> [flags] [arguments]
+
+subcommands:
+  types                                    table of every format's parameters
+  decode -t TYPE CODE...                   value of each code (decimal or 0x hex)
+  encode -t TYPE [-r MODE] [--sat] [--bits] VALUE...
+                                           code of each value (decimal, hex float,
+                                           inf, -inf, nan; --bits: float32 bits)
+  table -t TYPE [--svg FILE]               every code with its value
+  quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT
+                                           .npy/.f32/.bin float32 -> .safetensors
+  dequantize -i IN -o OUT                  .safetensors -> .npy (or raw .f32/.bin)
+
+TYPE: e2m1 e2m3 e3m2 e4m3 e5m2 e8m0 mxint8, or a SPIR-V FPEncoding name
+MODE: rte (default) rtz rtp rtn
+FORMAT: mxfp8_e4m3 mxfp8_e5m2 mxfp6_e3m2 mxfp6_e2m3 mxfp4 mxint8
+"-" as IN or OUT means standard input or output.
+`
+
+// runMX dispatches the `spvx mx` subcommands.
+func runMX(args []string, s stdio) int {
+	if len(args) == 0 {
+		fmt.Fprint(s.err, mxUsage)
+		return exitUsage
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(s.out, mxUsage)
+		return exitOK
+	case "types":
+		return mxTypes(rest, s)
+	case "decode":
+		return mxDecode(rest, s)
+	case "encode":
+		return mxEncode(rest, s)
+	case "table":
+		return mxTable(rest, s)
+	case "quantize":
+		return mxQuantize(rest, s)
+	case "dequantize":
+		return mxDequantize(rest, s)
+	}
+	fmt.Fprintf(s.err, "spvx mx: unknown subcommand %q\n", sub)
+	fmt.Fprint(s.err, mxUsage)
+	return exitUsage
+}
+
+// newFlagSet returns a FlagSet that reports errors instead of exiting and
+// prints its usage line and flags on --help.
+func newFlagSet(name, usage string, s stdio) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s\n", usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses flags that may be interleaved with positional
+// arguments, and treats negative numbers such as -1.5 or -inf as
+// positional, not as flags. It returns the positional arguments, or the
+// exit status to return when parsing failed or --help was asked.
+func parseFlags(fs *flag.FlagSet, args []string, s stdio) ([]string, int, bool) {
+	var pos, flags []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+			continue
+		case a == "-" || !strings.HasPrefix(a, "-") || isNegativeNumber(a):
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		// A flag that takes a value consumes the next argument whatever it
+		// looks like, as the flag package would.
+		if f := fs.Lookup(name); f != nil && i+1 < len(args) {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		}
+	}
+	if err := fs.Parse(flags); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(s.out)
+			fs.Usage()
+			return nil, exitOK, false
+		}
+		return nil, exitUsage, false
+	}
+	return pos, 0, true
+}
+
+func isNegativeNumber(a string) bool {
+	if len(a) < 2 || a[0] != '-' {
+		return false
+	}
+	if c := a[1]; c >= '0' && c <= '9' || c == '.' {
+		return true
+	}
+	l := strings.ToLower(a[1:])
+	return l == "inf" || l == "infinity" || l == "nan"
+}
+
+func fail(s stdio, cmd string, err error) int {
+	fmt.Fprintf(s.err, "spvx %s: %v\n", cmd, err)
+	return exitRejected
+}
+
+func usageErr(s stdio, fs *flag.FlagSet, cmd, msg string) int {
+	fmt.Fprintf(s.err, "spvx %s: %s\n", cmd, msg)
+	fs.Usage()
+	return exitUsage
+}
+
+// formatValue prints a decoded value per the CLI contract: Go's shortest
+// 'g' form, NaN, +Inf, -Inf, and -0 for negative zero.
+func formatValue(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	case v == 0 && math.Signbit(v):
+		return "-0"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func mxTypes(args []string, s stdio) int {
+	fs := newFlagSet("mx types", "spvx mx types", s)
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return usageErr(s, fs, "mx types", "takes no arguments")
+	}
+	fmt.Fprintf(s.out, "%-7s %-22s %4s %4s %-6s %4s %4s %-14s %-22s %-22s %-3s %s\n",
+		"name", "SPIR-V FPEncoding", "enc", "bits", "s/e/m", "bias", "emax", "max", "min normal", "min subnormal", "inf", "nan")
+	for _, f := range mx.Formats {
+		sem := fmt.Sprintf("1/%d/%d", f.ExponentBits(), f.MantissaBits())
+		switch f {
+		case mx.E8M0:
+			sem = "0/8/0"
+		case mx.MXINT8:
+			sem = "int8"
+		}
+		fmt.Fprintf(s.out, "%-7s %-22s %4d %4d %-6s %4d %4d %-14s %-22s %-22s %-3s %s\n",
+			f, f.SPIRVName(), f.FPEncoding(), f.Bits(), sem, f.Bias(), f.EmaxElem(),
+			formatValue(f.Max()), formatValue(f.MinNormal()), formatValue(f.MinSubnormal()),
+			yesNo(f.HasInf()), nanCodes(f))
+	}
+	return exitOK
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func nanCodes(f mx.Format) string {
+	switch f {
+	case mx.E4M3:
+		return "0x7f 0xff"
+	case mx.E5M2:
+		return "0x7d-0x7f 0xfd-0xff"
+	case mx.E8M0:
+		return "0xff"
+	}
+	return "none"
+}
+
+func formatFlag(fs *flag.FlagSet) *string {
+	return fs.String("t", "", "element `TYPE`: e2m1 e2m3 e3m2 e4m3 e5m2 e8m0 mxint8 or a SPIR-V FPEncoding name")
+}
+
+func lookupFormat(s stdio, fs *flag.FlagSet, cmd, name string) (mx.Format, int) {
+	if name == "" {
+		return 0, usageErr(s, fs, cmd, "-t TYPE is required")
+	}
+	f, err := mx.ParseFormat(name)
+	if err != nil {
+		return 0, usageErr(s, fs, cmd, err.Error())
+	}
+	return f, 0
+}
+
+func mxDecode(args []string, s stdio) int {
+	fs := newFlagSet("mx decode", "spvx mx decode -t TYPE CODE...", s)
+	typ := formatFlag(fs)
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	f, code := lookupFormat(s, fs, "mx decode", *typ)
+	if code != 0 {
+		return code
+	}
+	if len(pos) == 0 {
+		return usageErr(s, fs, "mx decode", "no CODE given")
+	}
+	var out bytes.Buffer
+	for _, a := range pos {
+		c, err := strconv.ParseUint(a, 0, 64)
+		if err != nil || c >= uint64(f.Codes()) {
+			return fail(s, "mx decode", fmt.Errorf("bad %s code %q: want 0 to %#x, decimal or 0x hex", f, a, f.Codes()-1))
+		}
+		fmt.Fprintf(&out, "0x%02x %s\n", c, formatValue(f.Decode(uint8(c))))
+	}
+	s.out.Write(out.Bytes())
+	return exitOK
+}
+
+// parseValue reads a decimal or hex float, inf, -inf or nan (with a sign).
+func parseValue(a string) (float64, error) {
+	l := strings.ToLower(a)
+	switch l {
+	case "nan", "+nan":
+		return math.NaN(), nil
+	case "-nan":
+		return math.Copysign(math.NaN(), -1), nil
+	}
+	v, err := strconv.ParseFloat(a, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+			return v, nil // ±Inf or ±0 from an out-of-range literal is the value's rounding
+		}
+		return 0, fmt.Errorf("bad value %q: want a decimal or hex float, inf, -inf or nan", a)
+	}
+	return v, nil
+}
+
+func mxEncode(args []string, s stdio) int {
+	fs := newFlagSet("mx encode", "spvx mx encode -t TYPE [-r rte|rtz|rtp|rtn] [--sat] [--bits] VALUE...", s)
+	typ := formatFlag(fs)
+	mode := fs.String("r", "rte", "rounding `MODE`: rte, rtz, rtp or rtn")
+	sat := fs.Bool("sat", false, "saturate: overflow and ±Inf give ±max (SPIR-V SaturatedToLargestFloat8NormalConversionEXT)")
+	asBits := fs.Bool("bits", false, "each VALUE is a float32 bit pattern, e.g. 0x3fc00000")
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	f, code := lookupFormat(s, fs, "mx encode", *typ)
+	if code != 0 {
+		return code
+	}
+	m, err := mx.ParseRoundingMode(*mode)
+	if err != nil {
+		return usageErr(s, fs, "mx encode", err.Error())
+	}
+	if len(pos) == 0 {
+		return usageErr(s, fs, "mx encode", "no VALUE given")
+	}
+	var out bytes.Buffer
+	for _, a := range pos {
+		var c uint8
+		if *asBits {
+			u, err := strconv.ParseUint(a, 0, 32)
+			if err != nil {
+				return fail(s, "mx encode", fmt.Errorf("bad float32 bit pattern %q: want e.g. 0x3fc00000", a))
+			}
+			c = f.EncodeFloat32(math.Float32frombits(uint32(u)), m, *sat)
+		} else {
+			v, err := parseValue(a)
+			if err != nil {
+				return fail(s, "mx encode", err)
+			}
+			c = f.EncodeFloat64(v, m, *sat)
+		}
+		fmt.Fprintf(&out, "0x%02x\n", c)
+	}
+	s.out.Write(out.Bytes())
+	return exitOK
+}
+
+func mxTable(args []string, s stdio) int {
+	fs := newFlagSet("mx table", "spvx mx table -t TYPE [--svg FILE]", s)
+	typ := formatFlag(fs)
+	svg := fs.String("svg", "", "also draw the representable values on a log-scale number line into `FILE`")
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	f, code := lookupFormat(s, fs, "mx table", *typ)
+	if code != 0 {
+		return code
+	}
+	if len(pos) > 0 {
+		return usageErr(s, fs, "mx table", "takes no positional arguments")
+	}
+	var out bytes.Buffer
+	for c := range f.Codes() {
+		fmt.Fprintf(&out, "0x%02x %s\n", c, formatValue(f.Decode(uint8(c))))
+	}
+	if *svg != "" {
+		if err := writeOutput(*svg, s, numberLineSVG(f)); err != nil {
+			return fail(s, "mx table", err)
+		}
+	}
+	s.out.Write(out.Bytes())
+	return exitOK
+}
+
+// numberLineSVG draws the positive finite values of f on a log2 axis (the
+// negative ones mirror them), one tick per power of two.
+func numberLineSVG(f mx.Format) []byte {
+	var vals []float64
+	for c := range f.Codes() {
+		if v := f.Decode(uint8(c)); v > 0 && !math.IsInf(v, 0) {
+			vals = append(vals, v)
+		}
+	}
+	lo, hi := math.Floor(math.Log2(f.MinSubnormal())), math.Ceil(math.Log2(f.Max()))
+	if hi <= lo {
+		hi = lo + 1
+	}
+	const width, left, right = 960.0, 40.0, 40.0
+	x := func(v float64) float64 { return left + (math.Log2(v)-lo)/(hi-lo)*(width-left-right) }
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="130" font-family="sans-serif" font-size="11">`+"\n", width)
+	fmt.Fprintf(&b, `<text x="%g" y="18" font-size="14">%s (%s): %d positive finite values, log2 scale</text>`+"\n", left, f, f.SPIRVName(), len(vals))
+	fmt.Fprintf(&b, `<line x1="%g" y1="70" x2="%g" y2="70" stroke="#444"/>`+"\n", left, width-right)
+	step := math.Max(1, math.Ceil((hi-lo)/24))
+	for e := lo; e <= hi; e += step {
+		px := x(math.Exp2(e))
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="64" x2="%.1f" y2="76" stroke="#888"/><text x="%.1f" y="95" text-anchor="middle">2^%g</text>`+"\n", px, px, px, e)
+	}
+	for _, v := range vals {
+		fmt.Fprintf(&b, `<circle cx="%.2f" cy="70" r="3" fill="#1565c0"><title>%s</title></circle>`+"\n", x(v), formatValue(v))
+	}
+	fmt.Fprintf(&b, `<text x="%g" y="120">min %s, max %s</text>`+"\n", left, formatValue(f.MinSubnormal()), formatValue(f.Max()))
+	b.WriteString("</svg>\n")
+	return b.Bytes()
+}
+
+// writeOutput writes a file, or standard output for "-".
+func writeOutput(name string, s stdio, data []byte) error {
+	if name == "-" {
+		_, err := s.out.Write(data)
+		return err
+	}
+	return os.WriteFile(name, data, 0o644)
+}
+
+func mxQuantize(args []string, s stdio) int {
+	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT", s)
+	format := fs.String("f", "", "MX `FORMAT`: mxfp8_e4m3 mxfp8_e5m2 mxfp6_e3m2 mxfp6_e2m3 mxfp4 mxint8")
+	block := fs.Int("block", mx.DefaultBlockSize, "elements per shared scale")
+	round := fs.String("round", "even", "element rounding: even (OCP RNE) or away (ties away, microxcaling's default)")
+	in := fs.String("i", "", "input `FILE`: .npy float32, or raw little-endian float32 (.f32/.bin); - for stdin")
+	out := fs.String("o", "", "output .safetensors `FILE`; - for stdout")
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 || *in == "" || *out == "" || *format == "" {
+		return usageErr(s, fs, "mx quantize", "-f, -i and -o are required and no positional arguments are taken")
+	}
+	b, err := mx.ParseBlockFormat(*format)
+	if err != nil {
+		return usageErr(s, fs, "mx quantize", err.Error())
+	}
+	if *block <= 0 {
+		return usageErr(s, fs, "mx quantize", fmt.Sprintf("--block %d: must be positive", *block))
+	}
+	var rounding mx.Rounding
+	switch *round {
+	case "even":
+	case "away":
+		rounding = mx.TiesAway
+	default:
+		return usageErr(s, fs, "mx quantize", fmt.Sprintf("--round %q: want even or away", *round))
+	}
+	raw, err := readInput(*in, s)
+	if err != nil {
+		return fail(s, "mx quantize", err)
+	}
+	var data []float32
+	var shape []int
+	ext := strings.ToLower(filepath.Ext(*in))
+	switch {
+	case tensorfile.IsNPY(raw) || ext == ".npy":
+		data, shape, err = tensorfile.ReadNPY(raw)
+	case ext == ".f32" || ext == ".bin":
+		data, err = tensorfile.ReadRawFloat32(raw)
+		shape = []int{len(data)}
+	default:
+		err = fmt.Errorf("%s: unknown input type (want .npy, or raw float32 as .f32 or .bin)", *in)
+	}
+	if err != nil {
+		return fail(s, "mx quantize", fmt.Errorf("%s: %w", *in, err))
+	}
+	scales := make([]byte, mx.ScaleBytes(len(data), *block))
+	elems := make([]byte, mx.ElementBytes(b, len(data)))
+	if err := mx.Quantize(scales, elems, data, b, mx.Options{BlockSize: *block, Rounding: rounding}); err != nil {
+		return fail(s, "mx quantize", err)
+	}
+	st := &tensorfile.SafeTensors{
+		Tensors: []tensorfile.Tensor{
+			{Name: "scales", DType: "U8", Shape: []int{len(scales)}, Data: scales},
+			{Name: "blocks", DType: "U8", Shape: []int{len(elems)}, Data: elems},
+		},
+		Metadata: map[string]string{
+			"format":     b.String(),
+			"block_size": strconv.Itoa(*block),
+			"shape":      shapeString(shape),
+			"elements":   strconv.Itoa(len(data)),
+			"rounding":   *round,
+			"packing":    "spvx: scales one byte per block; FP4 low nibble first; FP6 little-endian 6-bit stream",
+		},
+	}
+	var buf bytes.Buffer
+	if err := tensorfile.WriteSafeTensors(&buf, st); err != nil {
+		return fail(s, "mx quantize", err)
+	}
+	if err := writeOutput(*out, s, buf.Bytes()); err != nil {
+		return fail(s, "mx quantize", err)
+	}
+	return exitOK
+}
+
+// shapeString spells a shape as JSON, e.g. [2,3].
+func shapeString(shape []int) string {
+	parts := make([]string, len(shape))
+	for i, d := range shape {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+func parseShape(s string) ([]int, error) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, "]") {
+		return nil, fmt.Errorf("metadata shape %q is not a list like [2,3]", s)
+	}
+	shape := []int{}
+	for _, f := range strings.Split(s[1:len(s)-1], ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		d, err := strconv.Atoi(f)
+		if err != nil || d < 0 {
+			return nil, fmt.Errorf("metadata shape %q has a bad dimension %q", s, f)
+		}
+		shape = append(shape, d)
+	}
+	return shape, nil
+}
+
+func mxDequantize(args []string, s stdio) int {
+	fs := newFlagSet("mx dequantize", "spvx mx dequantize -i IN -o OUT", s)
+	in := fs.String("i", "", "input .safetensors `FILE` written by spvx mx quantize; - for stdin")
+	out := fs.String("o", "", "output `FILE`: .npy float32 (raw float32 if it ends in .f32 or .bin); - for stdout (.npy)")
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 || *in == "" || *out == "" {
+		return usageErr(s, fs, "mx dequantize", "-i and -o are required and no positional arguments are taken")
+	}
+	raw, err := readInput(*in, s)
+	if err != nil {
+		return fail(s, "mx dequantize", err)
+	}
+	data, shape, err := dequantizeFile(raw)
+	if err != nil {
+		return fail(s, "mx dequantize", fmt.Errorf("%s: %w", *in, err))
+	}
+	var buf bytes.Buffer
+	switch strings.ToLower(filepath.Ext(*out)) {
+	case ".f32", ".bin":
+		err = tensorfile.WriteRawFloat32(&buf, data)
+	default:
+		err = tensorfile.WriteNPY(&buf, data, shape)
+	}
+	if err == nil {
+		err = writeOutput(*out, s, buf.Bytes())
+	}
+	if err != nil {
+		return fail(s, "mx dequantize", err)
+	}
+	return exitOK
+}
+
+// dequantizeFile checks a quantized safetensors file against its metadata
+// before allocating the output, which it bounds by the blocks tensor size.
+func dequantizeFile(raw []byte) ([]float32, []int, error) {
+	st, err := tensorfile.ReadSafeTensors(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	meta := st.Metadata
+	b, err := mx.ParseBlockFormat(meta["format"])
+	if err != nil {
+		return nil, nil, fmt.Errorf("metadata format: %w", err)
+	}
+	k, err := strconv.Atoi(meta["block_size"])
+	if err != nil || k <= 0 {
+		return nil, nil, fmt.Errorf("metadata block_size %q is not a positive integer", meta["block_size"])
+	}
+	shape, err := parseShape(meta["shape"])
+	if err != nil {
+		return nil, nil, err
+	}
+	scales, blocks := st.Tensor("scales"), st.Tensor("blocks")
+	if scales == nil || blocks == nil || scales.DType != "U8" || blocks.DType != "U8" {
+		return nil, nil, errors.New("want U8 tensors named scales and blocks")
+	}
+	n := 1
+	for _, d := range shape {
+		if d != 0 && n > len(blocks.Data)*2/d+1 {
+			return nil, nil, fmt.Errorf("metadata shape %v is larger than the blocks tensor allows", shape)
+		}
+		n *= d
+	}
+	if want := mx.ElementBytes(b, n); len(blocks.Data) != want {
+		return nil, nil, fmt.Errorf("blocks tensor has %d bytes, %d %s elements need %d", len(blocks.Data), n, b, want)
+	}
+	if want := mx.ScaleBytes(n, k); len(scales.Data) != want {
+		return nil, nil, fmt.Errorf("scales tensor has %d bytes, %d elements in blocks of %d need %d", len(scales.Data), n, k, want)
+	}
+	data := make([]float32, n)
+	if err := mx.Dequantize(data, scales.Data, blocks.Data, b, k, 0); err != nil {
+		return nil, nil, err
+	}
+	return data, shape, nil
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"spvx/subgroup"
+)
+
+const shuffleUsage = "spvx shuffle --from T --to T --subgroup N [--values V] [--json] [--svg FILE]"
+
+// runShuffle explores OpSubgroupBitcastShuffleINTEL.
+func runShuffle(args []string, s stdio) int {
+	fs := newFlagSet("shuffle", shuffleUsage, s)
+	from := fs.String("from", "", "Operand `TYPE`: u8 u16 u32 u64, i8 ... i64, or KxuW / KxiW such as 2xu16")
+	to := fs.String("to", "", "Result `TYPE`, spelled like --from")
+	n := fs.Int("subgroup", 0, "subgroup size `N` (at least 1)")
+	values := fs.String("values", "", "operand data: invocations separated by ';', components by ',' (decimal or 0x hex)")
+	asJSON := fs.Bool("json", false, "with --values, print the result as a JSON array of arrays")
+	svg := fs.String("svg", "", "draw where each result component comes from into `FILE`")
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 || *from == "" || *to == "" || *n == 0 {
+		return usageErr(s, fs, "shuffle", "--from, --to and --subgroup are required and no positional arguments are taken")
+	}
+	if *n < 1 || *n > 1<<16 {
+		return usageErr(s, fs, "shuffle", fmt.Sprintf("--subgroup %d: want 1 to 65536", *n))
+	}
+	src, err := parseShuffleType(*from)
+	if err != nil {
+		return usageErr(s, fs, "shuffle", "--from: "+err.Error())
+	}
+	dst, err := parseShuffleType(*to)
+	if err != nil {
+		return usageErr(s, fs, "shuffle", "--to: "+err.Error())
+	}
+	if err := subgroup.CheckSupported(src, dst); err != nil {
+		return fail(s, "shuffle", err)
+	}
+	if *svg != "" {
+		if err := writeOutput(*svg, s, shuffleSVG(src, dst, *n)); err != nil {
+			return fail(s, "shuffle", err)
+		}
+	}
+	var out bytes.Buffer
+	if *values == "" {
+		writeSources(&out, src, dst, *n)
+		s.out.Write(out.Bytes())
+		return exitOK
+	}
+	data, err := parseValues(*values, src, *n)
+	if err != nil {
+		return fail(s, "shuffle", err)
+	}
+	result := make([]uint64, *n*dst.Components)
+	if err := subgroup.BitcastShuffle(result, data, src, dst, *n); err != nil {
+		return fail(s, "shuffle", err)
+	}
+	if *asJSON {
+		out.WriteByte('[')
+	}
+	for i := range *n {
+		row := result[i*dst.Components : (i+1)*dst.Components]
+		parts := make([]string, len(row))
+		for c, v := range row {
+			parts[c] = formatComponent(v, dst)
+		}
+		if *asJSON {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			fmt.Fprintf(&out, "[%s]", strings.Join(parts, ","))
+		} else {
+			fmt.Fprintf(&out, "%d: %s\n", i, strings.Join(parts, ","))
+		}
+	}
+	if *asJSON {
+		out.WriteString("]\n")
+	}
+	s.out.Write(out.Bytes())
+	return exitOK
+}
+
+// parseShuffleType reads u32, i16, 2xu16, 16xu8; f16/f32/f64 (and KxfW)
+// parse so that the validator's rule can reject them with its own message.
+func parseShuffleType(t string) (subgroup.Type, error) {
+	typ := subgroup.Type{Components: 1}
+	rest := strings.ToLower(t)
+	if k, elem, ok := strings.Cut(rest, "x"); ok {
+		c, err := strconv.Atoi(k)
+		if err != nil || c < 1 || c > 16 {
+			return typ, fmt.Errorf("bad component count in %q", t)
+		}
+		typ.Components, rest = c, elem
+	}
+	if rest == "" {
+		return typ, fmt.Errorf("bad type %q", t)
+	}
+	switch rest[0] {
+	case 'u':
+		typ.Kind = subgroup.Int
+	case 'i', 's':
+		typ.Kind, typ.Signed = subgroup.Int, true
+	case 'f':
+		typ.Kind = subgroup.Float
+	default:
+		return typ, fmt.Errorf("bad type %q: want uW, iW or KxuW such as u32 or 2xu16", t)
+	}
+	w, err := strconv.Atoi(rest[1:])
+	if err != nil || w < 1 || w > 64 {
+		return typ, fmt.Errorf("bad width in %q", t)
+	}
+	typ.Width = w
+	return typ, nil
+}
+
+// parseValues reads "a,b;c,d" into flat [invocation·C + component] data.
+func parseValues(v string, t subgroup.Type, n int) ([]uint64, error) {
+	rows := strings.Split(strings.TrimSpace(v), ";")
+	if len(rows) != n {
+		return nil, fmt.Errorf("--values has %d invocations, --subgroup is %d", len(rows), n)
+	}
+	out := make([]uint64, 0, n*t.Components)
+	mask := uint64(1)<<uint(t.Width) - 1
+	if t.Width == 64 {
+		mask = ^uint64(0)
+	}
+	for i, r := range rows {
+		comps := strings.Split(r, ",")
+		if len(comps) != t.Components {
+			return nil, fmt.Errorf("invocation %d has %d components, %s has %d", i, len(comps), t, t.Components)
+		}
+		for _, c := range comps {
+			c = strings.TrimSpace(c)
+			x, err := strconv.ParseUint(c, 0, 64)
+			if err != nil {
+				sx, serr := strconv.ParseInt(c, 0, 64)
+				if serr != nil {
+					return nil, fmt.Errorf("invocation %d: bad value %q", i, c)
+				}
+				x = uint64(sx)
+				if t.Width < 64 && (sx < -(1 << (t.Width - 1))) {
+					return nil, fmt.Errorf("invocation %d: %s does not fit %d bits", i, c, t.Width)
+				}
+			} else if x&^mask != 0 {
+				return nil, fmt.Errorf("invocation %d: %s does not fit %d bits", i, c, t.Width)
+			}
+			out = append(out, x&mask)
+		}
+	}
+	return out, nil
+}
+
+// formatComponent prints a component in decimal, signed for iW types.
+func formatComponent(v uint64, t subgroup.Type) string {
+	if t.Signed && t.Width < 64 && v>>(uint(t.Width)-1)&1 == 1 {
+		return strconv.FormatInt(int64(v)-int64(1)<<uint(t.Width), 10)
+	}
+	if t.Signed {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatUint(v, 10)
+}
+
+// piece is a run of bits of one result component and where it comes from.
+type piece struct {
+	dstInv, dstComp, dstLo int
+	srcInv, srcComp, srcLo int
+	bits                   int
+}
+
+// sources lists, per result component in (invocation, component) order,
+// the operand bit ranges it is made of, straight from the stream formula.
+func sources(src, dst subgroup.Type, n int) []piece {
+	var ps []piece
+	for i := range n {
+		for c := range dst.Components {
+			g := (c*n + i) * dst.Width
+			for got := 0; got < dst.Width; {
+				e := g / src.Width
+				off := g % src.Width
+				take := min(src.Width-off, dst.Width-got)
+				ps = append(ps, piece{i, c, got, e % n, e / n, off, take})
+				got += take
+				g += take
+			}
+		}
+	}
+	return ps
+}
+
+func writeSources(out *bytes.Buffer, src, dst subgroup.Type, n int) {
+	fmt.Fprintf(out, "# %s -> %s, subgroup size %d: result bits <- operand bits\n", src, dst, n)
+	fmt.Fprintf(out, "%-10s %-9s %-8s    %-10s %-9s %s\n", "invocation", "component", "bits", "invocation", "component", "bits")
+	for _, p := range sources(src, dst, n) {
+		fmt.Fprintf(out, "%-10d %-9d %-8s <- %-10d %-9d %s\n", p.dstInv, p.dstComp, bitRange(p.dstLo, p.bits), p.srcInv, p.srcComp, bitRange(p.srcLo, p.bits))
+	}
+}
+
+func bitRange(lo, bits int) string { return fmt.Sprintf("[%d:%d]", lo+bits-1, lo) }
+
+// shuffleSVG draws operand components (left) and result components
+// (right) as boxes per invocation, with a line for every moved bit range.
+func shuffleSVG(src, dst subgroup.Type, n int) []byte {
+	const boxW, boxH, gap, colGap = 46.0, 18.0, 4.0, 260.0
+	leftW := float64(src.Components) * (boxW + gap)
+	rightX := 20 + leftW + colGap
+	height := 50 + float64(n)*(boxH+gap)
+	width := rightX + float64(dst.Components)*(boxW+gap) + 20
+	box := func(x0 float64, inv, comp int) (float64, float64) {
+		return x0 + float64(comp)*(boxW+gap), 40 + float64(inv)*(boxH+gap)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" font-family="sans-serif" font-size="10">`+"\n", width, height)
+	fmt.Fprintf(&b, `<text x="20" y="16" font-size="13">OpSubgroupBitcastShuffleINTEL %s → %s, subgroup size %d (rows: invocations)</text>`+"\n", src, dst, n)
+	colors := []string{"#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f"}
+	for _, p := range sources(src, dst, n) {
+		sx, sy := box(20, p.srcInv, p.srcComp)
+		dx, dy := box(rightX, p.dstInv, p.dstComp)
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-opacity="0.6"/>`+"\n",
+			sx+boxW, sy+boxH/2, dx, dy+boxH/2, colors[p.srcComp%len(colors)])
+	}
+	for i := range n {
+		for c := range src.Components {
+			x, y := box(20, i, c)
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%g" height="%g" fill="none" stroke="%s"/><text x="%.1f" y="%.1f">%d.%d</text>`+"\n",
+				x, y, boxW, boxH, colors[c%len(colors)], x+3, y+13, i, c)
+		}
+		for c := range dst.Components {
+			x, y := box(rightX, i, c)
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%g" height="%g" fill="none" stroke="#444"/><text x="%.1f" y="%.1f">%d.%d</text>`+"\n",
+				x, y, boxW, boxH, x+3, y+13, i, c)
+		}
+	}
+	b.WriteString("</svg>\n")
+	return b.Bytes()
+}

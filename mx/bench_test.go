@@ -1,0 +1,114 @@
+package mx
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchN elements per benchmark iteration: large enough to stream, small
+// enough to stay in cache, so the figures measure the arithmetic.
+const benchN = 1 << 14
+
+func benchInput() []float32 {
+	rng := rand.New(rand.NewPCG(1, 1))
+	src := make([]float32, benchN)
+	for i := range src {
+		src[i] = float32(rng.NormFloat64())
+	}
+	return src
+}
+
+func BenchmarkQuantize(b *testing.B) {
+	src := benchInput()
+	for _, f := range BlockFormats {
+		b.Run(f.String(), func(b *testing.B) {
+			scales := make([]byte, ScaleBytes(len(src), 32))
+			elems := make([]byte, ElementBytes(f, len(src)))
+			b.SetBytes(int64(len(src) * 4)) // float32 input bytes
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = Quantize(scales, elems, src, f, Options{Workers: 1})
+			}
+			b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Melem/s")
+		})
+	}
+}
+
+func BenchmarkDequantize(b *testing.B) {
+	src := benchInput()
+	for _, f := range BlockFormats {
+		b.Run(f.String(), func(b *testing.B) {
+			scales := make([]byte, ScaleBytes(len(src), 32))
+			elems := make([]byte, ElementBytes(f, len(src)))
+			_ = Quantize(scales, elems, src, f, Options{Workers: 1})
+			dst := make([]float32, len(src))
+			b.SetBytes(int64(len(dst) * 4)) // float32 output bytes
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = Dequantize(dst, scales, elems, f, 32, 1)
+			}
+			b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Melem/s")
+		})
+	}
+}
+
+// BenchmarkCopyFloat32 copies the same number of output bytes as
+// Dequantize writes, the yardstick for the ratios in BENCHMARKS-mx.md.
+func BenchmarkCopyFloat32(b *testing.B) {
+	src := benchInput()
+	dst := make([]float32, len(src))
+	b.SetBytes(int64(len(dst) * 4))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(dst, src)
+	}
+	b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Melem/s")
+}
+
+// BenchmarkCopyBytes copies the same number of bytes as MXFP4 and MXFP8
+// quantization write (elements plus scales).
+func BenchmarkCopyBytes(b *testing.B) {
+	for _, f := range []BlockFormat{MXFP4, MXFP8E4M3} {
+		b.Run(f.String(), func(b *testing.B) {
+			n := ElementBytes(f, benchN) + ScaleBytes(benchN, 32)
+			src, dst := make([]byte, n), make([]byte, n)
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				copy(dst, src)
+			}
+			b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Melem/s")
+		})
+	}
+}
+
+var sink uint8
+
+func BenchmarkEncodeFloat32(b *testing.B) {
+	src := benchInput()
+	for _, f := range Formats {
+		b.Run(f.String(), func(b *testing.B) {
+			var acc uint8
+			for b.Loop() {
+				for _, x := range src {
+					acc += f.EncodeFloat32(x, RTE, false)
+				}
+			}
+			sink = acc
+			b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Mconv/s")
+		})
+	}
+}
+
+func BenchmarkDecodeFloat32(b *testing.B) {
+	var acc float32
+	for b.Loop() {
+		for c := range 256 {
+			acc += E4M3.DecodeFloat32(uint8(c))
+		}
+	}
+	if math.IsNaN(float64(acc)) {
+		sink++
+	}
+	b.ReportMetric(float64(b.N)*256/b.Elapsed().Seconds()/1e6, "Mconv/s")
+}

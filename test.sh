@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs spvx's whole test suite. It first installs the external oracles the
+# differential tests use (Debian's spirv-tools and glslang-tools) when they
+# are missing and this user can install packages; without them those tests
+# skip with a message and everything else still runs.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+need=()
+command -v spirv-as >/dev/null 2>&1 || need+=(spirv-tools)
+command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test.sh: installing ${need[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "test.sh: ${need[*]} missing and cannot be installed here; differential tests will skip"
+  fi
+fi
+
+go vet ./...
+go test ./...
