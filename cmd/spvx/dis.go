@@ -44,7 +44,8 @@ Options:
   --nested-indent   indent blocks by their structured control-flow nesting
   --reorder-blocks  print blocks in structured control-flow order
   --color           color the text written to standard output (ANSI)
-  --no-color        do not color (the default unless stdout is a terminal)
+  --no-color        do not color (the default unless stdout is a terminal;
+                    the last of --color and --no-color wins)
   -h, --help        print this help
 `
 
