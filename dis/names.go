@@ -25,7 +25,7 @@ type namer struct {
 	set   nameSet           // taken names, except small numbers
 	nums  []uint64          // bitset of the small numbers taken as names
 	buf   []byte            // scratch for building suggestions
-	stems nameSet           // per taken stem, the suffix to try first
+	stems stemSet           // per taken stem, the suffix to try first
 	raw   bool              // RawID: every id is named by its number
 }
 
@@ -43,15 +43,18 @@ func newNamer(bound uint32, nwords int, raw bool) *namer {
 		n = limit
 	}
 	nm := &namer{
-		refs:  make([]uint32, n),
-		raw:   raw,
-		arena: make([]byte, 1, 4096),
+		refs: make([]uint32, n),
+		raw:  raw,
+		// Generous: capacity that is never used is never touched, whereas
+		// growing copies the names (a real module needs about nwords/3).
+		arena: make([]byte, 1, nwords/2+4096),
 		buf:   make([]byte, 0, 256),
 	}
 	if !raw {
 		nm.nums = make([]uint64, (n+63)/64)
 		nm.set.init(1024)
 		nm.stems.init(64)
+		nm.stems.next = make(map[uint32]uint32)
 	}
 	return nm
 }
@@ -198,7 +201,7 @@ func (nm *namer) save(id uint32, s []byte) {
 	// module's "main") linear instead of quadratic.
 	var next uint32
 	if e := nm.stems.find(nm.arena, s); e != nil {
-		next = e.val
+		next = nm.stems.next[e.ref]
 	}
 	base := len(s)
 	s = append(s, '_')
@@ -209,12 +212,13 @@ func (nm *namer) save(id uint32, s []byte) {
 		}
 		nm.claim(id, s)
 		stem := s[:base]
-		e := nm.stems.find(nm.arena, stem)
-		if e == nil {
-			nm.stems.add(hashName(stem), nm.intern(stem))
-			e = nm.stems.find(nm.arena, stem)
+		if e := nm.stems.find(nm.arena, stem); e != nil {
+			nm.stems.next[e.ref] = i + 1
+		} else {
+			r := nm.intern(stem)
+			nm.stems.add(hashName(stem), r)
+			nm.stems.next[r] = i + 1
 		}
-		e.val = i + 1
 		return
 	}
 }
@@ -251,10 +255,16 @@ type nameSet struct {
 type setSlot struct {
 	hash uint32
 	ref  uint32 // arena offset of the name
-	val  uint32 // a value kept with the name (the stems' next suffix)
 }
 
 func (t *nameSet) init(n int) { t.slots = make([]setSlot, n) }
+
+// stemSet is a nameSet of suffix stems with, by the stem's arena offset,
+// the next suffix to try. Collisions are rare, so a map serves.
+type stemSet struct {
+	nameSet
+	next map[uint32]uint32
+}
 
 func hashName(s []byte) uint32 {
 	h := uint32(2166136261) // FNV-1a
