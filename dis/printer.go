@@ -19,25 +19,17 @@ const (
 
 // Layout constants of spirv-dis's text.
 const (
-	standardIndent   = 15 // column of the opcode; "%id = " ends here
-	blockNestIndent  = 2  // --nested-indent: per nesting level
-	blockBodyIndent  = 2  // --nested-indent: instructions within a block
-	commentColumn    = 50 // --comment/--offsets: minimum comment column
-	spacesLen        = 64
-	maxPadPerAppend  = spacesLen
-	noCommentAligned = 0
+	standardIndent  = 15 // column of the opcode; "%id = " ends here
+	blockNestIndent = 2  // --nested-indent: per nesting level
+	blockBodyIndent = 2  // --nested-indent: instructions within a block
+	commentColumn   = 50 // --comment/--offsets: minimum comment column
 )
 
-var spaces = [spacesLen]byte{
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-}
+const spaces = "                                                                " // 64
 
 func appendSpaces(b []byte, n int) []byte {
 	for n > 0 {
-		k := min(n, maxPadPerAppend)
+		k := min(n, len(spaces))
 		b = append(b, spaces[:k]...)
 		n -= k
 	}
@@ -332,7 +324,7 @@ func (p *printer) lineComments(in *spirv.Instruction, line int) {
 	}
 	p.comments = c
 	if len(c) == 0 {
-		p.lastAlign = noCommentAligned
+		p.lastAlign = 0
 		return
 	}
 	n := visibleLen(p.b[line:])
