@@ -108,7 +108,7 @@ var oracleConfigs = []struct {
 	every int
 }{
 	{nil, Options{}, 1},
-	{[]string{"--raw-id"}, Options{RawID: true}, 1},
+	{[]string{"--raw-id"}, Options{RawID: true}, 4},
 	{[]string{"--no-header"}, Options{NoHeader: true}, 4},
 	{[]string{"--no-indent"}, Options{NoIndent: true}, 4},
 	{[]string{"--color"}, Options{Color: true}, 4},
