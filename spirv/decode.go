@@ -601,19 +601,28 @@ func (d *decoder) extInst() error {
 	d.add(OperandKindLiteralExtInstInteger, 1)
 	if imp.set == nil {
 		// Unknown NonSemantic.* set: every remaining operand is an id.
-		for d.pos < len(d.inst) {
-			if err := d.operand(OperandKindIdRef); err != nil {
-				return err
-			}
-		}
-		return nil
+		return d.idsToEnd()
 	}
-	d.cur.ExtSet = imp.set
 	ext, ok := imp.set.Instruction(num)
 	if !ok {
+		if hasPrefix(imp.set.Name, "NonSemantic.") {
+			// Non-semantic sets may grow; like SPIRV-Tools, read an
+			// instruction this grammar lacks as ids (ExtSet stays nil).
+			return d.idsToEnd()
+		}
 		return d.fail(fmt.Errorf("%w %d in %s", ErrUnknownExtInst, num, imp.set.Name))
 	}
+	d.cur.ExtSet = imp.set
 	return d.operandList(ext.Operands, imp.set)
+}
+
+func (d *decoder) idsToEnd() error {
+	for d.pos < len(d.inst) {
+		if err := d.operand(OperandKindIdRef); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (d *decoder) specConstantOp() error {

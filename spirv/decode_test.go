@@ -151,6 +151,23 @@ func TestDecodeOperands(t *testing.T) {
 	}
 }
 
+// TestNonSemanticUnknownInstruction: an instruction number a known
+// NonSemantic set lacks decodes as ids, as SPIRV-Tools reads it.
+func TestNonSemanticUnknownInstruction(t *testing.T) {
+	name := EncodeString(nil, "NonSemantic.Shader.DebugInfo.100")
+	words := append(header(10), w(OpExtInstImport, 2+len(name)), 1)
+	words = append(words, name...)
+	words = append(words, w(OpTypeVoid, 2), 2, w(OpExtInst, 7), 2, 3, 1, 999, 2, 2)
+	m, err := DecodeWords(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := m.Insts[2]
+	if in.ExtSet != nil || len(in.Operands) != 6 || in.Operands[5].Kind != OperandKindIdRef {
+		t.Errorf("ExtSet %v, operands %+v", in.ExtSet, in.Operands)
+	}
+}
+
 func TestBigEndian(t *testing.T) {
 	words := narrowModule()
 	b := make([]byte, 4*len(words))
