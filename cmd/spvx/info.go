@@ -131,5 +131,5 @@ func listOrNone(list []string) string {
 }
 
 func generatorText(g uint32) string {
-	return fmt.Sprintf("tool %d, version %d (0x%08x)", g>>16, g&0xFFFF, g)
+	return fmt.Sprintf("%s; %d (tool %d, 0x%08x)", spirv.ToolName(g>>16), g&0xFFFF, g>>16, g)
 }

@@ -32,7 +32,7 @@ func TestInfo(t *testing.T) {
 	}
 	for _, want := range []string{
 		"version:      1.3 (little-endian)",
-		"generator:    tool 8, version 11 (0x0008000b)",
+		"generator:    Khronos Glslang Reference Front End; 11 (tool 8, 0x0008000b)",
 		"bound:        82",
 		"capabilities: Shader, GroupNonUniform, GroupNonUniformArithmetic",
 		`imports:      %1 "GLSL.std.450"`,
