@@ -1,0 +1,129 @@
+package asm
+
+// The scanner follows SPIRV-Tools' text_handler.cpp exactly, since where a
+// word ends and what starts an instruction decide which texts assemble and
+// where errors point. Positions are byte offsets into the text; line and
+// column are derived only when an error is reported.
+
+// wordBreak marks the bytes that end a word outside quotes: white space,
+// the comment start and the punctuation of OpUnknown(opcode, count).
+// wordSlow marks the bytes that make word scanning stateful.
+var wordClass = [256]uint8{
+	' ': wordBreak, '\t': wordBreak, '\n': wordBreak, '\r': wordBreak,
+	';': wordBreak, ',': wordBreak, '(': wordBreak, ')': wordBreak,
+	'"': wordSlow, '\\': wordSlow,
+}
+
+const (
+	wordBreak = 1
+	wordSlow  = 2
+)
+
+// wordEnd returns the end of the word starting at p. A word ends at white
+// space, ';', ',', '(' or ')' unless quoted ("...") or escaped (\x).
+func (a *assembler) wordEnd(p int) int {
+	src := a.src
+	i := p
+	for i < len(src) {
+		switch wordClass[src[i]] {
+		case 0:
+			i++
+			continue
+		case wordBreak:
+			return i
+		}
+		return a.wordEndSlow(p)
+	}
+	return i
+}
+
+// wordEndSlow is wordEnd with quoting and escaping.
+func (a *assembler) wordEndSlow(p int) int {
+	src := a.src
+	quoting, escaping := false, false
+	for i := p; i < len(src); i++ {
+		ch := src[i]
+		if ch == '\\' {
+			escaping = !escaping
+			continue
+		}
+		switch ch {
+		case '"':
+			if !escaping {
+				quoting = !quoting
+			}
+		case ' ', ';', ',', '(', ')', '\t', '\n', '\r':
+			if !escaping && !quoting {
+				return i
+			}
+		}
+		escaping = false
+	}
+	return len(src)
+}
+
+// advance skips white space and comments from p and returns the start of
+// the next word, or len(src) at the end of the text.
+func (a *assembler) advance(p int) int {
+	src := a.src
+	for p < len(src) {
+		switch src[p] {
+		case ' ', '\t', '\r', '\n':
+			p++
+		case ';':
+			for p < len(src) && src[p] != '\n' {
+				p++
+			}
+		default:
+			return p
+		}
+	}
+	return p
+}
+
+// startsWithOp reports whether an opcode name starts at p: "Op" and a
+// capital letter.
+func (a *assembler) startsWithOp(p int) bool {
+	src := a.src
+	return p+3 <= len(src) && src[p] == 'O' && src[p+1] == 'p' && 'A' <= src[p+2] && src[p+2] <= 'Z'
+}
+
+// newInst reports whether an instruction starts at p (a word start):
+// an opcode name, or "%id = Op...". It also returns the end of the word at
+// p when it had to find it (else -1), to save the caller a rescan.
+func (a *assembler) newInst(p int) (bool, int) {
+	if a.startsWithOp(p) {
+		return true, -1
+	}
+	src := a.src
+	e := a.wordEnd(p)
+	if e == p || src[p] != '%' {
+		return false, e
+	}
+	q := a.advance(e)
+	if q >= len(src) || src[q] != '=' || a.wordEnd(q) != q+1 {
+		return false, e
+	}
+	r := a.advance(q + 1)
+	return r < len(src) && a.startsWithOp(r), e
+}
+
+// lineCol converts byte offsets (sorted) to 1-based lines and columns.
+// Columns count bytes since the last newline, as SPIRV-Tools does.
+func lineCols(src []byte, offs []int) [][2]int {
+	res := make([][2]int, len(offs))
+	line, lineStart, i := 1, 0, 0
+	for k, off := range offs {
+		if off > len(src) {
+			off = len(src)
+		}
+		for ; i < off; i++ {
+			if src[i] == '\n' {
+				line++
+				lineStart = i + 1
+			}
+		}
+		res[k] = [2]int{line, off - lineStart + 1}
+	}
+	return res
+}
