@@ -105,9 +105,9 @@ type asmError struct {
 type status uint8
 
 const (
-	stOK        status = iota
-	stError            // an error was recorded
-	stNoMatch          // an optional literal that does not parse: the instruction ends there
+	stOK      status = iota
+	stError          // an error was recorded
+	stNoMatch        // an optional literal that does not parse: the instruction ends there
 )
 
 type assembler struct {

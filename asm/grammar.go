@@ -13,8 +13,8 @@ import (
 // common case one hash lookup.
 type lookups struct {
 	version spirv.Version
-	opcodes map[string]*spirv.InstructionInfo      // nil value: not in the target env
-	enums   []map[string]*spirv.Enumerant          // by operand kind
+	opcodes map[string]*spirv.InstructionInfo // nil value: not in the target env
+	enums   []map[string]*spirv.Enumerant     // by operand kind
 	extInst map[*spirv.ExtInstSet]map[string]*spirv.ExtInstInfo
 }
 

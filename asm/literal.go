@@ -14,10 +14,10 @@ import (
 type litStatus uint8
 
 const (
-	litOK          litStatus = iota
-	litInvalidText           // not a number of that type: "Invalid ..." / "does not fit"
-	litInvalidUsage          // e.g. a negative number for an unsigned type
-	litUnsupported           // a width that has no literal syntax
+	litOK           litStatus = iota
+	litInvalidText            // not a number of that type: "Invalid ..." / "does not fit"
+	litInvalidUsage           // e.g. a negative number for an unsigned type
+	litUnsupported            // a width that has no literal syntax
 )
 
 // appendNumber parses text as a literal of type nt and appends its words
