@@ -36,8 +36,13 @@ func Assemble(src []byte, opt Options) ([]uint32, error) {
 		src = src[:i]
 	}
 	a := &assembler{src: src, opt: opt, lk: newLookups(version)}
-	a.ids.init(src, len(src)/32)
-	a.info = make([]idInfo, 1, len(src)/32+1)
+	// Hints from typical disassembly: an id per 80 bytes of text, a word
+	// per 11 bytes.
+	a.ids.init(src, len(src)/64)
+	a.info = make(map[uint32]*idInfo)
+	a.flags = make([]uint8, 1, len(src)/64+1)
+	a.valueType = make([]uint32, 1, len(src)/64+1)
+	a.forward = make(map[uint32]int32)
 	a.out = make([]uint32, 5, len(src)/8+16)
 	a.run()
 	a.checkIDs()
@@ -116,7 +121,10 @@ type assembler struct {
 	lk      *lookups
 	out     []uint32
 	ids     idTable
-	info    []idInfo // by id; info[0] is unused
+	info      map[uint32]*idInfo // types and OpExtInstImport results
+	flags     []uint8            // by id; index 0 is unused
+	valueType []uint32           // by id: the Result Type of the instruction defining it
+	forward   map[uint32]int32   // ids used before being defined: offset of the first use
 	imports []extImport
 	errs    []asmError
 	idPos   []uint32 // word offsets of ids in out, for PreserveNumericIDs
@@ -173,7 +181,7 @@ func (a *assembler) recover() {
 		if id == 0 {
 			id = a.idOf(a.resultOff+1, a.resultOff+len(a.result))
 		}
-		a.info[id].flags |= flagDefined | flagPoisoned
+		a.flags[id] |= flagDefined | flagPoisoned
 	}
 }
 

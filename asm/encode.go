@@ -193,9 +193,9 @@ func (a *assembler) finish() status {
 		if st := a.recordType(); st != stOK {
 			return st
 		}
-	} else if info.HasType && len(words) >= 3 && words[2] < uint32(len(a.info)) {
-		if v := &a.info[words[2]]; v.valueType == 0 && words[1] < uint32(len(a.info)) {
-			v.valueType = words[1]
+	} else if info.HasType && len(words) >= 3 && words[2] < uint32(len(a.flags)) {
+		if v := &a.valueType[words[2]]; *v == 0 && words[1] < uint32(len(a.flags)) {
+			*v = words[1]
 		}
 	}
 	n := len(a.out) - a.start
@@ -210,14 +210,11 @@ func (a *assembler) finish() status {
 // twice is an error unless Options.LaxIDs; a type id defined twice is
 // SPIRV-Tools' own error, reported by recordType.
 func (a *assembler) define(isType bool) status {
-	v := &a.info[a.resultID]
-	if v.flags&flagDefined != 0 && !a.opt.LaxIDs && !(isType && v.class != classNone) && v.flags&flagPoisoned == 0 {
+	f := &a.flags[a.resultID]
+	if *f&(flagDefined|flagPoisoned) == flagDefined && !a.opt.LaxIDs && !(isType && a.infoOf(a.resultID).class != classNone) {
 		a.fail(a.resultOff, "ID '%s' has already been defined", a.result)
 	}
-	if v.flags&flagDefined == 0 {
-		v.defAt = int32(a.resultOff)
-	}
-	v.flags |= flagDefined
+	*f |= flagDefined
 	return stOK
 }
 
@@ -229,13 +226,13 @@ func (a *assembler) recordType() status {
 		return stOK
 	}
 	id := words[1]
-	if id >= uint32(len(a.info)) {
+	if id >= uint32(len(a.flags)) {
 		return stOK // a raw !<integer>, not an id of this text
 	}
-	v := &a.info[id]
-	if v.class != classNone {
+	if a.infoOf(id).class != classNone {
 		return a.fail(a.cur, "Value %d has already been used to generate a type", id)
 	}
+	v := a.setInfo(id)
 	switch a.opcode {
 	case spirv.OpTypeInt:
 		if len(words) != 4 {
@@ -273,9 +270,32 @@ func (a *assembler) recordType() status {
 func (a *assembler) idOf(off, end int) uint32 {
 	id, isNew := a.ids.lookup(off, end)
 	if isNew {
-		a.info = append(a.info, idInfo{})
+		a.flags = append(a.flags, 0)
+		a.valueType = append(a.valueType, 0)
 	}
 	return id
+}
+
+// none is the idInfo of ids that have none; it is never written.
+var none idInfo
+
+// info returns what is known of id as a type or import; the zero idInfo
+// if nothing.
+func (a *assembler) infoOf(id uint32) *idInfo {
+	if v := a.info[id]; v != nil {
+		return v
+	}
+	return &none
+}
+
+// setInfo returns id's idInfo for writing.
+func (a *assembler) setInfo(id uint32) *idInfo {
+	v := a.info[id]
+	if v == nil {
+		v = new(idInfo)
+		a.info[id] = v
+	}
+	return v
 }
 
 // encodeID encodes an id operand whose text is src[p:e]; errors are
@@ -289,16 +309,17 @@ func (a *assembler) encodeID(s slot, p, e, at int) status {
 		return a.fail(at, "Invalid ID %s", src[p+1:e])
 	}
 	id := a.idOf(p+1, e)
-	v := &a.info[id]
 	switch {
 	case s.form == formCIV:
-		v.flags |= flagExempt
+		a.flags[id] |= flagExempt
 	case s.kind == spirv.OperandKindIdResult:
 		a.resultID = id
 	default:
-		if v.flags&flagUsed == 0 {
-			v.flags |= flagUsed
-			v.firstUse = int32(p)
+		if f := &a.flags[id]; *f&flagUsed == 0 {
+			*f |= flagUsed
+			if *f&flagDefined == 0 {
+				a.forward[id] = int32(p)
+			}
 		}
 		if s.kind == spirv.OperandKindIdResultType {
 			a.resultTypeID = id
@@ -310,7 +331,7 @@ func (a *assembler) encodeID(s slot, p, e, at int) status {
 	a.out = append(a.out, id)
 	if (a.opcode == spirv.OpExtInst || a.opcode == spirv.OpExtInstWithForwardRefsKHR) && len(a.out)-a.start == 4 {
 		words := a.out[a.start:]
-		x := a.info[words[3]].ext
+		x := a.infoOf(words[3]).ext
 		if x == 0 {
 			return a.fail(at, "Invalid extended instruction import Id %d", words[2])
 		}
@@ -390,9 +411,9 @@ func (a *assembler) typedLiteral(s slot, p, e int) status {
 	switch a.opcode {
 	case spirv.OpConstant, spirv.OpSpecConstant:
 		tid = a.resultTypeID
-		t = &a.info[tid]
+		t = a.infoOf(tid)
 		if t.class != classInt && t.class != classFloat {
-			if t.flags&flagPoisoned != 0 {
+			if a.flags[tid]&flagPoisoned != 0 {
 				return a.failQuiet(p)
 			}
 			return a.fail(p, "Type for %s must be a scalar floating point or integer type", a.opName[2:])
@@ -402,12 +423,12 @@ func (a *assembler) typedLiteral(s slot, p, e int) status {
 		if len(a.out)-a.start >= 2 {
 			sel = a.out[a.start+1]
 		}
-		if sel < uint32(len(a.info)) {
-			tid = a.info[sel].valueType
+		if sel < uint32(len(a.flags)) {
+			tid = a.valueType[sel]
 		}
-		t = &a.info[tid]
+		t = a.infoOf(tid)
 		if t.class != classInt {
-			if t.flags&flagPoisoned != 0 || sel < uint32(len(a.info)) && a.info[sel].flags&flagPoisoned != 0 {
+			if a.flags[tid]&flagPoisoned != 0 || sel < uint32(len(a.flags)) && a.flags[sel]&flagPoisoned != 0 {
 				return a.failQuiet(p)
 			}
 			return a.fail(p, "The selector operand for OpSwitch must be the result of an instruction that generates an integer scalar")
@@ -548,12 +569,12 @@ func (a *assembler) appendString(p int, str []byte) status {
 			return a.fail(p, "Invalid extended instruction import '%s'", str)
 		}
 		if len(a.out)-a.start >= 2 {
-			if id := a.out[a.start+1]; id < uint32(len(a.info)) {
-				if a.info[id].ext != 0 {
+			if id := a.out[a.start+1]; id < uint32(len(a.flags)) {
+				if a.infoOf(id).ext != 0 {
 					return a.fail(p, "Import Id is being defined a second time")
 				}
 				a.imports = append(a.imports, extImport{set, nonSemantic})
-				a.info[id].ext = int32(len(a.imports))
+				a.setInfo(id).ext = int32(len(a.imports))
 			}
 		}
 	}
@@ -874,10 +895,9 @@ func (a *assembler) checkIDs() {
 	if a.opt.LaxIDs {
 		return
 	}
-	for id := 1; id < len(a.info); id++ {
-		v := &a.info[id]
-		if v.flags&(flagUsed|flagDefined|flagExempt) == flagUsed {
-			a.fail(int(v.firstUse), "ID '%%%s' has not been defined", a.ids.name(uint32(id)))
+	for id := 1; id < len(a.flags); id++ {
+		if a.flags[id]&(flagUsed|flagDefined|flagExempt) == flagUsed {
+			a.fail(int(a.forward[uint32(id)]), "ID '%%%s' has not been defined", a.ids.name(uint32(id)))
 		}
 	}
 }

@@ -13,15 +13,25 @@ import (
 // common case one hash lookup.
 type lookups struct {
 	version spirv.Version
-	opcodes map[string]*spirv.InstructionInfo // nil value: not in the target env
-	enums   []map[string]*spirv.Enumerant     // by operand kind
+	opcodes [opcodeCacheSize]opcodeEntry
+	enums   []map[string]*spirv.Enumerant // by operand kind
 	extInst map[*spirv.ExtInstSet]map[string]*spirv.ExtInstInfo
 }
+
+// opcodeEntry caches one opcode name lookup in a direct-mapped table
+// indexed by the name's hash: cheaper than a map for the one lookup every
+// instruction makes.
+type opcodeEntry struct {
+	hash uint64
+	name string
+	info *spirv.InstructionInfo // nil: not in the grammar or target env
+}
+
+const opcodeCacheSize = 512
 
 func newLookups(version spirv.Version) *lookups {
 	return &lookups{
 		version: version,
-		opcodes: make(map[string]*spirv.InstructionInfo, 64),
 		enums:   make([]map[string]*spirv.Enumerant, len(spirv.OperandKinds())),
 	}
 }
@@ -31,14 +41,16 @@ func newLookups(version spirv.Version) *lookups {
 // only instructions the target SPIR-V version has, or that an extension
 // or capability can enable.
 func (l *lookups) opcode(name []byte) (*spirv.InstructionInfo, bool) {
-	if info, ok := l.opcodes[string(name)]; ok {
-		return info, info != nil
+	h := hashName(name)
+	c := &l.opcodes[h&(opcodeCacheSize-1)]
+	if c.hash == h && c.name == string(name) {
+		return c.info, c.info != nil
 	}
 	info, ok := spirv.LookupOpcode("Op" + string(name))
 	if ok && !inVersion(info, l.version) {
 		info = nil
 	}
-	l.opcodes[string(name)] = info
+	*c = opcodeEntry{h, string(name), info}
 	return info, info != nil
 }
 

@@ -1,65 +1,110 @@
 package asm
 
-import "spvx/spirv"
+import (
+	"encoding/binary"
+
+	"spvx/spirv"
+)
 
 // idTable maps id names (the text after '%') to ids, numbered from 1 in
 // order of first appearance. Names are kept as offsets into the source, so
-// a new name costs no allocation; the table is open-addressed with linear
-// probing.
+// a new name costs no allocation.
+//
+// The table is built for a cost that dominates assembly: most lookups
+// either repeat a recent name or add a new one, and a probe of a big hash
+// table costs a cache miss. So a small direct-mapped cache of recent names
+// answers first; then a bit filter tells most new names apart without
+// touching the table; only the rest walk a hash chain.
 type idTable struct {
 	src     []byte
-	buckets []uint32 // 0: empty; else index+1 into entries
-	entries []idEntry
+	heads   []uint32  // hash bucket -> first id of its chain, 0 if none
+	entries []idEntry // by id-1
+	filter  []uint64  // one bit per hash value (high bits): maybe present
+	recent  [recentSize]idRecent
 }
+
+const (
+	recentSize = 1 << 12
+	filterBits = 1 << 20
+)
 
 type idEntry struct {
 	off, n uint32 // the name is src[off:off+n]
 	hash   uint32
+	next   uint32 // next id in the same bucket, 0 at the end
+}
+
+type idRecent struct {
+	hash uint32
+	id   uint32 // 0: empty
 }
 
 func (t *idTable) init(src []byte, sizeHint int) {
 	t.src = src
 	n := 1024
-	for n < sizeHint*2 {
+	for n < sizeHint {
 		n <<= 1
 	}
-	t.buckets = make([]uint32, n)
-	t.entries = make([]idEntry, 0, n/2)
+	t.heads = make([]uint32, n)
+	t.entries = make([]idEntry, 0, sizeHint)
+	t.filter = make([]uint64, filterBits/64)
 }
 
 // lookup returns the id of the name at src[off:end], assigning the next
 // id if the name is new.
 func (t *idTable) lookup(off, end int) (id uint32, isNew bool) {
 	name := t.src[off:end]
-	h := hashName(name)
-	if 2*(len(t.entries)+1) > len(t.buckets) {
+	h64 := hashName(name)
+	h := uint32(h64)
+	r := &t.recent[h&(recentSize-1)]
+	if r.hash == h && r.id != 0 {
+		e := &t.entries[r.id-1]
+		if int(e.n) == len(name) && string(t.src[e.off:e.off+e.n]) == string(name) {
+			return r.id, false
+		}
+	}
+	fb := uint32(h64>>40) & (filterBits - 1)
+	if t.filter[fb/64]&(1<<(fb%64)) == 0 {
+		t.filter[fb/64] |= 1 << (fb % 64)
+		id = t.insert(off, len(name), h)
+		*r = idRecent{h, id}
+		return id, true
+	}
+	mask := uint32(len(t.heads) - 1)
+	for id = t.heads[h&mask]; id != 0; {
+		e := &t.entries[id-1]
+		if e.hash == h && int(e.n) == len(name) && string(t.src[e.off:e.off+e.n]) == string(name) {
+			*r = idRecent{h, id}
+			return id, false
+		}
+		id = e.next
+	}
+	id = t.insert(off, len(name), h)
+	*r = idRecent{h, id}
+	return id, true
+}
+
+// insert adds a new name; the load of its bucket's head only feeds a
+// store, so its cache miss does not hold up what follows.
+func (t *idTable) insert(off, n int, h uint32) uint32 {
+	if len(t.entries) >= len(t.heads) {
 		t.grow()
 	}
-	mask := uint32(len(t.buckets) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		b := t.buckets[i]
-		if b == 0 {
-			t.entries = append(t.entries, idEntry{uint32(off), uint32(len(name)), h})
-			id = uint32(len(t.entries))
-			t.buckets[i] = id
-			return id, true
-		}
-		e := &t.entries[b-1]
-		if e.hash == h && int(e.n) == len(name) && string(t.src[e.off:e.off+e.n]) == string(name) {
-			return b, false
-		}
-	}
+	b := h & uint32(len(t.heads)-1)
+	t.entries = append(t.entries, idEntry{uint32(off), uint32(n), h, t.heads[b]})
+	id := uint32(len(t.entries))
+	t.heads[b] = id
+	return id
 }
 
 func (t *idTable) grow() {
-	t.buckets = make([]uint32, 2*len(t.buckets))
-	mask := uint32(len(t.buckets) - 1)
-	for k := range t.entries {
-		i := t.entries[k].hash & mask
-		for t.buckets[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.buckets[i] = uint32(k + 1)
+	t.heads = make([]uint32, 2*len(t.heads))
+	mask := uint32(len(t.heads) - 1)
+	for i := range t.entries {
+		e := &t.entries[i]
+		b := e.hash & mask
+		e.next = t.heads[b]
+		t.heads[b] = uint32(i + 1)
 	}
 }
 
@@ -69,18 +114,25 @@ func (t *idTable) name(id uint32) string {
 	return string(t.src[e.off : e.off+e.n])
 }
 
-// hashName is FNV-1a with a final avalanche, so the low bits used to pick
-// a bucket depend on every byte.
-func hashName(b []byte) uint32 {
-	h := uint32(2166136261)
-	for _, c := range b {
-		h ^= uint32(c)
-		h *= 16777619
+// hashName hashes a name eight bytes at a time (a multiply-xorshift mix
+// in the manner of wyhash); names are short, so the tail is what matters.
+func hashName(b []byte) uint64 {
+	const m = 0x9E3779B97F4A7C15
+	h := uint64(len(b)) * m
+	for len(b) >= 8 {
+		v := binary.LittleEndian.Uint64(b)
+		h = (h ^ v) * m
+		h ^= h >> 29
+		b = b[8:]
 	}
-	h ^= h >> 15
-	h *= 0x2c1b3c6d
-	h ^= h >> 12
-	return h
+	var v uint64
+	for i, c := range b {
+		v |= uint64(c) << (8 * i)
+	}
+	h = (h ^ v) * m
+	h ^= h >> 32
+	h *= m
+	return h ^ h>>29
 }
 
 // validIDName reports whether name is a valid id name for SPIRV-Tools:
@@ -114,14 +166,13 @@ const (
 	flagPoisoned                   // defined by an instruction that had an error
 )
 
-// idInfo is what the assembler knows about one id.
+// idInfo is what the assembler knows of a type id or an
+// OpExtInstImport result; few ids have one, so they live in a map, while
+// the per-id flags and value types, touched for most ids, are compact
+// slices.
 type idInfo struct {
-	class     uint8
-	flags     uint8
-	width     uint32           // OpTypeInt / OpTypeFloat width
-	nt        spirv.NumberType // literal type, for classInt and classFloat
-	valueType uint32           // the Result Type of the instruction defining the id
-	ext       int32            // 1+index into assembler.imports for OpExtInstImport results
-	firstUse  int32            // offset of the first use, for "has not been defined"
-	defAt     int32            // offset of the definition
+	class uint8
+	width uint32           // OpTypeInt / OpTypeFloat width
+	nt    spirv.NumberType // literal type, for classInt and classFloat
+	ext   int32            // 1+index into assembler.imports for OpExtInstImport results
 }

@@ -1,5 +1,7 @@
 package asm
 
+import "encoding/binary"
+
 // The scanner follows SPIRV-Tools' text_handler.cpp exactly, since where a
 // word ends and what starts an instruction decide which texts assemble and
 // where errors point. Positions are byte offsets into the text; line and
@@ -66,6 +68,10 @@ func (a *assembler) wordEndSlow(p int) int {
 // the next word, or len(src) at the end of the text.
 func (a *assembler) advance(p int) int {
 	src := a.src
+	// Disassembly indents most lines by a dozen spaces or more.
+	for p+8 <= len(src) && binary.LittleEndian.Uint64(src[p:]) == 0x2020202020202020 {
+		p += 8
+	}
 	for p < len(src) {
 		switch src[p] {
 		case ' ', '\t', '\r', '\n':
