@@ -116,19 +116,19 @@ const (
 )
 
 type assembler struct {
-	src     []byte
-	opt     Options
-	lk      *lookups
-	out     []uint32
-	ids     idTable
+	src       []byte
+	opt       Options
+	lk        *lookups
+	out       []uint32
+	ids       idTable
 	info      map[uint32]*idInfo // types and OpExtInstImport results
 	flags     []uint8            // by id; index 0 is unused
 	valueType []uint32           // by id: the Result Type of the instruction defining it
 	forward   map[uint32]int32   // ids used before being defined: offset of the first use
-	imports []extImport
-	errs    []asmError
-	idPos   []uint32 // word offsets of ids in out, for PreserveNumericIDs
-	stack   []slot
+	imports   []extImport
+	errs      []asmError
+	idPos     []uint32 // word offsets of ids in out, for PreserveNumericIDs
+	stack     []slot
 
 	// The current instruction.
 	cur          int // SPIRV-Tools' "current position"
