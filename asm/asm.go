@@ -38,7 +38,7 @@ func Assemble(src []byte, opt Options) ([]uint32, error) {
 	a := &assembler{src: src, opt: opt, lk: newLookups(version)}
 	// Hints from typical disassembly: an id per 80 bytes of text, a word
 	// per 11 bytes.
-	a.ids.init(src, len(src)/64)
+	a.ids.init(src, len(src)/64+16)
 	a.info = make(map[uint32]*idInfo)
 	a.flags = make([]uint8, 1, len(src)/64+1)
 	a.valueType = make([]uint32, 1, len(src)/64+1)

@@ -20,13 +20,8 @@ type idTable struct {
 	heads   []uint32  // hash bucket -> first id of its chain, 0 if none
 	entries []idEntry // by id-1
 	filter  []uint64  // one bit per hash value (high bits): maybe present
-	recent  [recentSize]idRecent
+	recent  []idRecent
 }
-
-const (
-	recentSize = 1 << 12
-	filterBits = 1 << 20
-)
 
 type idEntry struct {
 	off, n uint32 // the name is src[off:off+n]
@@ -39,15 +34,24 @@ type idRecent struct {
 	id   uint32 // 0: empty
 }
 
+// init sizes the table for a text of len(src) bytes: sizeHint ids, a
+// filter of about 16 bits per expected id and a recent-names cache that
+// still fits a processor's nearest caches.
 func (t *idTable) init(src []byte, sizeHint int) {
 	t.src = src
-	n := 1024
-	for n < sizeHint {
-		n <<= 1
-	}
-	t.heads = make([]uint32, n)
+	t.heads = make([]uint32, pow2(sizeHint, 256, 1<<30))
 	t.entries = make([]idEntry, 0, sizeHint)
-	t.filter = make([]uint64, filterBits/64)
+	t.filter = make([]uint64, pow2(16*sizeHint, 1<<12, 1<<20)/64)
+	t.recent = make([]idRecent, pow2(sizeHint, 64, 1<<12))
+}
+
+// pow2 returns the least power of two at least n, within [lo, hi].
+func pow2(n, lo, hi int) int {
+	p := lo
+	for p < n && p < hi {
+		p <<= 1
+	}
+	return p
 }
 
 // lookup returns the id of the name at src[off:end], assigning the next
@@ -56,14 +60,14 @@ func (t *idTable) lookup(off, end int) (id uint32, isNew bool) {
 	name := t.src[off:end]
 	h64 := hashName(name)
 	h := uint32(h64)
-	r := &t.recent[h&(recentSize-1)]
+	r := &t.recent[h&uint32(len(t.recent)-1)]
 	if r.hash == h && r.id != 0 {
 		e := &t.entries[r.id-1]
 		if int(e.n) == len(name) && string(t.src[e.off:e.off+e.n]) == string(name) {
 			return r.id, false
 		}
 	}
-	fb := uint32(h64>>40) & (filterBits - 1)
+	fb := uint32(h64>>40) & uint32(64*len(t.filter)-1)
 	if t.filter[fb/64]&(1<<(fb%64)) == 0 {
 		t.filter[fb/64] |= 1 << (fb % 64)
 		id = t.insert(off, len(name), h)
