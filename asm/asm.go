@@ -21,6 +21,16 @@ const maxWordCount = 0xFFFF
 // header included. On failure it returns an ErrorList (or, for a bad
 // Options.TargetEnv, a plain error) and no words.
 func Assemble(src []byte, opt Options) ([]uint32, error) {
+	a, err := assemble(src, opt)
+	if err != nil {
+		return nil, err
+	}
+	return a.out, nil
+}
+
+// assemble does Assemble's work and returns the assembler, whose state
+// tests look at.
+func assemble(src []byte, opt Options) (*assembler, error) {
 	version := DefaultVersion
 	if opt.TargetEnv != "" {
 		v, ok := LookupTargetEnv(opt.TargetEnv)
@@ -35,7 +45,7 @@ func Assemble(src []byte, opt Options) ([]uint32, error) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		src = src[:i]
 	}
-	a := &assembler{src: src, opt: opt, lk: newLookups(version)}
+	a := &assembler{src: src, opt: opt, lk: newLookups(version), recordIDs: opt.PreserveNumericIDs}
 	// Hints from typical disassembly: an id per 80 bytes of text, a word
 	// per 11 bytes.
 	a.ids.init(src, len(src)/64+16)
@@ -47,7 +57,7 @@ func Assemble(src []byte, opt Options) ([]uint32, error) {
 	a.run()
 	a.checkIDs()
 	if len(a.errs) > 0 {
-		return nil, a.errorList()
+		return a, a.errorList()
 	}
 	bound := a.finishIDs()
 	a.out[0] = spirv.MagicNumber
@@ -55,7 +65,7 @@ func Assemble(src []byte, opt Options) ([]uint32, error) {
 	a.out[2] = Generator
 	a.out[3] = bound
 	a.out[4] = 0
-	return a.out, nil
+	return a, nil
 }
 
 // AssembleBytes is Assemble with the module encoded as little-endian bytes,
@@ -127,7 +137,8 @@ type assembler struct {
 	forward   map[uint32]int32   // ids used before being defined: offset of the first use
 	imports   []extImport
 	errs      []asmError
-	idPos     []uint32 // word offsets of ids in out, for PreserveNumericIDs
+	idPos     []uint32 // word offsets of ids in out, if recordIDs
+	recordIDs bool     // PreserveNumericIDs: ids are renumbered at the end
 	stack     []slot
 
 	// The current instruction.

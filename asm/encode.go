@@ -128,6 +128,17 @@ func (a *assembler) operands() status {
 			}
 			return a.fail(p, "Expected operand for %s instruction, but found the end of the stream.", a.opName)
 		}
+		if src[p] == '%' && s.form == formGrammar && s.kind.Info().Category == spirv.CategoryID {
+			// The common case, an id operand, in one scan of its name;
+			// anything unusual takes the general path below.
+			if e := a.idNameEnd(p + 1); e > p+1 && !a.equalsOpFollows(e) {
+				if st := a.useID(s.kind, p, e); st != stOK {
+					return st
+				}
+				a.cur = e
+				continue
+			}
+		}
 		isNew, e := a.newInst(p)
 		if isNew {
 			if s.form == formGrammar && s.kind == spirv.OperandKindLiteralSpecConstantOpInteger && a.startsWithOp(p) {
@@ -298,6 +309,83 @@ func (a *assembler) setInfo(id uint32) *idInfo {
 	return v
 }
 
+// idNameEnd returns the end of the id name starting at p when the whole
+// word is a valid name (letters, digits, '_'), else -1.
+func (a *assembler) idNameEnd(p int) int {
+	src := a.src
+	i := p
+	for i < len(src) && idChar[src[i]] {
+		i++
+	}
+	if i < len(src) && wordClass[src[i]] != wordBreak {
+		return -1
+	}
+	return i
+}
+
+// idChar marks the bytes of id names.
+var idChar = [256]bool{
+	'_': true,
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true, 'G': true, 'H': true, 'I': true,
+	'J': true, 'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true, 'R': true,
+	'S': true, 'T': true, 'U': true, 'V': true, 'W': true, 'X': true, 'Y': true, 'Z': true,
+	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true, 'h': true, 'i': true,
+	'j': true, 'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true, 'r': true,
+	's': true, 't': true, 'u': true, 'v': true, 'w': true, 'x': true, 'y': true, 'z': true,
+}
+
+// equalsOpFollows reports whether "= Op..." follows the word ending at e,
+// which makes the word the result id of a new instruction.
+func (a *assembler) equalsOpFollows(e int) bool {
+	src := a.src
+	q := a.advance(e)
+	if q >= len(src) || src[q] != '=' || a.wordEnd(q) != q+1 {
+		return false
+	}
+	r := a.advance(q + 1)
+	return r < len(src) && a.startsWithOp(r)
+}
+
+// useID encodes the valid id operand %name at src[p:e] of kind k.
+func (a *assembler) useID(k spirv.OperandKind, p, e int) status {
+	id := a.idOf(p+1, e)
+	if k == spirv.OperandKindIdResult {
+		a.resultID = id
+	} else {
+		if f := &a.flags[id]; *f&flagUsed == 0 {
+			*f |= flagUsed
+			if *f&flagDefined == 0 {
+				a.forward[id] = int32(p)
+			}
+		}
+		if k == spirv.OperandKindIdResultType {
+			a.resultTypeID = id
+		}
+	}
+	if a.recordIDs {
+		a.idPos = append(a.idPos, uint32(len(a.out)))
+	}
+	a.out = append(a.out, id)
+	if (a.opcode == spirv.OpExtInst || a.opcode == spirv.OpExtInstWithForwardRefsKHR) && len(a.out)-a.start == 4 {
+		return a.setExtSet(p)
+	}
+	return stOK
+}
+
+// setExtSet looks up the extended instruction set OpExtInst's Set operand
+// (word 3) imported; an error leaves it nil, which the instruction operand
+// then reports as SPIRV-Tools does.
+func (a *assembler) setExtSet(at int) status {
+	words := a.out[a.start:]
+	x := a.infoOf(words[3]).ext
+	if x == 0 {
+		return a.fail(at, "Invalid extended instruction import Id %d", words[2])
+	}
+	a.extSet = &a.imports[x-1]
+	return stOK
+}
+
 // encodeID encodes an id operand whose text is src[p:e]; errors are
 // reported at the current position at, as SPIRV-Tools does.
 func (a *assembler) encodeID(s slot, p, e, at int) status {
@@ -325,17 +413,12 @@ func (a *assembler) encodeID(s slot, p, e, at int) status {
 			a.resultTypeID = id
 		}
 	}
-	if a.opt.PreserveNumericIDs {
+	if a.recordIDs {
 		a.idPos = append(a.idPos, uint32(len(a.out)))
 	}
 	a.out = append(a.out, id)
 	if (a.opcode == spirv.OpExtInst || a.opcode == spirv.OpExtInstWithForwardRefsKHR) && len(a.out)-a.start == 4 {
-		words := a.out[a.start:]
-		x := a.infoOf(words[3]).ext
-		if x == 0 {
-			return a.fail(at, "Invalid extended instruction import Id %d", words[2])
-		}
-		a.extSet = &a.imports[x-1]
+		return a.setExtSet(at)
 	}
 	return stOK
 }
