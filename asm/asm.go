@@ -45,7 +45,7 @@ func assemble(src []byte, opt Options) (*assembler, error) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		src = src[:i]
 	}
-	a := &assembler{src: src, opt: opt, lk: newLookups(version), recordIDs: opt.PreserveNumericIDs}
+	a := &assembler{src: src, opt: opt, lk: newLookups(version), recordIDs: opt.PreserveNumericIDs, advFrom: -1}
 	// Hints from typical disassembly: an id per 80 bytes of text, a word
 	// per 11 bytes.
 	a.ids.init(src, len(src)/64+16)
@@ -139,6 +139,8 @@ type assembler struct {
 	errs      []asmError
 	idPos     []uint32 // word offsets of ids in out, if recordIDs
 	recordIDs bool     // PreserveNumericIDs: ids are renumbered at the end
+
+	advFrom, advTo int // the last skip of advanceSlow (advFrom -1: none)
 	stack     []slot
 
 	// The current instruction.

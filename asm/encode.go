@@ -317,7 +317,7 @@ func (a *assembler) idNameEnd(p int) int {
 	for i < len(src) && idChar[src[i]] {
 		i++
 	}
-	if i < len(src) && wordClass[src[i]] != wordBreak {
+	if i < len(src) && wordClass[src[i]]&wordBreak == 0 {
 		return -1
 	}
 	return i

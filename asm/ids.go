@@ -21,7 +21,17 @@ type idTable struct {
 	entries []idEntry // by id-1
 	filter  []uint64  // one bit per hash value (high bits): maybe present
 	recent  []idRecent
+	// nums maps the value of a decimal name ("%123", most of the ids
+	// spirv-dis prints) straight to its id, without hashing.
+	nums []uint32
 }
+
+// maxNum bounds the decimal names kept in nums; larger ones are hashed.
+const maxNum = 1 << 20
+
+// unchained marks the entries of decimal names, which are not in the hash
+// chains.
+const unchained = ^uint32(0)
 
 type idEntry struct {
 	off, n uint32 // the name is src[off:off+n]
@@ -43,6 +53,8 @@ func (t *idTable) init(src []byte, sizeHint int) {
 	t.entries = make([]idEntry, 0, sizeHint)
 	t.filter = make([]uint64, pow2(16*sizeHint, 1<<12, 1<<20)/64)
 	t.recent = make([]idRecent, pow2(sizeHint, 64, 1<<12))
+	// Disassembly numbers ids up to about the module's bound.
+	t.nums = make([]uint32, pow2(2*sizeHint, 1024, maxNum))
 }
 
 // pow2 returns the least power of two at least n, within [lo, hi].
@@ -58,12 +70,25 @@ func pow2(n, lo, hi int) int {
 // id if the name is new.
 func (t *idTable) lookup(off, end int) (id uint32, isNew bool) {
 	name := t.src[off:end]
+	if c := name[0]; '1' <= c && c <= '9' && len(name) <= 6 {
+		v := 0
+		for _, c := range name {
+			if c < '0' || c > '9' {
+				v = -1
+				break
+			}
+			v = v*10 + int(c-'0')
+		}
+		if v >= 0 && v < maxNum {
+			return t.lookupNum(v, off, len(name))
+		}
+	}
 	h64 := hashName(name)
 	h := uint32(h64)
 	r := &t.recent[h&uint32(len(t.recent)-1)]
 	if r.hash == h && r.id != 0 {
 		e := &t.entries[r.id-1]
-		if int(e.n) == len(name) && string(t.src[e.off:e.off+e.n]) == string(name) {
+		if int(e.n) == len(name) && sameName(t.src[e.off:e.off+e.n], name) {
 			return r.id, false
 		}
 	}
@@ -77,7 +102,7 @@ func (t *idTable) lookup(off, end int) (id uint32, isNew bool) {
 	mask := uint32(len(t.heads) - 1)
 	for id = t.heads[h&mask]; id != 0; {
 		e := &t.entries[id-1]
-		if e.hash == h && int(e.n) == len(name) && string(t.src[e.off:e.off+e.n]) == string(name) {
+		if e.hash == h && int(e.n) == len(name) && sameName(t.src[e.off:e.off+e.n], name) {
 			*r = idRecent{h, id}
 			return id, false
 		}
@@ -85,6 +110,22 @@ func (t *idTable) lookup(off, end int) (id uint32, isNew bool) {
 	}
 	id = t.insert(off, len(name), h)
 	*r = idRecent{h, id}
+	return id, true
+}
+
+// lookupNum is lookup for a decimal name of value v.
+func (t *idTable) lookupNum(v, off, n int) (uint32, bool) {
+	if v >= len(t.nums) {
+		nums := make([]uint32, pow2(v+1, 1024, maxNum))
+		copy(nums, t.nums)
+		t.nums = nums
+	}
+	if id := t.nums[v]; id != 0 {
+		return id, false
+	}
+	t.entries = append(t.entries, idEntry{uint32(off), uint32(n), 0, unchained})
+	id := uint32(len(t.entries))
+	t.nums[v] = id
 	return id, true
 }
 
@@ -106,6 +147,9 @@ func (t *idTable) grow() {
 	mask := uint32(len(t.heads) - 1)
 	for i := range t.entries {
 		e := &t.entries[i]
+		if e.next == unchained {
+			continue
+		}
 		b := e.hash & mask
 		e.next = t.heads[b]
 		t.heads[b] = uint32(i + 1)
@@ -119,24 +163,51 @@ func (t *idTable) name(id uint32) string {
 }
 
 // hashName hashes a name eight bytes at a time (a multiply-xorshift mix
-// in the manner of wyhash); names are short, so the tail is what matters.
+// in the manner of wyhash); the last, partial chunk is read as the name's
+// last eight bytes, overlapping the one before.
 func hashName(b []byte) uint64 {
 	const m = 0x9E3779B97F4A7C15
-	h := uint64(len(b)) * m
-	for len(b) >= 8 {
-		v := binary.LittleEndian.Uint64(b)
+	n := len(b)
+	h := uint64(n) * m
+	if n >= 8 {
+		for i := 0; i < n-8; i += 8 {
+			h = (h ^ binary.LittleEndian.Uint64(b[i:])) * m
+			h ^= h >> 29
+		}
+		h = (h ^ binary.LittleEndian.Uint64(b[n-8:])) * m
+	} else {
+		var v uint64
+		for i, c := range b {
+			v |= uint64(c) << (8 * i)
+		}
 		h = (h ^ v) * m
-		h ^= h >> 29
-		b = b[8:]
 	}
-	var v uint64
-	for i, c := range b {
-		v |= uint64(c) << (8 * i)
-	}
-	h = (h ^ v) * m
 	h ^= h >> 32
 	h *= m
 	return h ^ h>>29
+}
+
+// sameName reports whether a starts with name, comparing eight bytes at
+// a time (names are short: an inline loop beats a call to memequal).
+func sameName(a, name []byte) bool {
+	n := len(name)
+	if len(a) < n {
+		return false
+	}
+	if n >= 8 {
+		for i := 0; i < n-8; i += 8 {
+			if binary.LittleEndian.Uint64(a[i:]) != binary.LittleEndian.Uint64(name[i:]) {
+				return false
+			}
+		}
+		return binary.LittleEndian.Uint64(a[n-8:]) == binary.LittleEndian.Uint64(name[n-8:])
+	}
+	for i := 0; i < n; i++ {
+		if a[i] != name[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // validIDName reports whether name is a valid id name for SPIRV-Tools:

@@ -11,14 +11,15 @@ import "encoding/binary"
 // the comment start and the punctuation of OpUnknown(opcode, count).
 // wordSlow marks the bytes that make word scanning stateful.
 var wordClass = [256]uint8{
-	' ': wordBreak, '\t': wordBreak, '\n': wordBreak, '\r': wordBreak,
-	';': wordBreak, ',': wordBreak, '(': wordBreak, ')': wordBreak,
+	' ': wordBreak | skipped, '\t': wordBreak | skipped, '\n': wordBreak | skipped, '\r': wordBreak | skipped,
+	';': wordBreak | skipped, ',': wordBreak, '(': wordBreak, ')': wordBreak,
 	'"': wordSlow, '\\': wordSlow,
 }
 
 const (
 	wordBreak = 1
 	wordSlow  = 2
+	skipped   = 4 // white space or the start of a comment, which advance skips
 )
 
 // wordEnd returns the end of the word starting at p. A word ends at white
@@ -27,11 +28,12 @@ func (a *assembler) wordEnd(p int) int {
 	src := a.src
 	i := p
 	for i < len(src) {
-		switch wordClass[src[i]] {
-		case 0:
+		c := wordClass[src[i]]
+		if c == 0 {
 			i++
 			continue
-		case wordBreak:
+		}
+		if c&wordBreak != 0 {
 			return i
 		}
 		return a.wordEndSlow(p)
@@ -40,6 +42,8 @@ func (a *assembler) wordEnd(p int) int {
 }
 
 // wordEndSlow is wordEnd with quoting and escaping.
+//
+//go:noinline
 func (a *assembler) wordEndSlow(p int) int {
 	src := a.src
 	quoting, escaping := false, false
@@ -67,6 +71,24 @@ func (a *assembler) wordEndSlow(p int) int {
 // advance skips white space and comments from p and returns the start of
 // the next word, or len(src) at the end of the text.
 func (a *assembler) advance(p int) int {
+	// Most words are followed by one space and the next word.
+	if src := a.src; p+1 < len(src) && src[p] == ' ' && wordClass[src[p+1]]&skipped == 0 {
+		return p + 1
+	}
+	return a.advanceSlow(p)
+}
+
+// advanceSlow is advance's general case, kept out of line so that advance
+// inlines.
+//
+//go:noinline
+func (a *assembler) advanceSlow(p int) int {
+	// The end of a line is often skipped twice: once to see whether the
+	// next line starts an instruction, once to go there.
+	if p == a.advFrom {
+		return a.advTo
+	}
+	from := p
 	src := a.src
 	// Disassembly indents most lines by a dozen spaces or more.
 	for p+8 <= len(src) && binary.LittleEndian.Uint64(src[p:]) == 0x2020202020202020 {
@@ -81,6 +103,7 @@ func (a *assembler) advance(p int) int {
 				p++
 			}
 		default:
+			a.advFrom, a.advTo = from, p
 			return p
 		}
 	}
