@@ -141,7 +141,7 @@ type assembler struct {
 	recordIDs bool     // PreserveNumericIDs: ids are renumbered at the end
 
 	advFrom, advTo int // the last skip of advanceSlow (advFrom -1: none)
-	stack     []slot
+	stack          []slot
 
 	// The current instruction.
 	cur          int // SPIRV-Tools' "current position"
