@@ -28,8 +28,7 @@ func Assemble(src []byte, opt Options) ([]uint32, error) {
 	return a.out, nil
 }
 
-// assemble does Assemble's work and returns the assembler, whose state
-// tests look at.
+// assemble does Assemble's work and returns the assembler.
 func assemble(src []byte, opt Options) (*assembler, error) {
 	version := DefaultVersion
 	if opt.TargetEnv != "" {
@@ -45,16 +44,15 @@ func assemble(src []byte, opt Options) (*assembler, error) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		src = src[:i]
 	}
-	a := &assembler{src: src, opt: opt, lk: newLookups(version), recordIDs: opt.PreserveNumericIDs, advFrom: -1}
-	// Hints from typical disassembly: an id per 80 bytes of text, a word
-	// per 11 bytes.
-	a.ids.init(src, len(src)/64+16)
-	a.info = make(map[uint32]*idInfo)
-	a.flags = make([]uint8, 1, len(src)/64+1)
-	a.valueType = make([]uint32, 1, len(src)/64+1)
-	a.forward = make(map[uint32]int32)
-	a.out = make([]uint32, 5, len(src)/8+16)
+	a := newAssembler(src, opt, version, false)
 	a.run()
+	if !opt.LaxIDs && a.undefinedIDs() {
+		// Where an undefined id is first used is only recorded when it is
+		// needed: do it all again, noting each id used before it is
+		// defined.
+		a = newAssembler(src, opt, version, true)
+		a.run()
+	}
 	a.checkIDs()
 	if len(a.errs) > 0 {
 		return a, a.errorList()
@@ -66,6 +64,21 @@ func assemble(src []byte, opt Options) (*assembler, error) {
 	a.out[3] = bound
 	a.out[4] = 0
 	return a, nil
+}
+
+func newAssembler(src []byte, opt Options, version spirv.Version, trackForward bool) *assembler {
+	a := &assembler{src: src, opt: opt, lk: newLookups(version), recordIDs: opt.PreserveNumericIDs, advFrom: -1}
+	// Hints from typical disassembly: an id per 80 bytes of text, a word
+	// per 11 bytes.
+	a.ids.init(src, len(src)/64+16)
+	a.info = make(map[uint32]*idInfo)
+	a.flags = make([]uint8, 1, len(src)/64+1)
+	a.valueType = make([]uint32, 1, len(src)/64+1)
+	if trackForward {
+		a.forward = make(map[uint32]int32)
+	}
+	a.out = make([]uint32, 5, len(src)/8+16)
+	return a
 }
 
 // AssembleBytes is Assemble with the module encoded as little-endian bytes,
@@ -134,7 +147,7 @@ type assembler struct {
 	info      map[uint32]*idInfo // types and OpExtInstImport results
 	flags     []uint8            // by id; index 0 is unused
 	valueType []uint32           // by id: the Result Type of the instruction defining it
-	forward   map[uint32]int32   // ids used before being defined: offset of the first use
+	forward   map[uint32]int32   // if not nil, ids used before being defined: offset of the first use
 	imports   []extImport
 	errs      []asmError
 	idPos     []uint32 // word offsets of ids in out, if recordIDs

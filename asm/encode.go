@@ -355,7 +355,7 @@ func (a *assembler) useID(k spirv.OperandKind, p, e int) status {
 	} else {
 		if f := &a.flags[id]; *f&flagUsed == 0 {
 			*f |= flagUsed
-			if *f&flagDefined == 0 {
+			if *f&flagDefined == 0 && a.forward != nil {
 				a.forward[id] = int32(p)
 			}
 		}
@@ -405,7 +405,7 @@ func (a *assembler) encodeID(s slot, p, e, at int) status {
 	default:
 		if f := &a.flags[id]; *f&flagUsed == 0 {
 			*f |= flagUsed
-			if *f&flagDefined == 0 {
+			if *f&flagDefined == 0 && a.forward != nil {
 				a.forward[id] = int32(p)
 			}
 		}
@@ -971,6 +971,16 @@ func (a *assembler) finishIDs() uint32 {
 		a.out[pos] = final[a.out[pos]]
 	}
 	return bound
+}
+
+// undefinedIDs reports whether some id is used but never defined.
+func (a *assembler) undefinedIDs() bool {
+	for _, f := range a.flags[1:] {
+		if f&(flagUsed|flagDefined|flagExempt) == flagUsed {
+			return true
+		}
+	}
+	return false
 }
 
 // checkIDs reports ids used but never defined (unless LaxIDs).
