@@ -169,7 +169,10 @@ func hashName(b []byte) uint64 {
 	const m = 0x9E3779B97F4A7C15
 	n := len(b)
 	h := uint64(n) * m
-	if n >= 8 {
+	if n <= 8 && cap(b) >= 8 {
+		// A short name, read as one word from the text around it.
+		h = (h ^ binary.LittleEndian.Uint64(b[:8])&lowBytes(n)) * m
+	} else if n >= 8 {
 		for i := 0; i < n-8; i += 8 {
 			h = (h ^ binary.LittleEndian.Uint64(b[i:])) * m
 			h ^= h >> 29
@@ -187,12 +190,19 @@ func hashName(b []byte) uint64 {
 	return h ^ h>>29
 }
 
+// lowBytes masks the low n bytes of a word (0 <= n <= 8; a Go shift by 64
+// gives 0).
+func lowBytes(n int) uint64 { return ^uint64(0) >> (64 - 8*uint(n)) }
+
 // sameName reports whether a starts with name, comparing eight bytes at
 // a time (names are short: an inline loop beats a call to memequal).
 func sameName(a, name []byte) bool {
 	n := len(name)
 	if len(a) < n {
 		return false
+	}
+	if n <= 8 && cap(a) >= 8 && cap(name) >= 8 {
+		return (binary.LittleEndian.Uint64(a[:8])^binary.LittleEndian.Uint64(name[:8]))&lowBytes(n) == 0
 	}
 	if n >= 8 {
 		for i := 0; i < n-8; i += 8 {
