@@ -150,8 +150,10 @@ type assembler struct {
 	forward   map[uint32]int32   // if not nil, ids used before being defined: offset of the first use
 	imports   []extImport
 	errs      []asmError
-	idPos     []uint32 // word offsets of ids in out, if recordIDs
-	recordIDs bool     // PreserveNumericIDs: ids are renumbered at the end
+	list      []spirv.OperandInfo // the instruction's operands still expected
+	li        int                 // (from list[li]), after those on stack
+	idPos     []uint32            // word offsets of ids in out, if recordIDs
+	recordIDs bool                // PreserveNumericIDs: ids are renumbered at the end
 
 	advFrom, advTo int // the last skip of advanceSlow (advFrom -1: none)
 	stack          []slot

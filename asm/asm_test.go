@@ -111,6 +111,8 @@ func TestLiterals(t *testing.T) {
 		{"OpUnknown", "%t = OpTypeInt 32 0\nOpUnknown(1, 3) %t %u", "00030001 00000001 00000002"},
 		{"comment and CRLF", "OpCapability Shader ; comment\r\nOpCapability Linkage;x", "00020011 00000005"},
 		{"operands across lines", "OpCapability\nShader", "00020011 00000001"},
+		{"opcode then comment", "OpCapability Shader\nOpNop;c", "00010000"},
+		{"opcode then escape", "OpCapability Shader\nOpName %a \"x\"\n%a = OpTypeVoid\nOpNop", "00010000"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,6 +136,8 @@ type errorCase struct {
 // Debian's spirv-as.
 var errorCases = []errorCase{
 	{name: "unknown opcode", src: "OpFoo\n", want: "1:1: Invalid Opcode name 'OpFoo'"},
+	{name: "unknown opcode before comment", src: "OpFoo;OpNop\n", want: "1:1: Invalid Opcode name 'OpFoo'"},
+	{name: "opcode with backslash", src: "OpNo\\p\n", want: "1:1: Invalid Opcode name 'OpNo\\p'"},
 	{name: "unknown enumerant", src: "OpCapability Foo\n", want: "1:14: Invalid capability 'Foo'."},
 	{name: "unknown decoration", src: "OpDecorate %x Foo\n", want: "1:15: Invalid decoration 'Foo'."},
 	{name: "unknown memory model", src: "OpMemoryModel Logical Foo\n", want: "1:23: Invalid memory model 'Foo'."},

@@ -16,12 +16,18 @@ func (a *assembler) instruction() status {
 	a.op, a.opcode, a.opName = nil, 0, nil
 	a.result, a.resultID, a.resultTypeID, a.extSet = nil, 0, 0, nil
 	a.stack = a.stack[:0]
+	a.list, a.li = nil, 0
 
 	if src[a.cur] == '!' {
 		return a.immediateInstruction()
 	}
 	first := a.cur
-	firstEnd := a.wordEnd(first)
+	var firstEnd int
+	if a.startsWithOp(first) {
+		firstEnd = a.opWordEnd(first)
+	} else {
+		firstEnd = a.wordEnd(first)
+	}
 	opStart, opEnd := first, firstEnd
 	if !a.startsWithOp(first) {
 		if firstEnd == first || src[first] != '%' {
@@ -42,10 +48,10 @@ func (a *assembler) instruction() status {
 		if p >= len(src) {
 			return a.fail(p, "Expected opcode, found end of stream.")
 		}
-		opStart, opEnd = p, a.wordEnd(p)
 		if !a.startsWithOp(p) {
-			return a.fail(p, "Invalid Opcode prefix '%s'.", src[opStart:opEnd])
+			return a.fail(p, "Invalid Opcode prefix '%s'.", src[p:a.wordEnd(p)])
 		}
+		opStart, opEnd = p, a.opWordEnd(p)
 	}
 	name := src[opStart:opEnd]
 	a.opName = name
@@ -58,6 +64,17 @@ func (a *assembler) instruction() status {
 	}
 	info, ok := a.lk.opcode(name[2:])
 	if !ok {
+		if e := a.wordEnd(opStart); e != opEnd {
+			// opWordEnd went past a ';' or a backslash: look again.
+			opEnd, name = e, src[opStart:e]
+			a.opName = name
+			if opStart == first {
+				firstEnd = e
+			}
+			info, ok = a.lk.opcode(name[2:])
+		}
+	}
+	if !ok {
 		return a.fail(opStart, "Invalid Opcode name '%s'", name)
 	}
 	if info.HasResult && a.result == nil {
@@ -69,12 +86,24 @@ func (a *assembler) instruction() status {
 	a.op, a.opcode = info, info.Opcode
 	a.cur = opEnd
 	a.out = append(a.out, 0)
-	a.push(info.Operands)
+	a.list, a.li = info.Operands, 0
 
 	if st := a.operands(); st != stOK {
 		return st
 	}
 	return a.finish()
+}
+
+// opWordEnd returns the end of the opcode name at p (which starts with
+// "Op"), quickly: names are letters and digits followed by white space.
+// It may run past a ';' or a backslash, which no opcode name has; the
+// caller checks with wordEnd when the name is not found.
+func (a *assembler) opWordEnd(p int) int {
+	src := a.src
+	if e := a.shortEnd(p); e == len(src) || wordClass[src[e]]&wordBreak != 0 {
+		return e
+	}
+	return a.wordEnd(p)
 }
 
 // push adds the operands of a grammar list to the expected operands, to be
@@ -90,13 +119,10 @@ func (a *assembler) push(ops []spirv.OperandInfo) {
 // instruction or the end of the text.
 func (a *assembler) operands() status {
 	src := a.src
-	for len(a.stack) > 0 {
-		s := a.stack[len(a.stack)-1]
-		a.stack = a.stack[:len(a.stack)-1]
-
-		if s.q == spirv.Variadic {
-			a.expandVariadic(s)
-			continue
+	for {
+		s, ok := a.nextSlot()
+		if !ok {
+			break
 		}
 		if s.form == formGrammar {
 			if info := s.kind.Info(); info.Category == spirv.CategoryComposite {
@@ -120,7 +146,13 @@ func (a *assembler) operands() status {
 			}
 		}
 
-		p := a.advance(a.cur)
+		// advance, with its common case written out: one space.
+		p := a.cur
+		if p+1 < len(src) && src[p] == ' ' && wordClass[src[p+1]]&skipped == 0 {
+			p++
+		} else {
+			p = a.advanceSlow(p)
+		}
 		a.cur = p
 		if p >= len(src) {
 			if s.optional() {
@@ -131,12 +163,18 @@ func (a *assembler) operands() status {
 		if src[p] == '%' && s.form == formGrammar && s.kind.Info().Category == spirv.CategoryID {
 			// The common case, an id operand, in one scan of its name;
 			// anything unusual takes the general path below.
-			if e := a.idNameEnd(p + 1); e > p+1 && !a.equalsOpFollows(e) {
-				if st := a.useID(s.kind, p, e); st != stOK {
-					return st
+			if e := a.shortEnd(p + 1); e > p+1 && (e == len(src) || wordClass[src[e]]&wordBreak != 0) && !a.equalsOpFollows(e) {
+				// A name the table has is valid; a new one is checked.
+				if id, isNew, ok := a.ids.lookupValid(p+1, e, true); ok {
+					if isNew {
+						a.newID()
+					}
+					if st := a.useID(s.kind, id, p); st != stOK {
+						return st
+					}
+					a.cur = e
+					continue
 				}
-				a.cur = e
-				continue
 			}
 		}
 		isNew, e := a.newInst(p)
@@ -165,6 +203,44 @@ func (a *assembler) operands() status {
 		a.cur = e
 	}
 	return stOK
+}
+
+// nextSlot returns the next expected operand: the top of the stack
+// (enumerant parameters, extended instruction operands, ...), else the
+// next of the instruction's own operands. Like SPIRV-Tools'
+// spvExpandOperandSequenceOnce, a variadic operand yields one optional
+// operand and stays in place for the next.
+func (a *assembler) nextSlot() (slot, bool) {
+	var s slot
+	onStack := len(a.stack) > 0
+	switch {
+	case onStack:
+		s = a.stack[len(a.stack)-1]
+	case a.li < len(a.list):
+		o := &a.list[a.li]
+		s = slot{kind: o.Kind, q: o.Quantifier}
+	default:
+		return s, false
+	}
+	switch {
+	case s.q != spirv.Variadic:
+	case s.kind == spirv.OperandKindPairIdRefIdRef:
+		// SPIRV-Tools reads OpPhi's pairs as a plain list of ids.
+		return slot{kind: spirv.OperandKindIdRef, q: spirv.Optional}, true
+	case s.kind.Info().Category != spirv.CategoryComposite:
+		s.q = spirv.Optional
+		return s, true
+	}
+	if onStack {
+		a.stack = a.stack[:len(a.stack)-1]
+	} else {
+		a.li++
+	}
+	if s.q == spirv.Variadic {
+		a.expandVariadic(s) // a pair: its parts, then the pairs again
+		return a.nextSlot()
+	}
+	return s, true
 }
 
 // expandVariadic replaces a variadic operand by one optional operand
@@ -281,10 +357,15 @@ func (a *assembler) recordType() status {
 func (a *assembler) idOf(off, end int) uint32 {
 	id, isNew := a.ids.lookup(off, end)
 	if isNew {
-		a.flags = append(a.flags, 0)
-		a.valueType = append(a.valueType, 0)
+		a.newID()
 	}
 	return id
+}
+
+// newID makes room for the per-id data of a new id.
+func (a *assembler) newID() {
+	a.flags = append(a.flags, 0)
+	a.valueType = append(a.valueType, 0)
 }
 
 // none is the idInfo of ids that have none; it is never written.
@@ -309,32 +390,6 @@ func (a *assembler) setInfo(id uint32) *idInfo {
 	return v
 }
 
-// idNameEnd returns the end of the id name starting at p when the whole
-// word is a valid name (letters, digits, '_'), else -1.
-func (a *assembler) idNameEnd(p int) int {
-	src := a.src
-	i := p
-	for i < len(src) && idChar[src[i]] {
-		i++
-	}
-	if i < len(src) && wordClass[src[i]]&wordBreak == 0 {
-		return -1
-	}
-	return i
-}
-
-// idChar marks the bytes of id names.
-var idChar = [256]bool{
-	'_': true,
-	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
-	'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true, 'G': true, 'H': true, 'I': true,
-	'J': true, 'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true, 'R': true,
-	'S': true, 'T': true, 'U': true, 'V': true, 'W': true, 'X': true, 'Y': true, 'Z': true,
-	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true, 'h': true, 'i': true,
-	'j': true, 'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true, 'r': true,
-	's': true, 't': true, 'u': true, 'v': true, 'w': true, 'x': true, 'y': true, 'z': true,
-}
-
 // equalsOpFollows reports whether "= Op..." follows the word ending at e,
 // which makes the word the result id of a new instruction.
 func (a *assembler) equalsOpFollows(e int) bool {
@@ -347,9 +402,8 @@ func (a *assembler) equalsOpFollows(e int) bool {
 	return r < len(src) && a.startsWithOp(r)
 }
 
-// useID encodes the valid id operand %name at src[p:e] of kind k.
-func (a *assembler) useID(k spirv.OperandKind, p, e int) status {
-	id := a.idOf(p+1, e)
+// useID encodes id, an operand of kind k at p.
+func (a *assembler) useID(k spirv.OperandKind, id uint32, p int) status {
 	if k == spirv.OperandKindIdResult {
 		a.resultID = id
 	} else {
@@ -755,6 +809,7 @@ func (a *assembler) immediate(p, e int) status {
 		return a.fail(p, "Invalid immediate integer: !%s", a.src[p+1:e])
 	}
 	a.out = append(a.out, uint32(v))
+	// The remaining operands, next first: the stack, then the list.
 	k := -1
 	for i := len(a.stack) - 1; i >= 0; i-- {
 		if s := a.stack[i]; s.form == formGrammar && s.kind == spirv.OperandKindIdResult && s.q == spirv.One {
@@ -762,6 +817,15 @@ func (a *assembler) immediate(p, e int) status {
 			break
 		}
 	}
+	if k < 0 {
+		for i := a.li; i < len(a.list); i++ {
+			if o := a.list[i]; o.Kind == spirv.OperandKindIdResult && o.Quantifier == spirv.One {
+				k = len(a.stack) + i - a.li
+				break
+			}
+		}
+	}
+	a.list, a.li = nil, 0
 	civ := slot{kind: spirv.OperandKindIdRef, q: spirv.Optional, form: formCIV}
 	a.stack = a.stack[:0]
 	a.stack = append(a.stack, civ)

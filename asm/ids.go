@@ -69,6 +69,14 @@ func pow2(n, lo, hi int) int {
 // lookup returns the id of the name at src[off:end], assigning the next
 // id if the name is new.
 func (t *idTable) lookup(off, end int) (id uint32, isNew bool) {
+	id, isNew, _ = t.lookupValid(off, end, false)
+	return id, isNew
+}
+
+// lookupValid is lookup that, if check is set, adds a new name only if it
+// is a valid id name (the names in the table are). ok is false when a
+// name is refused.
+func (t *idTable) lookupValid(off, end int, check bool) (id uint32, isNew, ok bool) {
 	name := t.src[off:end]
 	if c := name[0]; '1' <= c && c <= '9' && len(name) <= 6 {
 		v := 0
@@ -80,7 +88,8 @@ func (t *idTable) lookup(off, end int) (id uint32, isNew bool) {
 			v = v*10 + int(c-'0')
 		}
 		if v >= 0 && v < maxNum {
-			return t.lookupNum(v, off, len(name))
+			id, isNew = t.lookupNum(v, off, len(name))
+			return id, isNew, true
 		}
 	}
 	h64 := hashName(name)
@@ -89,28 +98,34 @@ func (t *idTable) lookup(off, end int) (id uint32, isNew bool) {
 	if r.hash == h && r.id != 0 {
 		e := &t.entries[r.id-1]
 		if int(e.n) == len(name) && sameName(t.src[e.off:e.off+e.n], name) {
-			return r.id, false
+			return r.id, false, true
 		}
 	}
 	fb := uint32(h64>>40) & uint32(64*len(t.filter)-1)
 	if t.filter[fb/64]&(1<<(fb%64)) == 0 {
+		if check && !validIDName(name) {
+			return 0, false, false
+		}
 		t.filter[fb/64] |= 1 << (fb % 64)
 		id = t.insert(off, len(name), h)
 		*r = idRecent{h, id}
-		return id, true
+		return id, true, true
 	}
 	mask := uint32(len(t.heads) - 1)
 	for id = t.heads[h&mask]; id != 0; {
 		e := &t.entries[id-1]
 		if e.hash == h && int(e.n) == len(name) && sameName(t.src[e.off:e.off+e.n], name) {
 			*r = idRecent{h, id}
-			return id, false
+			return id, false, true
 		}
 		id = e.next
 	}
+	if check && !validIDName(name) {
+		return 0, false, false
+	}
 	id = t.insert(off, len(name), h)
 	*r = idRecent{h, id}
-	return id, true
+	return id, true, true
 }
 
 // lookupNum is lookup for a decimal name of value v.

@@ -1,6 +1,9 @@
 package asm
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The scanner follows SPIRV-Tools' text_handler.cpp exactly, since where a
 // word ends and what starts an instruction decide which texts assemble and
@@ -39,6 +42,32 @@ func (a *assembler) wordEnd(p int) int {
 		return a.wordEndSlow(p)
 	}
 	return i
+}
+
+// shortEnd returns where the first byte below '0' (0x30) from p is: the
+// end of an id or opcode name, whose bytes are letters, digits and '_',
+// and that is followed by white space. It reads eight bytes at a time;
+// callers check the name and what ends it.
+func (a *assembler) shortEnd(p int) int {
+	src := a.src
+	for p+8 <= len(src) {
+		if m := hasLess(binary.LittleEndian.Uint64(src[p:]), '0'); m != 0 {
+			return p + bits.TrailingZeros64(m)/8 // the lowest flagged byte is exact
+		}
+		p += 8
+	}
+	for p < len(src) && src[p] >= '0' {
+		p++
+	}
+	return p
+}
+
+// hasLess is non-zero if a byte of x is below n (n <= 128): the SWAR
+// test of "Bit Twiddling Hacks", in which the lowest flagged byte is
+// exact.
+func hasLess(x uint64, n byte) uint64 {
+	const lsb = 0x0101010101010101
+	return (x - lsb*uint64(n)) &^ x & (lsb << 7)
 }
 
 // wordEndSlow is wordEnd with quoting and escaping.
