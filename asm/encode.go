@@ -23,13 +23,14 @@ func (a *assembler) instruction() status {
 	}
 	first := a.cur
 	var firstEnd int
-	if a.startsWithOp(first) {
+	isOp := a.startsWithOp(first)
+	if isOp {
 		firstEnd = a.opWordEnd(first)
 	} else {
 		firstEnd = a.wordEnd(first)
 	}
 	opStart, opEnd := first, firstEnd
-	if !a.startsWithOp(first) {
+	if !isOp {
 		if firstEnd == first || src[first] != '%' {
 			return a.fail(first, "Expected <opcode> or <result-id> at the beginning of an instruction, found '%s'.", src[first:firstEnd])
 		}
@@ -394,7 +395,12 @@ func (a *assembler) setInfo(id uint32) *idInfo {
 // which makes the word the result id of a new instruction.
 func (a *assembler) equalsOpFollows(e int) bool {
 	src := a.src
-	q := a.advance(e)
+	q := e
+	if q+1 < len(src) && src[q] == ' ' && wordClass[src[q+1]]&skipped == 0 {
+		q++
+	} else {
+		q = a.advanceSlow(q)
+	}
 	if q >= len(src) || src[q] != '=' || a.wordEnd(q) != q+1 {
 		return false
 	}
