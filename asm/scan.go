@@ -119,11 +119,19 @@ func (a *assembler) advanceSlow(p int) int {
 	}
 	from := p
 	src := a.src
-	// Disassembly indents most lines by a dozen spaces or more.
-	for p+8 <= len(src) && binary.LittleEndian.Uint64(src[p:]) == 0x2020202020202020 {
-		p += 8
-	}
 	for p < len(src) {
+		// Spaces eight at a time: disassembly indents most lines by a
+		// dozen or more.
+		for p+8 <= len(src) {
+			if x := binary.LittleEndian.Uint64(src[p:]) ^ 0x2020202020202020; x != 0 {
+				p += bits.TrailingZeros64(x) / 8
+				break
+			}
+			p += 8
+		}
+		if p >= len(src) {
+			break
+		}
 		switch src[p] {
 		case ' ', '\t', '\r', '\n':
 			p++
