@@ -21,6 +21,7 @@ type idTable struct {
 	entries []idEntry // by id-1
 	filter  []uint64  // one bit per hash value (high bits): maybe present
 	recent  []idRecent
+	chained int // entries in the hash chains
 	// nums maps the value of a decimal name ("%123", most of the ids
 	// spirv-dis prints) straight to its id, without hashing.
 	nums []uint32
@@ -44,14 +45,15 @@ type idRecent struct {
 	id   uint32 // 0: empty
 }
 
-// init sizes the table for a text of len(src) bytes: sizeHint ids, a
-// filter of about 16 bits per expected id and a recent-names cache that
-// still fits a processor's nearest caches.
+// init sizes the table for sizeHint ids: a filter of a few bits per id
+// and a recent-names cache that still fits a processor's nearest caches.
 func (t *idTable) init(src []byte, sizeHint int) {
 	t.src = src
-	t.heads = make([]uint32, pow2(sizeHint, 256, 1<<30))
+	// Decimal names, most of them in disassembly, skip the hash table,
+	// so it starts at a quarter of the size hint (it grows as needed).
+	t.heads = make([]uint32, pow2(sizeHint/4, 256, 1<<30))
 	t.entries = make([]idEntry, 0, sizeHint)
-	t.filter = make([]uint64, pow2(16*sizeHint, 1<<12, 1<<20)/64)
+	t.filter = make([]uint64, pow2(4*sizeHint, 1<<12, 1<<20)/64)
 	t.recent = make([]idRecent, pow2(sizeHint, 64, 1<<12))
 	// Disassembly numbers ids up to about the module's bound.
 	t.nums = make([]uint32, pow2(2*sizeHint, 1024, maxNum))
@@ -147,9 +149,10 @@ func (t *idTable) lookupNum(v, off, n int) (uint32, bool) {
 // insert adds a new name; the load of its bucket's head only feeds a
 // store, so its cache miss does not hold up what follows.
 func (t *idTable) insert(off, n int, h uint32) uint32 {
-	if len(t.entries) >= len(t.heads) {
+	if t.chained >= len(t.heads) {
 		t.grow()
 	}
+	t.chained++
 	b := h & uint32(len(t.heads)-1)
 	t.entries = append(t.entries, idEntry{uint32(off), uint32(n), h, t.heads[b]})
 	id := uint32(len(t.entries))
