@@ -14,6 +14,9 @@ const Generator = 7<<16 | 0
 // maxErrors bounds the errors collected from one text.
 const maxErrors = 1000
 
+// maxText is the largest text Assemble takes: offsets are kept in 32 bits.
+const maxText = 1<<31 - 1
+
 // maxWordCount is the largest word count of an instruction.
 const maxWordCount = 0xFFFF
 
@@ -39,6 +42,9 @@ func assemble(src []byte, opt Options) (*assembler, error) {
 		version = v
 	} else if v, ok := versionFromText(src); ok {
 		version = v
+	}
+	if len(src) > maxText {
+		return nil, fmt.Errorf("assembly text of %d bytes is larger than the %d bytes spvx handles", len(src), maxText)
 	}
 	// SPIRV-Tools reads the text as a C string: a nul byte ends it.
 	if i := bytes.IndexByte(src, 0); i >= 0 {
