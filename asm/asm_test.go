@@ -136,6 +136,8 @@ type errorCase struct {
 // Debian's spirv-as.
 var errorCases = []errorCase{
 	{name: "unknown opcode", src: "OpFoo\n", want: "1:1: Invalid Opcode name 'OpFoo'"},
+	{name: "error after a string of several lines", src: "OpSource GLSL 450 %f \"line1\nline2\nline3\"\nOpFoo\n", want: "4:1: Invalid Opcode name 'OpFoo'"},
+	{name: "error on the line a string ends", src: "OpSource GLSL 450 %f \"line1\nline2\nline3\" OpFoo\n", want: "3:8: Invalid Opcode name 'OpFoo'"},
 	{name: "unknown opcode before comment", src: "OpFoo;OpNop\n", want: "1:1: Invalid Opcode name 'OpFoo'"},
 	{name: "opcode with backslash", src: "OpNo\\p\n", want: "1:1: Invalid Opcode name 'OpNo\\p'"},
 	{name: "unknown enumerant", src: "OpCapability Foo\n", want: "1:14: Invalid capability 'Foo'."},
@@ -263,6 +265,11 @@ OpName %nowhere "n"
 	}
 	if s := list[0].SPIRVTools(); s != "error: 2: 14: Invalid capability 'Bogus'." {
 		t.Errorf("SPIRVTools() = %q", s)
+	}
+	// spirv-as does not count the newlines inside a quoted string.
+	_, err = Assemble([]byte("OpSource GLSL 450 %f \"a\nb\nc\" OpFoo\n"), Options{LaxIDs: true})
+	if !errors.As(err, &list) || list[0].Error() != "3:8: Invalid Opcode name 'OpFoo'" || list[0].SPIRVTools() != "error: 1: 38: Invalid Opcode name 'OpFoo'" {
+		t.Errorf("after a string of several lines: %v / %s", err, list[0].SPIRVTools())
 	}
 }
 

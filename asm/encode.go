@@ -1083,9 +1083,10 @@ func (a *assembler) errorList() ErrorList {
 		offs[i] = e.off
 	}
 	lc := lineCols(a.src, offs)
+	tc := a.toolsLineCols(offs)
 	list := make(ErrorList, len(errs))
 	for i, e := range errs {
-		list[i] = &Error{Pos{a.opt.File, lc[i][0], lc[i][1]}, e.msg}
+		list[i] = &Error{Pos: Pos{a.opt.File, lc[i][0], lc[i][1]}, Msg: e.msg, toolsLine: tc[i][0], toolsCol: tc[i][1]}
 	}
 	return list
 }

@@ -26,15 +26,25 @@ func (p Pos) String() string {
 type Error struct {
 	Pos Pos
 	Msg string // SPIRV-Tools' wording where it has one
+
+	// The line and column spirv-as reports, which differ from Pos after
+	// a quoted string that spans lines: spirv-as does not count the
+	// newlines inside a word.
+	toolsLine, toolsCol int
 }
 
 // Error returns "file:line:col: message".
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 
 // SPIRVTools returns the error as spirv-as prints it:
-// "error: LINE: COL: message".
+// "error: LINE: COL: message", with spirv-as's line and column (which
+// do not count the newlines inside a quoted string).
 func (e *Error) SPIRVTools() string {
-	return fmt.Sprintf("error: %d: %d: %s", e.Pos.Line, e.Pos.Col, e.Msg)
+	line, col := e.Pos.Line, e.Pos.Col
+	if e.toolsLine != 0 {
+		line, col = e.toolsLine, e.toolsCol
+	}
+	return fmt.Sprintf("error: %d: %d: %s", line, col, e.Msg)
 }
 
 // ErrorList is the list of errors of one Assemble call, in text order. It

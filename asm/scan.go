@@ -193,3 +193,53 @@ func lineCols(src []byte, offs []int) [][2]int {
 	}
 	return res
 }
+
+// toolsLineCols converts byte offsets (sorted) to the lines and columns
+// spirv-as reports. SPIRV-Tools counts a line only for a newline it skips
+// between words: one inside a word (a quoted string, an escaped newline)
+// just adds to the column. So this walks the text word by word, as the
+// assembler reads it.
+func (a *assembler) toolsLineCols(offs []int) [][2]int {
+	src := a.src
+	res := make([][2]int, len(offs))
+	line, lineStart, k := 1, 0, 0
+	put := func(limit int) {
+		for ; k < len(offs) && offs[k] <= limit; k++ {
+			res[k] = [2]int{line, offs[k] - lineStart + 1}
+		}
+	}
+	p := 0
+	for p < len(src) && k < len(offs) {
+		// Between words: newlines count.
+		for p < len(src) {
+			c := src[p]
+			if c == ';' {
+				for p < len(src) && src[p] != '\n' {
+					p++
+				}
+				continue
+			}
+			if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+				break
+			}
+			put(p)
+			p++
+			if c == '\n' {
+				line, lineStart = line+1, p
+			}
+		}
+		put(p)
+		// A word, or the punctuation of OpUnknown.
+		e := a.wordEnd(p)
+		if e == p {
+			e = p + 1
+		}
+		put(e - 1)
+		p = e
+	}
+	put(len(src))
+	for ; k < len(offs); k++ {
+		res[k] = [2]int{line, offs[k] - lineStart + 1}
+	}
+	return res
+}
