@@ -193,6 +193,7 @@ var errorCases = []errorCase{
 	{name: "ext set imported twice", src: "%a = OpExtInstImport \"GLSL.std.450\"\n%a = OpExtInstImport \"GLSL.std.450\"\n", want: "2:22: Import Id is being defined a second time"},
 	{name: "unknown ext inst", src: "%1 = OpExtInstImport \"GLSL.std.450\"\n%2 = OpExtInst %3 %1 Foo %4\n", want: "2:22: Invalid extended instruction name 'Foo'."},
 	{name: "ext inst set not imported", src: "%1 = OpExtInstImport \"GLSL.std.450\"\n%2 = OpExtInst %3 %4 Sqrt %5\n", want: "2:19: Invalid extended instruction import Id 3"},
+	{name: "ext inst extra operand", src: "%1 = OpExtInstImport \"GLSL.std.450\"\n%t = OpTypeFloat 32\n%x = OpUndef %t\n%y = OpExtInst %t %1 Sqrt %x %x\n", want: "5:1: Expected '=', found end of stream."},
 	{name: "non-semantic ext inst name", src: "%1 = OpExtInstImport \"NonSemantic.Foo\"\n%2 = OpExtInst %3 %1 Bar %4\n", want: "2:22: Couldn't translate unknown extended instruction name 'Bar' to unsigned integer."},
 	{name: "unknown spec op", src: "%1 = OpSpecConstantOp %2 Foo %3\n", want: "1:26: Invalid OpSpecConstantOp opcode 'Foo'."},
 	{name: "spec op not allowed", src: "%1 = OpSpecConstantOp %2 BitcastExtractEXT %3 %4\n", want: "1:26: Invalid OpSpecConstantOp opcode 'BitcastExtractEXT'."},

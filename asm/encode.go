@@ -88,6 +88,17 @@ func (a *assembler) instruction() status {
 	a.cur = opEnd
 	a.out = append(a.out, 0)
 	a.list, a.li = info.Operands, 0
+	if a.opcode == spirv.OpExtInst || a.opcode == spirv.OpExtInstWithForwardRefsKHR {
+		// The extended instruction's own operands replace the grammar's
+		// trailing "IdRef* Operands", as in SPIRV-Tools' tables: extra
+		// ids after them start a new instruction.
+		for i, o := range a.list {
+			if o.Kind == spirv.OperandKindLiteralExtInstInteger {
+				a.list = a.list[:i+1]
+				break
+			}
+		}
+	}
 
 	if st := a.operands(); st != stOK {
 		return st
