@@ -84,8 +84,8 @@ var targetEnvs = [...]TargetEnv{
 func v(major, minor int) spirv.Version { return spirv.MakeVersion(major, minor) }
 
 // DefaultVersion is the SPIR-V version spirv-as writes when neither
-// --target-env nor a "; Version:" comment says otherwise.
-var DefaultVersion = spirv.MakeVersion(1, 6)
+// --target-env nor a "; Version:" comment says otherwise: 1.6.
+const DefaultVersion spirv.Version = 1<<16 | 6<<8
 
 // TargetEnvs returns the --target-env names Assemble accepts, in matching
 // order.
