@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"slices"
 	"strings"
 
 	"spvx/spirv"
@@ -89,7 +90,7 @@ const DefaultVersion spirv.Version = 1<<16 | 6<<8
 
 // TargetEnvs returns the --target-env names Assemble accepts, in matching
 // order.
-func TargetEnvs() []TargetEnv { return targetEnvs[:] }
+func TargetEnvs() []TargetEnv { return slices.Clone(targetEnvs[:]) }
 
 // LookupTargetEnv returns the SPIR-V version of a --target-env argument,
 // matching names as prefixes like spirv-as.
