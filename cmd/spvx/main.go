@@ -35,6 +35,7 @@ type command struct {
 
 // commands lists the subcommands in the order `spvx --help` shows them.
 var commands = []command{
+	{"as", "assemble SPIR-V text into binary modules, as spirv-as does", runAs},
 	disCommand,
 	{"info", "summarize SPIR-V modules (header, capabilities, entry points, opcodes)", cmdInfo},
 	{"mx", "OCP MX formats: types, decode, encode, table, quantize, dequantize", runMX},

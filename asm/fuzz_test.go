@@ -1,0 +1,53 @@
+package asm
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"spvx/spirv"
+)
+
+// FuzzAssemble checks that no text makes Assemble panic or return both
+// words and an error, and that a module assembled from a text without raw
+// words (!<integer>, OpUnknown) and numeric ids kept as written decodes.
+func FuzzAssemble(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.spvasm")
+	for _, file := range files {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(src, false)
+		}
+	}
+	for _, c := range errorCases {
+		f.Add([]byte(c.src), true)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, preserve bool) {
+		words, err := Assemble(src, Options{PreserveNumericIDs: preserve})
+		if err != nil {
+			if words != nil {
+				t.Fatalf("Assemble returned words and an error: %v", err)
+			}
+			if list, ok := err.(ErrorList); !ok || len(list) == 0 {
+				t.Fatalf("Assemble error %T %v, want a non-empty ErrorList", err, err)
+			}
+			return
+		}
+		if bytes.Contains(src, []byte("!")) || bytes.Contains(src, []byte("OpUnknown")) {
+			return // raw words may make any binary
+		}
+		if preserve {
+			return // like spirv-as, %0 and %4294967295 keep their numbers: id 0, bound 0
+		}
+		if _, err := spirv.DecodeWords(words); err != nil {
+			if errors.Is(err, spirv.ErrBadNumberType) {
+				// Like spirv-as, the assembler types a literal by an
+				// OpTypeInt of width 0 (only 0 fits); the decoder refuses
+				// such a type.
+				return
+			}
+			t.Fatalf("DecodeWords(Assemble(%q)): %v", src, err)
+		}
+	})
+}
