@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 
 	"spvx/spirv"
 )
@@ -280,7 +281,13 @@ func parseInt(text string, width int, signed bool) (uint64, error) {
 	if signed {
 		kind = "signed"
 	}
-	invalid := fail("Invalid " + kind + " integer literal: " + text)
+	// spirv-as reads text without a leading '-' as an unsigned number even
+	// for a signed type, and words its syntax error that way.
+	syntax := "unsigned"
+	if strings.HasPrefix(text, "-") {
+		syntax = "signed"
+	}
+	invalid := fail("Invalid " + syntax + " integer literal: " + text)
 	s := text
 	neg := false
 	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {

@@ -140,6 +140,8 @@ func TestParse(t *testing.T) {
 		{i8, "-1", []uint32{0xFFFFFFFF}, ""},
 		{i8, "0x80", []uint32{0xFFFFFF80}, ""},
 		{i8, "128", nil, "Integer 128 does not fit in a 8-bit signed integer"},
+		{i32, "abc", nil, "Invalid unsigned integer literal: abc"},
+		{i32, "-abc", nil, "Invalid signed integer literal: -abc"},
 		{i64, "-1", []uint32{0xFFFFFFFF, 0xFFFFFFFF}, ""},
 		{i64, "-9223372036854775808", []uint32{0, 0x80000000}, ""},
 		{f32, "1", []uint32{0x3f800000}, ""},
