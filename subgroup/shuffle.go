@@ -31,6 +31,10 @@ func BitcastShuffle(dst, src []uint64, srcT, dstT Type, n int) error {
 	switch {
 	case ws == wd:
 		shuffleSame(dst, src, ws, cs, n)
+	case ws%wd == 0 && n%(ws/wd) == 0:
+		splitSlots(dst[:n*cd], src[:n*cs], ws, cs, wd, cd, n)
+	case wd%ws == 0 && n%(wd/ws) == 0:
+		mergeSlots(dst[:n*cd], src[:n*cs], ws, cs, wd, cd, n)
 	case ws%wd == 0:
 		shuffleSplit(dst, src, ws, cs, wd, cd, n)
 	case wd%ws == 0:
@@ -115,6 +119,59 @@ func shuffleBits(dst, src []uint64, ws, cs, wd, cd, n int) {
 				g += take
 			}
 			dst[i*cd+c] = v
+		}
+	}
+}
+
+// splitSlots handles Ws = r·Wd when r divides n. With q < n/r and j, k < r
+// the stream formula reads
+//
+//	dst[r·q + k][r·c + j] = src[j·n/r + q][c] >> k·Wd
+//
+// so the loops write dst in order and need no division: each result row
+// shifts by one amount, and its components gather r source slots n/r
+// rows apart.
+func splitSlots(dst, src []uint64, ws, cs, wd, cd, n int) {
+	r := ws / wd
+	m := mask(wd)
+	stride := n / r * cs // slots from src[j·n/r + q][c] to src[(j+1)·n/r + q][c]
+	o := 0
+	for q := range n / r {
+		for k := range r {
+			sh := uint(k*wd) & 63
+			row := dst[o : o+cd]
+			for c := range cs {
+				base := q*cs + c
+				out := row[r*c : r*c+r]
+				for j := range out {
+					out[j] = src[base+j*stride] >> sh & m
+				}
+			}
+			o += cd
+		}
+	}
+}
+
+// mergeSlots handles Wd = r·Ws when r divides n, the inverse of
+// splitSlots:
+//
+//	dst[j·n/r + q][c] = Σ_k src[r·q + k][r·c + j] << k·Ws
+func mergeSlots(dst, src []uint64, ws, cs, wd, cd, n int) {
+	r := wd / ws
+	m := mask(ws)
+	o := 0
+	for j := range r {
+		for q := range n / r {
+			row := dst[o : o+cd]
+			for c := range row {
+				in := src[r*q*cs+r*c+j:]
+				var v uint64
+				for k := range r {
+					v |= (in[k*cs] & m) << (uint(k*ws) & 63)
+				}
+				row[c] = v
+			}
+			o += cd
 		}
 	}
 }
