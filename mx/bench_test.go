@@ -53,6 +53,42 @@ func BenchmarkDequantize(b *testing.B) {
 	}
 }
 
+// BenchmarkQuantizePortable and BenchmarkDequantizePortable run the
+// formats that have assembly kernels through the portable loops, which
+// other architectures (and GODEBUG=cpu.avx2=off) use.
+func BenchmarkQuantizePortable(b *testing.B) {
+	src := benchInput()
+	for _, f := range []BlockFormat{MXFP8E4M3, MXFP8E5M2, MXFP4} {
+		b.Run(f.String(), func(b *testing.B) {
+			scales := make([]byte, ScaleBytes(len(src), 32))
+			elems := make([]byte, ElementBytes(f, len(src)))
+			b.SetBytes(int64(len(scales) + len(elems)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = quantize(scales, elems, src, f, Options{Workers: 1}, true)
+			}
+			b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Melem/s")
+		})
+	}
+}
+
+func BenchmarkDequantizePortable(b *testing.B) {
+	src := benchInput()
+	f := MXFP4
+	b.Run(f.String(), func(b *testing.B) {
+		scales := make([]byte, ScaleBytes(len(src), 32))
+		elems := make([]byte, ElementBytes(f, len(src)))
+		_ = Quantize(scales, elems, src, f, Options{Workers: 1})
+		dst := make([]float32, len(src))
+		b.SetBytes(int64(len(dst) * 4))
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = dequantize(dst, scales, elems, f, 32, 1, true)
+		}
+		b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Melem/s")
+	})
+}
+
 // BenchmarkCopyFloat32 copies the same number of output bytes as
 // Dequantize writes, the yardstick for the ratios in BENCHMARKS-mx.md.
 func BenchmarkCopyFloat32(b *testing.B) {
