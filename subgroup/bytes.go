@@ -25,6 +25,11 @@ import (
 // sizes that are a multiple of the width ratio, it runs as r×r transposes
 // of 64-bit words (SWAR); other shapes move runs of bytes.
 func BitcastShuffleBytes(dst, src []byte, srcT, dstT Type, n int) error {
+	return bitcastShuffleBytes(dst, src, srcT, dstT, n, false)
+}
+
+// bitcastShuffleBytes is BitcastShuffleBytes; portable skips the assembly.
+func bitcastShuffleBytes(dst, src []byte, srcT, dstT Type, n int, portable bool) error {
 	ws, cs, wd, cd := srcT.Width, srcT.Components, dstT.Width, dstT.Components
 	// One predictable test on the common path; the messages are built only
 	// for a failure. (uint(w-8) > 56 is w < 8 || w > 64.)
@@ -41,7 +46,7 @@ func BitcastShuffleBytes(dst, src []byte, srcT, dstT Type, n int) error {
 		copy(dst, src)
 		return nil
 	}
-	var k wordKernel
+	k := wordKernel{portable: portable}
 	if k.init(ws, wd, row, n) {
 		k.run(dst, src)
 		return nil
@@ -103,12 +108,13 @@ func shuffleRuns(dst, src []byte, bs, cs, bd, cd, n int) {
 // swaps transpose all of them at once. Rows narrower than a word are
 // packed 2 or 4 to a word, which takes one more transpose, of rows.
 type wordKernel struct {
-	r     int  // width ratio, 2, 4 or 8
-	unit  uint // narrow width Wn in bits: the transpose's unit
-	row   int  // bytes per invocation (row)
-	n     int  // subgroup size
-	split bool // the source is the wide side
-	kind  int  // which loop, see run
+	r        int  // width ratio, 2, 4 or 8
+	unit     uint // narrow width Wn in bits: the transpose's unit
+	row      int  // bytes per invocation (row)
+	n        int  // subgroup size
+	split    bool // the source is the wide side
+	kind     int  // which loop, see run
+	portable bool // no assembly: tests compare both
 
 	// Row addressing for rows of 8 bytes or more: the rows read for q are
 	// at inMul·q + t·inStep (bytes, t < r), the rows written at outMul·q +
@@ -234,7 +240,9 @@ func (k *wordKernel) run(dst, src []byte) {
 		case kindWords4:
 			k.words4(dp, sp)
 		case kindWords8:
-			k.words8(dp, sp)
+			if !k.words8Fast(dp, sp) {
+				k.words8(dp, sp)
+			}
 		case kindRows4x2:
 			k.rows4x2(dp, sp)
 		case kindRows4x4:

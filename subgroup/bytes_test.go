@@ -61,19 +61,21 @@ func TestBitcastShuffleBytes(t *testing.T) {
 					}
 					return b
 				}
-				pre, post := junk(16), junk(16)
-				srcBuf := slices.Concat(junk(16), src, junk(16))
-				dstBuf := slices.Concat(pre, make([]byte, len(src)), post)
-				dst := dstBuf[16 : 16+len(src) : 16+len(src)]
-				if err := BitcastShuffleBytes(dst, srcBuf[16:16+len(src):16+len(src)], st, dt, n); err != nil {
-					t.Fatalf("%v→%v N=%d: %v", st, dt, n, err)
-				}
-				if !slices.Equal(dst, want) {
-					t.Fatalf("%v→%v N=%d ×%d (kernel %v):\n got % x\nwant % x", st, dt, n, groups,
-						kernelFor(st, dt, n), dst, want)
-				}
-				if !slices.Equal(dstBuf[:16], pre) || !slices.Equal(dstBuf[16+len(src):], post) {
-					t.Fatalf("%v→%v N=%d wrote outside the result", st, dt, n)
+				for _, portable := range []bool{false, true} { // with and without assembly
+					pre, post := junk(16), junk(16)
+					srcBuf := slices.Concat(junk(16), src, junk(16))
+					dstBuf := slices.Concat(pre, make([]byte, len(src)), post)
+					dst := dstBuf[16 : 16+len(src) : 16+len(src)]
+					if err := bitcastShuffleBytes(dst, srcBuf[16:16+len(src):16+len(src)], st, dt, n, portable); err != nil {
+						t.Fatalf("%v→%v N=%d: %v", st, dt, n, err)
+					}
+					if !slices.Equal(dst, want) {
+						t.Fatalf("%v→%v N=%d ×%d (kernel %v, portable %v):\n got % x\nwant % x", st, dt, n, groups,
+							kernelFor(st, dt, n), portable, dst, want)
+					}
+					if !slices.Equal(dstBuf[:16], pre) || !slices.Equal(dstBuf[16+len(src):], post) {
+						t.Fatalf("%v→%v N=%d (portable %v) wrote outside the result", st, dt, n, portable)
+					}
 				}
 			}
 		}
