@@ -25,7 +25,7 @@ func BenchmarkQuantize(b *testing.B) {
 		b.Run(f.String(), func(b *testing.B) {
 			scales := make([]byte, ScaleBytes(len(src), 32))
 			elems := make([]byte, ElementBytes(f, len(src)))
-			b.SetBytes(int64(len(src) * 4)) // float32 input bytes
+			b.SetBytes(int64(len(scales) + len(elems))) // output bytes, as the copy baseline
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = Quantize(scales, elems, src, f, Options{Workers: 1})
@@ -53,6 +53,42 @@ func BenchmarkDequantize(b *testing.B) {
 	}
 }
 
+// BenchmarkQuantizePortable and BenchmarkDequantizePortable run the
+// formats that have assembly kernels through the portable loops, which
+// other architectures (and GODEBUG=cpu.avx2=off) use.
+func BenchmarkQuantizePortable(b *testing.B) {
+	src := benchInput()
+	for _, f := range []BlockFormat{MXFP8E4M3, MXFP8E5M2, MXFP4} {
+		b.Run(f.String(), func(b *testing.B) {
+			scales := make([]byte, ScaleBytes(len(src), 32))
+			elems := make([]byte, ElementBytes(f, len(src)))
+			b.SetBytes(int64(len(scales) + len(elems)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = quantize(scales, elems, src, f, Options{Workers: 1}, true)
+			}
+			b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Melem/s")
+		})
+	}
+}
+
+func BenchmarkDequantizePortable(b *testing.B) {
+	src := benchInput()
+	f := MXFP4
+	b.Run(f.String(), func(b *testing.B) {
+		scales := make([]byte, ScaleBytes(len(src), 32))
+		elems := make([]byte, ElementBytes(f, len(src)))
+		_ = Quantize(scales, elems, src, f, Options{Workers: 1})
+		dst := make([]float32, len(src))
+		b.SetBytes(int64(len(dst) * 4))
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = dequantize(dst, scales, elems, f, 32, 1, true)
+		}
+		b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Melem/s")
+	})
+}
+
 // BenchmarkCopyFloat32 copies the same number of output bytes as
 // Dequantize writes, the yardstick for the ratios in BENCHMARKS-mx.md.
 func BenchmarkCopyFloat32(b *testing.B) {
@@ -67,13 +103,21 @@ func BenchmarkCopyFloat32(b *testing.B) {
 }
 
 // BenchmarkCopyBytes copies the same number of bytes as MXFP4 and MXFP8
-// quantization write (elements plus scales).
+// quantization write (elements plus scales), and as scalar encoding of
+// benchN values writes (codes).
 func BenchmarkCopyBytes(b *testing.B) {
-	for _, f := range []BlockFormat{MXFP4, MXFP8E4M3} {
-		b.Run(f.String(), func(b *testing.B) {
-			n := ElementBytes(f, benchN) + ScaleBytes(benchN, 32)
-			src, dst := make([]byte, n), make([]byte, n)
-			b.SetBytes(int64(n))
+	sizes := []struct {
+		name string
+		n    int
+	}{
+		{"mxfp4", ElementBytes(MXFP4, benchN) + ScaleBytes(benchN, 32)},
+		{"mxfp8_e4m3", ElementBytes(MXFP8E4M3, benchN) + ScaleBytes(benchN, 32)},
+		{"codes", benchN},
+	}
+	for _, sz := range sizes {
+		b.Run(sz.name, func(b *testing.B) {
+			src, dst := make([]byte, sz.n), make([]byte, sz.n)
+			b.SetBytes(int64(sz.n))
 			for b.Loop() {
 				copy(dst, src)
 			}
@@ -84,17 +128,22 @@ func BenchmarkCopyBytes(b *testing.B) {
 
 var sink uint8
 
+// BenchmarkEncodeFloat32 converts an array through the public scalar API
+// with the format a run-time value, as a caller converting a tensor would;
+// the codes go to an output slice (BenchmarkCopyBytes/codes copies as many
+// bytes).
 func BenchmarkEncodeFloat32(b *testing.B) {
 	src := benchInput()
+	dst := make([]uint8, len(src))
 	for _, f := range Formats {
 		b.Run(f.String(), func(b *testing.B) {
-			var acc uint8
+			b.SetBytes(int64(len(dst))) // one code byte out per conversion
+			b.ReportAllocs()
 			for b.Loop() {
-				for _, x := range src {
-					acc += f.EncodeFloat32(x, RTE, false)
+				for i, x := range src {
+					dst[i] = f.EncodeFloat32(x, RTE, false)
 				}
 			}
-			sink = acc
 			b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e6, "Mconv/s")
 		})
 	}

@@ -138,6 +138,12 @@ const parallelMin = 1 << 16
 // Bits of the last element byte beyond the data are set to zero.
 // It does not allocate when Workers is 1 or the input is small.
 func Quantize(scales, elements []byte, src []float32, b BlockFormat, opt Options) error {
+	return quantize(scales, elements, src, b, opt, false)
+}
+
+// quantize is Quantize; portable skips the assembly kernels, so tests can
+// compare both paths.
+func quantize(scales, elements []byte, src []float32, b BlockFormat, opt Options, portable bool) error {
 	k := opt.blockSize()
 	if !b.valid() || k <= 0 || opt.Rounding > TiesAway {
 		return ErrFormat
@@ -146,7 +152,7 @@ func Quantize(scales, elements []byte, src []float32, b BlockFormat, opt Options
 	if len(scales) < ScaleBytes(n, k) || len(elements) < ElementBytes(b, n) {
 		return ErrShortBuffer
 	}
-	q := quantizer{format: b, blockSize: k, tiesAway: opt.Rounding == TiesAway}
+	q := quantizer{format: b, blockSize: k, tiesAway: opt.Rounding == TiesAway, portable: portable}
 	if eb := ElementBytes(b, n); eb > 0 {
 		elements[eb-1] = 0 // so the padding bits of a partial last byte are zero
 	}
@@ -163,6 +169,11 @@ func Quantize(scales, elements []byte, src []float32, b BlockFormat, opt Options
 // scale (0xFF) makes its whole block NaN. Products beyond the float32 range
 // (only possible with scales near 2^127) become ±Inf; all others are exact.
 func Dequantize(dst []float32, scales, elements []byte, b BlockFormat, blockSize, workers int) error {
+	return dequantize(dst, scales, elements, b, blockSize, workers, false)
+}
+
+// dequantize is Dequantize; portable skips the assembly kernels.
+func dequantize(dst []float32, scales, elements []byte, b BlockFormat, blockSize, workers int, portable bool) error {
 	if blockSize == 0 {
 		blockSize = DefaultBlockSize
 	}
@@ -173,7 +184,7 @@ func Dequantize(dst []float32, scales, elements []byte, b BlockFormat, blockSize
 	if len(scales) < ScaleBytes(n, blockSize) || len(elements) < ElementBytes(b, n) {
 		return ErrShortBuffer
 	}
-	d := dequantizer{format: b, blockSize: blockSize}
+	d := dequantizer{format: b, blockSize: blockSize, portable: portable}
 	if serial(n, workers) {
 		d.run(dst, scales, elements, 0, n)
 		return nil
@@ -275,6 +286,7 @@ type quantizer struct {
 	format    BlockFormat
 	blockSize int
 	tiesAway  bool
+	portable  bool // no assembly kernels
 }
 
 // run quantizes elements [lo, hi); lo is a block boundary.
@@ -282,6 +294,11 @@ func (q *quantizer) run(scales, elements []byte, src []float32, lo, hi int) {
 	elem := q.format.Element()
 	emax := elem.EmaxElem()
 	k := q.blockSize
+	if k == 32 && !q.tiesAway && !q.portable {
+		// Whole OCP-size blocks go to a vector kernel where there is one;
+		// the rest (a short last block) continues below.
+		lo += quantBlocks32(elem, scales[lo/32:], elements[lo*elem.Bits()/8:], src[lo:hi])
+	}
 	p := &formatInfos[elem].float
 	var tab *rteTable
 	if elem <= E5M2 {
@@ -438,6 +455,7 @@ func Code(elements []byte, f Format, i int) uint8 {
 type dequantizer struct {
 	format    BlockFormat
 	blockSize int
+	portable  bool // no assembly kernels
 }
 
 // run dequantizes elements [lo, hi); lo is a block boundary.
@@ -445,6 +463,9 @@ func (d *dequantizer) run(dst []float32, scales, elements []byte, lo, hi int) {
 	elem := d.format.Element()
 	table := &decodeTables[elem]
 	k := d.blockSize
+	if k == 32 && !d.portable {
+		lo += dequantBlocks32(elem, dst[lo:hi], scales[lo/32:], elements[lo*elem.Bits()/8:])
+	}
 	nan := float32(math.NaN())
 	for start := lo; start < hi; start += k {
 		end := min(start+k, hi)

@@ -59,13 +59,76 @@ func (f Format) DecodeFloat32(code uint8) float32 {
 // EncodeFloat32 converts x to the nearest code in rounding mode m (see the
 // package documentation for overflow, saturation and NaN). saturate selects
 // the saturating conversion. An invalid format or mode gives 0.
+//
+// It is small enough to inline: the call it leaves in the caller goes
+// straight to a specialised encoder for the format and mode, a leaf
+// function of a dozen integer operations for the default mode RTE.
 func (f Format) EncodeFloat32(x float32, m RoundingMode, saturate bool) uint8 {
-	if f >= E2M1 && f <= E5M2 && m == RTE {
-		p := &formatInfos[f].float
-		if u := math.Float32bits(x); u&0x7FFFFFFF < p.overflow32 {
-			return uint8(p.rte.encode(u)) // below the overflow threshold saturation changes nothing
-		}
+	return encoders[min(f, MXINT8+1)][min(m, 7)](f, x, m, saturate)
+}
+
+// encoders[f][m] encodes float32 to format f in mode m. Row 0 and row
+// MXINT8+1 (every invalid format) and columns 4 to 7 (every other mode)
+// lead to the general path, which receives the real f and m and rejects
+// what is invalid.
+var encoders = [MXINT8 + 2][8]func(Format, float32, RoundingMode, bool) uint8{
+	{encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow},
+	{encodeE2M1RTE, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow},
+	{encodeE2M3RTE, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow},
+	{encodeE3M2RTE, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow},
+	{encodeE4M3RTE, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow},
+	{encodeE5M2RTE, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow},
+	{encodeE8M0RTE, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow},
+	{encodeMXINT8RTE, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow},
+	{encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow, encodeSlow},
+}
+
+// The table's entries for RTE: leaf functions around the inlined
+// specialised encoders of rte.go.
+
+func encodeE2M1RTE(_ Format, x float32, _ RoundingMode, _ bool) uint8 {
+	return e2m1RTE(math.Float32bits(x))
+}
+
+func encodeE2M3RTE(_ Format, x float32, _ RoundingMode, _ bool) uint8 {
+	return e2m3RTE(math.Float32bits(x))
+}
+
+func encodeE3M2RTE(_ Format, x float32, _ RoundingMode, _ bool) uint8 {
+	return e3m2RTE(math.Float32bits(x))
+}
+
+func encodeE4M3RTE(_ Format, x float32, _ RoundingMode, saturate bool) uint8 {
+	return e4m3RTE(math.Float32bits(x), 0x7F-b2u(saturate))
+}
+
+func encodeE5M2RTE(_ Format, x float32, _ RoundingMode, saturate bool) uint8 {
+	return e5m2RTE(math.Float32bits(x), 0x7C-b2u(saturate))
+}
+
+func encodeE8M0RTE(_ Format, x float32, _ RoundingMode, saturate bool) uint8 {
+	return e8m0RTE(math.Float32bits(x), saturate)
+}
+
+func encodeMXINT8RTE(_ Format, x float32, _ RoundingMode, _ bool) uint8 {
+	return mxint8RTE(x)
+}
+
+func encodeSlow(f Format, x float32, m RoundingMode, saturate bool) uint8 {
+	return f.encodeFloat32Slow(x, m, saturate)
+}
+
+// b2u is 1 for true and 0 for false.
+func b2u(b bool) uint32 {
+	if b {
+		return 1
 	}
+	return 0
+}
+
+// encodeFloat32Slow handles the directed rounding modes exactly through
+// float64 (every float32 is a float64, so rounding once is preserved).
+func (f Format) encodeFloat32Slow(x float32, m RoundingMode, saturate bool) uint8 {
 	switch f {
 	case E8M0:
 		return encodeE8M0(float64(x), m, saturate)
@@ -75,11 +138,7 @@ func (f Format) EncodeFloat32(x float32, m RoundingMode, saturate bool) uint8 {
 	if !f.valid() || m > RTN {
 		return 0
 	}
-	p := &formatInfos[f].float
-	if m == RTE {
-		return uint8(p.encodeRTE32(math.Float32bits(x), saturate))
-	}
-	return uint8(p.encode64(float64(x), m, saturate))
+	return uint8(formatInfos[f].float.encode64(float64(x), m, saturate))
 }
 
 // EncodeFloat64 converts x like EncodeFloat32, rounding the float64 value

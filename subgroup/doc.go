@@ -11,6 +11,11 @@
 // bits above W in its input and writes them as zero (zero extension, even
 // for signed types: signedness changes no bit).
 //
+// BitcastShuffleBytes takes the same values packed: each invocation's
+// vector at its natural width, little-endian, invocations one after
+// another, as a SPIR-V buffer holds them; one call may carry many
+// subgroups.
+//
 // # Semantics
 //
 // All data of the subgroup forms one little-endian bit stream, component

@@ -1,0 +1,37 @@
+// Package cpuid reports the x86 vector extensions spvx's assembly kernels
+// use, so that packages can pick an AVX2 kernel at run time and fall back
+// to portable Go elsewhere. It is internal/cpu's detection, reduced to
+// what spvx needs, because the standard library's is not importable and
+// the module takes no dependencies (golang.org/x/sys/cpu).
+//
+// Like the runtime, it honours GODEBUG=cpu.avx2=off, so the portable paths
+// can be tested and measured on a machine that has AVX2:
+//
+//	GODEBUG=cpu.avx2=off go test ./mx ./subgroup
+package cpuid
+
+import (
+	"os"
+	"strings"
+)
+
+// AVX2 reports whether the processor supports AVX2 and the operating system
+// saves the YMM registers, and GODEBUG does not turn it off.
+func AVX2() bool { return hasAVX2 }
+
+// hasAVX2 is computed once at start-up: one CPUID and an environment read.
+var hasAVX2 = detectAVX2() && !disabled(os.Getenv("GODEBUG"), "avx2")
+
+// disabled reports whether a GODEBUG value holds cpu.<name>=off (or
+// cpu.all=off), the runtime's syntax; a later setting overrides an earlier.
+func disabled(godebug, name string) bool {
+	off := false
+	for _, kv := range strings.Split(godebug, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || (k != "cpu."+name && k != "cpu.all") {
+			continue
+		}
+		off = v == "off"
+	}
+	return off
+}

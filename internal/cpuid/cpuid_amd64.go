@@ -1,0 +1,24 @@
+package cpuid
+
+// cpuid and xgetbv are in cpuid_amd64.s.
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+func xgetbv() (eax, edx uint32)
+
+// detectAVX2 follows the Intel SDM §14.3 recipe: CPUID.1:ECX reports
+// OSXSAVE (bit 27) and AVX (bit 28), XCR0 must enable the XMM and YMM
+// state (bits 1 and 2), and CPUID.(7,0):EBX bit 5 reports AVX2.
+func detectAVX2() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	if ecx1&(1<<27) == 0 || ecx1&(1<<28) == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}

@@ -1,0 +1,11 @@
+//go:build !amd64
+
+package mx
+
+// Without assembly kernels every block takes the portable loops.
+
+func quantBlocks32(Format, []byte, []byte, []float32) int { return 0 }
+
+func dequantBlocks32(Format, []float32, []byte, []byte) int { return 0 }
+
+func haveKernels() bool { return false }
