@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 
+	"spvx/internal/numtext"
 	"spvx/spirv"
 )
 
@@ -353,7 +354,7 @@ func (a *assembler) recordType() status {
 			enc := spirv.FPEncoding(words[3])
 			v.nt.HasEncoding, v.nt.Encoding = true, enc
 			if e, ok := spirv.OperandKindFPEncoding.Enumerant(words[3]); ok {
-				if want := fpEncodingWidth(enc); want != 0 && want != words[2] {
+				if want := uint32(numtext.EncodingWidth(enc)); want != 0 && want != words[2] {
 					v.class = classNone
 					return a.fail(a.cur, "Invalid bit width %d for floating point encoding %s; expected %d", words[2], e.Name, want)
 				}

@@ -159,24 +159,6 @@ func generatesType(info *spirv.InstructionInfo) bool {
 	return info.HasResult && !info.HasType && strings.HasPrefix(info.Name, "OpType")
 }
 
-// fpEncodingWidth gives the bit width each FP Encoding requires of its
-// OpTypeFloat (SPV_KHR_bfloat16, SPV_EXT_float8,
-// SPV_EXT_ocp_microscaling_types). 0 for an encoding spvx does not know.
-func fpEncodingWidth(e spirv.FPEncoding) uint32 {
-	switch e {
-	case spirv.FPEncodingBFloat16KHR:
-		return 16
-	case spirv.FPEncodingFloat8E4M3EXT, spirv.FPEncodingFloat8E5M2EXT,
-		spirv.FPEncodingFloat8UnsignedE8M0EXT, spirv.FPEncodingMXInt8EXT:
-		return 8
-	case spirv.FPEncodingFloat6E2M3EXT, spirv.FPEncodingFloat6E3M2EXT:
-		return 6
-	case spirv.FPEncodingFloat4E2M1EXT:
-		return 4
-	}
-	return 0
-}
-
 // kindDesc is how SPIRV-Tools names an operand kind in "Invalid <kind>
 // '<text>'." messages (its spvOperandTypeStr).
 func kindDesc(k spirv.OperandKind) string {

@@ -143,7 +143,7 @@ func assembleFile(name, dst string, opt asm.Options, toolsErrors bool, s stdio) 
 		src, err = readInput(name, s)
 	} else {
 		var release func()
-		src, release, err = readTextFile(name)
+		src, release, err = mapInput(name)
 		if err == nil {
 			defer release()
 		}

@@ -6,9 +6,10 @@ import (
 )
 
 // mapInput returns the contents of a regular file, mapped into memory
-// rather than read. Why: on the virtual machines spvx runs on, the first
-// touch of each fresh page of a read buffer costs more than disassembling
-// it; a populated private mapping of the page cache costs one system call.
+// rather than read (spvx as and spvx dis use it; the data is read-only).
+// Why: on the virtual machines spvx runs on, the first touch of each fresh
+// page of a read buffer costs more than assembling or disassembling it; a
+// populated private mapping of the page cache costs one system call.
 // release unmaps it. Other files (pipes, devices) are read.
 func mapInput(path string) (data []byte, release func(), err error) {
 	f, err := os.Open(path)
