@@ -167,8 +167,8 @@ func (p *floatParams) encodeRTE32(u uint32, saturate bool) uint32 {
 	return p.rte.encode(u)
 }
 
-// rteEncoder holds what the round-to-nearest-even fast path needs, small
-// enough for the compiler to inline encode into the block loops.
+// rteEncoder holds what the round-to-nearest-even fast path needs, for the
+// formats whose constants are not literals in rte.go (binary16, bfloat16).
 type rteEncoder struct {
 	shift, halfMinus1, rebias, minNormal, signBit, maxMag, magicBits uint32
 	magic                                                            float32

@@ -4,8 +4,10 @@ import "math"
 
 // Round-to-nearest-even encoders specialised per format. Each is a few
 // integer operations on the float32 bits with the format's parameters as
-// constants, small enough for the compiler to inline into EncodeFloat32's
-// switch and into the block loops (check with go build -gcflags=-m).
+// constants, small enough for the compiler to inline into the leaf
+// functions of EncodeFloat32's dispatch table (check with go build
+// -gcflags=-m). The AVX2 quantize kernels do rneMag's arithmetic 8 lanes at
+// a time.
 //
 // They saturate by taking the minimum of the rounded code and a limit: the
 // integer rounding below gives codes that grow with the input all the way to

@@ -33,12 +33,18 @@ func bitcastShuffleBytes(dst, src []byte, srcT, dstT Type, n int, portable bool)
 	ws, cs, wd, cd := srcT.Width, srcT.Components, dstT.Width, dstT.Components
 	// One predictable test on the common path; the messages are built only
 	// for a failure. (uint(w-8) > 56 is w < 8 || w > 64.)
-	if n < 1 || uint(ws-8) > 56 || uint(wd-8) > 56 || (ws|wd)&7 != 0 || cs < 1 || cd < 1 || ws*cs != wd*cd {
+	if n < 1 || uint(ws-8) > 56 || uint(wd-8) > 56 || (ws|wd)&7 != 0 ||
+		uint(cs-1) >= maxComponents || uint(cd-1) >= maxComponents || ws*cs != wd*cd {
 		return typeShapeError(srcT, dstT, n)
 	}
 	row := ws * cs >> 3 // bytes per invocation
-	sub := n * row      // bytes per subgroup
-	if len(src) != sub && (len(src) < sub || len(src)%sub != 0) || len(dst) < len(src) {
+	// The kernels address memory without bounds checks, so the sizes are
+	// checked without overflow: n·row ≤ len(src) before multiplying.
+	if !mulFits(n, row, len(src)) {
+		return lengthError(len(dst), len(src), 0, n, srcT)
+	}
+	sub := n * row // bytes per subgroup
+	if len(src) != sub && len(src)%sub != 0 || len(dst) < len(src) {
 		return lengthError(len(dst), len(src), sub, n, srcT)
 	}
 	dst = dst[:len(src)]
@@ -62,14 +68,19 @@ func typeShapeError(srcT, dstT Type, n int) error {
 	switch {
 	case n < 1:
 		return fmt.Errorf("%w: subgroup size %d, want at least 1", ErrShape, n)
-	case ws*cs != wd*cd && ws > 0 && wd > 0 && cs > 0 && cd > 0:
+	case uint(ws-8) <= 56 && uint(wd-8) <= 56 && uint(cs-1) < maxComponents && uint(cd-1) < maxComponents && ws*cs != wd*cd:
 		return fmt.Errorf("%w: Operand %s has %d bits per invocation, Result Type %s has %d", ErrShape, srcT, ws*cs, dstT, wd*cd)
 	}
-	return fmt.Errorf("%w: packed widths must be 8 to 64 bits in whole bytes and component counts at least 1 (%s to %s)", ErrShape, srcT, dstT)
+	return fmt.Errorf("%w: packed widths must be 8 to 64 bits in whole bytes and component counts 1 to %d (%s to %s)", ErrShape, maxComponents, srcT, dstT)
 }
 
+// lengthError explains a bad src or dst length; sub is the subgroup's size
+// in bytes, 0 when it exceeds len(src) (or int).
 func lengthError(dst, src, sub, n int, srcT Type) error {
-	if src < sub || src%sub != 0 {
+	if sub == 0 {
+		return fmt.Errorf("%w: operand data holds %d bytes, too few for %d invocations of %s", ErrShape, src, n, srcT)
+	}
+	if src%sub != 0 {
 		return fmt.Errorf("%w: operand data holds %d bytes, want a positive multiple of %d (%d invocations of %s)", ErrShape, src, sub, n, srcT)
 	}
 	return fmt.Errorf("%w: result buffer holds %d bytes, want %d", ErrShape, dst, src)
@@ -116,7 +127,7 @@ type wordKernel struct {
 	kind     int  // which loop, see run
 	portable bool // no assembly: tests compare both
 
-	// Row addressing for rows of 8 bytes or more: the rows read for q are
+	// Row addressing for the loops that move one row per word: the rows read for q are
 	// at inMul·q + t·inStep (bytes, t < r), the rows written at outMul·q +
 	// t·outStep. Splitting reads the wide rows j·n/r + q and writes the
 	// narrow rows r·q + k; merging is the inverse, the same transpose read

@@ -131,6 +131,9 @@ func TestBitcastShuffleBytesErrors(t *testing.T) {
 		{U(32, 1), U(16, 2), 4, buf, buf[:0]},      // empty
 		{U(32, 1), U(16, 2), 4, buf[:8], buf[:16]}, // short result buffer
 		{U(128, 1), U(64, 2), 1, buf, buf[:16]},
+		{U(8, 1<<30), U(16, 1<<29), 1, buf, buf[:16]},    // ws·cs would overflow int32
+		{U(8, 2), U(16, 1), maxInt/2 + 1, buf, buf[:16]}, // n·row would overflow
+		{U(8, 2), U(16, 1), maxInt/2 + 1, buf, buf[:0]},
 	} {
 		if err := BitcastShuffleBytes(tc.dst, tc.src, tc.st, tc.dt, tc.n); !errors.Is(err, ErrShape) {
 			t.Errorf("BitcastShuffleBytes(%v→%v, N=%d, %d bytes) = %v, want ErrShape", tc.st, tc.dt, tc.n, len(tc.src), err)

@@ -20,14 +20,14 @@ func BitcastShuffle(dst, src []uint64, srcT, dstT Type, n int) error {
 	switch {
 	case n < 1:
 		return fmt.Errorf("%w: subgroup size %d, want at least 1", ErrShape, n)
-	case ws < 1 || ws > 64 || wd < 1 || wd > 64 || cs < 1 || cd < 1:
-		return fmt.Errorf("%w: widths must be 1 to 64 bits and component counts at least 1 (%s to %s)", ErrShape, srcT, dstT)
+	case ws < 1 || ws > 64 || wd < 1 || wd > 64 || cs < 1 || cd < 1 || cs > maxComponents || cd > maxComponents:
+		return fmt.Errorf("%w: widths must be 1 to 64 bits and component counts 1 to %d (%s to %s)", ErrShape, maxComponents, srcT, dstT)
 	case ws*cs != wd*cd:
 		return fmt.Errorf("%w: Operand %s has %d bits per invocation, Result Type %s has %d", ErrShape, srcT, ws*cs, dstT, wd*cd)
-	case len(src) < n*cs:
-		return fmt.Errorf("%w: operand data holds %d components, %d invocations of %s need %d", ErrShape, len(src), n, srcT, n*cs)
-	case len(dst) < n*cd:
-		return fmt.Errorf("%w: result buffer holds %d components, %d invocations of %s need %d", ErrShape, len(dst), n, dstT, n*cd)
+	case !mulFits(n, cs, len(src)):
+		return fmt.Errorf("%w: operand data holds %d components, too few for %d invocations of %s", ErrShape, len(src), n, srcT)
+	case !mulFits(n, cd, len(dst)):
+		return fmt.Errorf("%w: result buffer holds %d components, too few for %d invocations of %s", ErrShape, len(dst), n, dstT)
 	}
 	if ws != wd && ws&(ws-1) == 0 && wd&(wd-1) == 0 {
 		// Power-of-two widths (all of the Supported Types table): the ratio
@@ -58,6 +58,16 @@ func BitcastShuffle(dst, src []uint64, srcT, dstT Type, n int) error {
 		shuffleBits(dst, src, ws, cs, wd, cd, n)
 	}
 	return nil
+}
+
+// maxComponents bounds component counts (SPIR-V vectors have at most 16)
+// so that products of counts, widths and subgroup sizes cannot overflow.
+const maxComponents = 1 << 20
+
+// mulFits reports whether a·b ≤ limit, for a, b ≥ 0, without overflowing.
+func mulFits(a, b, limit int) bool {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	return hi == 0 && lo <= uint64(limit)
 }
 
 func mask(w int) uint64 {

@@ -8,6 +8,9 @@ import (
 	"testing"
 )
 
+// maxInt is the largest int, for overflow cases.
+const maxInt = int(^uint(0) >> 1)
+
 // slowShuffle is an independent bit-by-bit model written from the spec's
 // prose: concatenate first components of every invocation, then second
 // components, ...; then deal C bits to each result component in the same
@@ -224,6 +227,8 @@ func TestBitcastShuffleErrors(t *testing.T) {
 		{U(32, 1), U(16, 2), 4, buf[:7]},
 		{U(32, 1), U(16, 2), 100, buf},
 		{U(0, 1), U(0, 2), 4, buf},
+		{U(8, 1<<30), U(16, 1<<29), 1, buf},     // ws·cs would overflow int32
+		{U(32, 2), U(16, 4), maxInt/2 + 1, buf}, // n·cs would overflow
 	} {
 		if err := BitcastShuffle(tc.dst, buf, tc.st, tc.dt, tc.n); !errors.Is(err, ErrShape) {
 			t.Errorf("BitcastShuffle(%v→%v, N=%d) = %v, want ErrShape", tc.st, tc.dt, tc.n, err)
