@@ -87,3 +87,17 @@ func BenchmarkReader(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeInto decodes big.spv into a reused Module, the path of a
+// program that decodes module after module.
+func BenchmarkDecodeInto(b *testing.B) {
+	data := bigModule(b)
+	var m Module
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := DecodeInto(&m, data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package spirv
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -64,27 +65,63 @@ var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // DecodeWords parses a module already split into host-order words. The
 // module keeps references to words.
 func DecodeWords(words []uint32) (*Module, error) {
-	d, h, err := newDecoder(words)
-	if err != nil {
+	m := new(Module)
+	if err := m.decodeWords(words); err != nil {
 		return nil, err
 	}
-	m := &Module{Header: h}
+	return m, nil
+}
+
+// DecodeInto is Decode into an existing module, reusing its instruction
+// and operand storage: a program that decodes many modules one after
+// another (spvx info over a corpus) then allocates nothing in the steady
+// state. Everything m held before is overwritten, including the
+// instructions and operand slices earlier callers may still reference. On
+// error m's contents are unspecified.
+func DecodeInto(m *Module, b []byte) error {
+	words, bigEndian, err := wordsOf(b)
+	if err != nil {
+		return err
+	}
+	if err := m.decodeWords(words); err != nil {
+		return err
+	}
+	m.Header.BigEndian = bigEndian
+	return nil
+}
+
+func (m *Module) decodeWords(words []uint32) error {
+	var d decoder
+	h, err := d.init(words, &m.scratch)
+	if err != nil {
+		return err
+	}
+	m.Header, m.index = h, nil
 	// Count the instructions first so the instruction slice is allocated
 	// once at its exact size. Every operand takes at least one word that
 	// is not an instruction's first word, which bounds the operand count;
 	// both allocations are bounded by the input's size.
 	n := countInstructions(words)
-	m.Insts = make([]Instruction, n)
-	d.ops = make([]Operand, 0, max(len(words)-5-n, 0))
+	if cap(m.Insts) >= n {
+		m.Insts = m.Insts[:n]
+	} else {
+		m.Insts = make([]Instruction, n)
+	}
+	if nops := max(len(words)-5-n, 0); cap(m.scratch.ops) >= nops {
+		d.ops = m.scratch.ops[:0]
+	} else {
+		d.ops = make([]Operand, 0, nops)
+	}
 	for i := 0; d.off < len(words); i++ {
 		if i == len(m.Insts) { // only when countInstructions stopped early
 			m.Insts = append(m.Insts, Instruction{})
 		}
 		if _, err := d.next(&m.Insts[i]); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return m, nil
+	m.scratch.ops, m.scratch.imports, m.scratch.nameBuf = d.ops, d.imports, d.nameBuf
+	return nil
 }
 
 // Reader decodes a module one instruction at a time, reusing its buffers,
@@ -93,7 +130,7 @@ func DecodeWords(words []uint32) (*Module, error) {
 // small tables, whatever the module's size. It applies exactly Decode's
 // checks and reports the same errors.
 type Reader struct {
-	d      *decoder
+	d      decoder
 	header Header
 	in     Instruction
 }
@@ -114,12 +151,14 @@ func NewReader(b []byte) (*Reader, error) {
 
 // NewWordReader is NewReader for a module already in host-order words.
 func NewWordReader(words []uint32) (*Reader, error) {
-	d, h, err := newDecoder(words)
+	r := new(Reader)
+	h, err := r.d.init(words, new(decodeScratch))
 	if err != nil {
 		return nil, err
 	}
-	d.ops = make([]Operand, 0, 16)
-	return &Reader{d: d, header: h}, nil
+	r.d.ops = make([]Operand, 0, 16)
+	r.header = h
+	return r, nil
 }
 
 // Header returns the module header.
@@ -151,13 +190,22 @@ func (r *Reader) Reset() {
 	r.d.imports = r.d.imports[:0]
 }
 
-// newDecoder checks the header words.
-func newDecoder(words []uint32) (*decoder, Header, error) {
+// decodeScratch is the decoder's storage a Module keeps for DecodeInto.
+type decodeScratch struct {
+	ops     []Operand
+	imports []extImport
+	nameBuf []byte
+	typeOf  []uint32
+	numType map[uint32]NumberType
+}
+
+// init checks the header words and prepares d to decode words.
+func (d *decoder) init(words []uint32, scratch *decodeScratch) (Header, error) {
 	if len(words) < 5 {
-		return nil, Header{}, &DecodeError{Word: len(words), Inst: -1, Err: ErrShortHeader}
+		return Header{}, &DecodeError{Word: len(words), Inst: -1, Err: ErrShortHeader}
 	}
 	if words[0] != MagicNumber {
-		return nil, Header{}, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, words[0])}
+		return Header{}, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, words[0])}
 	}
 	h := Header{
 		Magic:     words[0],
@@ -166,9 +214,9 @@ func newDecoder(words []uint32) (*decoder, Header, error) {
 		Bound:     words[3],
 		Schema:    words[4],
 	}
-	d := &decoder{words: words, bound: words[3], off: 5}
-	d.ids.init(words[3], len(words))
-	return d, h, nil
+	*d = decoder{words: words, bound: words[3], off: 5, imports: scratch.imports[:0], nameBuf: scratch.nameBuf}
+	d.ids.init(words[3], len(words), scratch)
+	return h, nil
 }
 
 // countInstructions walks the word counts; it stops at the first zero
@@ -195,13 +243,22 @@ type idTable struct {
 	numType map[uint32]NumberType // scalar numeric types only: there are few
 }
 
-func (t *idTable) init(bound uint32, nwords int) {
+func (t *idTable) init(bound uint32, nwords int, scratch *decodeScratch) {
 	n := uint64(bound)
 	if limit := uint64(nwords) + 64; n > limit {
 		n = limit
 	}
-	t.typeOf = make([]uint32, n)
-	t.numType = map[uint32]NumberType{}
+	if uint64(cap(scratch.typeOf)) >= n {
+		scratch.typeOf = scratch.typeOf[:n]
+		clear(scratch.typeOf)
+	} else {
+		scratch.typeOf = make([]uint32, n)
+	}
+	if scratch.numType == nil {
+		scratch.numType = map[uint32]NumberType{}
+	}
+	clear(scratch.numType)
+	t.typeOf, t.numType = scratch.typeOf, scratch.numType
 }
 
 func (t *idTable) setType(id, typ uint32) {
@@ -239,6 +296,7 @@ type decoder struct {
 	ops     []Operand
 	ids     idTable
 	imports []extImport
+	nameBuf []byte // scratch for OpExtInstImport names
 
 	// Per instruction.
 	inst  []uint32 // the current instruction's words
@@ -374,11 +432,38 @@ func (d *decoder) record() error {
 			d.ids.setNum(in.ResultID, numberType(Float, in.Words[2], enc, e))
 		}
 	case OpExtInstImport:
-		name := in.String(1)
-		set := LookupExtInstSet(name)
-		d.imports = append(d.imports, extImport{in.ResultID, set, set != nil || hasPrefix(name, "NonSemantic.")})
-		if set == nil && !hasPrefix(name, "NonSemantic.") {
+		// The name is matched as bytes so that decoding allocates nothing.
+		name := appendStringBytes(d.nameBuf[:0], in.OperandWords(1))
+		d.nameBuf = name
+		set := lookupExtInstSetBytes(name)
+		nonSemantic := bytes.HasPrefix(name, []byte("NonSemantic."))
+		d.imports = append(d.imports, extImport{in.ResultID, set, set != nil || nonSemantic})
+		if set == nil && !nonSemantic {
 			return d.fail(fmt.Errorf("%w %q", ErrUnknownExtInstSet, name))
+		}
+	}
+	return nil
+}
+
+// appendStringBytes appends the bytes of a nul-terminated literal string.
+func appendStringBytes(dst []byte, words []uint32) []byte {
+	for _, w := range words {
+		for k := 0; k < 4; k++ {
+			c := byte(w >> (8 * k))
+			if c == 0 {
+				return dst
+			}
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func lookupExtInstSetBytes(name []byte) *ExtInstSet {
+	for i := range extInstSets {
+		s := &extInstSets[i]
+		if string(name) == s.Name || (s.PrefixMatch && bytes.HasPrefix(name, []byte(s.Name))) {
+			return s
 		}
 	}
 	return nil

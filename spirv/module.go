@@ -21,7 +21,8 @@ type Module struct {
 	Header Header
 	Insts  []Instruction
 
-	index *Index // built by Index on first use
+	index   *Index        // built by Index on first use
+	scratch decodeScratch // decoder storage kept for DecodeInto
 }
 
 // Instruction is one instruction: its raw words (first word included) and

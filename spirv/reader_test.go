@@ -1,6 +1,7 @@
 package spirv
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -95,5 +96,55 @@ func TestReaderErrorIsSticky(t *testing.T) {
 	}
 	if _, err := NewReader([]byte{1, 2, 3}); !errors.Is(err, ErrShortHeader) {
 		t.Errorf("short input: %v", err)
+	}
+}
+
+// TestDecodeIntoReuses: decoding a sequence of modules into one Module
+// gives what Decode gives for each, and allocates nothing once the
+// storage is large enough.
+func TestDecodeIntoReuses(t *testing.T) {
+	inputs := [][]byte{bytesOf(narrowModule())}
+	files, _ := filepath.Glob("../examples/*.spv")
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil {
+			inputs = append(inputs, b)
+		}
+	}
+	var m Module
+	for round := 0; round < 2; round++ {
+		for i, b := range inputs {
+			want, err := Decode(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := DecodeInto(&m, b); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(m.Insts, want.Insts) || m.Header != want.Header || !bytes.Equal(m.Encode(), b) {
+				t.Errorf("round %d input %d: DecodeInto differs from Decode", round, i)
+			}
+			if m.Index().Types == nil {
+				t.Error("index not rebuilt")
+			}
+		}
+	}
+	// A damaged module fails the same way, and the next decode recovers.
+	bad := append([]byte(nil), inputs[1]...)
+	bad[len(bad)-4] = 0xFF
+	_, err1 := Decode(bad)
+	if err2 := DecodeInto(&m, bad); (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) {
+		t.Errorf("damaged: Decode %v, DecodeInto %v", err1, err2)
+	}
+	big := inputs[len(inputs)-1]
+	if err := DecodeInto(&m, big); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		if err := DecodeInto(&m, big); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 0 {
+		t.Errorf("DecodeInto allocates %v times per module in the steady state", allocs)
 	}
 }

@@ -34,16 +34,16 @@ func cmdInfo(args []string, s stdio) int {
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	defer out.Flush()
 	status := exitOK
+	var m spirv.Module // reused: decoding module after module allocates little
 	for i, name := range fs.Args() {
 		b, err := readInput(name, s)
 		if err == nil {
-			var m *spirv.Module
-			m, err = spirv.Decode(b)
+			err = spirv.DecodeInto(&m, b)
 			if err == nil {
 				if i > 0 {
 					fmt.Fprintln(out)
 				}
-				printInfo(out, name, m, *ops)
+				printInfo(out, name, &m, *ops)
 				continue
 			}
 		}
