@@ -6,25 +6,20 @@ import (
 	"testing"
 )
 
-func readFileErr(path string) ([]byte, error) { return os.ReadFile(path) }
-
+// bigModule returns big.spv, or skips the benchmark where ../shared is absent.
 func bigModule(b *testing.B) []byte {
-	data := readFileOrSkip(b, filepath.Join(sharedDir, "corpus/big.spv"))
-	return data
-}
-
-func readFileOrSkip(b *testing.B, path string) []byte {
 	b.Helper()
-	data, err := readFileErr(path)
+	path := filepath.Join(sharedDir, "corpus/big.spv")
+	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Skipf("%s not available (%v): skipping", path, err)
 	}
 	return data
 }
 
-// BenchmarkDecode measures spirv.Decode on big.spv (2.16 MB, 949 entry
-// points), the figure BENCHMARKS.md reports as MB/s.
-func BenchmarkDecode(b *testing.B) {
+// bigDecoded returns big.spv and its decoded module, and sets the byte count.
+func bigDecoded(b *testing.B) ([]byte, *Module) {
+	b.Helper()
 	data := bigModule(b)
 	m, err := Decode(data)
 	if err != nil {
@@ -32,6 +27,13 @@ func BenchmarkDecode(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	return data, m
+}
+
+// BenchmarkDecode measures spirv.Decode on big.spv (2.16 MB, 949 entry
+// points), the figure BENCHMARKS.md reports as MB/s.
+func BenchmarkDecode(b *testing.B) {
+	data, m := bigDecoded(b)
 	for b.Loop() {
 		if _, err := Decode(data); err != nil {
 			b.Fatal(err)
@@ -42,13 +44,7 @@ func BenchmarkDecode(b *testing.B) {
 
 // BenchmarkEncode measures (*Module).Encode on big.spv.
 func BenchmarkEncode(b *testing.B) {
-	data := bigModule(b)
-	m, err := Decode(data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
+	data, m := bigDecoded(b)
 	buf := make([]byte, 0, len(data))
 	for b.Loop() {
 		buf = m.AppendEncoded(buf[:0])
@@ -57,13 +53,7 @@ func BenchmarkEncode(b *testing.B) {
 
 // BenchmarkIndex measures building the module index of big.spv.
 func BenchmarkIndex(b *testing.B) {
-	data := bigModule(b)
-	m, err := Decode(data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
+	_, m := bigDecoded(b)
 	for b.Loop() {
 		_ = buildIndex(m)
 	}
