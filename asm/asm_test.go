@@ -20,7 +20,7 @@ func lastInst(t *testing.T, src string, opt Options) []uint32 {
 	if err != nil {
 		t.Fatalf("DecodeWords(Assemble(%q)): %v", src, err)
 	}
-	return m.Insts[len(m.Insts)-1].Words
+	return m.Inst(m.Len() - 1).Words
 }
 
 func hex(words []uint32) string {

@@ -46,7 +46,7 @@ func original(t testing.TB, text string) *spirv.Module {
 func renumbered(m *spirv.Module) []uint32 {
 	out := []uint32{spirv.MagicNumber, uint32(m.Header.Version), Generator, 0, 0}
 	ids := map[uint32]uint32{}
-	for _, in := range m.Insts {
+	for _, in := range m.All() {
 		start := len(out)
 		out = append(out, in.Words...)
 		for _, o := range in.Operands {
@@ -69,7 +69,7 @@ func renumbered(m *spirv.Module) []uint32 {
 func moduleWords(m *spirv.Module) []uint32 {
 	h := m.Header
 	out := []uint32{spirv.MagicNumber, uint32(h.Version), h.Generator, h.Bound, h.Schema}
-	for _, in := range m.Insts {
+	for _, in := range m.All() {
 		out = append(out, in.Words...)
 	}
 	return out

@@ -15,7 +15,7 @@ type cfg struct {
 }
 
 type cfgBlock struct {
-	start, end int // instructions [start, end) of Module.Insts
+	start, end int // instructions [start, end), indices for Module.Inst
 
 	// Successors, as spirv-dis's BlockSuccessors: 0 when absent.
 	merge, cont, ifTrue, ifFalse, body, next uint32
@@ -59,7 +59,8 @@ func (p *printer) flushBlocks(end int) {
 		}
 		blk := &c.blocks[bi]
 		for i := blk.start; i < blk.end; i++ {
-			p.inst(&p.m.Insts[i], true, blk.nest)
+			in := p.m.Inst(i)
+			p.inst(&in, true, blk.nest)
 		}
 	}
 	c.blocks = c.blocks[:0]
@@ -74,10 +75,11 @@ func (c *cfg) build(m *spirv.Module) {
 	clear(c.index)
 	for bi := range c.blocks {
 		blk := &c.blocks[bi]
-		c.index[m.Insts[blk.start].ResultID] = bi
+		c.index[m.Inst(blk.start).ResultID] = bi
 		n := blk.end - blk.start
 		if n >= 3 {
-			mi := &m.Insts[blk.end-2]
+			merge := m.Inst(blk.end - 2)
+			mi := &merge
 			switch mi.Opcode {
 			case spirv.OpLoopMerge:
 				blk.merge = operandWord(mi, 0)
@@ -89,7 +91,8 @@ func (c *cfg) build(m *spirv.Module) {
 		if n < 2 {
 			continue
 		}
-		br := &m.Insts[blk.end-1]
+		branch := m.Inst(blk.end - 1)
+		br := &branch
 		switch br.Opcode {
 		case spirv.OpBranch:
 			if blk.merge != 0 {

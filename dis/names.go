@@ -412,8 +412,9 @@ func enumName(k spirv.OperandKind, value uint32) string {
 // computeNames runs the friendly-name pass over m.
 func computeNames(m *spirv.Module, nwords int, raw bool) *namer {
 	nm := newNamer(m.Header.Bound, nwords, raw)
-	for i := range m.Insts {
-		nm.add(&m.Insts[i])
+	for i := range m.Len() {
+		in := m.Inst(i)
+		nm.add(&in)
 	}
 	return nm
 }

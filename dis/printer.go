@@ -89,18 +89,9 @@ func newPrinter(dst []byte, w io.Writer, h spirv.Header, nwords int, opt Options
 	return p
 }
 
-// moduleWords returns the size in words of a decoded module.
-func moduleWords(m *spirv.Module) int {
-	if n := len(m.Insts); n > 0 {
-		last := &m.Insts[n-1]
-		return int(last.Offset) + len(last.Words)
-	}
-	return 5
-}
-
 // printModule prints a decoded module.
 func printModule(dst []byte, w io.Writer, m *spirv.Module, opt Options) *printer {
-	nwords := moduleWords(m)
+	nwords := m.Size()
 	p := newPrinter(dst, w, m.Header, nwords, opt)
 	p.m = m
 	p.nm = computeNames(m, nwords, opt.RawID)
@@ -113,8 +104,9 @@ func (p *printer) module() {
 		p.printHeader()
 	}
 	deferBlocks := p.opt.NestedIndent || p.opt.ReorderBlocks
-	for i := range p.m.Insts {
-		in := &p.m.Insts[i]
+	for i := range p.m.Len() {
+		inst := p.m.Inst(i)
+		in := &inst
 		if p.opt.Comment {
 			p.sectionComment(in)
 		}
@@ -137,7 +129,7 @@ func (p *printer) module() {
 	}
 	// A module cut short inside a function: print what was held back rather
 	// than drop it (spirv-dis would print nothing of it).
-	p.flushBlocks(len(p.m.Insts))
+	p.flushBlocks(p.m.Len())
 }
 
 func (p *printer) printHeader() {

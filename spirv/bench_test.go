@@ -39,7 +39,7 @@ func BenchmarkDecode(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(len(m.Insts)), "insts/op")
+	b.ReportMetric(float64(m.Len()), "insts/op")
 }
 
 // BenchmarkEncode measures (*Module).Encode on big.spv.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"unsafe"
 )
 
@@ -66,7 +67,7 @@ var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // module keeps references to words.
 func DecodeWords(words []uint32) (*Module, error) {
 	m := new(Module)
-	if err := m.decodeWords(words); err != nil {
+	if err := m.decodeWords(words, sharedOperands()); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -83,44 +84,74 @@ func DecodeInto(m *Module, b []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := m.decodeWords(words); err != nil {
+	if err := m.decodeWords(words, sharedOperands()); err != nil {
 		return err
 	}
 	m.Header.BigEndian = bigEndian
 	return nil
 }
 
-func (m *Module) decodeWords(words []uint32) error {
+// decodeWords decodes words into m. shared is sharedOperands(), or for
+// tests of the general path, noSharedOperands.
+func (m *Module) decodeWords(words []uint32, shared *sharedLists) error {
 	var d decoder
 	h, err := d.init(words, &m.scratch)
 	if err != nil {
 		return err
 	}
+	d.shared = shared
 	m.Header, m.index = h, nil
 	// Count the instructions first so the instruction slice is allocated
 	// once at its exact size. Every operand takes at least one word that
 	// is not an instruction's first word, which bounds the operand count;
 	// both allocations are bounded by the input's size.
-	n := countInstructions(words)
-	if cap(m.Insts) >= n {
-		m.Insts = m.Insts[:n]
+	n, maxOps := countInstructions(words, d.shared)
+	if cap(m.insts) >= n {
+		m.insts = m.insts[:n]
 	} else {
-		m.Insts = make([]Instruction, n)
+		m.insts = make([]instRecord, n)
 	}
-	if nops := max(len(words)-5-n, 0); cap(m.scratch.ops) >= nops {
-		d.ops = m.scratch.ops[:0]
+	if cap(m.ops) >= maxOps {
+		d.ops = m.ops[:0]
 	} else {
-		d.ops = make([]Operand, 0, nops)
+		d.ops = make([]Operand, 0, maxOps)
 	}
+	m.words, m.shared = words, shared
+	// The decoder fills in an Instruction view, which is then stored in
+	// compact form; the view lives in the module so it is not allocated.
+	in := &m.scratch.view
 	for i := 0; d.off < len(words); i++ {
-		if i == len(m.Insts) { // only when countInstructions stopped early
-			m.Insts = append(m.Insts, Instruction{})
+		if i == len(m.insts) { // only when countInstructions stopped early
+			m.insts = append(m.insts, instRecord{})
 		}
-		if _, err := d.next(&m.Insts[i]); err != nil {
+		start := len(d.ops)
+		d.setIndex = 0
+		if _, err := d.next(in); err != nil {
+			m.insts, m.ops = m.insts[:i], d.ops
 			return err
 		}
+		r := instRecord{
+			offset:  in.Offset,
+			opStart: uint32(start),
+			nwords:  uint16(len(in.Words)),
+			nops:    uint16(len(in.Operands)),
+			opcode:  in.Opcode,
+			extSet:  d.setIndex,
+		}
+		if d.sharedOps {
+			r.opStart, r.flags = d.sharedStart, recordShared
+		}
+		if in.TypeID != 0 {
+			r.flags |= recordHasType
+		}
+		if in.ResultID != 0 {
+			r.flags |= recordHasResult
+		}
+		m.insts[i] = r
 	}
-	m.scratch.ops, m.scratch.imports, m.scratch.nameBuf = d.ops, d.imports, d.nameBuf
+	m.ops = d.ops
+	*in = Instruction{}
+	m.scratch.imports, m.scratch.nameBuf = d.imports, d.nameBuf
 	return nil
 }
 
@@ -192,7 +223,7 @@ func (r *Reader) Reset() {
 
 // decodeScratch is the decoder's storage a Module keeps for DecodeInto.
 type decodeScratch struct {
-	ops     []Operand
+	view    Instruction
 	imports []extImport
 	nameBuf []byte
 	typeOf  []uint32
@@ -207,6 +238,11 @@ func (d *decoder) init(words []uint32, scratch *decodeScratch) (Header, error) {
 	if words[0] != MagicNumber {
 		return Header{}, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w 0x%08x", ErrBadMagic, words[0])}
 	}
+	if len(words) > math.MaxInt32 {
+		// Instruction offsets are 32-bit; SPIR-V itself caps nothing, but
+		// a module of 8 GiB is not one anyone writes.
+		return Header{}, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w: %d words", ErrTooLarge, len(words))}
+	}
 	h := Header{
 		Magic:     words[0],
 		Version:   Version(words[1]),
@@ -214,23 +250,28 @@ func (d *decoder) init(words []uint32, scratch *decodeScratch) (Header, error) {
 		Bound:     words[3],
 		Schema:    words[4],
 	}
-	*d = decoder{words: words, bound: words[3], off: 5, imports: scratch.imports[:0], nameBuf: scratch.nameBuf}
+	*d = decoder{words: words, bound: words[3], off: 5, imports: scratch.imports[:0], nameBuf: scratch.nameBuf, shared: sharedOperands()}
 	d.ids.init(words[3], len(words), scratch)
 	return h, nil
 }
 
 // countInstructions walks the word counts; it stops at the first zero
-// count or overrun, which the real pass reports.
-func countInstructions(words []uint32) int {
-	n := 0
+// count or overrun, which the real pass reports. It also returns how many
+// operands the instructions can store at most: one per operand word, except
+// for instructions that will use shared operand lists.
+func countInstructions(words []uint32, shared *sharedLists) (n, maxOps int) {
 	for off := 5; off < len(words); n++ {
-		c := int(words[off] >> 16)
+		w := words[off]
+		c := int(w >> 16)
 		if c == 0 {
-			return n + 1
+			return n + 1, maxOps
+		}
+		if list, _ := shared.lookup(Opcode(w), c-1); list == nil {
+			maxOps += c - 1
 		}
 		off += c
 	}
-	return n
+	return n, maxOps
 }
 
 // idTable records, per id, the type of a value or the number type of a
@@ -284,9 +325,10 @@ func (t *idTable) setNum(id uint32, n NumberType) { t.numType[id] = n }
 func (t *idTable) num(id uint32) NumberType { return t.numType[id] }
 
 type extImport struct {
-	id  uint32
-	set *ExtInstSet
-	ok  bool // known set or NonSemantic.*
+	id       uint32
+	set      *ExtInstSet
+	setIndex uint8 // 1 + index of set in extInstSets; 0 when set is nil
+	ok       bool  // known set or NonSemantic.*
 }
 
 type decoder struct {
@@ -306,6 +348,14 @@ type decoder struct {
 	op    Opcode
 	cur   *Instruction
 	err   error
+	// setIndex is the current OpExtInst's set as 1 + its index in
+	// extInstSets, the form a Module stores; 0 otherwise.
+	setIndex uint8
+	// sharedOps says the current instruction's operands are a shared list
+	// (see sharedOperands) rather than stored in ops.
+	sharedOps   bool
+	sharedStart uint32       // the list's start in shared.flat
+	shared      *sharedLists // sharedOperands()
 }
 
 func (d *decoder) fail(err error) error {
@@ -339,6 +389,7 @@ func (d *decoder) next(in *Instruction) (bool, error) {
 	}
 	d.inst = words[off : off+n : off+n]
 	d.pos = 1
+	d.sharedOps = false
 	start := len(d.ops)
 	*in = Instruction{Opcode: d.op, Offset: int32(off), Words: d.inst}
 	d.cur = in
@@ -348,7 +399,9 @@ func (d *decoder) next(in *Instruction) (bool, error) {
 	if d.pos != n {
 		return false, d.fail(fmt.Errorf("%w: %d of %d words used", ErrExtraWords, d.pos, n))
 	}
-	in.Operands = d.ops[start:len(d.ops):len(d.ops)]
+	if !d.sharedOps {
+		in.Operands = d.ops[start:len(d.ops):len(d.ops)]
+	}
 	if err := d.record(); err != nil {
 		return false, err
 	}
@@ -362,26 +415,20 @@ func (d *decoder) operands(info *InstructionInfo) error {
 	if d.op == OpSwitch {
 		return d.switchOperands()
 	}
-	if info.IDsOnly && d.idOperands(info) {
+	if d.idOperands(info) {
 		return nil
 	}
 	return d.operandList(info.Operands, nil)
 }
 
-// idOperands is the fast path for instructions whose operands are all
-// single-word ids. It declines (returns false, having consumed nothing)
-// whenever anything is off, so the general path reports the error.
+// idOperands is the fast path for instructions made of single-word ids
+// only, whose operands are a shared list (see sharedOperands). It declines
+// (returns false, having consumed nothing) whenever anything is off, so the
+// general path reports the error.
 func (d *decoder) idOperands(info *InstructionInfo) bool {
-	list := info.Operands
 	inst := d.inst
-	n := len(inst) - 1
-	fixed := len(list)
-	if fixed > 0 && list[fixed-1].Quantifier == Variadic {
-		fixed--
-	} else if n != fixed {
-		return false
-	}
-	if n < fixed {
+	shared, start := d.shared.lookup(d.op, len(inst)-1)
+	if shared == nil {
 		return false
 	}
 	for _, id := range inst[1:] {
@@ -389,13 +436,7 @@ func (d *decoder) idOperands(info *InstructionInfo) bool {
 			return false
 		}
 	}
-	for i := 1; i < len(inst); i++ {
-		k := OperandKindIdRef
-		if i <= fixed {
-			k = list[i-1].Kind
-		}
-		d.ops = append(d.ops, Operand{Kind: k, Offset: uint16(i), Count: 1})
-	}
+	d.cur.Operands, d.sharedOps, d.sharedStart = shared, true, start
 	d.pos = len(inst)
 	if info.HasType {
 		d.cur.TypeID = inst[1]
@@ -435,9 +476,9 @@ func (d *decoder) record() error {
 		// The name is matched as bytes so that decoding allocates nothing.
 		name := appendStringBytes(d.nameBuf[:0], in.OperandWords(1))
 		d.nameBuf = name
-		set := lookupExtInstSetBytes(name)
+		set, index := lookupExtInstSetBytes(name)
 		nonSemantic := bytes.HasPrefix(name, []byte("NonSemantic."))
-		d.imports = append(d.imports, extImport{in.ResultID, set, set != nil || nonSemantic})
+		d.imports = append(d.imports, extImport{in.ResultID, set, index, set != nil || nonSemantic})
 		if set == nil && !nonSemantic {
 			return d.fail(fmt.Errorf("%w %q", ErrUnknownExtInstSet, name))
 		}
@@ -459,14 +500,16 @@ func appendStringBytes(dst []byte, words []uint32) []byte {
 	return dst
 }
 
-func lookupExtInstSetBytes(name []byte) *ExtInstSet {
+// lookupExtInstSetBytes finds the set an import names, and returns it
+// with 1 + its index in extInstSets (nil, 0 when there is none).
+func lookupExtInstSetBytes(name []byte) (*ExtInstSet, uint8) {
 	for i := range extInstSets {
 		s := &extInstSets[i]
 		if string(name) == s.Name || (s.PrefixMatch && bytes.HasPrefix(name, []byte(s.Name))) {
-			return s
+			return s, uint8(i + 1)
 		}
 	}
-	return nil
+	return nil, 0
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
@@ -697,7 +740,7 @@ func (d *decoder) extInst() error {
 		}
 		return d.fail(fmt.Errorf("%w %d in %s", ErrUnknownExtInst, num, imp.set.Name))
 	}
-	d.cur.ExtSet = imp.set
+	d.cur.ExtSet, d.setIndex = imp.set, imp.setIndex
 	return d.operandList(ext.Operands, imp.set)
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -67,7 +69,7 @@ func TestDecodeNarrowTypes(t *testing.T) {
 		13: {Kind: Float, Width: 16, HasEncoding: true, Encoding: FPEncodingBFloat16KHR},
 		14: {Kind: Signed, Width: 64},
 	}
-	for _, in := range m.Insts {
+	for _, in := range m.All() {
 		if in.Opcode != OpConstant {
 			continue
 		}
@@ -83,7 +85,7 @@ func TestDecodeNarrowTypes(t *testing.T) {
 	if ty := x.Types[2]; ty.Kind != TypeFloat || ty.Width != 6 || !ty.HasEncoding || ty.Encoding != FPEncodingFloat6E2M3EXT {
 		t.Errorf("index type %%2 = %+v", ty)
 	}
-	last := m.Insts[len(m.Insts)-1]
+	last := m.Inst(m.Len() - 1)
 	if last.Opcode != OpBitcastExtractEXT || last.TypeID != 1 || last.ResultID != 19 {
 		t.Errorf("last instruction = %v type %d result %d", last.Opcode, last.TypeID, last.ResultID)
 	}
@@ -99,7 +101,7 @@ func TestDecodeOperands(t *testing.T) {
 		t.Fatal(err)
 	}
 	var switches []Instruction
-	for _, in := range m.Insts {
+	for _, in := range m.All() {
 		switch in.Opcode {
 		case OpSwitch:
 			switches = append(switches, in)
@@ -162,7 +164,7 @@ func TestNonSemanticUnknownInstruction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := m.Insts[2]
+	in := m.Inst(2)
 	if in.ExtSet != nil || len(in.Operands) != 6 || in.Operands[5].Kind != OperandKindIdRef {
 		t.Errorf("ExtSet %v, operands %+v", in.ExtSet, in.Operands)
 	}
@@ -287,6 +289,16 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := Decode(b)
+		// The general path (no shared operand lists) agrees, errors included.
+		if words, _, werr := wordsOf(b); werr == nil {
+			general, gerr := decodeGeneral(words)
+			if fmt.Sprint(err) != fmt.Sprint(gerr) {
+				t.Fatalf("shared lists: %v; general path: %v", err, gerr)
+			}
+			if err == nil && !reflect.DeepEqual(collectInsts(m), collectInsts(general)) {
+				t.Fatal("shared operand lists and the general path disagree")
+			}
+		}
 		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) {
@@ -299,11 +311,11 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal("Encode(Decode(b)) != b")
 		}
 		m2, err := Decode(enc)
-		if err != nil || len(m2.Insts) != len(m.Insts) {
+		if err != nil || m2.Len() != m.Len() {
 			t.Fatalf("re-decode: %v", err)
 		}
-		for i := range m.Insts {
-			if len(m.Insts[i].Operands) != len(m2.Insts[i].Operands) {
+		for i, in := range m.All() {
+			if !reflect.DeepEqual(in, m2.Inst(i)) {
 				t.Fatalf("instruction %d decodes differently", i)
 			}
 		}

@@ -4,15 +4,15 @@ import "encoding/binary"
 
 // Size returns the module's size in words, header included.
 func (m *Module) Size() int {
-	n := 5
-	for i := range m.Insts {
-		n += len(m.Insts[i].Words)
+	if n := len(m.insts); n > 0 {
+		last := &m.insts[n-1]
+		return int(last.offset) + int(last.nwords)
 	}
-	return n
+	return 5
 }
 
 // Encode returns the binary form of the module, in the byte order it was
-// decoded from (little-endian for modules built in memory). For a decoded
+// decoded from (little-endian for a zero Module). For a decoded
 // module, Encode(Decode(b)) == b.
 func (m *Module) Encode() []byte {
 	return m.AppendEncoded(make([]byte, 0, 4*m.Size()))
@@ -28,18 +28,19 @@ func (m *Module) AppendEncoded(dst []byte) []byte {
 	for _, w := range [5]uint32{MagicNumber, uint32(h.Version), h.Generator, h.Bound, h.Schema} {
 		dst = order.AppendUint32(dst, w)
 	}
+	body := m.Words()
+	if len(body) > 5 {
+		body = body[5:]
+	} else {
+		body = nil
+	}
 	if m.Header.BigEndian {
-		for i := range m.Insts {
-			for _, w := range m.Insts[i].Words {
-				dst = binary.BigEndian.AppendUint32(dst, w)
-			}
+		for _, w := range body {
+			dst = binary.BigEndian.AppendUint32(dst, w)
 		}
 		return dst
 	}
-	for i := range m.Insts {
-		dst = appendLittleEndian(dst, m.Insts[i].Words)
-	}
-	return dst
+	return appendLittleEndian(dst, body)
 }
 
 // appendLittleEndian is the encoder's hot loop: grow once, then store.

@@ -23,6 +23,7 @@ var (
 	ErrUnknownExtInst     = errors.New("unknown extended instruction")
 	ErrBadNumberType      = errors.New("literal number has no usable type")
 	ErrBadSpecConstantOp  = errors.New("invalid OpSpecConstantOp opcode")
+	ErrTooLarge           = errors.New("module has more than 2^31-1 words")
 )
 
 // DecodeError reports where decoding failed: the word offset from the

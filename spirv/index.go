@@ -5,8 +5,8 @@ package spirv
 // written: an invalid module gets a best-effort index (dangling ids are
 // simply absent), never a panic.
 type Index struct {
-	// Defs maps a result id to the index of its defining instruction in
-	// Module.Insts.
+	// Defs maps a result id to the index of its defining instruction
+	// (for Module.Inst).
 	Defs map[uint32]int
 	// Types describes every type declaration by result id.
 	Types map[uint32]*Type
@@ -143,7 +143,7 @@ func (m *Module) Index() *Index {
 
 func buildIndex(m *Module) *Index {
 	x := &Index{
-		Defs:           make(map[uint32]int, len(m.Insts)),
+		Defs:           make(map[uint32]int, len(m.insts)),
 		Types:          map[uint32]*Type{},
 		Constants:      map[uint32]*Constant{},
 		Names:          map[uint32]string{},
@@ -153,8 +153,9 @@ func buildIndex(m *Module) *Index {
 	}
 	var fn *Function
 	var block *Block
-	for i := range m.Insts {
-		in := &m.Insts[i]
+	for i := range m.insts {
+		inst := m.Inst(i)
+		in := &inst
 		w := in.Words
 		if in.ResultID != 0 {
 			if _, dup := x.Defs[in.ResultID]; !dup {
@@ -259,6 +260,10 @@ func isBlockTerminator(op Opcode) bool {
 // the decoder against the grammar, so fixed operands are present.
 func typeOf(in *Instruction, x *Index) *Type {
 	w := in.Words
+	info := in.Opcode.Info()
+	if info == nil || info.Class != "Type-Declaration" || in.ResultID == 0 {
+		return nil
+	}
 	t := &Type{ID: in.ResultID, Op: in.Opcode}
 	switch in.Opcode {
 	case OpTypeVoid:
@@ -295,16 +300,18 @@ func typeOf(in *Instruction, x *Index) *Type {
 	case OpTypeCooperativeMatrixKHR:
 		t.Kind, t.Elem = TypeCooperativeMatrix, w[2]
 	default:
-		info := in.Opcode.Info()
-		if info == nil || info.Class != "Type-Declaration" || in.ResultID == 0 {
-			return nil
-		}
 		t.Kind = TypeOther
 	}
 	return t
 }
 
 func constantOf(in *Instruction) *Constant {
+	switch in.Opcode {
+	case OpConstantTrue, OpSpecConstantTrue, OpConstantFalse, OpSpecConstantFalse, OpConstant, OpSpecConstant,
+		OpConstantComposite, OpSpecConstantComposite, OpConstantNull, OpSpecConstantOp:
+	default:
+		return nil
+	}
 	c := &Constant{ID: in.ResultID, Type: in.TypeID, Op: in.Opcode}
 	w := in.Words
 	switch in.Opcode {
@@ -316,9 +323,6 @@ func constantOf(in *Instruction) *Constant {
 		c.Value = w[3:]
 	case OpConstantComposite, OpSpecConstantComposite:
 		c.Parts = w[3:]
-	case OpConstantNull, OpSpecConstantOp:
-	default:
-		return nil
 	}
 	switch in.Opcode {
 	case OpSpecConstantTrue, OpSpecConstantFalse, OpSpecConstant, OpSpecConstantComposite, OpSpecConstantOp:

@@ -1,5 +1,7 @@
 package spirv
 
+import "iter"
+
 // MagicNumber is the first word of every SPIR-V module.
 const MagicNumber = 0x07230203
 
@@ -16,13 +18,96 @@ type Header struct {
 }
 
 // Module is a decoded SPIR-V module: its header and its instructions in
-// the order written.
+// the order written. Instructions are read with Len, Inst and All.
+//
+// A module stores its instructions as ranges into its words and operands
+// rather than as slices: the stored form holds no pointers, so decoding a
+// large module makes a few pointer-free allocations that the garbage
+// collector never has to scan (see docs/ARCHITECTURE.md).
 type Module struct {
 	Header Header
-	Insts  []Instruction
 
+	words   []uint32      // the module in host order, header included; instructions view into it
+	insts   []instRecord  // one per instruction, in order
+	ops     []Operand     // the operands of instructions without a shared list, in order
+	shared  *sharedLists  // sharedOperands(), which holds the other instructions' operands
 	index   *Index        // built by Index on first use
 	scratch decodeScratch // decoder storage kept for DecodeInto
+}
+
+// instRecord is the stored form of an Instruction. Result Type and
+// Result <id> are not stored: the grammar puts them first, so Inst reads
+// them from the words.
+type instRecord struct {
+	offset       int32  // word offset in Module.words
+	opStart      uint32 // index of the first operand in Module.ops, or in shared.flat
+	nwords, nops uint16 // a word count is 16 bits, which bounds both
+	opcode       Opcode
+	extSet       uint8 // 1 + index in extInstSets; 0 for none
+	flags        uint8 // record* bits
+}
+
+// Bits of instRecord.flags.
+const (
+	recordShared    = 1 << iota // operands are a shared list (see sharedOperands)
+	recordHasType               // words[1] is the Result Type
+	recordHasResult             // the Result <id> follows the Result Type, if any
+)
+
+// Len returns the number of instructions.
+func (m *Module) Len() int { return len(m.insts) }
+
+// Inst returns instruction i, 0 <= i < Len(). The instruction is a view:
+// its Words and Operands share the module's storage (and Operands may be
+// shared with other instructions), so they must not be modified, and they
+// stay valid as long as the module is not decoded into again (DecodeInto).
+func (m *Module) Inst(i int) Instruction {
+	r := &m.insts[i]
+	end := int(r.offset) + int(r.nwords)
+	in := Instruction{
+		Words:  m.words[r.offset:end:end],
+		Offset: r.offset,
+		Opcode: r.opcode,
+	}
+	ops := m.ops
+	if r.flags&recordShared != 0 {
+		ops = m.shared.flat
+	}
+	opEnd := int(r.opStart) + int(r.nops)
+	in.Operands = ops[r.opStart:opEnd:opEnd]
+	if r.extSet != 0 {
+		in.ExtSet = &extInstSets[r.extSet-1]
+	}
+	next := 1
+	if r.flags&recordHasType != 0 {
+		in.TypeID, next = in.Words[1], 2
+	}
+	if r.flags&recordHasResult != 0 {
+		in.ResultID = in.Words[next]
+	}
+	return in
+}
+
+// All iterates over the instructions with their indices, in order.
+func (m *Module) All() iter.Seq2[int, Instruction] {
+	return func(yield func(int, Instruction) bool) {
+		for i := range m.insts {
+			if !yield(i, m.Inst(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Words returns the module's words in host order, header included, as
+// decoded (Encode applies any change made to Header since). The slice
+// shares the module's storage; it is nil for a module never decoded.
+func (m *Module) Words() []uint32 {
+	if m.words == nil {
+		return nil
+	}
+	n := m.Size()
+	return m.words[:n:n]
 }
 
 // Instruction is one instruction: its raw words (first word included) and

@@ -80,7 +80,7 @@ func printInfo(w io.Writer, name string, m *spirv.Module, ops bool) {
 	fmt.Fprintf(w, "  capabilities: %s\n", listOrNone(caps))
 	fmt.Fprintf(w, "  extensions:   %s\n", listOrNone(x.Extensions))
 	var imports []string
-	for _, in := range m.Insts {
+	for _, in := range m.All() {
 		if in.Opcode == spirv.OpExtInstImport {
 			imports = append(imports, fmt.Sprintf("%%%d %q", in.ResultID, in.String(1)))
 		}
@@ -96,10 +96,10 @@ func printInfo(w io.Writer, name string, m *spirv.Module, ops bool) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "  instructions: %d (%d words)\n", len(m.Insts), m.Size())
+	fmt.Fprintf(w, "  instructions: %d (%d words)\n", m.Len(), m.Size())
 	if ops {
 		counts := map[spirv.Opcode]int{}
-		for _, in := range m.Insts {
+		for _, in := range m.All() {
 			counts[in.Opcode]++
 		}
 		type row struct {

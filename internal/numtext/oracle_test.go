@@ -79,7 +79,7 @@ func TestParseMatchesSpirvAs(t *testing.T) {
 			if derr != nil {
 				t.Fatal(derr)
 			}
-			got := m.Insts[len(m.Insts)-1].Words[3:]
+			got := m.Inst(m.Len() - 1).Words[3:]
 			if err != nil {
 				t.Errorf("%s %q: spirv-as gives %#x, Parse fails: %v", ot.decl, text, got, err)
 			} else if !equal(got, want) {
