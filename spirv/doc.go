@@ -11,7 +11,19 @@
 // A Module is a flat, order-preserving list of instructions, each keeping
 // its raw words and a decoded view of its operands: the validator and the
 // disassembler must see invalid modules exactly as written, so sections,
-// control flow and the like are views built on demand (Index).
+// control flow and the like are views built on demand (Index). Read the
+// instructions with Len and Inst, or range over All:
+//
+//	for i, in := range m.All() {
+//		if in.Opcode == spirv.OpEntryPoint {
+//			fmt.Println(i, in.String(2))
+//		}
+//	}
+//
+// A Module stores no pointers per instruction (Inst builds each view), so
+// decoding a large module is a few allocations the garbage collector does
+// not scan. DecodeInto reuses a module's storage; Reader streams a module
+// one instruction at a time.
 //
 // Decode never panics and never trusts the header's id bound for
 // allocation: memory use is bounded by the input's size. Errors are
