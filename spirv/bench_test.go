@@ -91,3 +91,19 @@ func BenchmarkDecodeInto(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInst measures building every instruction's view of big.spv
+// with Module.Inst, the cost a consumer of a decoded module pays per
+// instruction it reads.
+func BenchmarkInst(b *testing.B) {
+	_, m := bigDecoded(b)
+	var sum uint32
+	for b.Loop() {
+		for i := range m.Len() {
+			in := m.Inst(i)
+			sum += in.ResultID + uint32(len(in.Operands))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*m.Len()), "ns/inst")
+	_ = sum
+}

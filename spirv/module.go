@@ -61,29 +61,27 @@ func (m *Module) Len() int { return len(m.insts) }
 // its Words and Operands share the module's storage (and Operands may be
 // shared with other instructions), so they must not be modified, and they
 // stay valid as long as the module is not decoded into again (DecodeInto).
-func (m *Module) Inst(i int) Instruction {
-	r := &m.insts[i]
-	end := int(r.offset) + int(r.nwords)
-	in := Instruction{
-		Words:  m.words[r.offset:end:end],
-		Offset: r.offset,
-		Opcode: r.opcode,
-	}
+func (m *Module) Inst(i int) (in Instruction) {
+	r := m.insts[i]
+	off, end := int(r.offset), int(r.offset)+int(r.nwords)
+	in.Words = m.words[off:end:end]
+	in.Offset, in.Opcode = r.offset, r.opcode
 	ops := m.ops
 	if r.flags&recordShared != 0 {
 		ops = m.shared.flat
 	}
-	opEnd := int(r.opStart) + int(r.nops)
-	in.Operands = ops[r.opStart:opEnd:opEnd]
+	opStart, opEnd := int(r.opStart), int(r.opStart)+int(r.nops)
+	in.Operands = ops[opStart:opEnd:opEnd]
 	if r.extSet != 0 {
 		in.ExtSet = &extInstSets[r.extSet-1]
 	}
-	next := 1
-	if r.flags&recordHasType != 0 {
-		in.TypeID, next = in.Words[1], 2
-	}
-	if r.flags&recordHasResult != 0 {
-		in.ResultID = in.Words[next]
+	switch r.flags & (recordHasType | recordHasResult) {
+	case recordHasType | recordHasResult:
+		in.TypeID, in.ResultID = in.Words[1], in.Words[2]
+	case recordHasResult:
+		in.ResultID = in.Words[1]
+	case recordHasType:
+		in.TypeID = in.Words[1]
 	}
 	return in
 }
