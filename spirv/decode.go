@@ -196,7 +196,9 @@ func NewWordReader(words []uint32) (*Reader, error) {
 func (r *Reader) Header() Header { return r.header }
 
 // Next decodes the next instruction. The returned instruction, including
-// its Operands, is valid only until the next call to Next or Reset. At the
+// its Operands, is valid only until the next call to Next or Reset, and
+// must not be modified (Operands may be a list shared by many
+// instructions). At the
 // end of the module Next returns nil, io.EOF; on malformed input, nil and
 // a *DecodeError (and keeps returning that error).
 func (r *Reader) Next() (*Instruction, error) {

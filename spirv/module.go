@@ -109,7 +109,8 @@ func (m *Module) Words() []uint32 {
 }
 
 // Instruction is one instruction: its raw words (first word included) and
-// the decoded view of its operands.
+// the decoded view of its operands. It is a view into storage owned by a
+// Module (see Module.Inst) or a Reader: its slices must not be modified.
 type Instruction struct {
 	Words    []uint32 // all the instruction's words, in host order
 	Operands []Operand
