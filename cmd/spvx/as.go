@@ -41,6 +41,7 @@ Options:
                           twice, as spirv-as does
   --spirv-as-errors       print only the first error, as spirv-as does:
                           error: LINE: COL: message
+  --version               print the version and exit
   -h, --help              print this help
 `
 
@@ -52,6 +53,7 @@ func runAs(args []string, s stdio) int {
 	preserve := fs.Bool("preserve-numeric-ids", false, "keep numeric ids")
 	lax := fs.Bool("lax-ids", false, "accept undefined and redefined ids")
 	toolsErrors := fs.Bool("spirv-as-errors", false, "spirv-as error format")
+	version := fs.Bool("version", false, "print the version")
 	help := fs.Bool("help", false, "print help")
 	fs.BoolVar(help, "h", false, "print help")
 	fs.Usage = func() { fmt.Fprint(s.err, asUsage) }
@@ -75,6 +77,10 @@ func runAs(args []string, s stdio) int {
 	}
 	if *help {
 		fmt.Fprint(s.out, asUsage)
+		return exitOK
+	}
+	if *version {
+		printVersion(s.out)
 		return exitOK
 	}
 	if *env != "" {

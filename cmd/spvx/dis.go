@@ -46,6 +46,7 @@ Options:
   --color           color the text written to standard output (ANSI)
   --no-color        do not color (the default unless stdout is a terminal;
                     the last of --color and --no-color wins)
+  --version         print the version and exit
   -h, --help        print this help
 `
 
@@ -56,6 +57,7 @@ type disFlags struct {
 	color   int    // 0 default (terminal only), 1 --color, -1 --no-color
 	files   []string
 	help    bool
+	version bool
 	invalid string // the usage error, if any
 }
 
@@ -79,6 +81,7 @@ func parseDisFlags(args []string) disFlags {
 			"raw-id": &f.opt.RawID, "no-header": &f.opt.NoHeader, "no-indent": &f.opt.NoIndent,
 			"offsets": &f.opt.Offsets, "comment": &f.opt.Comment, "nested-indent": &f.opt.NestedIndent,
 			"reorder-blocks": &f.opt.ReorderBlocks, "h": &f.help, "help": &f.help,
+			"version": &f.version,
 		}
 		switch {
 		case name == "o":
@@ -113,6 +116,10 @@ func runDis(args []string, s stdio) int {
 	f := parseDisFlags(args)
 	if f.help {
 		fmt.Fprint(s.out, disUsage)
+		return exitOK
+	}
+	if f.version {
+		printVersion(s.out)
 		return exitOK
 	}
 	if f.invalid == "" && len(f.files) == 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +83,46 @@ func TestInfoCorpus(t *testing.T) {
 		t.Errorf("%d summaries for %d files", n, len(files))
 	}
 	t.Logf("info on %d modules in %v", len(files), time.Since(start))
+}
+
+func TestBuildVersion(t *testing.T) {
+	setting := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	cases := []struct {
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{nil, false, "(unknown build)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, true, "v1.2.3"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261130102424-c0ba5ddb516a+dirty"},
+			Settings: setting("vcs.revision", "c0ba5ddb516a0000", "vcs.modified", "true")}, true,
+			"v0.0.0-20261130102424-c0ba5ddb516a+dirty"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "(devel)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"},
+			Settings: setting("vcs.revision", "0123456789abcdef", "vcs.time", "2026-11-30T10:00:00Z", "vcs.modified", "true")}, true,
+			"(devel) 0123456789ab+modified, 2026-11-30T10:00:00Z"},
+	}
+	for _, c := range cases {
+		if got := buildVersion(c.info, c.ok); got != c.want {
+			t.Errorf("buildVersion = %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestVersionFlags(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}, {"as", "--version"}, {"dis", "--version"}} {
+		out, errOut, code := runCLI(t, nil, args...)
+		if code != exitOK {
+			t.Errorf("spvx %v: exit %d, stderr %q", args, code, errOut)
+		}
+		if !strings.HasPrefix(out, "spvx ") || !strings.Contains(out, "Target: SPIR-V 1.6 (grammar revision 7)") {
+			t.Errorf("spvx %v printed %q", args, out)
+		}
+	}
 }

@@ -56,6 +56,9 @@ func run(args []string, s stdio) int {
 	case "-h", "-help", "--help", "help":
 		usage(s.out)
 		return exitOK
+	case "-version", "--version", "version":
+		printVersion(s.out)
+		return exitOK
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -75,5 +78,5 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'spvx <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "Run 'spvx <command> --help' for a command's flags, 'spvx --version' for the build.")
 }
