@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -181,7 +180,7 @@ func disassembleFile(input, dest string, opt dis.Options, s stdio) error {
 	var bin []byte
 	var err error
 	if input == "-" {
-		bin, err = io.ReadAll(s.in)
+		bin, err = readInput(input, s)
 	} else {
 		var release func()
 		bin, release, err = mapInput(input)
@@ -191,6 +190,9 @@ func disassembleFile(input, dest string, opt dis.Options, s stdio) error {
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", input, pathless(err))
+	}
+	if bin, err = binaryModule(bin); err != nil {
+		return fmt.Errorf("%s: %w", input, err)
 	}
 	if dest == "-" {
 		err = dis.FprintBinary(s.out, bin, opt)

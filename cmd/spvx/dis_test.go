@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,5 +185,45 @@ func TestIsTerminal(t *testing.T) {
 		if !isTerminal(tty) {
 			t.Error("isTerminal(/dev/tty) = false")
 		}
+	}
+}
+
+// TestHexDumpInput: dis and info take a module written as a hex dump, as
+// SPIRV-Tools' tools do, and point at the line and column of a bad token.
+func TestHexDumpInput(t *testing.T) {
+	bin := readTestdata(t, "kernel.spv")
+	var words, bytesText strings.Builder
+	for i := 0; i < len(bin); i += 4 {
+		fmt.Fprintf(&words, "0x%08x,", uint32(bin[i])|uint32(bin[i+1])<<8|uint32(bin[i+2])<<16|uint32(bin[i+3])<<24)
+		if i%32 == 28 {
+			words.WriteString("\n")
+		}
+	}
+	for _, c := range bin {
+		fmt.Fprintf(&bytesText, "%02x ", c)
+	}
+	dir := t.TempDir()
+	hexFile := filepath.Join(dir, "kernel.hex")
+	if err := os.WriteFile(hexFile, []byte(words.String()), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	want := string(readTestdata(t, "golden/kernel.default.spvasm"))
+	if code, out, errOut := runDisCLI(t, nil, "dis", hexFile); code != exitOK || out != want {
+		t.Errorf("dis of a word dump: exit %d, stderr %q, same text %v", code, errOut, out == want)
+	}
+	if code, out, errOut := runDisCLI(t, []byte(bytesText.String()), "dis", "-"); code != exitOK || out != want {
+		t.Errorf("dis of a byte dump on stdin: exit %d, stderr %q, same text %v", code, errOut, out == want)
+	}
+	_, wantInfo, _ := runDisCLI(t, bin, "info", "-")
+	if code, out, errOut := runDisCLI(t, []byte(words.String()), "info", "-"); code != exitOK || out != wantInfo {
+		t.Errorf("info of a word dump: exit %d, stderr %q, output %q", code, errOut, out)
+	}
+	bad := filepath.Join(dir, "bad.hex")
+	if err := os.WriteFile(bad, []byte("0x07230203, 0x00010000,\n  0x0008000b, 0xzz\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	wantErr := "spvx dis: " + bad + `: hex input:2:15: "0xzz" is not a 32-bit word like 0x07230203 (the dump started as words)` + "\n"
+	if code, out, errOut := runDisCLI(t, nil, "dis", bad); code != exitRejected || out != "" || errOut != wantErr {
+		t.Errorf("dis of a bad dump: exit %d, stdout %q, stderr %q; want %q", code, out, errOut, wantErr)
 	}
 }

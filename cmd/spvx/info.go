@@ -38,6 +38,9 @@ func cmdInfo(args []string, s stdio) int {
 	for i, name := range fs.Args() {
 		b, err := readInput(name, s)
 		if err == nil {
+			b, err = binaryModule(b)
+		}
+		if err == nil {
 			err = spirv.DecodeInto(&m, b)
 			if err == nil {
 				if i > 0 {
