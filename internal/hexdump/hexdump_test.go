@@ -28,9 +28,9 @@ func TestDetect(t *testing.T) {
 		{"\x03\x02\x23\x07", NotHex}, // a binary module
 		{"\x07\x23\x02\x03", NotHex},
 		{"; SPIR-V\nOpCapability Shader", NotHex}, // assembly text
-		{"0x07230204", NotHex},                     // not the magic number
-		{"0x003", NotHex},                          // three digits: neither a byte nor the magic
-		{"0302230700000100", NotHex},               // an undelimited stream
+		{"0x07230204", NotHex},                    // not the magic number
+		{"0x003", NotHex},                         // three digits: neither a byte nor the magic
+		{"0302230700000100", NotHex},              // an undelimited stream
 		{"", NotHex},
 		{" , ", NotHex},
 	}
