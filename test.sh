@@ -19,5 +19,10 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
+unformatted=$(gofmt -l .)
+if [ -n "$unformatted" ]; then
+  echo "test.sh: not gofmt-formatted:" $unformatted
+  exit 1
+fi
 go vet ./...
 go test ./...
