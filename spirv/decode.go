@@ -101,8 +101,8 @@ func (m *Module) decodeWords(words []uint32, shared *sharedLists) error {
 	}
 	d.shared = shared
 	m.Header, m.index = h, nil
-	// Count the instructions first so the instruction slice is allocated
-	// once at its exact size. Every operand takes at least one word that
+	// Count the instructions first so the record slice is allocated once
+	// at its exact size. Every stored operand takes at least one word that
 	// is not an instruction's first word, which bounds the operand count;
 	// both allocations are bounded by the input's size.
 	n, maxOps := countInstructions(words, d.shared)
@@ -198,9 +198,8 @@ func (r *Reader) Header() Header { return r.header }
 // Next decodes the next instruction. The returned instruction, including
 // its Operands, is valid only until the next call to Next or Reset, and
 // must not be modified (Operands may be a list shared by many
-// instructions). At the
-// end of the module Next returns nil, io.EOF; on malformed input, nil and
-// a *DecodeError (and keeps returning that error).
+// instructions). At the end of the module Next returns nil, io.EOF; on
+// malformed input, nil and a *DecodeError (and keeps returning that error).
 func (r *Reader) Next() (*Instruction, error) {
 	if r.d.err != nil {
 		return nil, r.d.err
