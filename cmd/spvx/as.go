@@ -143,16 +143,9 @@ func outputName(input, out string, several bool) string {
 // assembleFile assembles one input and writes its module; it reports any
 // problem on s.err and returns false.
 func assembleFile(name, dst string, opt asm.Options, toolsErrors bool, s stdio) bool {
-	var src []byte
-	var err error
-	if name == "-" {
-		src, err = readInput(name, s)
-	} else {
-		var release func()
-		src, release, err = mapInput(name)
-		if err == nil {
-			defer release()
-		}
+	src, release, err := readText(name, s)
+	if release != nil {
+		defer release()
 	}
 	if err != nil {
 		fmt.Fprintf(s.err, "spvx as: %v\n", err)

@@ -177,16 +177,9 @@ func outputFor(input, out string, several bool) string {
 
 // disassembleFile disassembles one input. Errors name the file.
 func disassembleFile(input, dest string, opt dis.Options, s stdio) error {
-	var bin []byte
-	var err error
-	if input == "-" {
-		bin, err = readInput(input, s)
-	} else {
-		var release func()
-		bin, release, err = mapInput(input)
-		if err == nil {
-			defer release()
-		}
+	bin, release, err := readModule(input, s)
+	if release != nil {
+		defer release()
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", input, pathless(err))

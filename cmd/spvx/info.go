@@ -36,22 +36,27 @@ func cmdInfo(args []string, s stdio) int {
 	status := exitOK
 	var m spirv.Module // reused: decoding module after module allocates little
 	for i, name := range fs.Args() {
-		b, err := readInput(name, s)
+		b, release, err := readModule(name, s)
 		if err == nil {
 			b, err = binaryModule(b)
 		}
 		if err == nil {
 			err = spirv.DecodeInto(&m, b)
-			if err == nil {
-				if i > 0 {
-					fmt.Fprintln(out)
-				}
-				printInfo(out, name, &m, *ops)
-				continue
+		}
+		if err == nil {
+			if i > 0 {
+				fmt.Fprintln(out)
 			}
+			printInfo(out, name, &m, *ops)
+		}
+		if release != nil {
+			release() // m views b: done with both before the next file
+		}
+		if err == nil {
+			continue
 		}
 		out.Flush()
-		fmt.Fprintf(s.err, "spvx info: %s: %v\n", name, err)
+		fmt.Fprintf(s.err, "spvx info: %s: %v\n", name, pathless(err))
 		status = exitRejected
 	}
 	return status

@@ -5,31 +5,16 @@ import (
 	"syscall"
 )
 
-// mapInput returns the contents of a regular file, mapped into memory
-// rather than read (spvx as and spvx dis use it; the data is read-only).
+// mapFile maps size bytes of the regular file f into memory, read-only.
 // Why: on the virtual machines spvx runs on, the first touch of each fresh
 // page of a read buffer costs more than assembling or disassembling it; a
 // populated private mapping of the page cache costs one system call.
-// release unmaps it. Other files (pipes, devices) are read.
-func mapInput(path string) (data []byte, release func(), err error) {
-	f, err := os.Open(path)
+// release unmaps it. ok is false when the mapping fails; the caller then
+// reads the file.
+func mapFile(f *os.File, size int64) (data []byte, release func(), ok bool) {
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE|syscall.MAP_POPULATE)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	size := fi.Size()
-	if !fi.Mode().IsRegular() || size == 0 || size != int64(int(size)) {
-		data, err := readAll(f, size)
-		return data, func() {}, err
-	}
-	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE|syscall.MAP_POPULATE)
-	if err != nil {
-		data, err := readAll(f, size)
-		return data, func() {}, err
-	}
-	return data, func() { syscall.Munmap(data) }, nil
+	return data, func() { syscall.Munmap(data) }, true
 }
