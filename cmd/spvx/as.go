@@ -148,7 +148,7 @@ func assembleFile(name, dst string, opt asm.Options, toolsErrors bool, s stdio) 
 		defer release()
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "spvx as: %v\n", err)
+		fmt.Fprintf(s.err, "spvx as: %s: %v\n", name, pathless(err))
 		return false
 	}
 	opt.File = name

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -49,10 +50,22 @@ func readInput(name string, s stdio) ([]byte, error) {
 // nil, unmaps the file.
 func readText(name string, s stdio) (data []byte, release func(), err error) {
 	if name == "-" {
-		data, err = readAll(s.in, 0)
+		data, err = readTextStream(s.in)
 		return data, nil, err
 	}
-	return openInput(name, 1, nil)
+	return openInput(name, 1, readTextStream)
+}
+
+// readTextStream reads assembly text from a stream, rejecting at once one
+// whose first bytes hold a NUL, which no text has: spvx as /dev/zero fails
+// immediately instead of reading a gigabyte.
+func readTextStream(r io.Reader) ([]byte, error) {
+	br := bufio.NewReaderSize(r, 4096)
+	head, _ := br.Peek(4096)
+	if i := bytes.IndexByte(head, 0); i >= 0 {
+		return nil, fmt.Errorf("byte %d is NUL: this is not SPIR-V assembly text", i)
+	}
+	return readAll(br, 0)
 }
 
 // mapMinSize is the size from which readModule maps a file rather than
@@ -75,8 +88,8 @@ func readModule(name string, s stdio) (data []byte, release func(), err error) {
 }
 
 // openInput reads a named file: a regular file of at least mapAt bytes is
-// mapped, a smaller one read; anything else goes to stream, or is read to
-// the end (at most maxInput bytes) when stream is nil.
+// mapped, a smaller one read; anything else (a pipe, a device) goes to
+// stream.
 func openInput(name string, mapAt int64, stream func(io.Reader) ([]byte, error)) (data []byte, release func(), err error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -88,11 +101,7 @@ func openInput(name string, mapAt int64, stream func(io.Reader) ([]byte, error))
 		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		if stream == nil {
-			data, err = readAll(f, 0)
-		} else {
-			data, err = stream(f)
-		}
+		data, err = stream(f)
 		return data, nil, err
 	}
 	size := fi.Size()

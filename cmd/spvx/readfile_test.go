@@ -80,3 +80,26 @@ func TestReadModuleRejectsEarly(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTextRejectsBinaryStreams: spvx as stops at once on a stream of
+// NULs rather than reading it to the limit.
+func TestReadTextRejectsBinaryStreams(t *testing.T) {
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := readText("-", stdio{in: endless(0)})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "byte 0 is NUL") {
+			t.Errorf("endless NULs: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("readText kept reading an endless stream of NULs")
+	}
+	text := "OpCapability Shader\n"
+	got, _, err := readText("-", stdio{in: strings.NewReader(text)})
+	if err != nil || string(got) != text {
+		t.Errorf("text on stdin: %q, %v", got, err)
+	}
+}
