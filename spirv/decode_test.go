@@ -151,6 +151,22 @@ func TestDecodeOperands(t *testing.T) {
 	if x.ExtInstImports[1] != "GLSL.std.450" {
 		t.Errorf("imports %v", x.ExtInstImports)
 	}
+	// Def finds every result id's defining instruction, and nothing else.
+	defined := map[uint32]bool{}
+	for i, in := range m.All() {
+		if in.ResultID == 0 {
+			continue
+		}
+		defined[in.ResultID] = true
+		if d, ok := x.Def(in.ResultID); !ok || d != i {
+			t.Errorf("Def(%d) = %d, %v; want %d", in.ResultID, d, ok, i)
+		}
+	}
+	for id := uint32(0); id < m.Header.Bound+10; id++ {
+		if _, ok := x.Def(id); ok != defined[id] {
+			t.Errorf("Def(%d) found %v", id, ok)
+		}
+	}
 }
 
 // TestNonSemanticUnknownInstruction: an instruction number a known
@@ -260,6 +276,21 @@ func TestHugeBoundSmallModule(t *testing.T) {
 	})
 	if allocs > 20 {
 		t.Errorf("%v allocations for a 13-word module", allocs)
+	}
+	// The index keeps its dense id table to the module's size too.
+	m, err := DecodeWords(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := m.Index()
+	if len(x.defs) > len(words)+64 {
+		t.Errorf("index id table of %d entries for a %d-word module", len(x.defs), len(words))
+	}
+	if d, ok := x.Def(0xFFFFFFF1); !ok || d != 1 {
+		t.Errorf("Def(0xFFFFFFF1) = %d, %v; want 1", d, ok)
+	}
+	if _, ok := x.Def(0xFFFFFFF2); ok {
+		t.Error("Def of an undefined id found something")
 	}
 }
 

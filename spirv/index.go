@@ -5,9 +5,12 @@ package spirv
 // written: an invalid module gets a best-effort index (dangling ids are
 // simply absent), never a panic.
 type Index struct {
-	// Defs maps a result id to the index of its defining instruction
-	// (for Module.Inst).
-	Defs map[uint32]int
+	// defs gives, by id, 1 + the index of the id's first defining
+	// instruction (0: none); ids past its end, possible when the bound is
+	// far larger than the module, are in bigDefs. See Def.
+	defs    []int32
+	bigDefs map[uint32]int32
+
 	// Types describes every type declaration by result id.
 	Types map[uint32]*Type
 	// Constants describes every constant (and spec constant) by result id.
@@ -132,6 +135,33 @@ type Block struct {
 	Start, End int // instruction indexes
 }
 
+// Def returns the index (for Module.Inst) of the instruction that defines
+// id as its Result <id>, the first one if several do.
+func (x *Index) Def(id uint32) (inst int, ok bool) {
+	var v int32
+	if int(id) < len(x.defs) {
+		v = x.defs[id]
+	} else {
+		v = x.bigDefs[id]
+	}
+	return int(v) - 1, v != 0
+}
+
+func (x *Index) setDef(id uint32, inst int) {
+	if int(id) < len(x.defs) {
+		if x.defs[id] == 0 {
+			x.defs[id] = int32(inst + 1)
+		}
+		return
+	}
+	if x.bigDefs == nil {
+		x.bigDefs = map[uint32]int32{}
+	}
+	if _, dup := x.bigDefs[id]; !dup {
+		x.bigDefs[id] = int32(inst + 1)
+	}
+}
+
 // Index returns the module's index, building it on first use. The module
 // must not be modified after the first call.
 func (m *Module) Index() *Index {
@@ -142,8 +172,11 @@ func (m *Module) Index() *Index {
 }
 
 func buildIndex(m *Module) *Index {
+	// Like the decoder's id table, the dense part is bounded by the
+	// module's size, whatever the header's bound says.
+	ndefs := min(uint64(m.Header.Bound), uint64(len(m.words))+64)
 	x := &Index{
-		Defs:           make(map[uint32]int, len(m.insts)),
+		defs:           make([]int32, ndefs),
 		Types:          map[uint32]*Type{},
 		Constants:      map[uint32]*Constant{},
 		Names:          map[uint32]string{},
@@ -158,9 +191,7 @@ func buildIndex(m *Module) *Index {
 		in := &inst
 		w := in.Words
 		if in.ResultID != 0 {
-			if _, dup := x.Defs[in.ResultID]; !dup {
-				x.Defs[in.ResultID] = i
-			}
+			x.setDef(in.ResultID, i)
 		}
 		switch in.Opcode {
 		case OpCapability:
