@@ -111,7 +111,7 @@ func (m *Module) decodeWords(words []uint32, shared *sharedLists) error {
 	} else {
 		m.insts = make([]instRecord, n)
 	}
-	if cap(m.ops) >= maxOps {
+	if m.ops != nil && cap(m.ops) >= maxOps { // non-nil: Operands is never nil
 		d.ops = m.ops[:0]
 	} else {
 		d.ops = make([]Operand, 0, maxOps)
