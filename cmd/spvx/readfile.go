@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 )
@@ -18,25 +19,15 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 
 // readLimited is readAll with the limit as a parameter, for tests.
 func readLimited(r io.Reader, size int64, limit int) ([]byte, error) {
-	n := 512
+	var buf bytes.Buffer
 	if size > 0 && size <= int64(limit) {
-		n = int(size) + 1
+		buf.Grow(int(size) + 1) // + 1: room to see the end without growing
 	}
-	buf := make([]byte, 0, n)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		k, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+k]
-		if len(buf) > limit {
-			return nil, fmt.Errorf("input is larger than %d bytes", limit)
-		}
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	if _, err := buf.ReadFrom(io.LimitReader(r, int64(limit)+1)); err != nil {
+		return nil, err
 	}
+	if buf.Len() > limit {
+		return nil, fmt.Errorf("input is larger than %d bytes", limit)
+	}
+	return buf.Bytes(), nil
 }
