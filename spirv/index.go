@@ -163,7 +163,10 @@ func (x *Index) setDef(id uint32, inst int) {
 }
 
 // Index returns the module's index, building it on first use. The module
-// must not be modified after the first call.
+// must not be modified after the first call. A decoded module is safe for
+// concurrent reads (Inst, All, Words), but the first Index call builds the
+// index without locking: make it before sharing the module between
+// goroutines.
 func (m *Module) Index() *Index {
 	if m.index == nil {
 		m.index = buildIndex(m)
