@@ -117,3 +117,35 @@ func TestSharedListShapes(t *testing.T) {
 		t.Errorf("OpIAdd operand 1 kind %v", ops[1].Kind)
 	}
 }
+
+// TestConcurrentReads decodes and reads modules from several goroutines at
+// once, so that go test -race checks the shared operand lists and the
+// instruction views.
+func TestConcurrentReads(t *testing.T) {
+	b := bytesOf(narrowModule())
+	want, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = want.Index()
+	wantInsts := collectInsts(want)
+	done := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			m, err := Decode(b)
+			switch {
+			case err != nil:
+				done <- err.Error()
+			case !reflect.DeepEqual(collectInsts(m), wantInsts), !reflect.DeepEqual(collectInsts(want), wantInsts):
+				done <- "instructions differ"
+			default:
+				done <- ""
+			}
+		}()
+	}
+	for range 8 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
