@@ -60,6 +60,9 @@ func assemble(src []byte, opt Options) (*assembler, error) {
 		a.run()
 	}
 	a.checkIDs()
+	if opt.PreserveNumericIDs {
+		a.checkPreservedIDs()
+	}
 	if len(a.errs) > 0 {
 		return a, a.errorList()
 	}

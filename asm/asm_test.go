@@ -365,6 +365,40 @@ func TestPreserveNumericIDs(t *testing.T) {
 	}
 }
 
+// TestPreserveNumericIDLimits checks the numbers that cannot be kept:
+// 4294967295 leaves no bound (spirv-as writes bound 1), 0 is not an id
+// (spirv-as writes it; so does LaxIDs). 4294967294 is the largest that can.
+func TestPreserveNumericIDLimits(t *testing.T) {
+	const head = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
+	tests := []struct {
+		src     string
+		lax     bool
+		want    string // error, or "" for success
+		bound   uint32
+		firstID uint32 // the OpTypeVoid's result
+	}{
+		{src: "%4294967295 = OpTypeVoid\n", want: "3:1: ID '%4294967295' cannot keep its number: the bound (the largest id + 1) must fit in 32 bits, so ids are at most 4294967294"},
+		{src: "%4294967295 = OpTypeVoid\n", lax: true, want: "3:1: ID '%4294967295' cannot keep its number"},
+		{src: "%v = OpTypeVoid\n%t = OpTypeFunction %0xffffffff\n", lax: true, want: "4:21: ID '%0xffffffff' cannot keep its number"},
+		{src: "%0 = OpTypeVoid\n", want: "3:1: ID '%0' cannot keep its number: 0 is not a valid id"},
+		{src: "%0 = OpTypeVoid\n", lax: true, bound: 1, firstID: 0},
+		{src: "%4294967294 = OpTypeVoid\n%b = OpTypeBool\n", bound: 0xffffffff, firstID: 0xfffffffe},
+	}
+	for _, tc := range tests {
+		w, err := Assemble([]byte(head+tc.src), Options{PreserveNumericIDs: true, LaxIDs: tc.lax})
+		switch {
+		case tc.want != "":
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("%q (lax %v): %v, want %s", tc.src, tc.lax, err, tc.want)
+			}
+		case err != nil:
+			t.Errorf("%q (lax %v): %v", tc.src, tc.lax, err)
+		case w[3] != tc.bound || w[11] != tc.firstID:
+			t.Errorf("%q (lax %v): bound %d, id %d; want %d, %d", tc.src, tc.lax, w[3], w[11], tc.bound, tc.firstID)
+		}
+	}
+}
+
 func TestNulEndsText(t *testing.T) {
 	w, err := Assemble([]byte("OpCapability Shader\n\x00garbage"), Options{})
 	if err != nil || len(w) != 7 {

@@ -1055,6 +1055,26 @@ func (a *assembler) finishIDs() uint32 {
 	return bound
 }
 
+// checkPreservedIDs rejects the numeric ids that cannot keep their
+// number under PreserveNumericIDs. %4294967295 leaves no valid bound (the
+// bound is the largest id + 1, a 32-bit word): spirv-as computes the bound
+// as max(bound, id+1), which wraps, and writes bound 1, a module no tool
+// reads. It is rejected even under LaxIDs. %0 is not an id (spirv-dis
+// rejects "Result Id is 0"); spirv-as writes it as 0, and so does spvx
+// under LaxIDs, to build deliberately invalid modules.
+func (a *assembler) checkPreservedIDs() {
+	for _, e := range a.ids.entries {
+		v, ok := parseCUint(a.src[e.off:e.off+e.n], 32)
+		switch {
+		case !ok:
+		case v == 1<<32-1:
+			a.fail(int(e.off)-1, "ID '%%%s' cannot keep its number: the bound (the largest id + 1) must fit in 32 bits, so ids are at most 4294967294", a.src[e.off:e.off+e.n])
+		case v == 0 && !a.opt.LaxIDs:
+			a.fail(int(e.off)-1, "ID '%%%s' cannot keep its number: 0 is not a valid id", a.src[e.off:e.off+e.n])
+		}
+	}
+}
+
 // undefinedIDs reports whether some id is used but never defined.
 func (a *assembler) undefinedIDs() bool {
 	for _, f := range a.flags[1:] {
