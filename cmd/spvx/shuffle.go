@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ func runShuffle(args []string, s stdio) int {
 	from := fs.String("from", "", "Operand `TYPE`: u8 u16 u32 u64, i8 ... i64, or KxuW / KxiW such as 2xu16")
 	to := fs.String("to", "", "Result `TYPE`, spelled like --from")
 	n := fs.Int("subgroup", 0, "subgroup size `N` (at least 1)")
-	values := fs.String("values", "", "operand data: invocations separated by ';', components by ',' (decimal or 0x hex)")
+	values := fs.String("values", "", "operand data: invocations separated by ';', components by ',' (decimal in the type's range, or 0x hex bit patterns)")
 	asJSON := fs.Bool("json", false, "with --values, print the result as a JSON array of arrays")
 	svg := fs.String("svg", "", "draw where each result component comes from into `FILE`")
 	pos, code, ok := parseFlags(fs, args, s)
@@ -125,34 +126,83 @@ func parseValues(v string, t subgroup.Type, n int) ([]uint64, error) {
 		return nil, fmt.Errorf("--values has %d invocations, --subgroup is %d", len(rows), n)
 	}
 	out := make([]uint64, 0, n*t.Components)
-	mask := uint64(1)<<uint(t.Width) - 1
-	if t.Width == 64 {
-		mask = ^uint64(0)
-	}
 	for i, r := range rows {
 		comps := strings.Split(r, ",")
 		if len(comps) != t.Components {
 			return nil, fmt.Errorf("invocation %d has %d components, %s has %d", i, len(comps), t, t.Components)
 		}
 		for _, c := range comps {
-			c = strings.TrimSpace(c)
-			x, err := strconv.ParseUint(c, 0, 64)
+			x, err := parseComponent(strings.TrimSpace(c), t)
 			if err != nil {
-				sx, serr := strconv.ParseInt(c, 0, 64)
-				if serr != nil {
-					return nil, fmt.Errorf("invocation %d: bad value %q", i, c)
-				}
-				x = uint64(sx)
-				if t.Width < 64 && (sx < -(1 << (t.Width - 1))) {
-					return nil, fmt.Errorf("invocation %d: %s does not fit %d bits", i, c, t.Width)
-				}
-			} else if x&^mask != 0 {
-				return nil, fmt.Errorf("invocation %d: %s does not fit %d bits", i, c, t.Width)
+				return nil, fmt.Errorf("invocation %d: %v", i, err)
 			}
-			out = append(out, x&mask)
+			out = append(out, x)
 		}
 	}
 	return out, nil
+}
+
+// parseComponent reads one component value of t as its W-bit pattern. A
+// decimal value must lie in the type's range: [0, 2^W-1] for uW (so no
+// negative number), [-2^(W-1), 2^(W-1)-1] for iW. A hex or octal value
+// (0x..., 0...) is a bit pattern for either signedness, as in the
+// assembler, and must fit W bits.
+func parseComponent(c string, t subgroup.Type) (uint64, error) {
+	w := uint(t.Width)
+	mask := uint64(1)<<w - 1
+	if w == 64 {
+		mask = ^uint64(0)
+	}
+	digits := strings.TrimLeft(c, "+-")
+	pattern := len(digits) > 1 && digits[0] == '0'
+	if strings.HasPrefix(c, "-") {
+		v, err := strconv.ParseInt(c, 0, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s does not fit %d bits", c, w)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("bad value %q", c)
+		}
+		if v == 0 {
+			return 0, nil
+		}
+		if !t.Signed {
+			return 0, fmt.Errorf("%s is negative, but %s is unsigned", c, typeName(t))
+		}
+		if pattern {
+			return 0, fmt.Errorf("%s: a hex or octal value is a bit pattern and cannot be negative", c)
+		}
+		if w < 64 && v < -(1<<(w-1)) {
+			return 0, fmt.Errorf("%s does not fit %s (at least %d)", c, typeName(t), -(int64(1) << (w - 1)))
+		}
+		return uint64(v) & mask, nil
+	}
+	v, err := strconv.ParseUint(strings.TrimPrefix(c, "+"), 0, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s does not fit %d bits", c, w)
+		}
+		return 0, fmt.Errorf("bad value %q", c)
+	}
+	max := mask
+	if t.Signed && !pattern {
+		max = mask >> 1
+	}
+	if v > max {
+		if max == mask {
+			return 0, fmt.Errorf("%s does not fit %d bits", c, w)
+		}
+		return 0, fmt.Errorf("%s does not fit %s (at most %d; write the bit pattern in hex)", c, typeName(t), max)
+	}
+	return v, nil
+}
+
+// typeName names a component type: u8, i32.
+func typeName(t subgroup.Type) string {
+	if t.Signed {
+		return "i" + strconv.Itoa(t.Width)
+	}
+	return "u" + strconv.Itoa(t.Width)
 }
 
 // formatComponent prints a component in decimal, signed for iW types.

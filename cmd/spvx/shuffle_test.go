@@ -20,6 +20,12 @@ func TestShuffleValues(t *testing.T) {
 		{[]string{"--from", "2xi16", "--to", "i32", "--subgroup", "2", "--values", "-1,2;3,-4"},
 			"0: 262143\n1: -262142\n"},
 		{[]string{"--from", "u16", "--to", "2xu8", "--subgroup", "1", "--values", "0x1234"}, "0: 52,18\n"},
+		// Range ends: decimal by signedness, hex as a bit pattern.
+		{[]string{"--from", "2xi8", "--to", "u16", "--subgroup", "1", "--values", "-128,127"}, "0: 32640\n"},
+		{[]string{"--from", "2xi8", "--to", "u16", "--subgroup", "1", "--values", "0xff,-0"}, "0: 255\n"},
+		{[]string{"--from", "2xu8", "--to", "u16", "--subgroup", "1", "--values", "255,+0x01"}, "0: 511\n"},
+		{[]string{"--from", "i64", "--to", "2xi32", "--subgroup", "1", "--values", "-9223372036854775808"}, "0: 0,-2147483648\n"},
+		{[]string{"--from", "u64", "--to", "2xu32", "--subgroup", "1", "--values", "18446744073709551615"}, "0: 4294967295,4294967295\n"},
 	}
 	for _, tc := range tests {
 		out, errs, code := runCLI(t, nil, append([]string{"shuffle"}, tc.args...)...)
@@ -54,6 +60,16 @@ func TestShuffleRejects(t *testing.T) {
 		{[]string{"--from", "2xu32", "--to", "2xi32", "--subgroup", "4"}, exitRejected, "same number of components"},
 		{[]string{"--from", "u32", "--to", "2xu16", "--subgroup", "2", "--values", "1;2;3"}, exitRejected, "3 invocations"},
 		{[]string{"--from", "u16", "--to", "2xu8", "--subgroup", "1", "--values", "70000"}, exitRejected, "does not fit"},
+		{[]string{"--from", "2xu8", "--to", "u16", "--subgroup", "1", "--values", "-1,0"}, exitRejected, "-1 is negative, but u8 is unsigned"},
+		{[]string{"--from", "u32", "--to", "2xu16", "--subgroup", "1", "--values", "-4294967295"}, exitRejected, "is negative, but u32 is unsigned"},
+		{[]string{"--from", "2xu8", "--to", "u16", "--subgroup", "1", "--values", "256,0"}, exitRejected, "256 does not fit 8 bits"},
+		{[]string{"--from", "2xi8", "--to", "u16", "--subgroup", "1", "--values", "128,0"}, exitRejected, "128 does not fit i8 (at most 127"},
+		{[]string{"--from", "2xi8", "--to", "u16", "--subgroup", "1", "--values", "-129,0"}, exitRejected, "-129 does not fit i8 (at least -128)"},
+		{[]string{"--from", "2xi8", "--to", "u16", "--subgroup", "1", "--values", "0x100,0"}, exitRejected, "0x100 does not fit 8 bits"},
+		{[]string{"--from", "2xi8", "--to", "u16", "--subgroup", "1", "--values", "-0x1,0"}, exitRejected, "bit pattern and cannot be negative"},
+		{[]string{"--from", "u64", "--to", "2xu32", "--subgroup", "1", "--values", "18446744073709551616"}, exitRejected, "does not fit 64 bits"},
+		{[]string{"--from", "i64", "--to", "2xu32", "--subgroup", "1", "--values", "-9223372036854775809"}, exitRejected, "does not fit 64 bits"},
+		{[]string{"--from", "2xu8", "--to", "u16", "--subgroup", "1", "--values", "1x,0"}, exitRejected, "bad value"},
 		{[]string{"--from", "q9", "--to", "u32", "--subgroup", "1"}, exitUsage, "bad type"},
 		{[]string{"--from", "u32", "--to", "2xu16"}, exitUsage, "required"},
 	}
