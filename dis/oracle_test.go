@@ -189,7 +189,12 @@ func compareWithOracle(tool, file string, files []string) (r struct {
 		if pos%c.every != 0 && !strings.HasPrefix(file, "testdata") {
 			continue
 		}
-		want, stderr, ok := oracle.Run(tool, bin, append(append([]string{}, c.flags...), "-")...)
+		res := oracle.Run(tool, bin, append(append([]string{}, c.flags...), "-")...)
+		if res.Status == oracle.Failed {
+			r.errs = append(r.errs, res.Err.Error())
+			break
+		}
+		want, stderr, ok := res.Stdout, res.Stderr, res.Status == oracle.Accepted
 		if !ok {
 			r.rejected++
 			if len(stderr) == 0 {

@@ -65,7 +65,7 @@ func TestParseMatchesSpirvAs(t *testing.T) {
 		for _, text := range literalSamples(ot.nt, uint64(ti+1)) {
 			src := "OpCapability Shader\nOpCapability Int8\nOpCapability Int16\nOpCapability Int64\nOpCapability Float16\nOpCapability Float64\nOpMemoryModel Logical GLSL450\n" +
 				"%t = " + ot.decl + "\n%c = OpConstant %t " + text + "\n"
-			out, stderr, ok := oracle.Run(as, []byte(src), "--target-env", "spv1.0", "-o", "-", "-")
+			out, stderr, ok := oracle.Exec(t, as, []byte(src), "--target-env", "spv1.0", "-o", "-", "-")
 			want, err := Parse(text, ot.nt)
 			if !ok {
 				if err == nil {
@@ -137,7 +137,7 @@ func TestFormatMatchesSpirvDis(t *testing.T) {
 		for _, w := range words {
 			bin = append(bin, byte(w), byte(w>>8), byte(w>>16), byte(w>>24))
 		}
-		out, stderr, ok := oracle.Run(dis, bin, "--raw-id", "--no-header", "-")
+		out, stderr, ok := oracle.Exec(t, dis, bin, "--raw-id", "--no-header", "-")
 		if !ok {
 			t.Fatalf("%s: spirv-dis failed: %s", ot.decl, stderr)
 		}
