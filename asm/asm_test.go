@@ -439,3 +439,27 @@ func TestAssembleBytes(t *testing.T) {
 		t.Errorf("AssembleBytes = % x\nwant % x", b, want)
 	}
 }
+
+// TestTypeRedefinition checks that "has already been used to generate a
+// type" follows spirv.DeclaresType, as spirv-as follows
+// spvOpcodeGeneratesType: OpTypeAvc*INTEL declare no type there, so under
+// LaxIDs defining one twice is accepted, while OpTypeBool and
+// OpTypeNodePayloadArrayAMDX are types.
+func TestTypeRedefinition(t *testing.T) {
+	tests := []struct {
+		decl string
+		want string // "" to accept
+	}{
+		{"OpTypeAvcImePayloadINTEL", ""},
+		{"OpTypeVmeImageINTEL %i", ""},
+		{"OpTypeBool", "4:16: Value 2 has already been used to generate a type"},
+		{"OpTypeNodePayloadArrayAMDX %i", "4:35: Value 2 has already been used to generate a type"},
+	}
+	for _, tc := range tests {
+		src := "OpCapability Shader\n%i = OpTypeImage %i 2D 0 0 0 0 Unknown\n%a = " + tc.decl + "\n%a = " + tc.decl + "\n"
+		_, err := Assemble([]byte(src), Options{LaxIDs: true})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
+			t.Errorf("%s twice: %v, want %q", tc.decl, err, tc.want)
+		}
+	}
+}

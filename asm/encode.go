@@ -285,11 +285,11 @@ func (a *assembler) finish() status {
 	words := a.out[a.start:]
 	info := a.op
 	if info.HasResult && a.resultID != 0 {
-		if st := a.define(generatesType(info)); st != stOK {
+		if st := a.define(info.DeclaresType); st != stOK {
 			return st
 		}
 	}
-	if generatesType(info) {
+	if info.DeclaresType {
 		if st := a.recordType(); st != stOK {
 			return st
 		}

@@ -152,13 +152,6 @@ func specConstantOp(name []byte) (*spirv.InstructionInfo, bool) {
 	return nil, false
 }
 
-// generatesType reports whether op declares a type (SPIRV-Tools'
-// spvOpcodeGeneratesType): the type declarations that have a result.
-// OpTypeForwardPointer declares no type of its own.
-func generatesType(info *spirv.InstructionInfo) bool {
-	return info.HasResult && !info.HasType && strings.HasPrefix(info.Name, "OpType")
-}
-
 // kindDesc is how SPIRV-Tools names an operand kind in "Invalid <kind>
 // '<text>'." messages (its spvOperandTypeStr).
 func kindDesc(k spirv.OperandKind) string {

@@ -169,7 +169,7 @@ func (p *printer) sectionComment(in *spirv.Instruction) {
 		p.sectDebug = true
 		p.heading("; Debug Information\n")
 	}
-	if !p.sectTypes && generatesType(op) {
+	if !p.sectTypes && spirv.DeclaresType(op) {
 		p.sectTypes = true
 		p.heading("; Types, variables and constants\n")
 	}
@@ -197,16 +197,6 @@ func isDebug(op spirv.Opcode) bool {
 		return true
 	}
 	return false
-}
-
-// generatesType follows SPIRV-Tools' spvOpcodeGeneratesType: every type
-// declaration except OpTypeForwardPointer, which declares no type.
-func generatesType(op spirv.Opcode) bool {
-	if op == spirv.OpTypeForwardPointer {
-		return false
-	}
-	info := op.Info()
-	return info != nil && info.Class == "Type-Declaration"
 }
 
 // appendIDName appends the name of id (its number with RawID).

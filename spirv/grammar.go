@@ -108,6 +108,11 @@ type InstructionInfo struct {
 	// possibly a trailing variadic one. The decoder has a fast path for
 	// these, the most common instructions.
 	IDsOnly bool
+	// DeclaresType: the instruction declares a type (its result is a
+	// type id), as SPIRV-Tools' spvOpcodeGeneratesType says: derived by
+	// the generator from the grammar's "Type-Declaration" class, less
+	// OpTypeForwardPointer. See DeclaresType.
+	DeclaresType bool
 }
 
 // Enumerant is one named value of a ValueEnum or BitEnum operand kind.
@@ -181,6 +186,14 @@ func (op Opcode) Info() *InstructionInfo {
 		return nil
 	}
 	return &instructions[i]
+}
+
+// DeclaresType reports whether op declares a type, as SPIRV-Tools'
+// spvOpcodeGeneratesType does (InstructionInfo.DeclaresType); false for
+// an opcode the grammar does not know.
+func DeclaresType(op Opcode) bool {
+	info := op.Info()
+	return info != nil && info.DeclaresType
 }
 
 // String returns the canonical name,

@@ -95,3 +95,42 @@ func TestExtInstSets(t *testing.T) {
 		t.Errorf("%d ext inst sets", len(ExtInstSets()))
 	}
 }
+
+// TestDeclaresType checks DeclaresType against the opcodes SPIRV-Tools'
+// spvOpcodeGeneratesType lists (source/opcode.cpp, 2026-08): exactly
+// those, by any of their names, declare a type.
+func TestDeclaresType(t *testing.T) {
+	want := map[Opcode]bool{}
+	for _, name := range []string{
+		"OpTypeVoid", "OpTypeBool", "OpTypeInt", "OpTypeFloat", "OpTypeVector", "OpTypeMatrix",
+		"OpTypeImage", "OpTypeSampler", "OpTypeSampledImage", "OpTypeArray", "OpTypeRuntimeArray",
+		"OpTypeStruct", "OpTypeOpaque", "OpTypePointer", "OpTypeFunction", "OpTypeEvent",
+		"OpTypeDeviceEvent", "OpTypeReserveId", "OpTypeQueue", "OpTypePipe", "OpTypePipeStorage",
+		"OpTypeNamedBarrier", "OpTypeAccelerationStructureNV", "OpTypeCooperativeMatrixNV",
+		"OpTypeCooperativeMatrixKHR", "OpTypeVectorIdEXT", "OpTypeRayQueryKHR", "OpTypeHitObjectNV",
+		"OpTypeHitObjectEXT", "OpTypeUntypedPointerKHR", "OpTypeNodePayloadArrayAMDX",
+		"OpTypeTensorLayoutNV", "OpTypeTensorViewNV", "OpTypeTensorARM", "OpTypeTaskSequenceINTEL",
+		"OpTypeGraphARM", "OpTypeBufferEXT",
+	} {
+		info, ok := LookupOpcode(name)
+		if !ok {
+			t.Fatalf("no opcode %s", name)
+		}
+		want[info.Opcode] = true
+	}
+	n := 0
+	for _, info := range Instructions() {
+		if DeclaresType(info.Opcode) != want[info.Opcode] || info.DeclaresType != want[info.Opcode] {
+			t.Errorf("DeclaresType(%s) = %v, want %v", info.Name, DeclaresType(info.Opcode), want[info.Opcode])
+		}
+		if info.DeclaresType {
+			n++
+		}
+	}
+	if n != len(want) {
+		t.Errorf("%d instructions declare a type, want %d", n, len(want))
+	}
+	if DeclaresType(OpTypeForwardPointer) || DeclaresType(0xFFFF) {
+		t.Errorf("DeclaresType is true for OpTypeForwardPointer or an unknown opcode")
+	}
+}

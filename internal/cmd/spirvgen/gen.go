@@ -74,6 +74,27 @@ func (g *generator) declare(name string) error {
 	return nil
 }
 
+// declaresTypeFixes are the instructions where SPIRV-Tools'
+// spvOpcodeGeneratesType, a hand-kept list that its assembler, binary
+// parser and disassembler follow, differs from the grammar's class. spvx
+// behaves as those tools do.
+var declaresTypeFixes = map[string]bool{
+	"OpTypeNodePayloadArrayAMDX": true,  // class "Reserved"
+	"OpTypeTaskSequenceALTERA":   true,  // class "@exclude" (alias OpTypeTaskSequenceINTEL)
+	"OpTypeBufferSurfaceINTEL":   false, // class "Type-Declaration", not in SPIRV-Tools' list
+}
+
+// declaresType reports whether in declares a type: a "Type-Declaration"
+// with a result (so not OpTypeForwardPointer, which gives a pointer type
+// declared elsewhere its storage class, nor OpTypeStructContinuedINTEL),
+// corrected by declaresTypeFixes.
+func declaresType(in jsonInstruction, hasResult bool) bool {
+	if v, ok := declaresTypeFixes[in.OpName]; ok {
+		return v
+	}
+	return hasResult && in.Class == "Type-Declaration"
+}
+
 func parseVersion(s string, dflt string) (string, error) {
 	switch s {
 	case "":
@@ -308,9 +329,9 @@ func (g *generator) emit() error {
 				idsOnly = false
 			}
 		}
-		g.p("\t{Name: %q, Opcode: %d, Class: %q, Operands: %s, Capabilities: %s, Extensions: %s, Version: %s, LastVersion: %s, Aliases: %s, Provisional: %v, FromOverlay: %v, HasResult: %v, HasType: %v, IDsOnly: %v},\n",
+		g.p("\t{Name: %q, Opcode: %d, Class: %q, Operands: %s, Capabilities: %s, Extensions: %s, Version: %s, LastVersion: %s, Aliases: %s, Provisional: %v, FromOverlay: %v, HasResult: %v, HasType: %v, IDsOnly: %v, DeclaresType: %v},\n",
 			in.OpName, in.Opcode, in.Class, ops, caps, strs(in.Extensions), ver, last, strs(in.Aliases),
-			in.Provisional, m.overlay["op:"+in.OpName], hasResult, hasType, idsOnly)
+			in.Provisional, m.overlay["op:"+in.OpName], hasResult, hasType, idsOnly, declaresType(in, hasResult))
 	}
 	g.p("}\n\n")
 
