@@ -764,33 +764,16 @@ func (a *assembler) extInstruction(p int, text []byte) status {
 		return a.fail(p, "Invalid extended instruction name '%s'.", text)
 	}
 	// Every instruction of a non-semantic set takes ids only, so an
-	// unknown one can still be encoded.
-	n, ok := decimalUint32(text)
+	// unknown one can still be encoded, by its number: decimal digits
+	// that fit in 32 bits, what spvTextToLiteral reads as a 32-bit
+	// unsigned literal.
+	n, ok := numtext.Decimal(text, 0xFFFFFFFF, false)
 	if !ok {
 		return a.fail(p, "Couldn't translate unknown extended instruction name '%s' to unsigned integer.", text)
 	}
-	a.out = append(a.out, n)
+	a.out = append(a.out, uint32(n))
 	a.stack = append(a.stack, slot{kind: spirv.OperandKindIdRef, q: spirv.Variadic})
 	return stOK
-}
-
-// decimalUint32 parses a plain decimal number that fits in 32 bits, what
-// spvTextToLiteral calls a 32-bit unsigned literal.
-func decimalUint32(text []byte) (uint32, bool) {
-	if len(text) == 0 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range text {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-		if v > 0xFFFFFFFF {
-			return 0, false
-		}
-	}
-	return uint32(v), true
 }
 
 // specConstantOp encodes OpSpecConstantOp's operation, named without "Op",

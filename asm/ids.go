@@ -3,6 +3,7 @@ package asm
 import (
 	"encoding/binary"
 
+	"spvx/internal/numtext"
 	"spvx/spirv"
 )
 
@@ -80,17 +81,9 @@ func (t *idTable) lookup(off, end int) (id uint32, isNew bool) {
 // name is refused.
 func (t *idTable) lookupValid(off, end int, check bool) (id uint32, isNew, ok bool) {
 	name := t.src[off:end]
-	if c := name[0]; '1' <= c && c <= '9' && len(name) <= 6 {
-		v := 0
-		for _, c := range name {
-			if c < '0' || c > '9' {
-				v = -1
-				break
-			}
-			v = v*10 + int(c-'0')
-		}
-		if v >= 0 && v < maxNum {
-			id, isNew = t.lookupNum(v, off, len(name))
+	if c := name[0]; '1' <= c && c <= '9' {
+		if v, ok := numtext.Decimal(name, maxNum-1, true); ok {
+			id, isNew = t.lookupNum(int(v), off, len(name))
 			return id, isNew, true
 		}
 	}

@@ -25,21 +25,19 @@ const (
 // literals (widths, locations, indices), are parsed here without
 // allocating; everything else goes to internal/numtext.
 func appendNumber(dst []uint32, text []byte, nt spirv.NumberType) ([]uint32, litStatus, string) {
-	if (nt.Kind == spirv.Unsigned || nt.Kind == spirv.Signed) && nt.Width > 0 && nt.Width <= 64 && len(text) > 0 && len(text) <= 19 {
-		if v, ok := plainDecimal(text); ok {
-			mag := uint64(1)<<nt.Width - 1
-			if nt.Width == 64 {
-				mag = ^uint64(0)
+	if (nt.Kind == spirv.Unsigned || nt.Kind == spirv.Signed) && nt.Width > 0 && nt.Width <= 64 {
+		mag := uint64(1)<<nt.Width - 1
+		if nt.Width == 64 {
+			mag = ^uint64(0)
+		}
+		if nt.Kind == spirv.Signed {
+			mag >>= 1
+		}
+		if v, ok := numtext.Decimal(text, mag, true); ok {
+			if nt.Width > 32 {
+				return append(dst, uint32(v), uint32(v>>32)), litOK, ""
 			}
-			if nt.Kind == spirv.Signed {
-				mag >>= 1
-			}
-			if v&mag == v {
-				if nt.Width > 32 {
-					return append(dst, uint32(v), uint32(v>>32)), litOK, ""
-				}
-				return append(dst, uint32(v)), litOK, ""
-			}
+			return append(dst, uint32(v)), litOK, ""
 		}
 	}
 	out, err := numtext.AppendParse(dst, string(text), nt)
@@ -62,23 +60,6 @@ func classifyLiteralError(msg string) litStatus {
 		return litUnsupported
 	}
 	return litInvalidText
-}
-
-// plainDecimal parses a decimal number without sign or leading zero (C's
-// base-0 parsing reads a leading zero as octal) of at most 19 digits, so it
-// cannot overflow.
-func plainDecimal(text []byte) (uint64, bool) {
-	if text[0] == '0' && len(text) > 1 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range text {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-	}
-	return v, true
 }
 
 // parseCUint parses text as C++'s `istream >> std::setbase(0) >> unsigned`

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strconv"
 
+	"spvx/internal/numtext"
 	"spvx/spirv"
 )
 
@@ -141,17 +142,8 @@ func (nm *namer) intern(s []byte) uint32 {
 // smallNumber reports whether s is the canonical decimal form of a number
 // that the bitset tracks.
 func (nm *namer) smallNumber(s []byte) (uint32, bool) {
-	if len(s) == 0 || len(s) > 10 || (s[0] == '0' && len(s) > 1) {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-	}
-	if v >= uint64(len(nm.nums))*64 {
+	v, ok := numtext.Decimal(s, 1<<32-1, true)
+	if !ok || v >= uint64(len(nm.nums))*64 {
 		return 0, false
 	}
 	return uint32(v), true

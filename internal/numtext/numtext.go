@@ -1,7 +1,6 @@
 package numtext
 
 import (
-	"errors"
 	"math"
 	"math/bits"
 	"strconv"
@@ -102,16 +101,8 @@ func EncodingWidth(e spirv.FPEncoding) int {
 	return 0
 }
 
-// Words returns how many words a literal of type nt occupies.
-func Words(nt spirv.NumberType) int {
-	if nt.Width > 32 {
-		return 2
-	}
-	return 1
-}
-
 // Format returns the text spirv-dis prints for the literal words of type
-// nt. words must hold Words(nt) words; bits above the type's width are
+// nt. words must hold its words (two for widths above 32, else one); bits above the type's width are
 // ignored, as spirv-dis ignores them.
 func Format(words []uint32, nt spirv.NumberType) string {
 	return string(AppendFormat(nil, words, nt))
@@ -228,9 +219,6 @@ func appendFraction(dst []byte, frac uint64, n int) []byte {
 func appendHexValue(dst []byte, f float64) []byte {
 	return appendHexBits(dst, math.Float64bits(f), binary64)
 }
-
-// Error texts, as spirv-as words them.
-var errSyntax = errors.New("syntax")
 
 // Parse parses the text of a literal of type nt and returns its words.
 // Errors carry spirv-as's message, e.g. "Invalid 32-bit float literal: x"

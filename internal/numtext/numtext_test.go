@@ -326,3 +326,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestDecimal(t *testing.T) {
+	tests := []struct {
+		s         string
+		max       uint64
+		canonical bool
+		want      uint64
+		ok        bool
+	}{
+		{"0", 10, true, 0, true},
+		{"7", 10, true, 7, true},
+		{"10", 10, true, 10, true},
+		{"11", 10, true, 0, false},
+		{"7", 5, false, 0, false}, // a digit above max
+		{"007", 10, false, 7, true},
+		{"007", 10, true, 0, false},
+		{"00", 10, true, 0, false},
+		{"", 10, false, 0, false},
+		{"-1", 10, false, 0, false},
+		{"+1", 10, false, 0, false},
+		{"1a", 100, false, 0, false},
+		{" 1", 100, false, 0, false},
+		{"4294967295", 1<<32 - 1, true, 1<<32 - 1, true},
+		{"4294967296", 1<<32 - 1, true, 0, false},
+		{"18446744073709551615", ^uint64(0), true, ^uint64(0), true},
+		{"18446744073709551616", ^uint64(0), true, 0, false},
+		{"99999999999999999999999", ^uint64(0), false, 0, false},
+		{"0", 0, true, 0, true},
+		{"1", 0, true, 0, false},
+	}
+	for _, tc := range tests {
+		got, ok := Decimal([]byte(tc.s), tc.max, tc.canonical)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Decimal(%q, %d, %v) = %d, %v; want %d, %v", tc.s, tc.max, tc.canonical, got, ok, tc.want, tc.ok)
+		}
+	}
+}
