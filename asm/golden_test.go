@@ -80,19 +80,6 @@ func formatWords(words []uint32) string {
 	return b.String()
 }
 
-// parseWords reads formatWords' text back.
-func parseWords(text string) ([]uint32, error) {
-	var words []uint32
-	for _, f := range strings.Fields(text) {
-		var w uint32
-		if _, err := fmt.Sscanf(f, "%x", &w); err != nil {
-			return nil, err
-		}
-		words = append(words, w)
-	}
-	return words, nil
-}
-
 // TestGolden assembles each testdata/*.spvasm and compares the words with
 // its .golden file (go test -update rewrites them). The goldens of the
 // files Debian's spirv-as accepts are also checked against it by

@@ -15,7 +15,7 @@ import (
 // as its number.
 //
 // The tables are small on purpose: fresh memory is the main cost of a
-// disassembler process (see stream). Most ids are named by their own number,
+// disassembler process (see FprintBinary). Most ids are named by their own number,
 // which is neither stored nor hashed: a bit records that the number is
 // taken. Other names are stored once, length-prefixed, in a byte arena that
 // a per-id offset and the taken-name set point into.

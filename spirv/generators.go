@@ -2,7 +2,7 @@ package spirv
 
 import "strconv"
 
-// generatorNames maps the tool id (the high 16 bits of the header's
+// toolNames maps the tool id (the high 16 bits of the header's
 // generator word) to the name spirv-dis prints: the vendor, then the tool
 // when the Khronos registry (SPIRV-Headers include/spirv/spir-v.xml,
 // "SPIR-V Tool ID Definitions") gives one. Ids the registry does not list
