@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Runs spvx's whole test suite. It first installs the external oracles the
-# differential tests use (Debian's spirv-tools and glslang-tools) when they
-# are missing and this user can install packages; without them those tests
-# skip with a message and everything else still runs.
+# Runs spvx's whole test suite. It first installs, when they are missing and
+# this user can install packages, Debian's spirv-tools (the oracles of the
+# differential tests), glslang-tools (glslangValidator, which the examples
+# test compiles examples/src/saxpy.comp with), and clang-15 and
+# llvm-spirv-15 (installed for the executor and Amber tests; no test uses
+# them yet). Without them the tests that need them skip with a message and
+# everything else still runs.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 need=()
 command -v spirv-as >/dev/null 2>&1 || need+=(spirv-tools)
 command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
+command -v clang-15 >/dev/null 2>&1 || need+=(clang-15)
+command -v llvm-spirv-15 >/dev/null 2>&1 || need+=(llvm-spirv-15)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "test.sh: installing ${need[*]}"
