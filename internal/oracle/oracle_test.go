@@ -71,6 +71,15 @@ func TestOverrideVersion(t *testing.T) {
 	if _, err := Path(GlslangValidator); err == nil {
 		t.Errorf("Path(glslangValidator) accepts a tool that is not glslang")
 	}
+	t.Setenv(EnvVar(GlslangValidator), script("glslang10", "Glslang Version: 10:11.1.0"))
+	if _, err := Path(GlslangValidator); err == nil {
+		t.Errorf("Path(glslangValidator) accepts another glslang release")
+	}
+	glslang := script("glslang12", "Glslang Version: "+WantGlslangVersion)
+	t.Setenv(EnvVar(GlslangValidator), glslang)
+	if p, err := Path(GlslangValidator); err != nil || p != glslang {
+		t.Errorf("Path(glslangValidator) with the expected release: %q, %v", p, err)
+	}
 }
 
 func TestEnvVar(t *testing.T) {
