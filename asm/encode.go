@@ -422,16 +422,26 @@ func (a *assembler) equalsOpFollows(e int) bool {
 
 // useID encodes id, an operand of kind k at p.
 func (a *assembler) useID(k spirv.OperandKind, id uint32, p int) status {
-	if k == spirv.OperandKindIdResult {
+	return a.putID(slot{kind: k}, id, p, p)
+}
+
+// putID encodes id, the operand s written at p: it records the result id,
+// the result type, or the use (a raw-words operand only exempts the id
+// from the checks); errors are reported at at.
+func (a *assembler) putID(s slot, id uint32, p, at int) status {
+	switch {
+	case s.form == formCIV:
+		a.flags[id] |= flagExempt
+	case s.kind == spirv.OperandKindIdResult:
 		a.resultID = id
-	} else {
+	default:
 		if f := &a.flags[id]; *f&flagUsed == 0 {
 			*f |= flagUsed
 			if *f&flagDefined == 0 && a.forward != nil {
 				a.forward[id] = int32(p)
 			}
 		}
-		if k == spirv.OperandKindIdResultType {
+		if s.kind == spirv.OperandKindIdResultType {
 			a.resultTypeID = id
 		}
 	}
@@ -440,7 +450,7 @@ func (a *assembler) useID(k spirv.OperandKind, id uint32, p int) status {
 	}
 	a.out = append(a.out, id)
 	if (a.opcode == spirv.OpExtInst || a.opcode == spirv.OpExtInstWithForwardRefsKHR) && len(a.out)-a.start == 4 {
-		return a.setExtSet(p)
+		return a.setExtSet(at)
 	}
 	return stOK
 }
@@ -468,31 +478,7 @@ func (a *assembler) encodeID(s slot, p, e, at int) status {
 	if !validIDName(src[p+1 : e]) {
 		return a.fail(at, "Invalid ID %s", src[p+1:e])
 	}
-	id := a.idOf(p+1, e)
-	switch {
-	case s.form == formCIV:
-		a.flags[id] |= flagExempt
-	case s.kind == spirv.OperandKindIdResult:
-		a.resultID = id
-	default:
-		if f := &a.flags[id]; *f&flagUsed == 0 {
-			*f |= flagUsed
-			if *f&flagDefined == 0 && a.forward != nil {
-				a.forward[id] = int32(p)
-			}
-		}
-		if s.kind == spirv.OperandKindIdResultType {
-			a.resultTypeID = id
-		}
-	}
-	if a.recordIDs {
-		a.idPos = append(a.idPos, uint32(len(a.out)))
-	}
-	a.out = append(a.out, id)
-	if (a.opcode == spirv.OpExtInst || a.opcode == spirv.OpExtInstWithForwardRefsKHR) && len(a.out)-a.start == 4 {
-		return a.setExtSet(at)
-	}
-	return stOK
+	return a.putID(s, a.idOf(p+1, e), p, at)
 }
 
 // operand encodes the operand text src[p:e] as the expected operand s.

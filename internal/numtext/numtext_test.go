@@ -2,6 +2,7 @@ package numtext
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"spvx/spirv"
@@ -237,22 +238,10 @@ func TestParse(t *testing.T) {
 			}
 		case err != nil:
 			t.Errorf("Parse(%q, %+v) error = %v", tc.text, tc.nt, err)
-		case !equal(got, tc.want):
+		case !slices.Equal(got, tc.want):
 			t.Errorf("Parse(%q, %+v) = %#x, want %#x", tc.text, tc.nt, got, tc.want)
 		}
 	}
-}
-
-func equal(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestEveryCodeRoundTrips checks, for every code of every 4-, 6-, 8- and
@@ -321,7 +310,7 @@ func FuzzParse(f *testing.F) {
 		}
 		// Whatever parses must print and parse back to the same words.
 		again, err := Parse(Format(words, nt), nt)
-		if err != nil || !equal(again, words) {
+		if err != nil || !slices.Equal(again, words) {
 			t.Fatalf("%q %+v: %#x printed %q reparsed %#x %v", text, nt, words, Format(words, nt), again, err)
 		}
 	})

@@ -3,6 +3,7 @@ package numtext
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,7 +83,7 @@ func TestParseMatchesSpirvAs(t *testing.T) {
 			got := m.Inst(m.Len() - 1).Words[3:]
 			if err != nil {
 				t.Errorf("%s %q: spirv-as gives %#x, Parse fails: %v", ot.decl, text, got, err)
-			} else if !equal(got, want) {
+			} else if !slices.Equal(got, want) {
 				t.Errorf("%s %q: spirv-as gives %#x, Parse gives %#x", ot.decl, text, got, want)
 			}
 		}

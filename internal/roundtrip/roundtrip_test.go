@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,19 +39,7 @@ func sameModule(a, b []uint32) bool {
 	if len(a) != len(b) || len(a) < 5 {
 		return false
 	}
-	return a[0] == b[0] && a[1] == b[1] && a[4] == b[4] && slicesEqual(a[5:], b[5:])
-}
-
-func slicesEqual(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return a[0] == b[0] && a[1] == b[1] && a[4] == b[4] && slices.Equal(a[5:], b[5:])
 }
 
 // TestCorpusRawIDRoundTrip: dis --raw-id, then as --preserve-numeric-ids,
@@ -125,7 +114,7 @@ func TestCorpusFriendlyNames(t *testing.T) {
 			t.Errorf("%s: second round: %v", filepath.Base(f), err)
 			continue
 		}
-		if !slicesEqual(w1, w2) || !bytes.Equal(text2, text3) {
+		if !slices.Equal(w1, w2) || !bytes.Equal(text2, text3) {
 			t.Errorf("%s: no fixed point after one dis/as round", filepath.Base(f))
 		}
 	}
@@ -177,7 +166,7 @@ func TestEveryNarrowCodeRoundTrips(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, firstLines(text, 20))
 			}
-			if !slicesEqual(got[5:], words[5:]) {
+			if !slices.Equal(got[5:], words[5:]) {
 				for i := 5; i < len(got) && i < len(words); i++ {
 					if got[i] != words[i] {
 						t.Fatalf("word %d: got %#x, want %#x", i, got[i], words[i])
@@ -222,7 +211,7 @@ func FuzzAssembleRoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("disassembly does not assemble: %v\n%s", err, text)
 		}
-		if !slicesEqual(w1[5:], w2[5:]) || w1[1] != w2[1] {
+		if !slices.Equal(w1[5:], w2[5:]) || w1[1] != w2[1] {
 			t.Fatalf("round trip differs\n%s", text)
 		}
 	})
