@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"spvx/spirv"
@@ -43,6 +44,14 @@ func FuzzAssemble(f *testing.F) {
 				// Like spirv-as, the assembler types a literal by an
 				// OpTypeInt of width 0 (only 0 fits); the decoder refuses
 				// such a type.
+				return
+			}
+			if errors.Is(err, spirv.ErrOperandOverrun) && strings.HasSuffix(err.Error(), "incomplete PairIdRefIdRef") {
+				// Like spirv-as, the assembler reads OpPhi's pairs as a
+				// plain list of ids, so an odd count assembles; spirv-dis
+				// prints such an OpPhi, but spirv.Decode still rejects it.
+				// Drop this once the decoder accepts what spirv-dis does
+				// (issue 8, parity with spirv-dis).
 				return
 			}
 			t.Fatalf("DecodeWords(Assemble(%q)): %v", src, err)
