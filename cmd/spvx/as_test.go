@@ -178,3 +178,20 @@ func TestAsUsage(t *testing.T) {
 		t.Errorf("--help: exit %d, stdout %q", code, stdout)
 	}
 }
+
+// TestAsPreservedIDLimit checks that an id that leaves no bound is an
+// input error (exit 1, FILE:LINE:COL) and writes nothing.
+func TestAsPreservedIDLimit(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.spvasm"), asText+"%4294967295 = OpTypeVoid\n")
+	code, _, stderr := runAsCLI(t, dir, "", "--preserve-numeric-ids", "a.spvasm", "-o", "a.spv")
+	if code != exitRejected || !strings.Contains(stderr, "a.spvasm:3:1: ID '%4294967295' cannot keep its number") {
+		t.Errorf("exit %d, %q; want %d and the id error", code, stderr, exitRejected)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.spv")); err == nil {
+		t.Errorf("a.spv written for a rejected input")
+	}
+	if code, _, stderr := runAsCLI(t, dir, "", "--preserve-numeric-ids", "--spirv-as-errors", "a.spvasm", "-o", "a.spv"); code != exitRejected || !strings.HasPrefix(stderr, "error: 3: 1: ID '%4294967295'") {
+		t.Errorf("--spirv-as-errors: exit %d, %q", code, stderr)
+	}
+}
