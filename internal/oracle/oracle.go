@@ -1,6 +1,6 @@
 // Package oracle finds and runs Debian's SPIRV-Tools 2023.1 binaries
-// (spirv-as, spirv-dis, spirv-val) and glslangValidator for differential
-// tests. Tests call Require, which skips the test (with the reason) under
+// (spirv-as, spirv-dis, spirv-val), for differential tests, and its
+// glslangValidator (glslang 12.0.0), for the examples test. Tests call Require, which skips the test (with the reason) under
 // -short or when the tool is absent or of another version.
 //
 // A tool is found with exec.LookPath, or at the path in the environment
