@@ -111,7 +111,7 @@ type expectLine struct {
 	line   int
 }
 
-var amberTypeBytes = map[string]int{"uint8": 1, "uint16": 2, "uint32": 4, "uint64": 8}
+var amberTypeBytes = map[string]int{"uint8": 1, "uint16": 2, "uint32": 4, "uint64": 8, "int32": 4}
 
 // parseScript reads the subset of AmberScript the generator writes, strictly:
 // anything else is an error, so a generator change that writes something new
