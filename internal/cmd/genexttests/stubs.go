@@ -1,3 +1,0 @@
-package main
-
-func coreSubgroupScripts() ([]*script, error)   { return nil, nil }
