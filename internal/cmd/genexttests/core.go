@@ -11,8 +11,9 @@ import (
 // them; their expected values come from plain Go loops over each subgroup.
 
 // coreRuns are the subgroup sizes of the core scripts: one workgroup of two
-// subgroups except N = 1 (four) and N = 4 (two workgroups of two).
-var coreRuns = []shuffleRun{{1, 4, 1}, {4, 8, 2}, {8, 16, 1}, {16, 32, 1}, {32, 64, 1}}
+// subgroups except N = 1 (four), N = 4 (two workgroups of two) and N = 32
+// (one).
+var coreRuns = []shuffleRun{{1, 4, 1}, {4, 8, 2}, {8, 16, 1}, {16, 32, 1}, {32, 32, 1}}
 
 // coreOp is one core subgroup script: the capability it needs, the
 // instructions computing its R result words from %v (the invocation's input
@@ -219,6 +220,7 @@ func coreSubgroupScripts() ([]*script, error) {
 			"Each invocation reads its word in[idx], idx = WorkgroupId.x*L + SubgroupId*SubgroupSize +",
 			fmt.Sprintf("SubgroupLocalInvocationId, and writes %d word(s) at out[%d*idx + k]. Subgroups are fully populated;", op.results, op.results),
 			"the local size L is SpecId 0. Expected values: Go loops over each subgroup.")
+		s.summary = "core (spirv-val checked): " + op.about + " SubgroupSize 1, 4, 8, 16, 32"
 		s.require([]string{"SubgroupSizeControl.subgroupSizeControl", "SubgroupSizeControl.computeFullSubgroups"}, nil)
 		s.shader("sg", "spv1.3", coreShader(op))
 		most := 0

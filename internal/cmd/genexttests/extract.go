@@ -224,6 +224,7 @@ func bitcastExtractScripts() ([]*script, error) {
 	}
 	about = append(about, "Expected values: bit extraction in Go, spvx/mx Format.DecodeFloat32 for the float results.")
 	s := newScript("mx_bitcast_extract.amber", about...)
+	s.summary = fmt.Sprintf("OpBitcastExtractEXT: %d cases (integer, FP4, FP6, FP8, E8M0, MXINT8 results; u32, u64, v2u16 and float32 bases; constant, boundary and dynamic int32 offsets)", len(extractCases))
 	s.require([]string{"shaderInt16", "shaderInt64", "Float16Int8Features.shaderInt8"},
 		[]string{"VK_EXT_shader_float8", "VK_EXT_shader_ocp_microscaling_types"})
 	s.shader("extract", mxTarget, shader)

@@ -77,6 +77,7 @@ func Generate() (map[string][]byte, error) {
 		files[name] = b
 		return nil
 	}
+	var all []*script
 	for _, g := range generators {
 		scripts, err := g()
 		if err != nil {
@@ -86,8 +87,10 @@ func Generate() (map[string][]byte, error) {
 			if err := add(s.name, s); err != nil {
 				return nil, err
 			}
+			all = append(all, s)
 		}
 	}
+	files["README.md"] = readme(all)
 	return files, nil
 }
 

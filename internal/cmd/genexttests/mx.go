@@ -284,6 +284,10 @@ func mxDecodeScripts() ([]*script, error) {
 		}
 		about = append(about, "Expected values: spvx/mx Format.DecodeFloat32 (exact); NaN is written as 0x7FC00000.")
 		s := newScript(name, about...)
+		s.summary = fmt.Sprintf("OpFConvert %s → float32 for all %d codes", f, f.Codes())
+		if f.Bits() != 8 {
+			s.summary += ", each in every field position, read with OpBitcastExtractEXT"
+		}
 		s.require(mxFeatures(f))
 		s.shader("decode", mxTarget, m.text(consts))
 		s.bufferData("in", "uint32", words)
@@ -425,7 +429,7 @@ func encodeInputs(f mx.Format) []float32 {
 		if f == mx.E8M0 {
 			mid = float32(vals[i] * 1.5) // E8M0's rounding tie is 1.5·2^k
 		}
-		if i < 4 || i+4 >= len(vals) || i%8 == 0 {
+		if i < 4 || i+4 >= len(vals) || i%16 == 0 {
 			near(mid)
 		} else {
 			addBoth(mid)
@@ -506,7 +510,7 @@ func policyNote(f mx.Format) []string {
 			"saturation decoration and ±max with it; NaN stays NaN. spvx policy (MX-NUMERICS.md) where the",
 			"text is silent: the range check applies to the value rounded in the requested mode on the format's",
 			"unbounded grid (so RTZ of 500 into E4M3 is NaN without saturation, like ml_dtypes' truncation;",
-			"IEEE would give 448: ambiguous, see the out_rtz/out_rtn/out_rtp lines), and NaN keeps its sign",
+			"IEEE would give 448: ambiguous, the out_rtz/rtp/rtn expectations for |x| above max), NaN keeps its sign",
 			"(E4M3 0x7F, E5M2 0x7E).",
 		}
 	case mx.E8M0:
@@ -560,7 +564,13 @@ func mxEncodeScripts() ([]*script, error) {
 		about = append(about, policyNote(f)...)
 		about = append(about, "Expected values: spvx/mx Format.EncodeFloat32(x, mode, saturate).")
 		s := newScript(name, about...)
-		s.require(mxFeatures(f))
+		s.summary = fmt.Sprintf("OpFConvert float32 → %s with FPRoundingMode RTE/RTZ/RTP/RTN%s over %d inputs (every value, midpoints, boundaries, overflow, ±Inf, denormals%s)",
+			f, map[bool]string{true: ", each with and without the saturation decoration", false: ""}[len(vs) > 4], len(xs), map[bool]string{true: ", NaN", false: ""}[f.HasNaN()])
+		if f.Bits() == 8 {
+			s.require(mxFeatures(f))
+		} else {
+			s.require(mxFeatures(f, mx.E4M3)) // the widening to E4M3
+		}
 		s.shader("convert", mxTarget, m.text(nil))
 		var inWords []uint64
 		for _, x := range xs {
@@ -616,6 +626,7 @@ func mxNarrowScripts() ([]*script, error) {
 		about = append(about, policyNote(dst)[:5]...)
 		about = append(about, "Expected values: spvx/mx dst.EncodeFloat64(src.Decode(code), mode, saturate).")
 		s := newScript(name, about...)
+		s.summary = fmt.Sprintf("OpFConvert %s → %s for all 256 codes, RTE/RTZ/RTP/RTN with and without the saturation decoration", src, dst)
 		s.require(mxFeatures(src, dst))
 		s.shader("convert", mxTarget, m.text(nil))
 		var words []uint64

@@ -79,7 +79,7 @@ func TestWrite(t *testing.T) {
 		t.Errorf("stale script not removed: %v", err)
 	}
 	files, _ := Generate()
-	got, _ := filepath.Glob(filepath.Join(dir, "*.amber"))
+	got, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(got) != len(files) {
 		t.Errorf("wrote %d scripts, want %d", len(got), len(files))
 	}
@@ -318,6 +318,9 @@ func generated(t *testing.T) map[string]*parsed {
 	}
 	out := map[string]*parsed{}
 	for _, name := range sortedNames(files) {
+		if !strings.HasSuffix(name, ".amber") {
+			continue
+		}
 		p, err := parseScript(name, files[name])
 		if err != nil {
 			t.Error(err)

@@ -347,6 +347,7 @@ func shufflePairs() ([]*script, error) {
 			fmt.Sprintf("SPV_INTEL_subgroup_bitcast_shuffle: OpSubgroupBitcastShuffleINTEL from %s to %s (Supported Types", src, dst),
 			fmt.Sprintf("table) at REQUIRED_SIZE %s, fully populated. Layout and index: see README.md.", runSizes(src.Bits())),
 			"Expected values: spvx/subgroup.BitcastShuffleBytes.")
+		s.summary = fmt.Sprintf("OpSubgroupBitcastShuffleINTEL %s → %s at SubgroupSize %s", src, dst, runSizes(src.Bits()))
 		s.require(shuffleFeatures(src, dst), nil)
 		s.shader("shuffle", "spv1.3", shuffleShader(src, dst))
 		rg := rng(0x5eed0000 + uint64(pi))
@@ -406,6 +407,7 @@ func shuffleSpecExamples() ([]*script, error) {
 		"SPV_INTEL_subgroup_bitcast_shuffle: the four examples of the extension's text, one kernel each,",
 		"with the operands the text gives, at the subgroup size it gives (one full subgroup per run).",
 		"Expected values: spvx/subgroup.BitcastShuffleBytes (a test checks them against the text).")
+	s.summary = "the four examples of the SPV_INTEL_subgroup_bitcast_shuffle text (u32 ↔ 2xu16 at N = 8, u32 ↔ 4xu8 at N = 4), checked against the printed results"
 	s.require(shuffleFeatures(subgroup.U(8, 4), subgroup.U(16, 2)), nil)
 	for _, e := range specExamples {
 		s.comment("", "Example: "+e.about)
