@@ -101,6 +101,7 @@ var generators = []func() ([]*script, error){
 	mxDecodeScripts,
 	mxEncodeScripts,
 	mxNarrowScripts,
+	mxIntScripts,
 	bitcastExtractScripts,
 	coreSubgroupScripts,
 }

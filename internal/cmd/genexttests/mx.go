@@ -33,6 +33,7 @@ type mxModule struct {
 	formats  map[mx.Format]bool
 	extract  bool // OpBitcastExtractEXT
 	int8     bool
+	sint     bool // %i32 and %v4i32
 	body     strings.Builder
 	decos    strings.Builder
 	bindings []string // "u32" or "v4": the array type of each binding
@@ -126,6 +127,10 @@ func (m *mxModule) text(consts []string) string {
 	w("%%v4f32 = OpTypeVector %%f32 4")
 	if m.int8 {
 		w("%%u8 = OpTypeInt 8 0")
+	}
+	if m.sint {
+		w("%%i32 = OpTypeInt 32 1")
+		w("%%v4i32 = OpTypeVector %%i32 4")
 	}
 	for _, f := range fs {
 		w("%s = OpTypeFloat %d %s", fmtName(f), f.Bits(), f.SPIRVName())
@@ -310,28 +315,63 @@ func mxDecodeScripts() ([]*script, error) {
 type variant struct {
 	mode mx.RoundingMode
 	sat  bool
+	// undecorated: no FPRoundingMode decoration; the rounding is then the
+	// implementation's, and spvx's policy is RTE (mode).
+	undecorated bool
 }
 
 func (v variant) tag() string {
-	if v.sat {
-		return v.mode.String() + "_sat"
+	t := v.mode.String()
+	if v.undecorated {
+		t = "default"
 	}
-	return v.mode.String()
+	if v.sat {
+		return t + "_sat"
+	}
+	return t
+}
+
+func (v variant) describe() string {
+	d := "FPRoundingMode " + spirvMode[v.mode]
+	if v.undecorated {
+		d = "no FPRoundingMode (implementation-defined rounding; spvx policy: RTE)"
+	}
+	if v.sat {
+		d += ", SaturatedToLargestFloat8NormalConversionEXT"
+	}
+	return d
 }
 
 var modes = []mx.RoundingMode{mx.RTE, mx.RTZ, mx.RTP, mx.RTN}
 
 // variantsFor lists the conversions into f: every FPRoundingMode, and for FP8
 // each again with the saturation decoration (SPV_EXT_float8 allows it only on
-// conversions whose Result Type is E4M3 or E5M2).
+// conversions whose Result Type is E4M3 or E5M2), plus, for FP8, the
+// undecorated conversion with and without saturation: Vulkan allows
+// FPRoundingMode only on conversions to 16-bit floats, so that is the form a
+// Vulkan shader uses.
 func variantsFor(f mx.Format) []variant {
 	var vs []variant
 	for _, m := range modes {
-		vs = append(vs, variant{m, false})
+		vs = append(vs, variant{mode: m})
 	}
 	if f == mx.E4M3 || f == mx.E5M2 {
 		for _, m := range modes {
-			vs = append(vs, variant{m, true})
+			vs = append(vs, variant{mode: m, sat: true})
+		}
+		vs = append(vs, variant{mode: mx.RTE, undecorated: true}, variant{mode: mx.RTE, sat: true, undecorated: true})
+	}
+	return vs
+}
+
+// shortVariantsFor is variantsFor into FP8 without the saturating directed
+// modes (the float32 scripts cover those): the four modes, and the
+// undecorated conversion with and without saturation.
+func shortVariantsFor(f mx.Format) []variant {
+	var vs []variant
+	for _, v := range variantsFor(f) {
+		if !v.sat || v.undecorated {
+			vs = append(vs, v)
 		}
 	}
 	return vs
@@ -347,25 +387,33 @@ var spirvMode = map[mx.RoundingMode]string{mx.RTE: "RTE", mx.RTZ: "RTZ", mx.RTP:
 // undecorated OpFConvert, which is exact for E2M1, E2M3 and E3M2 and
 // injective on their codes.
 func convertVariants(m *mxModule, dst mx.Format, src string, vs []variant) {
+	convertVariantsOp(m, "OpFConvert", "cv", dst, src, vs)
+}
+
+// convertVariantsOp is convertVariants with the conversion opcode (OpFConvert,
+// OpConvertSToF, OpConvertUToF) and an id prefix.
+func convertVariantsOp(m *mxModule, op, pre string, dst mx.Format, src string, vs []variant) {
 	if dst.Bits() != 8 {
 		m.use(mx.E4M3)
 	}
 	for vi, v := range vs {
 		o := m.bind("u32")
-		id := fmt.Sprintf("%%cv%d", vi)
-		m.deco("OpDecorate %s FPRoundingMode %s", id, spirvMode[v.mode])
+		id := fmt.Sprintf("%%%s%d", pre, vi)
+		if !v.undecorated {
+			m.deco("OpDecorate %s FPRoundingMode %s", id, spirvMode[v.mode])
+		}
 		if v.sat {
 			m.deco("OpDecorate %s SaturatedToLargestFloat8NormalConversionEXT", id)
 		}
-		m.code("%s = OpFConvert %%v4%s %s", id, dst, src)
+		m.code("%s = %s %%v4%s %s", id, op, dst, src)
 		packed := id
 		if dst.Bits() != 8 {
-			packed = fmt.Sprintf("%%cx%d", vi)
+			packed = fmt.Sprintf("%%%sx%d", pre, vi)
 			m.code("%s = OpFConvert %%v4e4m3 %s", packed, id)
 		}
-		m.code("%%cw%d = OpBitcast %%u32 %s", vi, packed)
-		m.code("%%cp%d = OpAccessChain %%pu32 %s %%c0 %%i", vi, o)
-		m.code("OpStore %%cp%d %%cw%d", vi, vi)
+		m.code("%%%sw%d = OpBitcast %%u32 %s", pre, vi, packed)
+		m.code("%%%sp%d = OpAccessChain %%pu32 %s %%c0 %%i", pre, vi, o)
+		m.code("OpStore %%%sp%d %%%sw%d", pre, vi, pre, vi)
 	}
 }
 
@@ -391,9 +439,13 @@ func packedCodes(dst mx.Format, codes []uint8) []uint64 {
 // expectVariants writes the output buffers' EXPECTs for results codes[v][n]
 // of format dst (n = input number).
 func expectVariants(s *script, dst mx.Format, vs []variant, codes [][]uint8) {
+	expectVariantsPrefix(s, "out_", dst, vs, codes)
+}
+
+func expectVariantsPrefix(s *script, prefix string, dst mx.Format, vs []variant, codes [][]uint8) {
 	for vi, v := range vs {
-		s.comment("", fmt.Sprintf("FPRoundingMode %s%s", spirvMode[v.mode], map[bool]string{true: ", SaturatedToLargestFloat8NormalConversionEXT", false: ""}[v.sat]))
-		s.expect("out_"+v.tag(), 4, 0, packedCodes(dst, codes[vi]))
+		s.comment("", v.describe())
+		s.expect(prefix+v.tag(), 4, 0, packedCodes(dst, codes[vi]))
 	}
 }
 
@@ -406,6 +458,10 @@ func encodeInputs(f mx.Format) []float32 {
 	set := map[uint32]bool{}
 	add := func(x float32) { set[math.Float32bits(x)] = true }
 	addBoth := func(x float32) { add(x); add(-x) }
+	if f == mx.E8M0 {
+		// Every negative value gives 0xFF: a few (below) are enough.
+		addBoth = add
+	}
 	near := func(x float32) {
 		addBoth(x)
 		addBoth(math.Nextafter32(x, float32(math.Inf(1))))
@@ -469,9 +525,12 @@ func encodeInputs(f mx.Format) []float32 {
 		}
 	}
 	if f == mx.E8M0 {
-		for _, x := range []float64{1, 3, 5, 7, 0.1, 1e-39, 6e-39} {
-			addBoth(float32(x))
+		for _, x := range []float64{1, 3, 5, 7, 0.1, 1e-39, 6e-39, 1e30, math.MaxFloat32} {
+			add(float32(x))
+			add(float32(-x))
 		}
+		add(float32(math.Inf(-1)))
+		add(float32(math.Copysign(0, -1)))
 	}
 	if f == mx.MXINT8 {
 		for _, x := range []float64{-2, -2.0078125, 1.9921875, 1.984375 + 1.0/256, 3, 0.01, 1.0 / 128} {
@@ -549,7 +608,7 @@ func mxEncodeScripts() ([]*script, error) {
 		convertVariants(m, f, "%x", vs)
 		about := []string{
 			fmt.Sprintf("OpFConvert from float32 to %s (%s), decorated with each FPRoundingMode%s.", f.SPIRVName(), f,
-				map[bool]string{true: ", with and without SaturatedToLargestFloat8NormalConversionEXT", false: ""}[len(vs) > 4]),
+				map[bool]string{true: " and with none, each with and without SaturatedToLargestFloat8NormalConversionEXT", false: ""}[len(vs) > 4]),
 			"Inputs (float32 bit patterns, four per invocation): every value of the format, midpoints between",
 			"neighbours (and the float32 values next to some), the overflow boundary, huge values, ±Inf, float32",
 			"denormals, the underflow boundary" + map[bool]string{true: ", NaN.", false: "."}[f.HasNaN()],
@@ -565,7 +624,7 @@ func mxEncodeScripts() ([]*script, error) {
 		about = append(about, "Expected values: spvx/mx Format.EncodeFloat32(x, mode, saturate).")
 		s := newScript(name, about...)
 		s.summary = fmt.Sprintf("OpFConvert float32 → %s with FPRoundingMode RTE/RTZ/RTP/RTN%s over %d inputs (every value, midpoints, boundaries, overflow, ±Inf, denormals%s)",
-			f, map[bool]string{true: ", each with and without the saturation decoration", false: ""}[len(vs) > 4], len(xs), map[bool]string{true: ", NaN", false: ""}[f.HasNaN()])
+			f, map[bool]string{true: " and undecorated, each with and without the saturation decoration", false: ""}[len(vs) > 4], len(xs), map[bool]string{true: ", NaN", false: ""}[f.HasNaN()])
 		if f.Bits() == 8 {
 			s.require(mxFeatures(f))
 		} else {
@@ -607,7 +666,7 @@ func mxNarrowScripts() ([]*script, error) {
 	for _, p := range pairs {
 		src, dst := p[0], p[1]
 		name := fmt.Sprintf("mx_fconvert_%s_to_%s.amber", src, dst)
-		vs := variantsFor(dst)
+		vs := shortVariantsFor(dst)
 		m := newMXModule()
 		m.use(src, dst)
 		in := m.bind("u32")
@@ -616,8 +675,8 @@ func mxNarrowScripts() ([]*script, error) {
 		m.code("%%v = OpBitcast %%v4%s %%w", src)
 		convertVariants(m, dst, "%v", vs)
 		about := []string{
-			fmt.Sprintf("OpFConvert from %s (%s) to %s (%s), for every source code, with each FPRoundingMode,", src.SPIRVName(), src, dst.SPIRVName(), dst),
-			"with and without SaturatedToLargestFloat8NormalConversionEXT. Word i holds codes 4i..4i+3;",
+			fmt.Sprintf("OpFConvert from %s (%s) to %s (%s), for every source code, with each FPRoundingMode, and", src.SPIRVName(), src, dst.SPIRVName(), dst),
+			"with none with and without SaturatedToLargestFloat8NormalConversionEXT. Word i holds codes 4i..4i+3;",
 			"each out_* word packs the four result codes.",
 			"",
 			"The value is converted exactly once (the source decodes exactly). NaN sources give the",
@@ -626,7 +685,7 @@ func mxNarrowScripts() ([]*script, error) {
 		about = append(about, policyNote(dst)[:5]...)
 		about = append(about, "Expected values: spvx/mx dst.EncodeFloat64(src.Decode(code), mode, saturate).")
 		s := newScript(name, about...)
-		s.summary = fmt.Sprintf("OpFConvert %s → %s for all 256 codes, RTE/RTZ/RTP/RTN with and without the saturation decoration", src, dst)
+		s.summary = fmt.Sprintf("OpFConvert %s → %s for all 256 codes, RTE/RTZ/RTP/RTN, and undecorated with and without the saturation decoration", src, dst)
 		s.require(mxFeatures(src, dst))
 		s.shader("convert", mxTarget, m.text(nil))
 		var words []uint64

@@ -39,7 +39,7 @@ func e4m3CodeOf(t *testing.T, v float32) uint8 {
 	return 0
 }
 
-var modeByName = map[string]mx.RoundingMode{"rte": mx.RTE, "rtz": mx.RTZ, "rtp": mx.RTP, "rtn": mx.RTN}
+var modeByName = map[string]mx.RoundingMode{"rte": mx.RTE, "rtz": mx.RTZ, "rtp": mx.RTP, "rtn": mx.RTN, "default": mx.RTE}
 
 // TestMXEncodeExpectations re-derives every EXPECT of the float32 → narrow
 // scripts from the script's own inputs with spvx/mx's float64 encoder (a
@@ -76,7 +76,11 @@ func TestMXEncodeExpectations(t *testing.T) {
 				continue
 			}
 			nvar++
-			mode, sat := modeByName[strings.TrimSuffix(tag, "_sat")], strings.HasSuffix(tag, "_sat")
+			mode, ok := modeByName[strings.TrimSuffix(tag, "_sat")]
+			if !ok {
+				t.Fatalf("%s: unknown conversion %s", name, buf)
+			}
+			sat := strings.HasSuffix(tag, "_sat")
 			if sat && f != mx.E4M3 && f != mx.E5M2 {
 				t.Errorf("%s: saturation decoration on a conversion to %s", name, f)
 			}
@@ -96,7 +100,7 @@ func TestMXEncodeExpectations(t *testing.T) {
 		}
 		want := 4
 		if f == mx.E4M3 || f == mx.E5M2 {
-			want = 8
+			want = 10
 		}
 		if nvar != want {
 			t.Errorf("%s: %d conversions, want %d", name, nvar, want)
@@ -177,7 +181,11 @@ func TestMXNarrowExpectations(t *testing.T) {
 			if !ok {
 				continue
 			}
-			mode, sat := modeByName[strings.TrimSuffix(tag, "_sat")], strings.HasSuffix(tag, "_sat")
+			mode, ok := modeByName[strings.TrimSuffix(tag, "_sat")]
+			if !ok {
+				t.Fatalf("%s: unknown conversion %s", name, buf)
+			}
+			sat := strings.HasSuffix(tag, "_sat")
 			got := expectedWords(t, name, p, buf)
 			for c := 0; c < 256; c++ {
 				want := dst.EncodeFloat32(src.DecodeFloat32(uint8(c)), mode, sat)
@@ -231,5 +239,66 @@ func TestBitcastExtractExpectations(t *testing.T) {
 	}
 	if k != len(got) || k == 0 {
 		t.Errorf("checked %d of %d results", k, len(got))
+	}
+}
+
+// TestMXIntExpectations re-derives the integer → FP8 scripts with the float32
+// encoder where the integer is a float32 exactly, and by a brute-force
+// nearest-code search in RTE otherwise.
+func TestMXIntExpectations(t *testing.T) {
+	n := 0
+	for _, f := range []mx.Format{mx.E4M3, mx.E5M2} {
+		name := fmt.Sprintf("mx_convert_int_to_%s.amber", f)
+		p := generated(t)[name]
+		if p == nil {
+			t.Fatalf("%s missing", name)
+		}
+		in := p.buffers["in"].values
+		for buf := range p.buffers {
+			rest, ok := strings.CutPrefix(buf, "out_")
+			if !ok {
+				continue
+			}
+			signed := strings.HasPrefix(rest, "s_")
+			tag := rest[2:]
+			mode, ok := modeByName[strings.TrimSuffix(tag, "_sat")]
+			if !ok {
+				t.Fatalf("%s: unknown conversion %s", name, buf)
+			}
+			sat := strings.HasSuffix(tag, "_sat")
+			got := expectedWords(t, name, p, buf)
+			for k, w := range in {
+				x := float64(uint32(w))
+				if signed {
+					x = float64(int32(uint32(w)))
+				}
+				g := uint8(got[k/4] >> (8 * (k % 4)))
+				if float64(float32(x)) == x {
+					if want := f.EncodeFloat32(float32(x), mode, sat); g != want {
+						t.Errorf("%s %s: %v: script %#02x, want %#02x", name, buf, x, g, want)
+					}
+					n++
+				} else if mode == mx.RTE && !sat && math.Abs(x) < f.Max() {
+					// Nearest code by search (no ties: such x are huge, so
+					// only the in-range ones below max could get here).
+					best := -1
+					for c := 0; c < 256; c++ {
+						d := f.Decode(uint8(c))
+						if math.IsNaN(d) {
+							continue
+						}
+						if best < 0 || math.Abs(d-x) < math.Abs(f.Decode(uint8(best))-x) {
+							best = c
+						}
+					}
+					if uint8(best) != g {
+						t.Errorf("%s %s: %v: script %#02x, nearest %#02x", name, buf, x, g, best)
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("nothing checked")
 	}
 }
