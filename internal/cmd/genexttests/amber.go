@@ -109,9 +109,10 @@ type pipeline struct {
 	name, shader string
 	// specialize maps SpecId → uint32 value (ATTACH ... SPECIALIZE).
 	specialize [][2]uint32
-	// subgroupSize > 0 adds SUBGROUP with FULLY_POPULATED on and
-	// REQUIRED_SIZE subgroupSize.
+	// subgroupSize > 0 adds SUBGROUP with FULLY_POPULATED on (off with
+	// partial) and REQUIRED_SIZE subgroupSize.
 	subgroupSize int
+	partial      bool
 	// bindings are buffer names bound AS storage at DESCRIPTOR_SET 0,
 	// BINDING i.
 	bindings []string
@@ -125,7 +126,11 @@ func (s *script) pipeline(p pipeline) {
 	}
 	s.b.WriteString("\n")
 	if p.subgroupSize > 0 {
-		fmt.Fprintf(&s.b, "  SUBGROUP %s\n    FULLY_POPULATED on\n    REQUIRED_SIZE %d\n  END\n", p.shader, p.subgroupSize)
+		full := "on"
+		if p.partial {
+			full = "off"
+		}
+		fmt.Fprintf(&s.b, "  SUBGROUP %s\n    FULLY_POPULATED %s\n    REQUIRED_SIZE %d\n  END\n", p.shader, full, p.subgroupSize)
 	}
 	for i, b := range p.bindings {
 		fmt.Fprintf(&s.b, "  BIND BUFFER %s AS storage DESCRIPTOR_SET 0 BINDING %d\n", b, i)

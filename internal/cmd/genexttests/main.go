@@ -98,6 +98,7 @@ func Generate() (map[string][]byte, error) {
 var generators = []func() ([]*script, error){
 	shuffleSpecExamples,
 	shufflePairs,
+	undefinedShuffleScripts,
 	mxDecodeScripts,
 	mxEncodeScripts,
 	mxNarrowScripts,

@@ -239,7 +239,11 @@ func parseScript(name string, b []byte) (*parsed, error) {
 					if g[1] != attached {
 						return nil, errf("SUBGROUP %s is not the attached shader", g[1])
 					}
-					want := []string{"FULLY_POPULATED on", "REQUIRED_SIZE", "END"}
+					full := "FULLY_POPULATED on"
+					if strings.Contains(name, ".expect_fail.") {
+						full = "FULLY_POPULATED" // on or off
+					}
+					want := []string{full, "REQUIRED_SIZE", "END"}
 					for _, w := range want {
 						l, _ := next()
 						if !strings.HasPrefix(strings.TrimSpace(l), w) {
@@ -292,8 +296,8 @@ func parseScript(name string, b []byte) (*parsed, error) {
 			return nil, errf("unexpected line %q", l)
 		}
 	}
-	if len(p.expects) == 0 {
-		return nil, fmt.Errorf("%s: no EXPECT", name)
+	if fail := strings.Contains(name, ".expect_fail."); fail != (len(p.expects) == 0) {
+		return nil, fmt.Errorf("%s: %d EXPECTs (an expect-fail script has none, every other one some)", name, len(p.expects))
 	}
 	return p, nil
 }
