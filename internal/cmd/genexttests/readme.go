@@ -46,10 +46,14 @@ Run one with ` + "`spvx run FILE.amber`" + ` (or Amber on a device with the exte
   E8M0 and MXINT8 is implementation-defined by SPV_EXT_ocp_microscaling_types (Issue 2) and these
   scripts assert spvx's documented choices (each script's header says which). NaN into E2M1, E2M3,
   E3M2 and MXINT8 is never asserted.
-- **Vulkan**: the conversions that produce OCP types, FPRoundingMode on them and OpBitcastExtractEXT to
-  E4M3/E8M0/MXINT8 are valid SPIR-V but forbidden by Vulkan's client rules (VUID-StandaloneSpirv-OpFConvert-12466,
-  -FPRoundingMode-04675, -Result-12468); there is no Vulkan extension for SPV_INTEL_subgroup_bitcast_shuffle.
-  A Vulkan driver would reject those scripts; they target spvx's executor.
+- **Vulkan**: conversions that produce OCP types (VUID-StandaloneSpirv-OpFConvert-12466),
+  OpBitcastExtractEXT to E4M3/E8M0/MXINT8 (-Result-12468) and FPRoundingMode on FP8 conversions (Vulkan
+  ties FPRoundingMode to the 16-bit storage capabilities and 16-bit results) are valid SPIR-V but outside
+  what Vulkan allows, and no Vulkan extension exposes SPV_INTEL_subgroup_bitcast_shuffle. A Vulkan driver
+  would reject those scripts; they target spvx's executor. The undecorated FP8 conversions
+  (` + "`out_default*`" + `) are the form a Vulkan shader can use.
+- **Expect-fail** scripts (` + "`.expect_fail.`" + ` in the name, Amber's convention) must fail: they run
+  OpSubgroupBitcastShuffleINTEL where it is undefined, which the executor must report.
 
 ## Scripts
 
