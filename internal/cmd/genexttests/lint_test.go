@@ -240,6 +240,15 @@ func lintModule(words []uint32) []string {
 					l.errf("FPRoundingMode on %%%d, not a conversion", target)
 				}
 			}
+		case spirv.OpFConvert:
+			// Component types must differ (the current OpFConvert rule;
+			// with encodings, equal widths are fine: E4M3 → E5M2).
+			rc, rn, ok1 := l.scalarOf(in.TypeID)
+			vc, vn, ok2 := l.scalarOf(l.values[in.Words[3]])
+			if !ok1 || !ok2 || rc.op != spirv.OpTypeFloat || vc.op != spirv.OpTypeFloat || rn != vn ||
+				(rc.width == vc.width && rc.hasEnc == vc.hasEnc && rc.enc == vc.enc) {
+				l.errf("OpFConvert between %v and %v", rc, vc)
+			}
 		case spirv.OpBitcastExtractEXT:
 			need("BitcastExtractEXT", "SPV_EXT_ocp_microscaling_types", "OpBitcastExtractEXT")
 			rc, rn, ok1 := l.scalarOf(in.TypeID)
