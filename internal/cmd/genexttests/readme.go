@@ -17,7 +17,11 @@ Every expected value is computed in Go by ` + "`spvx/subgroup`" + ` and ` + "`sp
 scripts: plain Go loops), and the tests of the generator check that the committed files are current,
 that every shader assembles with ` + "`spvx/asm`" + ` at its ` + "`TARGET_ENV`" + `, that the expectations agree with
 independent derivations (the spec's printed examples, ` + "`subgroup.BitcastShuffle`" + `'s lane form,
-` + "`mx`" + `'s float64 encoder), and that the core shaders pass Debian's ` + "`spirv-val`" + `.
+` + "`mx`" + `'s float64 encoder), that every shader follows the new extensions' rules (a checker in the
+tests: capabilities, OpExtensions, the allowed instruction classes, FP4/FP6 storage classes, the
+saturation decoration's targets, OpBitcastExtractEXT's operands, the Supported Types table), and that
+the core shaders, and the bitcast-shuffle shaders with the new instruction replaced by OpBitcast, pass
+Debian's ` + "`spirv-val`" + ` (which knows none of the new extensions).
 
 Run one with ` + "`spvx run FILE.amber`" + ` (or Amber on a device with the extensions).
 
