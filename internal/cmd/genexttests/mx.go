@@ -18,7 +18,7 @@ import (
 // which NaN a widening conversion produces.
 
 const (
-	mxLocal   = 16         // local size x of every MX shader
+	mxLocal   = 4          // local size x of every MX shader
 	canonNaN  = 0x7FC00000 // what the shaders write for a NaN float32
 	mxTarget  = "spv1.3"   // SPIR-V version of the MX shaders
 	qnanConst = "%qnan"
