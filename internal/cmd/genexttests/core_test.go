@@ -64,7 +64,7 @@ func TestCoreShadersValidate(t *testing.T) {
 		if err := os.WriteFile(f, wordsToBytes(words), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, stderr, ok := oracle.Run(val, nil, "--target-env", env, f); !ok {
+		if _, stderr, ok := oracle.Exec(t, val, nil, "--target-env", env, f); !ok {
 			t.Errorf("%s: spirv-val --target-env %s: %s", name, env, stderr)
 		}
 	}
@@ -81,7 +81,7 @@ func TestCoreShadersMatchSpirvAs(t *testing.T) {
 			continue
 		}
 		env := vulkanEnv[sh.targetEnv]
-		out, stderr, ok := oracle.Run(as, []byte(sh.text), "--target-env", env, "-o", "-", "-")
+		out, stderr, ok := oracle.Exec(t, as, []byte(sh.text), "--target-env", env, "-o", "-", "-")
 		if !ok {
 			t.Errorf("%s: spirv-as: %s", name, stderr)
 			continue
@@ -156,7 +156,7 @@ func TestShuffleScaffoldValidates(t *testing.T) {
 			if err := os.WriteFile(f, wordsToBytes(words), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, stderr, ok := oracle.Run(val, nil, "--target-env", vulkanEnv[sh.targetEnv], f); !ok {
+			if _, stderr, ok := oracle.Exec(t, val, nil, "--target-env", vulkanEnv[sh.targetEnv], f); !ok {
 				t.Errorf("%s %s: spirv-val: %s", name, sh.name, stderr)
 			}
 			checked++
