@@ -243,6 +243,16 @@ func rootn(x float64, n int64) float64 {
 		return nan
 	case x < 0 && n%2 == 0:
 		return nan
+	case x == 0:
+		// ±0 for odd n > 0, +0 for even n > 0; ±Inf (odd) or +Inf (even) for n < 0.
+		r := 0.0
+		if n < 0 {
+			r = math.Inf(1)
+		}
+		if n%2 != 0 {
+			r = math.Copysign(r, x)
+		}
+		return r
 	case n == 1:
 		return x
 	case n == 2:
@@ -253,18 +263,6 @@ func rootn(x float64, n int64) float64 {
 		return 1 / x
 	case n == -2:
 		return 1 / math.Sqrt(x)
-	}
-	if x == 0 {
-		if n < 0 {
-			if n%2 == 0 {
-				return math.Inf(1)
-			}
-			return math.Copysign(math.Inf(1), x)
-		}
-		if n%2 == 0 {
-			return 0
-		}
-		return x
 	}
 	a := math.Abs(x)
 	r := math.Pow(a, 1/float64(n))
@@ -292,7 +290,8 @@ func remquo(x, y float64) (float64, int32) {
 	}
 	// ax < 128*ay: the quotient is at most 128, so rounding its float64
 	// estimate recovers it exactly.
-	k := int64(math.RoundToEven((ax - math.Remainder(ax, ay)) / ay))
+	// (ax - r)/ay is formed as ax/ay - r/ay so that nothing overflows.
+	k := int64(math.RoundToEven(ax/ay - math.Remainder(ax, ay)/ay))
 	q := int32(k & 127)
 	if math.Signbit(x) != math.Signbit(y) {
 		q = -q

@@ -442,8 +442,6 @@ func clInt3(op uint32) i3 {
 		return func(x, y, z uint64, w uint8) uint64 { return uint64(sext(x, 24)*sext(y, 24)) + z }
 	case CLUMad24:
 		return func(x, y, z uint64, w uint8) uint64 { return (x&0xFFFFFF)*(y&0xFFFFFF) + z }
-	case CLBitselect:
-		return func(a, b, c uint64, _ uint8) uint64 { return a&^c | b&c }
 	}
 	return nil
 }
@@ -467,12 +465,10 @@ func OpenCL(op uint32, res Type, args []Arg) (out, out2 Value, err error) {
 		out, err = c.fun3(res, args, f)
 	} else if f := clInt2(op); f != nil {
 		out, err = c.bits2(res, args, Int, f)
+	} else if op == CLBitselect {
+		out, err = c.bitselect(res, args)
 	} else if f := clInt3(op); f != nil {
-		if op == CLBitselect && res.Kind == Float {
-			out, err = c.bits3(res, args, Float, f)
-		} else {
-			out, err = c.bits3(res, args, Int, f)
-		}
+		out, err = c.bits3(res, args, Int, f)
 	} else {
 		out, out2, err = c.openCLOther(op, res, args)
 	}
@@ -702,6 +698,35 @@ func (c ctx) shuffle(op uint32, res Type, args []Arg) (out Value, err error) {
 		case op == CLShuffle2 && k < 2*m:
 			out[i] = args[1].V[k-m]
 		}
+	}
+	return
+}
+
+// bitselect works on raw bits, so each operand may be float or integer of the
+// result's width.
+func (c ctx) bitselect(res Type, args []Arg) (out Value, err error) {
+	if err = c.checkN(args, 3); err != nil {
+		return
+	}
+	k := Int
+	if res.Kind == Float {
+		k = Float
+	}
+	if err = c.checkRes(res, k); err != nil {
+		return
+	}
+	for i := range args {
+		ak := Int
+		if args[i].T.Kind == Float {
+			ak = Float
+		}
+		if err = c.checkArg(args, i, ak, res.Width, res.n()); err != nil {
+			return
+		}
+	}
+	for i := range res.n() {
+		a, b, s := args[0].at(i), args[1].at(i), args[2].at(i)
+		out[i] = (a&^s | b&s) & mask(res.Width)
 	}
 	return
 }
