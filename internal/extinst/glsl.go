@@ -466,20 +466,27 @@ func loadMatrix(a *Arg, n int) (m [4][4]float64) {
 	return
 }
 
+func det2(m *[4][4]float64) float64 { return m[0][0]*m[1][1] - m[0][1]*m[1][0] }
+
+func det3(m *[4][4]float64) float64 {
+	return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) -
+		m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) +
+		m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
+}
+
+// det is not recursive, so the minors stay on the stack.
 func det(m *[4][4]float64, n int) float64 {
 	switch n {
 	case 2:
-		return m[0][0]*m[1][1] - m[0][1]*m[1][0]
+		return det2(m)
 	case 3:
-		return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) -
-			m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) +
-			m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
+		return det3(m)
 	}
 	s := 0.0
 	for j := range 4 {
 		var sub [4][4]float64
 		minor(m, 4, 0, j, &sub)
-		d := m[0][j] * det(&sub, 3)
+		d := m[0][j] * det3(&sub)
 		if j%2 == 1 {
 			d = -d
 		}
@@ -539,7 +546,11 @@ func (c ctx) inverse(res Type, args []Arg) (out Value, err error) {
 			} else {
 				var sub [4][4]float64
 				minor(&m, n, col, row, &sub)
-				cof = det(&sub, n-1)
+				if n == 3 {
+					cof = det2(&sub)
+				} else {
+					cof = det3(&sub)
+				}
 			}
 			if (row+col)%2 == 1 {
 				cof = -cof

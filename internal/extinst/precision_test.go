@@ -258,10 +258,14 @@ func TestFmaExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	gen := func(w uint8) float64 {
 		switch rng.IntN(4) {
-		case 0: // near 1
-			return ToFloat64(FromFloat64(1+float64(rng.IntN(64))*math.Ldexp(1, -precision(w)+1), w), w)
-		case 1:
-			return -ToFloat64(FromFloat64(1+float64(rng.IntN(64))*math.Ldexp(1, -precision(w)+1), w), w)
+		case 0, 1: // 1 + i*2^-s with s about half the precision: products
+			// with bits right at the rounding position of w
+			s := (precision(w)+1)/2 + rng.IntN(3)
+			v := ToFloat64(FromFloat64(1+float64(rng.IntN(16))*math.Ldexp(1, -s), w), w)
+			if rng.IntN(2) == 0 {
+				v = -v
+			}
+			return v
 		}
 		for {
 			var b uint64
@@ -281,9 +285,13 @@ func TestFmaExact(t *testing.T) {
 	for _, w := range []uint8{16, 32, 64} {
 		for range 100000 {
 			a, b, c := gen(w), gen(w), gen(w)
-			if rng.IntN(3) == 0 {
-				// c cancels most of a*b
+			switch rng.IntN(3) {
+			case 0: // c cancels most of a*b
 				c = -ToFloat64(FromFloat64(a*b, w), w)
+			case 1: // c far below a*b: the float64 sum may land on a tie of w
+				if p := a * b; p != 0 && !math.IsInf(p, 0) {
+					c = ToFloat64(FromFloat64(math.Ldexp(math.Copysign(1, float64(rng.IntN(2)*2-1)), math.Ilogb(p)-precision(w)-1-rng.IntN(60)), w), w)
+				}
 			}
 			out, _ := mustGLSL(t, GLSLFma, Type{Float, w, 1}, fa(w, a), fa(w, b), fa(w, c))
 			got := ToFloat64(out[0], w)
