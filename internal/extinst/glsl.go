@@ -302,10 +302,6 @@ func GLSL(op uint32, res Type, args []Arg) (out, out2 Value, err error) {
 		if err = c.pack(res, args, 64, Int, 32, 2); err != nil {
 			return
 		}
-		if res.Kind != Float {
-			err = c.errf("result type %v is not a 64-bit float", res)
-			return
-		}
 		out[0] = args[0].V[0]&0xFFFFFFFF | args[0].V[1]<<32
 	case GLSLUnpackSnorm2x16, GLSLUnpackUnorm2x16, GLSLUnpackSnorm4x8, GLSLUnpackUnorm4x8, GLSLUnpackHalf2x16:
 		out, err = c.unpack(op, res, args)
@@ -367,8 +363,13 @@ func (c ctx) pack(res Type, args []Arg, rw uint8, ak Kind, aw uint8, n int) erro
 	if err := c.checkN(args, 1); err != nil {
 		return err
 	}
-	if res.n() != 1 || res.Width != rw || (res.Kind == Bool) || res.Len > 16 {
-		return c.errf("result type %v, expected a %d-bit scalar", res, rw)
+	// Packing floats gives an integer; packing integers (PackDouble2x32) a float.
+	rk := Int
+	if ak != Float {
+		rk = Float
+	}
+	if res.n() != 1 || res.Width != rw || !validType(res, rk) {
+		return c.errf("result type %v, expected a %d-bit %s scalar", res, rw, map[Kind]string{Int: "integer", Float: "float"}[rk])
 	}
 	if t := args[0].T; !validType(t, ak) || t.Width != aw || t.n() != n {
 		return c.errf("operand 1 has type %v, expected %d components of %d-bit %s", t, n, aw, ak)
@@ -383,9 +384,6 @@ func (c ctx) packNorm(op uint32, res Type, args []Arg) (out Value, err error) {
 	}
 	if err = c.pack(res, args, 32, Float, 32, n); err != nil {
 		return
-	}
-	if res.Kind == Float {
-		return out, c.errf("result type %v is not a 32-bit integer", res)
 	}
 	scale := float64(uint64(1)<<bitsPer - 1)
 	lo := 0.0

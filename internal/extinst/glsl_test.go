@@ -441,6 +441,8 @@ func TestGLSLVectorBroadcastAndErrors(t *testing.T) {
 		{GLSLIMix, it(32, 1), []Arg{ia(32, 1), ia(32, 1), ia(32, 1)}},
 		{GLSLInterpolateAtCentroid, f32t(1), []Arg{fa(32, 1)}},
 		{GLSLPackHalf2x16, ut(32, 1), []Arg{fa(32, 1)}},
+		{GLSLPackHalf2x16, f32t(1), []Arg{fa(32, 1, 2)}},
+		{GLSLPackDouble2x32, ut(64, 1), []Arg{ua(32, 1, 2)}},
 		{GLSLUnpackHalf2x16, f32t(2), []Arg{ua(16, 1)}},
 		{0, f32t(1), []Arg{fa(32, 1)}},
 		{82, f32t(1), []Arg{fa(32, 1)}},
