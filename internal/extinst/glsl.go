@@ -209,7 +209,7 @@ func GLSL(op uint32, res Type, args []Arg) (out, out2 Value, err error) {
 			if x < 0 {
 				return nan
 			}
-			return math.Pow(math.Abs(x), y) // -0 is treated as +0
+			return pow(math.Abs(x), y) // -0 is treated as +0
 		})
 	case GLSLExp:
 		out, err = c.fun1(res, args, func(x float64) float64 { return math.Exp(x) })

@@ -233,7 +233,7 @@ func powr(x, y float64) float64 {
 	case y == 0:
 		return 1
 	}
-	return math.Pow(x, y)
+	return pow(x, y)
 }
 
 // rootn is OpenCL rootn: x^(1/n).
@@ -265,11 +265,11 @@ func rootn(x float64, n int64) float64 {
 		return 1 / math.Sqrt(x)
 	}
 	a := math.Abs(x)
-	r := math.Pow(a, 1/float64(n))
+	r := pow(a, 1/float64(n))
 	if !math.IsInf(a, 0) && r != 0 && !math.IsInf(r, 0) {
 		// One Newton step on r^n = a corrects the error of rounding 1/n,
 		// which is amplified by ln(a).
-		p := math.Pow(r, float64(n))
+		p := pow(r, float64(n))
 		if p != 0 && !math.IsInf(p, 0) {
 			r += r * (a/p - 1) / float64(n)
 		}

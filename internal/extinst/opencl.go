@@ -211,7 +211,7 @@ func clUnary(op uint32) f1 {
 	case CLExp2, CLHalfExp2, CLNativeExp2:
 		return math.Exp2
 	case CLExp10, CLHalfExp10, CLNativeExp10:
-		return func(x float64) float64 { return math.Pow(10, x) }
+		return exp10
 	case CLExpm1:
 		return math.Expm1
 	case CLFloor:
@@ -317,7 +317,7 @@ func clBinary(op uint32) f2 {
 			return fminCL(x, y)
 		}
 	case CLPow:
-		return math.Pow // C99 pow special values, as OpenCL requires
+		return pow // C99 pow special values, as OpenCL requires
 	case CLPowr, CLHalfPowr, CLNativePowr:
 		return powr
 	case CLRemainder:
@@ -554,7 +554,7 @@ func (c ctx) openCLOther(op uint32, res Type, args []Arg) (out, out2 Value, err 
 			case CLLdexp:
 				r = ldexpW(x, k)
 			case CLPown:
-				r = math.Pow(x, float64(k))
+				r = pow(x, float64(k))
 			default:
 				r = rootn(x, k)
 			}
