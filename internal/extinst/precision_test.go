@@ -124,6 +124,60 @@ var halfRefs = []halfRef{
 	{"lgamma", clOp(CLLgamma), func(x float64) float64 { v, _ := math.Lgamma(x); return v }, cr},
 	{"half_recip", clOp(CLHalfRecip), func(x float64) float64 { return 1 / x }, 0.5},
 	{"native_exp2", clOp(CLNativeExp2), math.Exp2, cr},
+	{"acos", clOp(CLAcos), math.Acos, cr},
+	{"acosh", clOp(CLAcosh), math.Acosh, cr},
+	{"asin", clOp(CLAsin), math.Asin, cr},
+	{"asinh", clOp(CLAsinh), math.Asinh, cr},
+	{"atan", clOp(CLAtan), math.Atan, cr},
+	{"atanh", clOp(CLAtanh), math.Atanh, cr},
+	{"cos", clOp(CLCos), math.Cos, cr},
+	{"cosh", clOp(CLCosh), math.Cosh, cr},
+	{"exp", clOp(CLExp), math.Exp, cr},
+	{"exp2", clOp(CLExp2), math.Exp2, cr},
+	{"log", clOp(CLLog), math.Log, cr},
+	{"log2", clOp(CLLog2), math.Log2, cr},
+	{"sin", clOp(CLSin), math.Sin, cr},
+	{"sinh", clOp(CLSinh), math.Sinh, cr},
+	{"sqrt", clOp(CLSqrt), math.Sqrt, cr},
+	{"tan", clOp(CLTan), math.Tan, cr},
+	{"tanh", clOp(CLTanh), math.Tanh, cr},
+	{"ceil", clOp(CLCeil), math.Ceil, cr},
+	{"floor", clOp(CLFloor), math.Floor, cr},
+	{"trunc", clOp(CLTrunc), math.Trunc, cr},
+	{"fabs", clOp(CLFabs), math.Abs, cr},
+	{"half_cos", clOp(CLHalfCos), math.Cos, cr},
+	{"half_sin", clOp(CLHalfSin), math.Sin, cr},
+	{"half_tan", clOp(CLHalfTan), math.Tan, cr},
+	{"half_exp", clOp(CLHalfExp), math.Exp, cr},
+	{"half_exp2", clOp(CLHalfExp2), math.Exp2, cr},
+	{"half_log", clOp(CLHalfLog), math.Log, cr},
+	{"half_log2", clOp(CLHalfLog2), math.Log2, cr},
+	{"half_log10", clOp(CLHalfLog10), math.Log10, cr},
+	{"half_sqrt", clOp(CLHalfSqrt), math.Sqrt, cr},
+	{"native_cos", clOp(CLNativeCos), math.Cos, cr},
+	{"native_sin", clOp(CLNativeSin), math.Sin, cr},
+	{"native_tan", clOp(CLNativeTan), math.Tan, cr},
+	{"native_exp", clOp(CLNativeExp), math.Exp, cr},
+	{"native_log", clOp(CLNativeLog), math.Log, cr},
+	{"native_log2", clOp(CLNativeLog2), math.Log2, cr},
+	{"native_log10", clOp(CLNativeLog10), math.Log10, cr},
+	{"native_sqrt", clOp(CLNativeSqrt), math.Sqrt, cr},
+	{"half_exp10", clOp(CLHalfExp10), func(x float64) float64 { return math.Exp(x * math.Ln10) }, cr},
+	{"native_exp10", clOp(CLNativeExp10), func(x float64) float64 { return math.Exp(x * math.Ln10) }, cr},
+	{"half_rsqrt", clOp(CLHalfRsqrt), func(x float64) float64 { return 1 / math.Sqrt(x) }, cr},
+	{"native_rsqrt", clOp(CLNativeRsqrt), func(x float64) float64 { return 1 / math.Sqrt(x) }, cr},
+	{"native_recip", clOp(CLNativeRecip), func(x float64) float64 { return 1 / x }, 0.5},
+	{"degrees", clOp(CLDegrees), func(x float64) float64 { return x / math.Pi * 180 }, cr},
+	{"radians", clOp(CLRadians), func(x float64) float64 { return x / 180 * math.Pi }, cr},
+	{"sign", clOp(CLSign), func(x float64) float64 {
+		if math.IsNaN(x) {
+			return 0
+		}
+		if x == 0 {
+			return x
+		}
+		return math.Copysign(1, x)
+	}, 0},
 }
 
 // TestHalfExhaustive runs every float16 code through each unary op and
@@ -336,6 +390,73 @@ func TestLdexpExact(t *testing.T) {
 			}
 			if !sameFloat(got, want) && !(got == 0 && want == 0 && math.Signbit(got) == math.Signbit(x)) {
 				t.Fatalf("Ldexp f%d(%g, %d) = %g, want %g", w, x, k, got, want)
+			}
+		}
+	}
+}
+
+// TestFloat32Binary checks the two-operand float functions on random float32
+// pairs against float64 references (correctly rounded up to reference noise).
+func TestFloat32Binary(t *testing.T) {
+	type bc struct {
+		name string
+		eval func(Type, []Arg) (Value, Value, error)
+		ref  func(x, y float64) float64
+		ulps float64
+	}
+	cases := []bc{
+		{"Atan2", glslOp(GLSLAtan2), math.Atan2, cr},
+		{"atan2", clOp(CLAtan2), math.Atan2, cr},
+		{"atan2pi", clOp(CLAtan2pi), func(y, x float64) float64 { return math.Atan2(y, x) / math.Pi }, cr},
+		{"hypot", clOp(CLHypot), math.Hypot, cr},
+		{"fmod", clOp(CLFmod), math.Mod, 0},
+		{"remainder", clOp(CLRemainder), math.Remainder, 0},
+		{"pow", clOp(CLPow), math.Pow, 1},
+		{"Pow", glslOp(GLSLPow), func(x, y float64) float64 {
+			if x < 0 {
+				return math.NaN()
+			}
+			return math.Pow(math.Abs(x), y)
+		}, 1},
+		{"powr", clOp(CLPowr), func(x, y float64) float64 {
+			if x < 0 {
+				return math.NaN()
+			}
+			return math.Pow(x, y)
+		}, 1},
+		{"half_divide", clOp(CLHalfDivide), func(x, y float64) float64 { return x / y }, 0.5},
+		{"native_divide", clOp(CLNativeDivide), func(x, y float64) float64 { return x / y }, 0.5},
+		{"half_powr", clOp(CLHalfPowr), func(x, y float64) float64 {
+			if x < 0 {
+				return math.NaN()
+			}
+			return math.Pow(x, y)
+		}, 1},
+		{"fdim", clOp(CLFdim), func(x, y float64) float64 { return math.Max(x-y, 0) }, 0.5},
+	}
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, c := range cases {
+		for i := range 30000 {
+			var x, y float64
+			if i%2 == 0 {
+				x, y = float64(math.Float32frombits(rng.Uint32())), float64(math.Float32frombits(rng.Uint32()))
+			} else {
+				x, y = float64(float32((rng.Float64()-0.5)*16)), float64(float32((rng.Float64()-0.5)*16))
+			}
+			if math.IsNaN(x) || math.IsNaN(y) || (x == 0 && y == 0) {
+				continue // special values are in the tables
+			}
+			if (c.name == "powr" || c.name == "half_powr") && (x == 0 || math.IsInf(x, 0) || math.IsInf(y, 0)) {
+				continue
+			}
+			out, _, err := c.eval(f32t(1), []Arg{fa(32, x), fa(32, y)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ToFloat64(out[0], 32)
+			ref := c.ref(x, y)
+			if !withinULP(got, ref, 32, c.ulps) {
+				t.Fatalf("%s(%g, %g) = %g, reference %g", c.name, x, y, got, ref)
 			}
 		}
 	}
