@@ -442,3 +442,37 @@ func (c ctx) floatWithInt(res Type, args []Arg) error {
 	}
 	return c.checkArg(args, 1, Int, 0, res.n())
 }
+
+// GLSLOut2Type returns the type of GLSL's second result for op (the value
+// stored through Modf's or Frexp's pointer, or ModfStruct's and
+// FrexpStruct's member 1) given the result type res, and whether op has one.
+// Frexp exponents are 32-bit integers: a caller storing them to a wider
+// integer sign-extends from bit 31, to a narrower one truncates.
+func GLSLOut2Type(op uint32, res Type) (Type, bool) {
+	switch op {
+	case GLSLModf, GLSLModfStruct:
+		return res, true
+	case GLSLFrexp, GLSLFrexpStruct:
+		return Type{Int, 32, res.Len}, true
+	}
+	return Type{}, false
+}
+
+// OpenCLOut2Type is GLSLOut2Type for OpenCL: fract, modf and sincos store a
+// float of res's type; frexp, lgamma_r and remquo store 32-bit integers.
+func OpenCLOut2Type(op uint32, res Type) (Type, bool) {
+	switch op {
+	case CLFract, CLModf, CLSincos:
+		return res, true
+	case CLFrexp, CLLgammaR, CLRemquo:
+		return Type{Int, 32, res.Len}, true
+	}
+	return Type{}, false
+}
+
+// OpenCLMemoryOp reports whether op is one of the OpenCL.std instructions
+// that OpenCL leaves to the caller (ErrMemoryOp), so an executor can decide
+// at compile time.
+func OpenCLMemoryOp(op uint32) bool {
+	return op >= CLVloadn && op <= CLVstoreaHalfnR || op == CLPrintf || op == CLPrefetch
+}

@@ -1,6 +1,7 @@
 package extinst
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 )
@@ -261,7 +262,7 @@ func GLSL(op uint32, res Type, args []Arg) (out, out2 Value, err error) {
 	case GLSLFMix:
 		out, err = c.fun3(res, args, func(x, y, a float64, _ uint8) float64 { return x*(1-a) + y*a })
 	case GLSLIMix:
-		err = c.errf("not defined (IMix was removed from GLSL.std.450)")
+		err = errors.New("Extended instruction GLSLstd450IMix is not supported") // spirv-val's wording
 	case GLSLStep:
 		out, err = c.fun2(res, args, func(edge, x float64) float64 {
 			if x < edge {
@@ -341,7 +342,7 @@ func GLSL(op uint32, res Type, args []Arg) (out, out2 Value, err error) {
 			return uint64(bits.Len64(x&mask(w)) - 1)
 		})
 	case GLSLInterpolateAtCentroid, GLSLInterpolateAtSample, GLSLInterpolateAtOffset:
-		err = c.errf("defined only for the Fragment execution model")
+		err = errors.New(c.s.opName(op) + " requires Fragment execution model") // spirv-val's wording
 	case GLSLNMin:
 		out, err = c.fun2(res, args, func(x, y float64) float64 { return glslFMin(x, y) })
 	case GLSLNMax:

@@ -452,7 +452,11 @@ func TestGLSLVectorBroadcastAndErrors(t *testing.T) {
 			t.Errorf("%s %v %v: no error", setGLSL.opName(b.op), b.res, b.args)
 		}
 	}
-	_, _, err := GLSL(1000, f32t(1), []Arg{fa(32, 1)})
+	_, _, err := GLSL(GLSLInterpolateAtSample, f32t(1), []Arg{fa(32, 1), ia(32, 0)})
+	if err == nil || err.Error() != "GLSL.std.450 InterpolateAtSample requires Fragment execution model" {
+		t.Errorf("InterpolateAtSample error = %v", err)
+	}
+	_, _, err = GLSL(1000, f32t(1), []Arg{fa(32, 1)})
 	if !errors.Is(err, ErrUnknownOp) {
 		t.Errorf("unknown op error = %v", err)
 	}

@@ -802,3 +802,34 @@ func TestHalfHelpers(t *testing.T) {
 		t.Errorf("HalfToFloat(min denormal) = %#x", got)
 	}
 }
+
+func TestOut2TypesAndMemoryOps(t *testing.T) {
+	// Every op that produces out2 is reported by the Out2Type helpers, with
+	// the right kind, and no other op produces one.
+	args := []Arg{fa(32, 2.5, -1.25), fa(32, 0.75, 3)}
+	for op := uint32(0); op < 210; op++ {
+		for _, n := range []int{1, 2} {
+			out, out2, err := OpenCL(op, f32t(2), args[:n])
+			_ = out
+			t2, has := OpenCLOut2Type(op, f32t(2))
+			if err == nil && out2 != (Value{}) && !has {
+				t.Errorf("%s: out2 without OpenCLOut2Type", setCL.opName(op))
+			}
+			if has && n == 1 && op != CLRemquo && err == nil && t2.Kind == Float && t2 != f32t(2) {
+				t.Errorf("%s: out2 type %v", setCL.opName(op), t2)
+			}
+		}
+		if got, want := OpenCLMemoryOp(op), func() bool { _, _, err := OpenCL(op, f32t(1), nil); return errors.Is(err, ErrMemoryOp) }(); got != want {
+			t.Errorf("OpenCLMemoryOp(%d) = %v, OpenCL says %v", op, got, want)
+		}
+	}
+	for op := uint32(0); op < 90; op++ {
+		_, out2, err := GLSL(op, f32t(2), args[:1])
+		if _, has := GLSLOut2Type(op, f32t(2)); err == nil && out2 != (Value{}) && !has {
+			t.Errorf("%s: out2 without GLSLOut2Type", setGLSL.opName(op))
+		}
+	}
+	if ty, ok := GLSLOut2Type(GLSLFrexpStruct, f64t(3)); !ok || ty != it(32, 3) {
+		t.Errorf("GLSLOut2Type(FrexpStruct) = %v, %v", ty, ok)
+	}
+}
