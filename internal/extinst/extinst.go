@@ -29,9 +29,15 @@
 // remainder, the roundings, min/max/clamp, the packs) are exact here. Fma
 // and OpenCL fma/mad on float16/float32 add the exact product in float64
 // with round-to-odd, so the final rounding is correct (no double rounding).
-// Float64 operations are Go's float64 math, plus exact argument reduction for
-// sinpi/cospi/tanpi and a Newton step for rootn. The native_ and half_
+// Float64 operations are Go's float64 math (faithful or within 1-2 ulps),
+// except where that is not good enough: sinpi/cospi/tanpi reduce their
+// argument exactly; pow, pown, powr, rootn and exp10 form y*ln(x) in
+// double-double arithmetic and exponentiate once (math.Pow's repeated
+// squaring is off by millions of ulps for x near 1 and large y); rootn adds a
+// Newton step; length/distance/normalize scale by a power of two so that
+// float64 vectors neither overflow nor underflow. The native_ and half_
 // variants are computed at full precision, which both specifications allow.
+// Denormals are never flushed.
 //
 // # Choices where the specifications leave the result undefined
 //
@@ -39,7 +45,12 @@
 //   - GLSL FMin/FMax/FClamp: a NaN operand yields the other operand (the
 //     spec lets either be the result); otherwise the spec's formulas
 //     (FMin: y < x ? y : x), so FMin(+0, -0) is +0. NMin/NMax/NClamp follow
-//     the spec's NaN rules exactly.
+//     the spec's NaN rules exactly (the same results).
+//   - OpenCL fmin/fmax (and fmin_common/fmax_common, fclamp, the tie case of
+//     minmag/maxmag): a NaN operand yields the other, as OpenCL requires;
+//     -0 is treated as below +0.
+//   - NaN results are quiet NaNs; input payloads are not preserved except by
+//     the bit operations (FAbs, fabs, copysign, select, bitselect, shuffle).
 //   - Clamps with minVal > maxVal (FClamp, NClamp, UClamp, SClamp, fclamp,
 //     s_clamp, u_clamp) compute min(max(x, minVal), maxVal), i.e. maxVal.
 //   - FSign/OpenCL sign: ±0 gives ±0; FSign of NaN is NaN, OpenCL sign of NaN
@@ -61,6 +72,9 @@
 //   - OpenCL remquo returns the low 7 bits of the quotient's magnitude with
 //     the sign of x/y (the minimum OpenCL requires); ilogb(0) is INT_MIN and
 //     ilogb(NaN or Inf) INT_MAX (OpenCL's FP_ILOGB0 and FP_ILOGBNAN).
+//
+// IMix (which spirv-val rejects: "Extended instruction GLSLstd450IMix is not
+// supported") and InterpolateAt* (Fragment execution model only) return errors.
 //
 // Validation the SPIR-V validator performs (for example GLSL's 16/32-bit-only
 // transcendentals) is not repeated: a float64 operand of Sin is computed in
