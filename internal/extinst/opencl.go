@@ -248,8 +248,6 @@ func clUnary(op uint32) f1 {
 		return math.Tanh
 	case CLTanpi:
 		return tanpi
-	case CLTgamma:
-		return math.Gamma
 	case CLTrunc:
 		return math.Trunc
 	case CLHalfRecip, CLNativeRecip:
@@ -492,6 +490,13 @@ func (c ctx) openCLOther(op uint32, res Type, args []Arg) (out, out2 Value, err 
 		})
 	case CLNextafter:
 		out, err = c.bits2(res, args, Float, nextafter)
+	case CLTgamma:
+		if err = c.checkSame(res, args, 1, Float); err != nil {
+			return
+		}
+		for i := range res.n() {
+			out[i] = FromFloat64(tgamma(ToFloat64(args[0].at(i), res.Width), res.Width), res.Width)
+		}
 	case CLFract, CLModf, CLSincos, CLFrexp, CLLgammaR:
 		if err = c.checkSame(res, args, 1, Float); err != nil {
 			return
