@@ -24,29 +24,41 @@ func tgamma(x float64, w uint8) float64 {
 		return math.Inf(1)
 	}
 	if x < 0.5 {
-		// Reflection: Γ(x) = π / (sin(πx) Γ(1-x)), whose sign is sin(πx)'s;
-		// 1-x is exact in the range where the result is not zero.
+		// Reflection: Γ(x) = π / (sin(πx) Γ(1-x)), whose sign is sin(πx)'s.
+		// 1-x is kept as a double-double: rounding it (it can gain a bit)
+		// costs ψ(1-x) times its relative error, hundreds of ulps.
 		s := sinpi(x)
-		switch {
-		case x < -190:
+		if x < -190 {
 			return math.Copysign(0, s)
-		case 1-x < 171:
-			return math.Pi / (s * gammaPos(1-x))
+		}
+		yh, yl := twoSum(1, -x)
+		if yh < 171 {
+			return math.Pi / (s * gammaPos(yh, yl))
 		}
 		// Γ(1-x) overflows but Γ(x) is a subnormal: go through logarithms.
-		lh, ll := lnGammaStirling(1 - x)
-		lpi := math.Log(math.Pi / math.Abs(s))
-		return math.Copysign(math.Exp(lpi-lh-ll), s)
+		lh, ll := lnGammaStirling(yh)
+		ll += digamma(yh) * yl
+		// exp(ln(π/|s|) - lnΓ) with the difference (near -706) kept in
+		// double-double, since its rounding would be amplified by exp.
+		dh, dl := twoSum(math.Log(math.Pi/math.Abs(s)), -lh)
+		dl -= ll
+		dh, dl = fastTwoSum(dh, dl)
+		r := math.Exp(dh)
+		return math.Copysign(r+r*dl, s)
 	}
-	return gammaPos(x)
+	return gammaPos(x, 0)
 }
 
-// gammaPos is Γ(x) for 0.5 <= x <= 171.7.
-func gammaPos(x float64) float64 {
+// digamma approximates ψ(a) for a >= 10, well enough for first-order
+// corrections of size ψ(a)*δ with δ below an ulp.
+func digamma(a float64) float64 { return math.Log(a) - 0.5/a - 1/(12*a*a) }
+
+// gammaPos is Γ(x + xl) for 0.5 <= x <= 171.7 and |xl| below half an ulp of x.
+func gammaPos(x, xl float64) float64 {
 	// Γ(x) = Γ(x+n) / (x (x+1) ... (x+n-1)) with x+n >= 10, the shifted
 	// argument and the product kept in double-double.
 	ph, pl := 1.0, 0.0
-	ah, al := x, 0.0
+	ah, al := x, xl
 	for ah < 10 {
 		ph, pl = mulDD(ph, pl, ah, al)
 		var e float64
@@ -54,9 +66,8 @@ func gammaPos(x float64) float64 {
 		ah, al = fastTwoSum(ah, al+e)
 	}
 	lh, ll := lnGammaStirling(ah)
-	// Γ(ah + al) ≈ Γ(ah) (1 + ψ(ah) al), ψ(a) ≈ ln a - 1/(2a) - 1/(12a²).
-	psi := math.Log(ah) - 0.5/ah - 1/(12*ah*ah)
-	ll += psi * al
+	// Γ(ah + al) ≈ Γ(ah) (1 + ψ(ah) al)
+	ll += digamma(ah) * al
 	lh, ll = fastTwoSum(lh, ll)
 	g := math.Exp(lh)
 	if !math.IsInf(g, 0) {

@@ -67,3 +67,48 @@ func TestTgammaFloat64(t *testing.T) {
 		t.Errorf("tgamma(-175.5) = %v, want a tiny non-zero", got)
 	}
 }
+
+// Reference values computed with mpmath at 300 bits (Γ(x), and acos(x) with
+// acos(x)/π), rounded to float64: points where a rounded 1-x, a rounded
+// ln-difference or math.Acos's cancellation cost hundreds (or 6-7) ulps.
+func TestFloat64MpmathPoints(t *testing.T) {
+	gam := [][2]float64{
+		{-127.79191215336625, 3.679117219514018e-215},
+		{-170.08971000746195, -9.815747811878936e-307},
+		{-170.7774764814854, -1.235744144401757e-308}, // subnormal
+		{0.4439442621473917, 1.9951558473424085},
+		{2.920888970704154, 1.8615203298118366},
+		{128.79191215336624, 1.4040932968092873e+215},
+		{-0.5000001, -3.5449076888758313},
+		{-3.3, 0.43851739219876307},
+		{-55.55, 2.7435017064978847e-74},
+		{150.123, 7.051882814808248e+260},
+		{1e-10, 9999999999.422785},
+		{0.9999999, 1.0000000577215764},
+	}
+	for _, c := range gam {
+		out, _ := mustCL(t, CLTgamma, f64t(1), fa(64, c[0]))
+		if got := ToFloat64(out[0], 64); !withinULP(got, c[1], 64, 4) {
+			t.Errorf("tgamma(%v) = %v, want %v (%.1f ulp)", c[0], got, c[1], math.Abs(got-c[1])/ulpOf(c[1], 64))
+		}
+	}
+	ac := [][3]float64{
+		{0.9703415163907836, 0.24415674694075468, 0.0777175063297162},
+		{0.9853809917330607, 0.1712002746184928, 0.05449473992844615},
+		{-0.97, 2.896027136074501, 0.9218340680690437},
+		{-0.5000000001, 2.0943951025086656, 0.6666666667034219},
+		{0.49999, 1.047209098163492, 0.33333700884705125},
+		{0.99999999999, 4.472136140016396e-06, 1.4235251457270362e-06},
+		{-0.9999999999, 3.1415785114535844, 0.999995498418233},
+	}
+	for _, c := range ac {
+		out, _ := mustCL(t, CLAcos, f64t(1), fa(64, c[0]))
+		if got := ToFloat64(out[0], 64); !withinULP(got, c[1], 64, 4) {
+			t.Errorf("acos(%v) = %v, want %v (%.1f ulp)", c[0], got, c[1], math.Abs(got-c[1])/ulpOf(c[1], 64))
+		}
+		out, _ = mustCL(t, CLAcospi, f64t(1), fa(64, c[0]))
+		if got := ToFloat64(out[0], 64); !withinULP(got, c[2], 64, 5) {
+			t.Errorf("acospi(%v) = %v, want %v (%.1f ulp)", c[0], got, c[2], math.Abs(got-c[2])/ulpOf(c[2], 64))
+		}
+	}
+}

@@ -188,7 +188,7 @@ func GLSL(op uint32, res Type, args []Arg) (out, out2 Value, err error) {
 	case GLSLAsin:
 		out, err = c.fun1(res, args, func(x float64) float64 { return math.Asin(x) })
 	case GLSLAcos:
-		out, err = c.fun1(res, args, func(x float64) float64 { return math.Acos(x) })
+		out, err = c.fun1(res, args, func(x float64) float64 { return acos(x) })
 	case GLSLAtan:
 		out, err = c.fun1(res, args, func(x float64) float64 { return math.Atan(x) })
 	case GLSLSinh:

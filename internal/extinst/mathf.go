@@ -520,3 +520,17 @@ func ctz(v uint64, w uint8) uint64 {
 	}
 	return uint64(bits.TrailingZeros64(v))
 }
+
+// acos avoids math.Acos's π/2 - asin(x) cancellation near |x| = 1 (6 ulps
+// there in float64, over OpenCL's 4): for |x| > 1/2 it uses the half-angle
+// form 2 asin(√((1-x)/2)), whose 1-x is exact.
+func acos(x float64) float64 {
+	const piLo = 1.2246467991473532e-16 // π - float64(π)
+	switch {
+	case x > 0.5:
+		return 2 * math.Asin(math.Sqrt((1-x)*0.5))
+	case x < -0.5:
+		return (math.Pi - 2*math.Asin(math.Sqrt((1+x)*0.5))) + piLo
+	}
+	return (math.Pi/2 - math.Asin(x)) + piLo/2
+}

@@ -175,11 +175,11 @@ const (
 func clUnary(op uint32) f1 {
 	switch op {
 	case CLAcos:
-		return math.Acos
+		return acos
 	case CLAcosh:
 		return math.Acosh
 	case CLAcospi:
-		return func(x float64) float64 { return math.Acos(x) / math.Pi }
+		return func(x float64) float64 { return acos(x) / math.Pi }
 	case CLAsin:
 		return math.Asin
 	case CLAsinh:
