@@ -217,7 +217,7 @@ func clUnary(op uint32) f1 {
 	case CLFloor:
 		return math.Floor
 	case CLLgamma:
-		return func(x float64) float64 { v, _ := math.Lgamma(x); return v }
+		return func(x float64) float64 { v, _ := lgamma(x); return v }
 	case CLLog, CLHalfLog, CLNativeLog:
 		return math.Log
 	case CLLog2, CLHalfLog2, CLNativeLog2:
@@ -273,7 +273,7 @@ func clBinary(op uint32) f2 {
 	case CLAtan2:
 		return math.Atan2
 	case CLAtan2pi:
-		return func(y, x float64) float64 { return math.Atan2(y, x) / math.Pi }
+		return atan2pi
 	case CLFdim:
 		return func(x, y float64) float64 {
 			if math.IsNaN(x) || math.IsNaN(y) {
@@ -517,7 +517,7 @@ func (c ctx) openCLOther(op uint32, res Type, args []Arg) (out, out2 Value, err 
 				out[i], out2[i] = FromFloat64(f, w), uint64(uint32(e))
 				continue
 			case CLLgammaR:
-				v, s := math.Lgamma(x)
+				v, s := lgamma(x)
 				out[i], out2[i] = FromFloat64(v, w), uint64(uint32(int32(s)))
 				continue
 			}
@@ -734,4 +734,31 @@ func (c ctx) bitselect(res Type, args []Arg) (out Value, err error) {
 		out[i] = (a&^s | b&s) & mask(res.Width)
 	}
 	return
+}
+
+// atan2pi is atan2(y, x)/π with OpenCL's exact values where both operands
+// are infinite (atan2's 3π/4 divided by π is not exactly 0.75).
+func atan2pi(y, x float64) float64 {
+	if math.IsInf(y, 0) && math.IsInf(x, 0) {
+		v := 0.25
+		if x < 0 {
+			v = 0.75
+		}
+		return math.Copysign(v, y)
+	}
+	return math.Atan2(y, x) / math.Pi
+}
+
+// lgamma is ln|Γ(x)| and the sign of Γ(x), with C's lgamma(-Inf) = +Inf
+// (math.Lgamma returns -Inf) and OpenCL's sign 0 for zero and the negative
+// integers (the poles).
+func lgamma(x float64) (float64, int) {
+	if math.IsInf(x, -1) {
+		return math.Inf(1), 0
+	}
+	v, s := math.Lgamma(x)
+	if x == 0 || (x < 0 && x == math.Trunc(x)) {
+		s = 0
+	}
+	return v, s
 }

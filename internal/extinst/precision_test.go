@@ -121,7 +121,13 @@ var halfRefs = []halfRef{
 	{"round", clOp(CLRound), math.Round, 0},
 	{"rsqrt", clOp(CLRsqrt), func(x float64) float64 { return 1 / math.Sqrt(x) }, cr},
 	{"tgamma", clOp(CLTgamma), math.Gamma, cr},
-	{"lgamma", clOp(CLLgamma), func(x float64) float64 { v, _ := math.Lgamma(x); return v }, cr},
+	{"lgamma", clOp(CLLgamma), func(x float64) float64 {
+		if math.IsInf(x, -1) {
+			return math.Inf(1) // C99 F.9.5.3; math.Lgamma says -Inf
+		}
+		v, _ := math.Lgamma(x)
+		return v
+	}, cr},
 	{"half_recip", clOp(CLHalfRecip), func(x float64) float64 { return 1 / x }, 0.5},
 	{"native_exp2", clOp(CLNativeExp2), math.Exp2, cr},
 	{"acos", clOp(CLAcos), math.Acos, cr},
