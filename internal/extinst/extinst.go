@@ -207,15 +207,16 @@ func FloatToHalf(bits uint64, width uint8, m RoundingMode) (uint16, error) {
 	return mx.HalfFromFloat64(ToFloat64(bits, width), mm), nil
 }
 
-// HalfToFloat returns the exact value of the binary16 code h as a float of
-// width 32 or 64 (raw bits), as vload_half and vloada_halfn need. Any other
-// width gives the half bits unchanged.
+// HalfToFloat returns the exact value of the binary16 code h as the raw bits
+// of a float of the given width, as vload_half and vloada_halfn need: 32 or
+// 64 (16 returns h itself; any other width is treated as 64).
 func HalfToFloat(h uint16, width uint8) uint64 {
 	return FromFloat64(float64(mx.HalfToFloat32(h)), width)
 }
 
-// ToFloat64 returns the value of a float of the given width (16, 32 or 64)
-// held in the low bits of bits; the conversion is exact.
+// ToFloat64 returns the value of a float of the given width (16, 32 or 64;
+// any other width is read as 64) held in the low bits of bits; the
+// conversion is exact.
 func ToFloat64(bits uint64, width uint8) float64 {
 	switch width {
 	case 16:

@@ -857,3 +857,23 @@ func TestOut2TypesAndMemoryOps(t *testing.T) {
 		t.Errorf("GLSLOut2Type(FrexpStruct) = %v, %v", ty, ok)
 	}
 }
+
+func TestHalfToFloatWidths(t *testing.T) {
+	if got := HalfToFloat(0x3C01, 16); got != 0x3C01 {
+		t.Errorf("HalfToFloat(.., 16) = %#x", got)
+	}
+	if got := HalfToFloat(0x3C00, 8); got != 0x3FF0000000000000 {
+		t.Errorf("HalfToFloat(.., 8) = %#x, want float64 1", got)
+	}
+	// Every half code survives half -> float32 -> half and half -> float64 -> half.
+	for h := range 1 << 16 {
+		for _, w := range []uint8{32, 64} {
+			b := HalfToFloat(uint16(h), w)
+			back, err := FloatToHalf(b, w, RTE)
+			isNaN := h&0x7C00 == 0x7C00 && h&0x3FF != 0
+			if err != nil || (back != uint16(h) && !(isNaN && back&0x7C00 == 0x7C00 && back&0x3FF != 0)) {
+				t.Fatalf("half %#04x via f%d = %#x -> %#04x, %v", h, w, b, back, err)
+			}
+		}
+	}
+}
