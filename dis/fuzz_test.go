@@ -37,6 +37,8 @@ func FuzzDisassemble(f *testing.F) {
 	}
 	f.Add(narrowModule(), byte(0))
 	f.Add(narrowModule(), byte(0xFF))
+	long, _ := longNamesModule(8)
+	f.Add(long, byte(0))
 	f.Fuzz(func(t *testing.T, b []byte, optBits byte) {
 		opt := optionsFromByte(optBits)
 		m, err := spirv.Decode(b)

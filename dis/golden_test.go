@@ -45,14 +45,20 @@ var goldenModules = []struct {
 	{"kernel", []string{"default", "raw-id", "comment", "nested-indent", "reorder-blocks", "color"}},
 	{"types", []string{"default", "raw-id"}},
 	{"narrow", []string{"default", "raw-id", "comment"}},
+	// Names of 255, 256, 257 and 300 bytes (longNamesModule).
+	{"longnames", []string{"default", "comment", "offsets"}},
 }
 
 // loadModule returns a test module's binary: testdata/NAME.spv, or built
 // here for the modules the Debian tools cannot assemble.
 func loadModule(t *testing.T, name string) []byte {
 	t.Helper()
-	if name == "narrow" {
+	switch name {
+	case "narrow":
 		return narrowModule()
+	case "longnames":
+		b, _ := longNamesModule(40)
+		return b
 	}
 	b, err := os.ReadFile(filepath.Join("testdata", name+".spv"))
 	if err != nil {
