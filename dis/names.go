@@ -410,9 +410,16 @@ var builtinNames = map[spirv.BuiltIn]string{
 	spirv.BuiltInSubgroupLtMask:            "SubgroupLtMaskKHR",
 }
 
-// enumName returns the canonical name of value in kind k, or the fallback
-// SPIRV-Tools gives for a value its grammar lacks.
-func enumName(k spirv.OperandKind, value uint32) string {
+// EnumName returns the name spirv-dis gives value in the value enumerant
+// kind k: the current grammar's primary name or, for a value the grammar
+// lacks, SPIRV-Tools' one fallback, "StorageClass" and the number, whatever
+// the kind (FriendlyNameMapper::NameForEnumOperand; its friendly names
+// %_ptr_StorageClass4242_uint and %PipeStorageClass7 use it). This is the
+// single home of that rule: dis's friendly names and spvx info both call
+// it. A decoded module never holds such a value in an enumerant operand
+// (spirv.Decode rejects it, as SPIRV-Tools' parser does), so the fallback
+// shows only in names derived from hand-built words.
+func EnumName(k spirv.OperandKind, value uint32) string {
 	if e, ok := k.Enumerant(value); ok {
 		return e.Name
 	}
@@ -538,15 +545,15 @@ func (nm *namer) inst(in *spirv.Instruction) {
 		if len(w) < 4 {
 			break
 		}
-		b = append(append(b, "_ptr_"...), enumName(spirv.OperandKindStorageClass, w[2])...)
+		b = append(append(b, "_ptr_"...), EnumName(spirv.OperandKindStorageClass, w[2])...)
 		nm.save(id, nm.appendName(append(b, '_'), w[3]))
 	case spirv.OpTypeUntypedPointerKHR:
 		if len(w) >= 3 {
-			nm.save(id, append(append(b, "_ptr_"...), enumName(spirv.OperandKindStorageClass, w[2])...))
+			nm.save(id, append(append(b, "_ptr_"...), EnumName(spirv.OperandKindStorageClass, w[2])...))
 		}
 	case spirv.OpTypePipe:
 		if len(w) >= 3 {
-			nm.save(id, append(append(b, "Pipe"...), enumName(spirv.OperandKindAccessQualifier, w[2])...))
+			nm.save(id, append(append(b, "Pipe"...), EnumName(spirv.OperandKindAccessQualifier, w[2])...))
 		}
 	case spirv.OpTypeEvent:
 		nm.save(id, append(b, "Event"...))

@@ -420,3 +420,23 @@ func BenchmarkExponentialNames(b *testing.B) {
 		})
 	}
 }
+
+func TestEnumName(t *testing.T) {
+	for _, c := range []struct {
+		k    spirv.OperandKind
+		v    uint32
+		want string
+	}{
+		{spirv.OperandKindStorageClass, uint32(spirv.StorageClassFunction), "Function"},
+		{spirv.OperandKindStorageClass, uint32(spirv.StorageClassPhysicalStorageBuffer), "PhysicalStorageBuffer"},
+		{spirv.OperandKindAccessQualifier, uint32(spirv.AccessQualifierReadWrite), "ReadWrite"},
+		{spirv.OperandKindCapability, uint32(spirv.CapabilityFloat4EXT), "Float4EXT"},
+		{spirv.OperandKindStorageClass, 4242, "StorageClass4242"},
+		{spirv.OperandKindAccessQualifier, 7, "StorageClass7"}, // SPIRV-Tools' one fallback, whatever the kind
+		{spirv.OperandKindCapability, 99999, "StorageClass99999"},
+	} {
+		if got := EnumName(c.k, c.v); got != c.want {
+			t.Errorf("EnumName(%v, %d) = %q, want %q", c.k, c.v, got, c.want)
+		}
+	}
+}
