@@ -60,10 +60,13 @@ func newNamer(bound uint32, nwords int, raw bool) *namer {
 		// Generous: capacity that is never used is never touched, whereas
 		// growing copies the names (a real module needs about nwords/3).
 		arena: make([]byte, 0, nwords/2+4096),
-		names: make([]uint64, 1, nwords/16+256),
+		names: make([]uint64, 1),
 		buf:   make([]byte, 0, 256),
 	}
 	if !raw {
+		// About one stored name per 16 words in real modules (big.spv:
+		// 1 per 32); untouched capacity costs nothing.
+		nm.names = make([]uint64, 1, nwords/16+256)
 		nm.nums = make([]uint64, (n+63)/64)
 		seed := maphash.MakeSeed()
 		nm.set.init(1024, seed)
