@@ -61,7 +61,9 @@ func newNamer(bound uint32, nwords int, raw bool) *namer {
 		// growing copies the names (a real module needs about nwords/3).
 		arena: make([]byte, 0, nwords/2+4096),
 		names: make([]uint64, 1),
-		buf:   make([]byte, 0, 256),
+		// Every suggestion fits: the longest is an array of two names
+		// of 256 bytes plus suffix, 540 bytes.
+		buf: make([]byte, 0, 1024),
 	}
 	if !raw {
 		// About one stored name per 16 words in real modules (big.spv:
