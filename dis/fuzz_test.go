@@ -53,5 +53,13 @@ func FuzzDisassemble(f *testing.F) {
 		if derr != nil || !bytes.Equal(got, want) {
 			t.Fatalf("DisassembleBinary differs from Disassemble (err %v):\n%s", derr, firstDiff(got, want))
 		}
+		// Linear output: outside NestedIndent's indentation (quadratic as
+		// in spirv-dis), no word prints more than a few names of at most
+		// 256 bytes and the carried comment column is at most 256, so
+		// the text stays within a constant per word (the quadratic cases
+		// were tens of KB per word).
+		if limit := 2048*len(b)/4 + 4096; !opt.NestedIndent && len(want) > limit {
+			t.Fatalf("%d bytes of text from %d bytes of binary", len(want), len(b))
+		}
 	})
 }
