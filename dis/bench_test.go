@@ -69,3 +69,18 @@ func BenchmarkFprintBinary(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFriendlyNames measures the naming pass alone over big.spv's
+// decoded instructions.
+func BenchmarkFriendlyNames(b *testing.B) {
+	bin := bigModule(b)
+	m, err := spirv.Decode(bin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(bin)))
+	b.ReportAllocs()
+	for b.Loop() {
+		computeNames(m, m.Size(), false)
+	}
+}

@@ -54,7 +54,9 @@ func DisassembleBinary(b []byte, opt Options) ([]byte, error) {
 // and then nothing is written; otherwise the error is w's.
 //
 // This is the fast way from a file to text: the module is read twice, one
-// instruction at a time (spirv.Reader), and never held whole.
+// instruction at a time (spirv.Reader), and never held whole, except under
+// NestedIndent or ReorderBlocks, which decode it (see printBinary). The
+// text is written in chunks whatever its size (see the package doc).
 func FprintBinary(w io.Writer, b []byte, opt Options) error {
 	p, err := printBinary(nil, w, b, opt)
 	if err != nil {

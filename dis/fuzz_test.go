@@ -37,6 +37,8 @@ func FuzzDisassemble(f *testing.F) {
 	}
 	f.Add(narrowModule(), byte(0))
 	f.Add(narrowModule(), byte(0xFF))
+	long, _ := longNamesModule(8)
+	f.Add(long, byte(0))
 	f.Fuzz(func(t *testing.T, b []byte, optBits byte) {
 		opt := optionsFromByte(optBits)
 		m, err := spirv.Decode(b)
@@ -50,6 +52,14 @@ func FuzzDisassemble(f *testing.F) {
 		want := Disassemble(m, opt)
 		if derr != nil || !bytes.Equal(got, want) {
 			t.Fatalf("DisassembleBinary differs from Disassemble (err %v):\n%s", derr, firstDiff(got, want))
+		}
+		// Linear output: outside NestedIndent's indentation (quadratic as
+		// in spirv-dis), no word prints more than a few names of at most
+		// 256 bytes and the carried comment column is at most 256, so
+		// the text stays within a constant per word (the quadratic cases
+		// were tens of KB per word).
+		if limit := 2048*len(b)/4 + 4096; !opt.NestedIndent && len(want) > limit {
+			t.Fatalf("%d bytes of text from %d bytes of binary", len(want), len(b))
 		}
 	})
 }

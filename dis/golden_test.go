@@ -45,14 +45,20 @@ var goldenModules = []struct {
 	{"kernel", []string{"default", "raw-id", "comment", "nested-indent", "reorder-blocks", "color"}},
 	{"types", []string{"default", "raw-id"}},
 	{"narrow", []string{"default", "raw-id", "comment"}},
+	// Names of 255, 256, 257 and 300 bytes (longNamesModule).
+	{"longnames", []string{"default", "comment", "offsets"}},
 }
 
 // loadModule returns a test module's binary: testdata/NAME.spv, or built
 // here for the modules the Debian tools cannot assemble.
 func loadModule(t *testing.T, name string) []byte {
 	t.Helper()
-	if name == "narrow" {
+	switch name {
+	case "narrow":
 		return narrowModule()
+	case "longnames":
+		b, _ := longNamesModule(40)
+		return b
 	}
 	b, err := os.ReadFile(filepath.Join("testdata", name+".spv"))
 	if err != nil {
@@ -107,7 +113,7 @@ func TestGolden(t *testing.T) {
 }
 
 // TestBigEndian checks that a module stored big-endian prints as the same
-// module stored little-endian.
+// module stored little-endian, whose default text is the golden file.
 func TestBigEndian(t *testing.T) {
 	for _, name := range []string{"control", "kernel", "narrow"} {
 		le := loadModule(t, name)
@@ -115,7 +121,7 @@ func TestBigEndian(t *testing.T) {
 		for i := 0; i < len(le); i += 4 {
 			binary.BigEndian.PutUint32(be[i:], binary.LittleEndian.Uint32(le[i:]))
 		}
-		want, err := DisassembleBinary(le, Options{})
+		golden, err := os.ReadFile(filepath.Join("testdata", "golden", name+".default.spvasm"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,12 +130,16 @@ func TestBigEndian(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s big-endian: %v", name, err)
 			}
-			w, _ := DisassembleBinary(le, opt)
-			if !bytes.Equal(got, w) {
-				t.Errorf("%s big-endian %+v:\n%s", name, opt, firstDiff(got, w))
+			want := golden
+			if opt != (Options{}) {
+				if want, err = DisassembleBinary(le, opt); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s big-endian %+v:\n%s", name, opt, firstDiff(got, want))
 			}
 		}
-		_ = want
 	}
 }
 

@@ -1,7 +1,7 @@
 package dis
 
 import (
-	"encoding/binary"
+	"hash/maphash"
 	"strconv"
 
 	"spvx/internal/numtext"
@@ -10,19 +10,24 @@ import (
 
 // namer assigns the friendly names spirv-dis prints for ids, following
 // SPIRV-Tools' FriendlyNameMapper: one pass over the module in order, the
-// first suggestion for an id wins, and a suggestion already taken by another
-// id gets the first free suffix _0, _1, ... An id that is never named prints
-// as its number.
+// first suggestion for an id wins, a suggestion longer than maxNameLen is
+// replaced by the id's number, and a name already taken by another id gets
+// the first free suffix _0, _1, ... An id that is never named prints as
+// its number.
 //
 // The tables are small on purpose: fresh memory is the main cost of a
-// disassembler process (see FprintBinary). Most ids are named by their own number,
-// which is neither stored nor hashed: a bit records that the number is
-// taken. Other names are stored once, length-prefixed, in a byte arena that
-// a per-id offset and the taken-name set point into.
+// disassembler process (see printBinary). Most ids are named by their own
+// number, which is neither stored nor hashed: a bit records that the number
+// is taken. Other names are stored once in a byte arena, and numbered: the
+// per-id table and the taken-name set hold a name's number, names holds its
+// place in the arena. (Numbers, not arena offsets, so that nothing wraps:
+// a module has fewer than 2^31 words, hence fewer names, while its arena
+// may exceed 4 GiB.)
 type namer struct {
-	refs  []uint32          // by id below len(refs): refNone, refOwn or an arena offset
+	refs  []uint32          // by id below len(refs): refNone, refOwn or a name number
 	big   map[uint32]uint32 // the same for ids at or above len(refs), if any
-	arena []byte            // length-prefixed names; offset 0 is unused
+	names []uint64          // by name number: arena offset<<16 | length; 0 is unused
+	arena []byte            // the names' bytes
 	set   nameSet           // taken names, except small numbers
 	nums  []uint64          // bitset of the small numbers taken as names
 	buf   []byte            // scratch for building suggestions
@@ -30,11 +35,18 @@ type namer struct {
 	raw   bool              // RawID: every id is named by its number
 }
 
-// Values of namer.refs besides arena offsets.
+// Values of namer.refs besides name numbers.
 const (
 	refNone = 0         // not named: prints as its number
 	refOwn  = 1<<32 - 1 // named by its own number
 )
+
+// maxNameLen is FriendlyNameMapper::SaveName's kMaxSize (SPIRV-Tools #6763,
+// 2026-06): a suggestion of more bytes than this, before sanitizing and
+// before any _N suffix, is replaced by the id's decimal number, which then
+// gets a suffix if taken. Names derived from such an id build on the
+// number, so no name exceeds 256 bytes plus a suffix.
+const maxNameLen = 256
 
 func newNamer(bound uint32, nwords int, raw bool) *namer {
 	// A bound far larger than the module is legal: keep the dense tables
@@ -48,13 +60,20 @@ func newNamer(bound uint32, nwords int, raw bool) *namer {
 		raw:  raw,
 		// Generous: capacity that is never used is never touched, whereas
 		// growing copies the names (a real module needs about nwords/3).
-		arena: make([]byte, 1, nwords/2+4096),
-		buf:   make([]byte, 0, 256),
+		arena: make([]byte, 0, nwords/2+4096),
+		names: make([]uint64, 1),
+		// Every suggestion fits: the longest is an array of two names
+		// of 256 bytes plus suffix, 540 bytes.
+		buf: make([]byte, 0, 1024),
 	}
 	if !raw {
+		// About one stored name per 16 words in real modules (big.spv:
+		// 1 per 32); untouched capacity costs nothing.
+		nm.names = make([]uint64, 1, nwords/16+256)
 		nm.nums = make([]uint64, (n+63)/64)
-		nm.set.init(1024)
-		nm.stems.init(64)
+		seed := maphash.MakeSeed()
+		nm.set.init(1024, seed)
+		nm.stems.init(64, seed)
 		nm.stems.next = make(map[uint32]uint32)
 	}
 	return nm
@@ -78,33 +97,20 @@ func (nm *namer) appendName(b []byte, id uint32) []byte {
 	if r == refNone || r == refOwn {
 		return appendUint(b, uint64(id))
 	}
-	return append(b, nm.arenaName(r)...)
+	return append(b, nm.stored(r)...)
 }
 
-// arenaName returns the name stored at arena offset r.
-func (nm *namer) arenaName(r uint32) []byte {
-	n, k := uvarint(nm.arena[r:])
-	start := int(r) + k
-	return nm.arena[start : start+n]
-}
-
-func uvarint(b []byte) (int, int) {
-	v, shift := 0, 0
-	for i, c := range b {
-		v |= int(c&0x7F) << shift
-		if c < 0x80 {
-			return v, i + 1
-		}
-		shift += 7
-	}
-	return v, len(b)
+// stored returns the name numbered r.
+func (nm *namer) stored(r uint32) []byte {
+	e := nm.names[r]
+	off := e >> 16
+	return nm.arena[off : off+e&0xFFFF]
 }
 
 // nameLen returns the length of the name of id.
 func (nm *namer) nameLen(id uint32) int {
 	if r := nm.ref(id); r != refNone && r != refOwn {
-		n, _ := uvarint(nm.arena[r:])
-		return n
+		return int(nm.names[r] & 0xFFFF)
 	}
 	return decimalLen(id)
 }
@@ -131,10 +137,11 @@ func (nm *namer) setRef(id, r uint32) {
 	nm.big[id] = r
 }
 
-// intern copies s into the arena and returns its offset.
+// intern copies s (at most maxNameLen plus a suffix: well under 64 KiB)
+// into the arena and returns its number.
 func (nm *namer) intern(s []byte) uint32 {
-	r := uint32(len(nm.arena))
-	nm.arena = binary.AppendUvarint(nm.arena, uint64(len(s)))
+	r := uint32(len(nm.names))
+	nm.names = append(nm.names, uint64(len(nm.arena))<<16|uint64(len(s)))
 	nm.arena = append(nm.arena, s...)
 	return r
 }
@@ -157,7 +164,8 @@ func (nm *namer) taken(s []byte) bool {
 	if v, ok := nm.smallNumber(s); ok {
 		return nm.numTaken(v)
 	}
-	return nm.set.find(nm.arena, s) != nil
+	_, ok := nm.set.find(nm, s)
+	return ok
 }
 
 // claim gives id the free name s.
@@ -173,16 +181,23 @@ func (nm *namer) claim(id uint32, s []byte) {
 	}
 	r := nm.intern(s)
 	nm.setRef(id, r)
-	nm.set.add(hashName(s), r)
+	nm.set.add(nm.set.hash(s), r)
 }
 
-// save gives id the sanitized suggestion s, unless id already has a name.
-// s is modified.
+// save gives id the suggestion s, unless id already has a name. s is
+// modified.
 func (nm *namer) save(id uint32, s []byte) {
 	if nm.isNamed(id) {
 		return
 	}
-	s = sanitize(s)
+	// As SaveName: the length test comes first, on the suggestion as
+	// given (sanitizing keeps the length); the number fallback is not
+	// sanitized but is de-duplicated like any name.
+	if len(s) > maxNameLen {
+		s = appendUint(s[:0], uint64(id))
+	} else {
+		s = sanitize(s)
+	}
 	if !nm.taken(s) {
 		nm.claim(id, s)
 		return
@@ -192,8 +207,8 @@ func (nm *namer) save(id uint32, s []byte) {
 	// resuming there keeps a stem shared by thousands of ids (a linked
 	// module's "main") linear instead of quadratic.
 	var next uint32
-	if e := nm.stems.find(nm.arena, s); e != nil {
-		next = nm.stems.next[e.ref]
+	if r, ok := nm.stems.find(nm, s); ok {
+		next = nm.stems.next[r]
 	}
 	base := len(s)
 	s = append(s, '_')
@@ -204,11 +219,11 @@ func (nm *namer) save(id uint32, s []byte) {
 		}
 		nm.claim(id, s)
 		stem := s[:base]
-		if e := nm.stems.find(nm.arena, stem); e != nil {
-			nm.stems.next[e.ref] = i + 1
+		if r, ok := nm.stems.find(nm, stem); ok {
+			nm.stems.next[r] = i + 1
 		} else {
 			r := nm.intern(stem)
-			nm.stems.add(hashName(stem), r)
+			nm.stems.add(nm.stems.hash(stem), r)
 			nm.stems.next[r] = i + 1
 		}
 		return
@@ -239,53 +254,52 @@ func (nm *namer) saveNumber(id uint32) {
 
 // nameSet is an open-addressing hash set of names held in the namer's
 // arena, lighter than a map[string] that would need a string per name.
+//
+// The hash is hash/maphash with a random seed per namer, as Go's own maps
+// are seeded: a module cannot be crafted so that its names collide (with
+// an unseeded hash such as FNV-1a, 80k colliding OpName strings made every
+// insertion probe all the others: 8.7 s instead of 0.1 s).
 type nameSet struct {
 	slots []setSlot // power-of-two length; ref == 0 marks an empty slot
 	count int
+	seed  maphash.Seed
 }
 
 type setSlot struct {
 	hash uint32
-	ref  uint32 // arena offset of the name
+	ref  uint32 // name number
 }
 
-func (t *nameSet) init(n int) { t.slots = make([]setSlot, n) }
+func (t *nameSet) init(n int, seed maphash.Seed) {
+	t.slots = make([]setSlot, n)
+	t.seed = seed
+}
 
-// stemSet is a nameSet of suffix stems with, by the stem's arena offset,
-// the next suffix to try. Collisions are rare, so a map serves.
+func (t *nameSet) hash(s []byte) uint32 { return uint32(maphash.Bytes(t.seed, s)) }
+
+// stemSet is a nameSet of suffix stems with, by the stem's name number,
+// the next suffix to try.
 type stemSet struct {
 	nameSet
 	next map[uint32]uint32
 }
 
-func hashName(s []byte) uint32 {
-	h := uint32(2166136261) // FNV-1a
-	for _, c := range s {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	return h
-}
-
-// find returns the slot of s, or nil.
-func (t *nameSet) find(arena, s []byte) *setSlot {
-	h := hashName(s)
+// find returns the number of the name s, if it is in the set.
+func (t *nameSet) find(nm *namer, s []byte) (uint32, bool) {
+	h := t.hash(s)
 	mask := uint32(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := &t.slots[i]
 		if e.ref == 0 {
-			return nil
+			return 0, false
 		}
-		if e.hash == h {
-			n, k := uvarint(arena[e.ref:])
-			start := int(e.ref) + k
-			if string(arena[start:start+n]) == string(s) {
-				return e
-			}
+		if e.hash == h && string(nm.stored(e.ref)) == string(s) {
+			return e.ref, true
 		}
 	}
 }
 
-// add inserts the name at arena offset ref, which is not in the set.
+// add inserts the name numbered ref, which is not in the set.
 func (t *nameSet) add(hash, ref uint32) {
 	if (t.count+1)*4 > len(t.slots)*3 {
 		old := t.slots
@@ -385,6 +399,7 @@ var builtinNames = map[spirv.BuiltIn]string{
 	spirv.BuiltInSubgroupLocalInvocationId: "SubgroupLocalInvocationId",
 	spirv.BuiltInVertexIndex:               "gl_VertexIndex",
 	spirv.BuiltInInstanceIndex:             "gl_InstanceIndex",
+	spirv.BuiltInBaseInstance:              "gl_BaseInstance",
 	spirv.BuiltInSubgroupEqMask:            "SubgroupEqMaskKHR",
 	spirv.BuiltInSubgroupGeMask:            "SubgroupGeMaskKHR",
 	spirv.BuiltInSubgroupGtMask:            "SubgroupGtMaskKHR",
@@ -392,9 +407,16 @@ var builtinNames = map[spirv.BuiltIn]string{
 	spirv.BuiltInSubgroupLtMask:            "SubgroupLtMaskKHR",
 }
 
-// enumName returns the canonical name of value in kind k, or the fallback
-// SPIRV-Tools gives for a value its grammar lacks.
-func enumName(k spirv.OperandKind, value uint32) string {
+// EnumName returns the name spirv-dis gives value in the value enumerant
+// kind k: the current grammar's primary name or, for a value the grammar
+// lacks, SPIRV-Tools' one fallback, "StorageClass" and the number, whatever
+// the kind (FriendlyNameMapper::NameForEnumOperand; its friendly names
+// %_ptr_StorageClass4242_uint and %PipeStorageClass7 use it). This is the
+// single home of that rule: dis's friendly names and spvx info both call
+// it. A decoded module never holds such a value in an enumerant operand
+// (spirv.Decode rejects it, as SPIRV-Tools' parser does), so the fallback
+// shows only in names derived from hand-built words.
+func EnumName(k spirv.OperandKind, value uint32) string {
 	if e, ok := k.Enumerant(value); ok {
 		return e.Name
 	}
@@ -430,7 +452,7 @@ func (nm *namer) inst(in *spirv.Instruction) {
 	switch in.Opcode {
 	case spirv.OpName:
 		if len(in.Operands) >= 2 {
-			b = appendString(b, in.OperandWords(1))
+			b = appendSuggestion(b, in.OperandWords(1))
 			nm.save(w[1], b)
 		}
 	case spirv.OpDecorate:
@@ -520,15 +542,15 @@ func (nm *namer) inst(in *spirv.Instruction) {
 		if len(w) < 4 {
 			break
 		}
-		b = append(append(b, "_ptr_"...), enumName(spirv.OperandKindStorageClass, w[2])...)
+		b = append(append(b, "_ptr_"...), EnumName(spirv.OperandKindStorageClass, w[2])...)
 		nm.save(id, nm.appendName(append(b, '_'), w[3]))
 	case spirv.OpTypeUntypedPointerKHR:
 		if len(w) >= 3 {
-			nm.save(id, append(append(b, "_ptr_"...), enumName(spirv.OperandKindStorageClass, w[2])...))
+			nm.save(id, append(append(b, "_ptr_"...), EnumName(spirv.OperandKindStorageClass, w[2])...))
 		}
 	case spirv.OpTypePipe:
 		if len(w) >= 3 {
-			nm.save(id, append(append(b, "Pipe"...), enumName(spirv.OperandKindAccessQualifier, w[2])...))
+			nm.save(id, append(append(b, "Pipe"...), EnumName(spirv.OperandKindAccessQualifier, w[2])...))
 		}
 	case spirv.OpTypeEvent:
 		nm.save(id, append(b, "Event"...))
@@ -541,7 +563,7 @@ func (nm *namer) inst(in *spirv.Instruction) {
 	case spirv.OpTypeOpaque:
 		b = append(b, "Opaque_"...)
 		if len(in.Operands) >= 2 {
-			b = appendString(b, in.OperandWords(1))
+			b = appendSuggestion(b, in.OperandWords(1))
 		}
 		if len(b) == len("Opaque_") {
 			b = append(b, '_') // Sanitize("") is "_"
@@ -580,12 +602,15 @@ func (nm *namer) inst(in *spirv.Instruction) {
 	}
 }
 
-// appendString appends the nul-terminated string packed into words.
-func appendString(b []byte, words []uint32) []byte {
+// appendSuggestion appends the nul-terminated string packed into words to
+// a suggestion being built in b, but no further than one byte past
+// maxNameLen: a longer suggestion is replaced by a number anyway, and an
+// OpName string may be 256 KiB.
+func appendSuggestion(b []byte, words []uint32) []byte {
 	for _, w := range words {
 		for k := 0; k < 4; k++ {
 			c := byte(w >> (8 * k))
-			if c == 0 {
+			if c == 0 || len(b) > maxNameLen {
 				return b
 			}
 			b = append(b, c)

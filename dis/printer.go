@@ -19,10 +19,11 @@ const (
 
 // Layout constants of spirv-dis's text.
 const (
-	standardIndent  = 15 // column of the opcode; "%id = " ends here
-	blockNestIndent = 2  // --nested-indent: per nesting level
-	blockBodyIndent = 2  // --nested-indent: instructions within a block
-	commentColumn   = 50 // --comment/--offsets: minimum comment column
+	standardIndent  = 15  // column of the opcode; "%id = " ends here
+	blockNestIndent = 2   // --nested-indent: per nesting level
+	blockBodyIndent = 2   // --nested-indent: instructions within a block
+	commentColumn   = 50  // --comment/--offsets: minimum comment column
+	maxCarriedAlign = 256 // --comment/--offsets: most a column carries over
 )
 
 const spaces = "                                                                " // 64
@@ -210,6 +211,9 @@ func (p *printer) inst(in *spirv.Instruction, inBlock bool, nest int) {
 	if p.w != nil && len(p.b) >= flushSize {
 		p.flush()
 	}
+	if p.err != nil {
+		return // w failed: the rest of the text would be thrown away
+	}
 	op := in.Opcode
 	color := p.opt.Color
 	b := p.b
@@ -302,6 +306,10 @@ func (p *printer) lineComments(in *spirv.Instruction, line int) {
 				c = append(c, ", "...)
 			}
 			c = append(c, dc...)
+			// Printed once: a module that defines an id twice (which
+			// spirv-dis rejects) must not repeat all its decorations on
+			// every definition, output quadratic in the input.
+			delete(p.idComments, in.ResultID)
 		}
 	}
 	p.comments = c
@@ -312,7 +320,10 @@ func (p *printer) lineComments(in *spirv.Instruction, line int) {
 	n := visibleLen(p.b[line:])
 	align := max(n+2, p.lastAlign, commentColumn)
 	align = (align + 3) &^ 3 // a multiple of 4, as spirv-dis
-	p.lastAlign = align
+	// The column carried to the next line is at most 256 (SPIRV-Tools
+	// #6149, 2025-06): before that one long line (a 64 KiB OpName) pushed
+	// the comments of every following line as far, quadratic output.
+	p.lastAlign = min(align, maxCarriedAlign)
 	p.b = appendSpaces(p.b, align-n)
 	p.b = append(p.b, "; "...)
 	p.b = append(p.b, c...)

@@ -1,6 +1,9 @@
 package spirv
 
-import "iter"
+import (
+	"iter"
+	"sync"
+)
 
 // MagicNumber is the first word of every SPIR-V module.
 const MagicNumber = 0x07230203
@@ -27,11 +30,12 @@ type Header struct {
 type Module struct {
 	Header Header
 
-	words   []uint32      // the module in host order, header included; instructions view into it
-	insts   []instRecord  // one per instruction, in order
-	ops     []Operand     // the operands of instructions without a shared list, in order
-	shared  *sharedLists  // sharedOperands(), which holds the other instructions' operands
-	index   *Index        // built by Index on first use
+	words   []uint32     // the module in host order, header included; instructions view into it
+	insts   []instRecord // one per instruction, in order
+	ops     []Operand    // the operands of instructions without a shared list, in order
+	shared  *sharedLists // sharedOperands(), which holds the other instructions' operands
+	index   *Index       // built by Index on first use, under indexMu
+	indexMu sync.Mutex
 	scratch decodeScratch // decoder storage kept for DecodeInto
 }
 

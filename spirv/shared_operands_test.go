@@ -120,24 +120,32 @@ func TestSharedListShapes(t *testing.T) {
 
 // TestConcurrentReads decodes and reads modules from several goroutines at
 // once, so that go test -race checks the shared operand lists and the
-// instruction views.
+// instruction views. The shared module's index is built by the goroutines,
+// not before: its first use is concurrent. (The shared operand lists are
+// built once per process, usually by an earlier test:
+// TestFirstUseInFreshProcess covers their concurrent first use.)
 func TestConcurrentReads(t *testing.T) {
 	b := bytesOf(narrowModule())
 	want, err := Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = want.Index()
 	wantInsts := collectInsts(want)
+	wantIndex := buildIndex(want)
 	done := make(chan string, 8)
+	indexes := make(chan *Index, 8)
 	for g := 0; g < 8; g++ {
 		go func() {
+			x := want.Index()
+			indexes <- x
 			m, err := Decode(b)
 			switch {
 			case err != nil:
 				done <- err.Error()
 			case !reflect.DeepEqual(collectInsts(m), wantInsts), !reflect.DeepEqual(collectInsts(want), wantInsts):
 				done <- "instructions differ"
+			case !reflect.DeepEqual(x, wantIndex):
+				done <- "index differs"
 			default:
 				done <- ""
 			}
@@ -146,6 +154,9 @@ func TestConcurrentReads(t *testing.T) {
 	for range 8 {
 		if msg := <-done; msg != "" {
 			t.Error(msg)
+		}
+		if x := <-indexes; x != want.Index() {
+			t.Error("Index built twice")
 		}
 	}
 }

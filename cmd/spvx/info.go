@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"spvx/dis"
 	"spvx/spirv"
 )
 
@@ -62,12 +63,9 @@ func cmdInfo(args []string, s stdio) int {
 	return status
 }
 
-func enumName(k spirv.OperandKind, v uint32) string {
-	if e, ok := k.Enumerant(v); ok {
-		return e.Name
-	}
-	return fmt.Sprint(v)
-}
+// enumName is dis.EnumName: one rule for an enumerant's name and for a
+// value the grammar lacks (unreachable for a decoded module).
+var enumName = dis.EnumName
 
 func printInfo(w io.Writer, name string, m *spirv.Module, ops bool) {
 	h := m.Header

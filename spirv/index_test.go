@@ -1,0 +1,226 @@
+package spirv
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"reflect"
+	"sync"
+	"testing"
+)
+
+// entryPointModule has n GLCompute entry points and n execution modes.
+// With shared, every entry point names function %1; otherwise entry point
+// k names function %(k+1) and mode k names the entry point n-1-k, so that
+// a scan over the entry points per mode is quadratic whichever end it
+// starts from.
+func entryPointModule(n int, shared bool) []uint32 {
+	m := header(uint32(n + 2))
+	m = append(m,
+		w(OpCapability, 2), uint32(CapabilityShader),
+		w(OpMemoryModel, 3), uint32(AddressingModelLogical), uint32(MemoryModelGLSL450))
+	fn := func(k int) uint32 {
+		if shared {
+			return 1
+		}
+		return uint32(k + 1)
+	}
+	for k := range n {
+		m = append(m, w(OpEntryPoint, 4), uint32(ExecutionModelGLCompute), fn(k), 'm')
+	}
+	for k := range n {
+		m = append(m, w(OpExecutionMode, 6), fn(n-1-k), uint32(ExecutionModeLocalSize), uint32(k), 1, 1)
+	}
+	return m
+}
+
+// TestIndexExecutionModes checks which entry points get which modes, on a
+// small module of every shape.
+func TestIndexExecutionModes(t *testing.T) {
+	m := header(10)
+	m = append(m,
+		w(OpCapability, 2), uint32(CapabilityShader),
+		w(OpMemoryModel, 3), uint32(AddressingModelLogical), uint32(MemoryModelGLSL450),
+		w(OpEntryPoint, 4), uint32(ExecutionModelGLCompute), 1, 'a',
+		w(OpEntryPoint, 4), uint32(ExecutionModelGLCompute), 2, 'b',
+		w(OpEntryPoint, 4), uint32(ExecutionModelVertex), 1, 'c', // a second entry point of %1
+		w(OpEntryPoint, 4), uint32(ExecutionModelGLCompute), 3, 'd', // no modes
+		w(OpExecutionMode, 6), 1, uint32(ExecutionModeLocalSize), 8, 4, 1,
+		w(OpExecutionMode, 6), 2, uint32(ExecutionModeLocalSize), 2, 2, 2,
+		w(OpExecutionMode, 3), 1, uint32(ExecutionModeDepthReplacing),
+		w(OpExecutionMode, 3), 9, uint32(ExecutionModeDepthReplacing), // no such entry point
+	)
+	mod, err := DecodeWords(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mod.Index()
+	got := map[string][]ExecutionMode{}
+	for _, ep := range x.EntryPoints {
+		for _, md := range ep.Modes {
+			got[ep.Name] = append(got[ep.Name], md.Mode)
+		}
+	}
+	want := map[string][]ExecutionMode{
+		"a": {ExecutionModeLocalSize, ExecutionModeDepthReplacing},
+		"b": {ExecutionModeLocalSize},
+		"c": {ExecutionModeLocalSize, ExecutionModeDepthReplacing},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("modes %v, want %v", got, want)
+	}
+	if ls, ok := x.EntryPoints[1].LocalSize(); !ok || ls != [3]uint32{2, 2, 2} {
+		t.Errorf("b: local size %v %v", ls, ok)
+	}
+	if md := x.EntryPoints[0].Modes[0]; md.Inst != 6 || !reflect.DeepEqual(md.Params, []uint32{8, 4, 1}) {
+		t.Errorf("a: first mode %+v", md)
+	}
+}
+
+// TestIndexManyEntryPoints is the regression test for the quadratic
+// attachment of execution modes: 300k entry points and 300k modes (the
+// scan per mode took 12 s for 40k of each, so about 11 minutes here, past
+// go test's default timeout); linear, the index takes milliseconds.
+func TestIndexManyEntryPoints(t *testing.T) {
+	const n = 300_000
+	for _, shared := range []bool{false, true} {
+		mod, err := DecodeWords(entryPointModule(n, shared))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := mod.Index()
+		if len(x.EntryPoints) != n {
+			t.Fatalf("%d entry points", len(x.EntryPoints))
+		}
+		for k, ep := range x.EntryPoints {
+			wantModes := 1
+			if shared {
+				wantModes = n
+			}
+			if len(ep.Modes) != wantModes {
+				t.Fatalf("shared %v: entry point %d has %d modes, want %d", shared, k, len(ep.Modes), wantModes)
+			}
+			if !shared && ep.Modes[0].Params[0] != uint32(n-1-k) {
+				t.Fatalf("entry point %d got mode %d", k, ep.Modes[0].Params[0])
+			}
+		}
+	}
+}
+
+// BenchmarkIndexEntryPoints indexes modules of n entry points and n
+// execution modes at two sizes: time per op grows linearly with n.
+func BenchmarkIndexEntryPoints(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		mod, err := DecodeWords(entryPointModule(n, false))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				buildIndex(mod)
+			}
+		})
+	}
+}
+
+// TestIndexConcurrentFirstUse calls Index for the first time from several
+// goroutines at once, with instruction reads in between, so that go test
+// -race sees the concurrent first use. Every caller gets the same index.
+func TestIndexConcurrentFirstUse(t *testing.T) {
+	mod, err := DecodeWords(narrowModule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := buildIndex(mod)
+	const n = 8
+	got := make([]*Index, n)
+	var start, wg sync.WaitGroup
+	start.Add(1)
+	for g := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start.Wait()
+			for range mod.All() {
+			}
+			got[g] = mod.Index()
+		}()
+	}
+	start.Done()
+	wg.Wait()
+	for g := range n {
+		if got[g] != got[0] {
+			t.Fatalf("goroutine %d got another index", g)
+		}
+	}
+	if !reflect.DeepEqual(got[0], want) {
+		t.Error("concurrently built index differs")
+	}
+	// DecodeInto drops the index: the next call builds the new module's.
+	if err := DecodeInto(mod, bytesOf(entryPointModule(3, false))); err != nil {
+		t.Fatal(err)
+	}
+	if x := mod.Index(); x == got[0] || len(x.EntryPoints) != 3 {
+		t.Errorf("after DecodeInto: %d entry points", len(x.EntryPoints))
+	}
+}
+
+// TestFirstUseInFreshProcess runs firstUseChild in a new process of this
+// test binary, where nothing has decoded yet: there the shared operand
+// lists, the decoder's tables and the index are all first used by
+// concurrent goroutines. Under go test -race the child is race-checked
+// too (it is the same binary).
+func TestFirstUseInFreshProcess(t *testing.T) {
+	if os.Getenv("SPVX_FIRST_USE_CHILD") == "1" {
+		firstUseChild(t)
+		return
+	}
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFirstUseInFreshProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "SPVX_FIRST_USE_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+func firstUseChild(t *testing.T) {
+	b := bytesOf(narrowModule())
+	// One module decoded by whichever goroutine comes first, indexed and
+	// read by all; each goroutine also decodes its own copy.
+	sharedModule := sync.OnceValues(func() (*Module, error) { return Decode(b) })
+	const n = 8
+	var start, wg sync.WaitGroup
+	start.Add(1)
+	errs := make(chan string, n)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start.Wait()
+			own, err := Decode(b)
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			m, err := sharedModule()
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			x := m.Index()
+			if len(x.Types) == 0 || !reflect.DeepEqual(collectInsts(m), collectInsts(own)) {
+				errs <- "views differ"
+			}
+		}()
+	}
+	start.Done()
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
