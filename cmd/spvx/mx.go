@@ -449,7 +449,7 @@ func mxQuantize(args []string, s stdio) int {
 // errUnknownInput is the error for a quantize input that is neither .npy
 // nor named as raw float32.
 func errUnknownInput() error {
-	return errors.New("unknown input type (want .npy, or raw float32 named .f32 or .bin; standard input must be .npy)")
+	return errors.New("unknown input type: not a .npy file (no \\x93NUMPY magic), and raw float32 input must be a file named .f32 or .bin")
 }
 
 // judgeFloat32Input judges a quantize input stream from its first bytes

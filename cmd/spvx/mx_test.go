@@ -339,7 +339,7 @@ func TestMXStreamsRejectedEarly(t *testing.T) {
 		{"quantize npy, wrapping shape", io.MultiReader(bytes.NewReader(npyHeader("(4611686018427387905,)")), endless(0)), []string{"quantize", "-f", "mxfp4"}, "overflows"},
 		{"quantize npy, wrong dtype", io.MultiReader(bytes.NewReader(bytes.Replace(npyHeader("(4,)"), []byte("<f4"), []byte("<f8"), 1)), endless(0)), []string{"quantize", "-f", "mxfp4"}, "unsupported dtype"},
 		{"quantize npy, endless data", io.MultiReader(bytes.NewReader(npyHeader("(1000,)")), endless(0)), []string{"quantize", "-f", "mxfp4"}, "larger than 4071 bytes"},
-		{"dequantize zeros", endless(0), []string{"dequantize"}, "not a JSON object"},
+		{"dequantize zeros", endless(0), []string{"dequantize"}, "header length 0 is too short"},
 		{"dequantize text", endless('y'), []string{"dequantize"}, "exceeds the file size"},
 		{"dequantize not JSON", io.MultiReader(bytes.NewReader(stHeader), endless('y')), []string{"dequantize"}, "starts with 'y'"},
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -173,5 +174,35 @@ func TestReadTextRejectsBinaryStreams(t *testing.T) {
 	got, _, err := readText("-", stdio{in: strings.NewReader(text)})
 	if err != nil || string(got) != text {
 		t.Errorf("text on stdin: %q, %v", got, err)
+	}
+}
+
+// BenchmarkReadStream reads a stream of unknown size (a pipe: no size
+// hint) at two sizes, through the anonymous mapping (readLimited on Linux)
+// and through chunks (the fallback elsewhere): time and memory grow
+// linearly with the input, and nothing is copied twice.
+func BenchmarkReadStream(b *testing.B) {
+	for _, size := range []int{16 << 20, 128 << 20} {
+		data := bytes.Repeat([]byte("OpNop\n"), size/6)
+		b.Run(fmt.Sprintf("readLimited/%dMiB", size>>20), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				got, release, err := readLimited(bytes.NewReader(data), 0, maxInput)
+				if err != nil || len(got) != len(data) {
+					b.Fatal(err)
+				}
+				if release != nil {
+					release()
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("readChunks/%dMiB", size>>20), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if got, err := readChunks(bytes.NewReader(data), maxInput, nil); err != nil || len(got) != len(data) {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -62,6 +62,9 @@ func CheckSafeTensorsPrefix(head []byte, size int) error {
 	if hlen > uint64(max(size-8, 0)) {
 		return formatErr("safetensors header length %d exceeds the file size %d", hlen, size)
 	}
+	if hlen < 2 {
+		return formatErr("safetensors header length %d is too short for a JSON object", hlen)
+	}
 	rest := head[8:]
 	if uint64(len(rest)) > hlen {
 		rest = rest[:hlen]

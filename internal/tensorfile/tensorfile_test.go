@@ -249,12 +249,13 @@ func TestCheckSafeTensorsPrefix(t *testing.T) {
 		{hdr(2, "{}"), 10, ""},
 		{hdr(4, "  {}"), 12, ""},
 		{hdr(100, `{"a"`), 1 << 30, ""},
-		{hdr(100, "   "), 1 << 30, ""},                        // only white space so far
-		{make([]byte, 4096), 1 << 30, "not a JSON object"},    // /dev/zero: length 0
-		{[]byte("OpNop\nOpNop\nOpNop\n"), 1 << 30, "exceeds"}, // text: an absurd length
+		{hdr(100, "   "), 1 << 30, ""},                                // only white space so far
+		{make([]byte, 4096), 1 << 30, "header length 0 is too short"}, // /dev/zero
+		{[]byte("OpNop\nOpNop\nOpNop\n"), 1 << 30, "exceeds"},         // text: an absurd length
 		{hdr(1<<62, "{"), 1 << 30, "exceeds the file size"},
 		{hdr(math.MaxUint64, "{"), 1 << 30, "exceeds the file size"},
 		{hdr(3, "   "), 11, "3 bytes of white space"},
+		{hdr(1, "{"), 9, "header length 1 is too short"},
 		{hdr(8, "[1,2,3]"), 1 << 30, "starts with '['"},
 		{[]byte{1, 2}, 1 << 30, "truncated"},
 		{hdr(2, "{}"), 4, "exceeds the file size"},
@@ -262,7 +263,7 @@ func TestCheckSafeTensorsPrefix(t *testing.T) {
 	for _, tc := range tests {
 		err := CheckSafeTensorsPrefix(tc.head, tc.size)
 		if tc.want == "" && err != nil || tc.want != "" && (!errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("CheckSafeTensorsPrefix(%q, %d) = %v, want %q", tc.head, tc.size, err, tc.want)
+			t.Errorf("CheckSafeTensorsPrefix(%.32q, %d) = %v, want %q", tc.head, tc.size, err, tc.want)
 		}
 	}
 }
