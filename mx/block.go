@@ -471,10 +471,9 @@ func putCode(elements []byte, width int, i int, c uint8) {
 		sh := uint(i&1) * 4
 		elements[i/2] = elements[i/2]&^(0xF<<sh) | (c&0xF)<<sh
 	case 6:
-		bit := 6 * i
-		w := uint16(c&0x3F) << uint(bit%8)
-		mask := uint16(0x3F) << uint(bit%8)
-		lo := bit / 8
+		lo, sh := fp6Pos(i)
+		w := uint16(c&0x3F) << sh
+		mask := uint16(0x3F) << sh
 		elements[lo] = elements[lo]&^byte(mask) | byte(w)
 		if mask>>8 != 0 {
 			elements[lo+1] = elements[lo+1]&^byte(mask>>8) | byte(w>>8)
@@ -490,14 +489,26 @@ func Code(elements []byte, f Format, i int) uint8 {
 	case 4:
 		return elements[i/2] >> (uint(i&1) * 4) & 0xF
 	case 6:
-		bit := 6 * i
-		w := uint16(elements[bit/8])
-		if bit%8 > 2 {
-			w |= uint16(elements[bit/8+1]) << 8
+		lo, sh := fp6Pos(i)
+		w := uint16(elements[lo])
+		if sh > 2 {
+			w |= uint16(elements[lo+1]) << 8
 		}
-		return uint8(w>>uint(bit%8)) & 0x3F
+		return uint8(w>>sh) & 0x3F
 	}
 	return elements[i]
+}
+
+// fp6Pos returns the byte and bit offset of FP6 element i: bit 6i, counted
+// as 3 bytes per 4 elements so that no 6i is formed (it wraps for i near
+// MaxInt/6, and would then name a small, valid, wrong byte instead of
+// failing the bounds check).
+func fp6Pos(i int) (byteIdx int, shift uint) {
+	if i < 0 {
+		return -1, 0 // out of range, as the index is
+	}
+	r := i % 4
+	return i/4*3 + r*6/8, uint(r * 6 % 8)
 }
 
 type dequantizer struct {

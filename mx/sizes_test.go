@@ -204,3 +204,29 @@ func TestBlockSizeRange(t *testing.T) {
 		t.Errorf("nil buffers: %v", err)
 	}
 }
+
+// TestCodeHugeIndex: an element index whose bit offset 6i wraps (to 2 for
+// 3074457345618258603) fails the bounds check instead of reading a wrong
+// element; small indices read and write as before.
+func TestCodeHugeIndex(t *testing.T) {
+	elems := []byte{0xff, 0xff, 0xff}
+	for _, i := range []int{3074457345618258603, p61, p62, pmax, -1} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Code(FP6, %d) read a value from 3 bytes", i)
+				}
+			}()
+			Code(elems, E3M2, i)
+		}()
+	}
+	var b [6]byte
+	for i := range 8 {
+		putCode(b[:], 6, i, uint8(i*9+1))
+	}
+	for i := range 8 {
+		if got := Code(b[:], E2M3, i); got != uint8(i*9+1)&0x3F {
+			t.Errorf("FP6 element %d = %#x, want %#x", i, got, uint8(i*9+1)&0x3F)
+		}
+	}
+}
