@@ -293,6 +293,9 @@ func FuzzReadNPY(f *testing.F) {
 		if size, err := NPYSize(b); err != nil || size != len(b) {
 			t.Fatalf("NPYSize = %d, %v for an accepted file of %d bytes", size, err, len(b))
 		}
+		if n, err := NPYPrefixLen(b[:min(len(b), 12)]); err != nil || n > len(b) || n > len(b)-4*len(data) {
+			t.Fatalf("NPYPrefixLen = %d, %v for an accepted file of %d bytes", n, err, len(b))
+		}
 		var buf bytes.Buffer
 		if err := WriteNPY(&buf, data, shape); err != nil {
 			t.Fatalf("WriteNPY after a successful read: %v", err)
@@ -313,6 +316,10 @@ func FuzzReadSafeTensors(f *testing.F) {
 		st, err := ReadSafeTensors(b)
 		if err != nil {
 			return
+		}
+		// What the reader accepts, the stream check accepts from its start.
+		if err := CheckSafeTensorsPrefix(b[:min(len(b), 4096)], len(b)); err != nil {
+			t.Fatalf("an accepted file fails CheckSafeTensorsPrefix: %v", err)
 		}
 		// Every accepted tensor's shape and dtype describe exactly its data.
 		for _, tn := range st.Tensors {
