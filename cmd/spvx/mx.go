@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -387,6 +388,31 @@ func numberLineSVG(f mx.Format) []byte {
 	return b.Bytes()
 }
 
+// writeOutputWith writes a file, or standard output for "-", with write,
+// through a buffer.
+func writeOutputWith(name string, s stdio, write func(io.Writer) error) error {
+	w := s.out
+	var f *os.File
+	if name != "-" {
+		var err error
+		if f, err = os.Create(name); err != nil {
+			return err
+		}
+		w = f
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	err := write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
 // writeOutput writes a file, or standard output for "-".
 func writeOutput(name string, s stdio, data []byte) error {
 	if name == "-" {
@@ -601,16 +627,15 @@ func mxDequantize(args []string, s stdio) int {
 	if err != nil {
 		return fail(s, "mx dequantize", fmt.Errorf("%s: %w", *in, err))
 	}
-	var buf bytes.Buffer
-	switch strings.ToLower(filepath.Ext(*out)) {
-	case ".f32", ".bin":
-		err = tensorfile.WriteRawFloat32(&buf, data)
-	default:
-		err = tensorfile.WriteNPY(&buf, data, shape)
-	}
-	if err == nil {
-		err = writeOutput(*out, s, buf.Bytes())
-	}
+	// Written straight to the output (up to 8 float32 bytes per input
+	// byte for MXFP4), not through a second copy in memory.
+	err = writeOutputWith(*out, s, func(w io.Writer) error {
+		switch strings.ToLower(filepath.Ext(*out)) {
+		case ".f32", ".bin":
+			return tensorfile.WriteRawFloat32(w, data)
+		}
+		return tensorfile.WriteNPY(w, data, shape)
+	})
 	if err != nil {
 		return fail(s, "mx dequantize", err)
 	}

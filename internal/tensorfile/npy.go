@@ -239,17 +239,20 @@ func WriteNPY(w io.Writer, data []float32, shape []int) error {
 	if len(header) > math.MaxUint16 {
 		return fmt.Errorf("tensorfile: .npy header too long")
 	}
-	buf := make([]byte, 10, 10+len(header)+4*len(data))
+	buf := make([]byte, 10, 10+len(header))
 	copy(buf, npyMagic)
 	buf[6], buf[7] = 1, 0
 	binary.LittleEndian.PutUint16(buf[8:], uint16(len(header)))
 	buf = append(buf, header...)
-	for _, v := range data {
-		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+	if _, err := w.Write(buf); err != nil {
+		return err
 	}
-	_, err := w.Write(buf)
-	return err
+	return WriteRawFloat32(w, data)
 }
+
+// writeChunk is how many bytes WriteRawFloat32 encodes per Write: the
+// output is never a second copy of the data in memory.
+const writeChunk = 64 << 10
 
 // ReadRawFloat32 decodes raw little-endian float32 values (.f32/.bin).
 func ReadRawFloat32(b []byte) ([]float32, error) {
@@ -263,12 +266,20 @@ func ReadRawFloat32(b []byte) ([]float32, error) {
 	return out, nil
 }
 
-// WriteRawFloat32 writes values as raw little-endian float32.
+// WriteRawFloat32 writes values as raw little-endian float32, in writes
+// of at most 64 KiB.
 func WriteRawFloat32(w io.Writer, data []float32) error {
-	buf := make([]byte, 0, 4*len(data))
-	for _, v := range data {
-		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+	buf := make([]byte, 0, min(4*len(data), writeChunk))
+	for len(data) > 0 {
+		n := min(len(data), writeChunk/4)
+		buf = buf[:0]
+		for _, v := range data[:n] {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		data = data[n:]
 	}
-	_, err := w.Write(buf)
-	return err
+	return nil
 }

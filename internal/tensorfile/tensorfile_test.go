@@ -343,3 +343,40 @@ func FuzzReadSafeTensors(f *testing.F) {
 		}
 	})
 }
+
+// TestWriteChunks: data longer than one write chunk round-trips through
+// WriteNPY and WriteRawFloat32, and each Write is at most a chunk.
+func TestWriteChunks(t *testing.T) {
+	data := make([]float32, 3*11000) // over two chunks of 16,384 values
+	for i := range data {
+		data[i] = float32(i) * 0.5
+	}
+	var w maxWriter
+	if err := WriteNPY(&w, data, []int{3, len(data) / 3}); err != nil {
+		t.Fatal(err)
+	}
+	got, shape, err := ReadNPY(w.Bytes())
+	if err != nil || !reflect.DeepEqual(got, data) || !reflect.DeepEqual(shape, []int{3, len(data) / 3}) {
+		t.Fatalf("round trip: %d values, %v, %v", len(got), shape, err)
+	}
+	if w.max > writeChunk {
+		t.Errorf("a write of %d bytes", w.max)
+	}
+	var raw maxWriter
+	if err := WriteRawFloat32(&raw, data); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ReadRawFloat32(raw.Bytes()); err != nil || !reflect.DeepEqual(back, data) {
+		t.Errorf("raw round trip: %d values, %v", len(back), err)
+	}
+}
+
+type maxWriter struct {
+	bytes.Buffer
+	max int
+}
+
+func (w *maxWriter) Write(p []byte) (int, error) {
+	w.max = max(w.max, len(p))
+	return w.Buffer.Write(p)
+}
