@@ -34,15 +34,38 @@ func readLimited(r io.Reader, size int64, limit int) (data []byte, release func(
 		return readStream(r, limit, nil)
 	}
 	buf := make([]byte, size+1)
-	n, err := io.ReadFull(r, buf)
+	n, err := fill(r, buf)
 	switch {
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
+	case err == io.EOF:
 		return buf[:n], nil, nil
 	case err != nil:
 		return nil, nil, err
 	}
 	// The file grew since its size was taken: read on as a stream.
 	return readStream(r, limit, buf)
+}
+
+// fill reads from r until buf is full (err nil), the stream ends (io.EOF,
+// with n the bytes read) or fails. Unlike io.ReadFull it gives up with
+// io.ErrNoProgress on a reader that keeps returning nothing and no error,
+// which would otherwise spin forever.
+func fill(r io.Reader, buf []byte) (n int, err error) {
+	for idle := 0; n < len(buf); {
+		m, err := r.Read(buf[n:])
+		n += m
+		if errors.Is(err, io.EOF) {
+			return n, io.EOF
+		}
+		if err != nil {
+			return n, err
+		}
+		if idle++; m > 0 {
+			idle = 0
+		} else if idle >= 100 {
+			return n, io.ErrNoProgress
+		}
+	}
+	return n, nil
 }
 
 // errTooLarge is the error for an input beyond the limit.
@@ -69,13 +92,13 @@ func readChunks(r io.Reader, limit int, prefix []byte) ([]byte, error) {
 	size := 64 << 10
 	for {
 		c := make([]byte, min(size, limit+1-total))
-		n, err := io.ReadFull(r, c)
+		n, err := fill(r, c)
 		total += n
 		chunks = append(chunks, c[:n])
 		if total > limit {
 			return nil, errTooLarge(limit)
 		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		if err == io.EOF {
 			break
 		}
 		if err != nil {

@@ -110,8 +110,27 @@ type stalled struct{}
 func (stalled) Read([]byte) (int, error) { return 0, nil }
 
 func TestStalledStream(t *testing.T) {
-	if _, _, err := readLimited(stalled{}, 0, 1<<20); !errors.Is(err, io.ErrNoProgress) && runtime.GOOS == "linux" {
-		t.Errorf("a reader that never progresses: %v", err)
+	stalledAfter := func() io.Reader { return io.MultiReader(bytes.NewReader(make([]byte, 100<<10)), stalled{}) }
+	for _, tc := range []struct {
+		name string
+		read func() error
+	}{
+		{"readLimited", func() error { _, _, err := readLimited(stalled{}, 0, 1<<20); return err }},
+		{"readLimited, known size", func() error { _, _, err := readLimited(stalled{}, 1000, 1<<20); return err }},
+		{"readLimited, after 100 KiB", func() error { _, _, err := readLimited(stalledAfter(), 0, 1<<20); return err }},
+		{"readChunks", func() error { _, err := readChunks(stalled{}, 1<<20, nil); return err }},
+		{"readChunks, after 100 KiB", func() error { _, err := readChunks(stalledAfter(), 1<<20, nil); return err }},
+	} {
+		done := make(chan error, 1)
+		go func() { done <- tc.read() }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, io.ErrNoProgress) {
+				t.Errorf("%s: a reader that never progresses: %v", tc.name, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: spins on a reader that returns nothing", tc.name)
+		}
 	}
 }
 
