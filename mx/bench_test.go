@@ -23,8 +23,8 @@ func BenchmarkQuantize(b *testing.B) {
 	src := benchInput()
 	for _, f := range BlockFormats {
 		b.Run(f.String(), func(b *testing.B) {
-			scales := make([]byte, ScaleBytes(len(src), 32))
-			elems := make([]byte, ElementBytes(f, len(src)))
+			scales := make([]byte, mustScaleBytes(len(src), 32))
+			elems := make([]byte, mustElementBytes(f, len(src)))
 			b.SetBytes(int64(len(scales) + len(elems))) // output bytes, as the copy baseline
 			b.ReportAllocs()
 			for b.Loop() {
@@ -39,8 +39,8 @@ func BenchmarkDequantize(b *testing.B) {
 	src := benchInput()
 	for _, f := range BlockFormats {
 		b.Run(f.String(), func(b *testing.B) {
-			scales := make([]byte, ScaleBytes(len(src), 32))
-			elems := make([]byte, ElementBytes(f, len(src)))
+			scales := make([]byte, mustScaleBytes(len(src), 32))
+			elems := make([]byte, mustElementBytes(f, len(src)))
 			_ = Quantize(scales, elems, src, f, Options{Workers: 1})
 			dst := make([]float32, len(src))
 			b.SetBytes(int64(len(dst) * 4)) // float32 output bytes
@@ -60,8 +60,8 @@ func BenchmarkQuantizePortable(b *testing.B) {
 	src := benchInput()
 	for _, f := range []BlockFormat{MXFP8E4M3, MXFP8E5M2, MXFP4} {
 		b.Run(f.String(), func(b *testing.B) {
-			scales := make([]byte, ScaleBytes(len(src), 32))
-			elems := make([]byte, ElementBytes(f, len(src)))
+			scales := make([]byte, mustScaleBytes(len(src), 32))
+			elems := make([]byte, mustElementBytes(f, len(src)))
 			b.SetBytes(int64(len(scales) + len(elems)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -76,8 +76,8 @@ func BenchmarkDequantizePortable(b *testing.B) {
 	src := benchInput()
 	f := MXFP4
 	b.Run(f.String(), func(b *testing.B) {
-		scales := make([]byte, ScaleBytes(len(src), 32))
-		elems := make([]byte, ElementBytes(f, len(src)))
+		scales := make([]byte, mustScaleBytes(len(src), 32))
+		elems := make([]byte, mustElementBytes(f, len(src)))
 		_ = Quantize(scales, elems, src, f, Options{Workers: 1})
 		dst := make([]float32, len(src))
 		b.SetBytes(int64(len(dst) * 4))
@@ -110,8 +110,8 @@ func BenchmarkCopyBytes(b *testing.B) {
 		name string
 		n    int
 	}{
-		{"mxfp4", ElementBytes(MXFP4, benchN) + ScaleBytes(benchN, 32)},
-		{"mxfp8_e4m3", ElementBytes(MXFP8E4M3, benchN) + ScaleBytes(benchN, 32)},
+		{"mxfp4", mustElementBytes(MXFP4, benchN) + mustScaleBytes(benchN, 32)},
+		{"mxfp8_e4m3", mustElementBytes(MXFP8E4M3, benchN) + mustScaleBytes(benchN, 32)},
 		{"codes", benchN},
 	}
 	for _, sz := range sizes {

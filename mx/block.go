@@ -30,6 +30,26 @@ var BlockFormats = []BlockFormat{MXFP8E4M3, MXFP8E5M2, MXFP6E3M2, MXFP6E2M3, MXF
 // DefaultBlockSize is the OCP MX block size k.
 const DefaultBlockSize = 32
 
+// MinBlockSize and MaxBlockSize bound the block sizes Quantize, Dequantize
+// and ScaleBytes accept (OCP MX v1.0 fixes k = 32; other sizes are for
+// experiments). The upper bound keeps every size computed from a block size
+// (a parallel chunk of 4 blocks, a block's byte range) far from overflow,
+// and a block of 2^20 elements already shares one scale across 4 MiB of
+// float32 data. Outside the range the functions return ErrFormat.
+const (
+	MinBlockSize = 1
+	MaxBlockSize = 1 << 20
+)
+
+// checkBlockSize returns ErrFormat, with the size, for a block size outside
+// [MinBlockSize, MaxBlockSize].
+func checkBlockSize(k int) error {
+	if k < MinBlockSize || k > MaxBlockSize {
+		return fmt.Errorf("%w: block size %d is outside %d to %d", ErrFormat, k, MinBlockSize, MaxBlockSize)
+	}
+	return nil
+}
+
 var blockFormatNames = [...]string{
 	MXFP8E4M3:   "mxfp8_e4m3",
 	MXFP8E5M2:   "mxfp8_e5m2",
@@ -74,25 +94,51 @@ func ParseBlockFormat(name string) (BlockFormat, error) {
 }
 
 // ScaleBytes returns the size of the scales array for n elements: one byte
-// per block, the last block possibly short.
-func ScaleBytes(n, blockSize int) int {
-	if n <= 0 || blockSize <= 0 {
-		return 0
+// per block, the last block possibly short, so ⌈n/blockSize⌉. It is exact
+// for every n ≥ 0 (no intermediate sum can overflow), and returns ErrFormat
+// for a negative n or a block size outside [MinBlockSize, MaxBlockSize].
+func ScaleBytes(n, blockSize int) (int, error) {
+	if err := checkBlockSize(blockSize); err != nil {
+		return 0, err
 	}
-	return (n + blockSize - 1) / blockSize
+	if n < 0 {
+		return 0, fmt.Errorf("%w: negative element count %d", ErrFormat, n)
+	}
+	return ceilDiv(n, blockSize), nil
+}
+
+// ceilDiv returns ⌈n/k⌉ for n ≥ 0, k > 0 without forming n+k−1, which
+// overflows for n near MaxInt.
+func ceilDiv(n, k int) int {
+	q := n / k
+	if n%k != 0 {
+		q++
+	}
+	return q
 }
 
 // ElementBytes returns the size of the packed elements array for n elements
-// of format b: ⌈n/2⌉ for FP4, ⌈6n/8⌉ for FP6, n for the 8-bit formats.
-func ElementBytes(b BlockFormat, n int) int {
-	if n <= 0 {
-		return 0
+// of format b: ⌈n/2⌉ for FP4, ⌈6n/8⌉ for FP6, n for the 8-bit formats. It
+// is exact for every n ≥ 0 (FP6 is counted in groups of 4 elements per 3
+// bytes, so 6n is never formed), and returns ErrFormat for a negative n or
+// an invalid b.
+func ElementBytes(b BlockFormat, n int) (int, error) {
+	if !b.valid() {
+		return 0, ErrFormat
 	}
+	if n < 0 {
+		return 0, fmt.Errorf("%w: negative element count %d", ErrFormat, n)
+	}
+	return elementBytes(b, n), nil
+}
+
+// elementBytes is ElementBytes for a valid b and n ≥ 0.
+func elementBytes(b BlockFormat, n int) int {
 	switch b.Element().Bits() {
 	case 4:
-		return (n + 1) / 2
+		return ceilDiv(n, 2)
 	case 6:
-		return (6*n + 7) / 8
+		return n/4*3 + ceilDiv(n%4*6, 8)
 	}
 	return n
 }
@@ -134,7 +180,8 @@ const parallelMin = 1 << 16
 // Quantize converts src into MX blocks of format b, writing one scale byte
 // per block into scales and the packed elements into elements (see the
 // package documentation for the layout). scales must hold at least
-// ScaleBytes(len(src), k) bytes and elements ElementBytes(b, len(src)).
+// ScaleBytes(len(src), k) bytes and elements ElementBytes(b, len(src)); k
+// must lie in [MinBlockSize, MaxBlockSize].
 // Bits of the last element byte beyond the data are set to zero.
 // It does not allocate when Workers is 1 or the input is small.
 func Quantize(scales, elements []byte, src []float32, b BlockFormat, opt Options) error {
@@ -145,15 +192,19 @@ func Quantize(scales, elements []byte, src []float32, b BlockFormat, opt Options
 // compare both paths.
 func quantize(scales, elements []byte, src []float32, b BlockFormat, opt Options, portable bool) error {
 	k := opt.blockSize()
-	if !b.valid() || k <= 0 || opt.Rounding > TiesAway {
+	if !b.valid() || opt.Rounding > TiesAway {
 		return ErrFormat
 	}
+	if err := checkBlockSize(k); err != nil {
+		return err
+	}
 	n := len(src)
-	if len(scales) < ScaleBytes(n, k) || len(elements) < ElementBytes(b, n) {
+	eb := elementBytes(b, n)
+	if len(scales) < ceilDiv(n, k) || len(elements) < eb {
 		return ErrShortBuffer
 	}
 	q := quantizer{format: b, blockSize: k, tiesAway: opt.Rounding == TiesAway, portable: portable}
-	if eb := ElementBytes(b, n); eb > 0 {
+	if eb > 0 {
 		elements[eb-1] = 0 // so the padding bits of a partial last byte are zero
 	}
 	if serial(n, opt.Workers) {
@@ -177,11 +228,14 @@ func dequantize(dst []float32, scales, elements []byte, b BlockFormat, blockSize
 	if blockSize == 0 {
 		blockSize = DefaultBlockSize
 	}
-	if !b.valid() || blockSize <= 0 {
+	if !b.valid() {
 		return ErrFormat
 	}
+	if err := checkBlockSize(blockSize); err != nil {
+		return err
+	}
 	n := len(dst)
-	if len(scales) < ScaleBytes(n, blockSize) || len(elements) < ElementBytes(b, n) {
+	if len(scales) < ceilDiv(n, blockSize) || len(elements) < elementBytes(b, n) {
 		return ErrShortBuffer
 	}
 	d := dequantizer{format: b, blockSize: blockSize, portable: portable}
@@ -215,13 +269,14 @@ func serial(n, workers int) bool {
 
 // parallelFor calls body over [0, n) in chunks that start on block
 // boundaries and on element-byte boundaries (2 FP4 or 4 FP6 elements), so
-// workers never write the same byte.
+// workers never write the same byte. blockSize is at most MaxBlockSize
+// (the callers check), so unit cannot overflow, and n is a slice length.
 func parallelFor(n, blockSize, workers int, body func(lo, hi int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	unit := blockSize * 4 // a multiple of the block and of the packing group
-	units := (n + unit - 1) / unit
+	units := ceilDiv(n, unit)
 	workers = min(workers, units)
 	per := (units + workers - 1) / workers * unit
 	var wg sync.WaitGroup
@@ -262,13 +317,6 @@ func sharedScale(amaxBits uint32, emax int) uint8 {
 	}
 	s := min(max(e-emax, -127), 127)
 	return uint8(s + 127)
-}
-
-// SharedScale returns the MX scale code for a block of values of element
-// format f: clamp(⌊log2 max|v|⌋ − EmaxElem, −127, 127) + 127, 0xFF if a value
-// is NaN or ±Inf, 0 if every value is zero.
-func SharedScale(block []float32, f Format) uint8 {
-	return sharedScale(absMaxBits(block), f.EmaxElem())
 }
 
 // absMaxBits returns the largest float32 magnitude bits in v. Magnitude
@@ -423,10 +471,9 @@ func putCode(elements []byte, width int, i int, c uint8) {
 		sh := uint(i&1) * 4
 		elements[i/2] = elements[i/2]&^(0xF<<sh) | (c&0xF)<<sh
 	case 6:
-		bit := 6 * i
-		w := uint16(c&0x3F) << uint(bit%8)
-		mask := uint16(0x3F) << uint(bit%8)
-		lo := bit / 8
+		lo, sh := fp6Pos(i)
+		w := uint16(c&0x3F) << sh
+		mask := uint16(0x3F) << sh
 		elements[lo] = elements[lo]&^byte(mask) | byte(w)
 		if mask>>8 != 0 {
 			elements[lo+1] = elements[lo+1]&^byte(mask>>8) | byte(w>>8)
@@ -442,14 +489,26 @@ func Code(elements []byte, f Format, i int) uint8 {
 	case 4:
 		return elements[i/2] >> (uint(i&1) * 4) & 0xF
 	case 6:
-		bit := 6 * i
-		w := uint16(elements[bit/8])
-		if bit%8 > 2 {
-			w |= uint16(elements[bit/8+1]) << 8
+		lo, sh := fp6Pos(i)
+		w := uint16(elements[lo])
+		if sh > 2 {
+			w |= uint16(elements[lo+1]) << 8
 		}
-		return uint8(w>>uint(bit%8)) & 0x3F
+		return uint8(w>>sh) & 0x3F
 	}
 	return elements[i]
+}
+
+// fp6Pos returns the byte and bit offset of FP6 element i: bit 6i, counted
+// as 3 bytes per 4 elements so that no 6i is formed (it wraps for i near
+// MaxInt/6, and would then name a small, valid, wrong byte instead of
+// failing the bounds check).
+func fp6Pos(i int) (byteIdx int, shift uint) {
+	if i < 0 {
+		return -1, 0 // out of range, as the index is
+	}
+	r := i % 4
+	return i/4*3 + r*6/8, uint(r * 6 % 8)
 }
 
 type dequantizer struct {

@@ -12,8 +12,8 @@ import (
 func quantizeAll(t testing.TB, src []float32, b BlockFormat, opt Options) (scales, elems []byte) {
 	t.Helper()
 	k := opt.blockSize()
-	scales = make([]byte, ScaleBytes(len(src), k))
-	elems = make([]byte, ElementBytes(b, len(src)))
+	scales = make([]byte, mustScaleBytes(len(src), k))
+	elems = make([]byte, mustElementBytes(b, len(src)))
 	if err := Quantize(scales, elems, src, b, opt); err != nil {
 		t.Fatalf("Quantize: %v", err)
 	}
@@ -314,8 +314,8 @@ func TestDequantizeRoundTripBounds(t *testing.T) {
 func TestQuantizeNoAllocs(t *testing.T) {
 	src := randomBlockData(rand.New(rand.NewPCG(9, 9)), 4096, false)
 	for _, b := range BlockFormats {
-		scales := make([]byte, ScaleBytes(len(src), 32))
-		elems := make([]byte, ElementBytes(b, len(src)))
+		scales := make([]byte, mustScaleBytes(len(src), 32))
+		elems := make([]byte, mustElementBytes(b, len(src)))
 		dst := make([]float32, len(src))
 		opt := Options{Workers: 1}
 		if a := testing.AllocsPerRun(20, func() { _ = Quantize(scales, elems, src, b, opt) }); a != 0 {
@@ -346,25 +346,6 @@ func TestQuantizeErrors(t *testing.T) {
 	}
 }
 
-func TestPackedSizes(t *testing.T) {
-	tests := []struct {
-		b       BlockFormat
-		n, want int
-	}{
-		{MXFP4, 0, 0}, {MXFP4, 1, 1}, {MXFP4, 32, 16}, {MXFP4, 33, 17},
-		{MXFP6E2M3, 1, 1}, {MXFP6E2M3, 4, 3}, {MXFP6E3M2, 5, 4}, {MXFP6E3M2, 32, 24},
-		{MXFP8E4M3, 33, 33}, {MXINT8Block, 7, 7},
-	}
-	for _, tc := range tests {
-		if got := ElementBytes(tc.b, tc.n); got != tc.want {
-			t.Errorf("ElementBytes(%v, %d) = %d, want %d", tc.b, tc.n, got, tc.want)
-		}
-	}
-	if got := ScaleBytes(65, 32); got != 3 {
-		t.Errorf("ScaleBytes(65, 32) = %d, want 3", got)
-	}
-}
-
 func TestGGUFMXFP4(t *testing.T) {
 	// Hand-made block: element i has code i%16, so element j and j+16 share
 	// qs[j] as (j%16) | (j%16)<<4.
@@ -372,7 +353,7 @@ func TestGGUFMXFP4(t *testing.T) {
 	for i := range 32 {
 		putCode(src, 4, i, uint8(i%16))
 	}
-	gg := make([]byte, GGUFMXFP4Bytes(32))
+	gg := make([]byte, mustGGUFBytes(32))
 	if err := ToGGUFMXFP4(gg, []byte{0x80}, src, 32); err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +370,7 @@ func TestGGUFMXFP4(t *testing.T) {
 	for _, n := range []int{0, 1, 31, 32, 33, 95, 256} {
 		data := randomBlockData(rng, n, false)
 		scales, elems := quantizeAll(t, data, MXFP4, Options{})
-		gg := make([]byte, GGUFMXFP4Bytes(n))
+		gg := make([]byte, mustGGUFBytes(n))
 		if err := ToGGUFMXFP4(gg, scales, elems, n); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"testing"
 )
@@ -122,5 +123,25 @@ func TestFormatParameters(t *testing.T) {
 			t.Errorf("%v: bias %d emax %d bits %d max %v minNormal %v minSub %v encoding %d; want %+v",
 				f, f.Bias(), f.EmaxElem(), f.Bits(), f.Max(), f.MinNormal(), f.MinSubnormal(), f.FPEncoding(), tc)
 		}
+	}
+}
+
+func TestNaNCodes(t *testing.T) {
+	want := map[Format][]uint8{
+		E4M3: {0x7f, 0xff},
+		E5M2: {0x7d, 0x7e, 0x7f, 0xfd, 0xfe, 0xff},
+		E8M0: {0xff},
+	}
+	for _, f := range Formats {
+		got := f.NaNCodes()
+		if !reflect.DeepEqual(got, want[f]) {
+			t.Errorf("%v.NaNCodes() = %#v, want %#v", f, got, want[f])
+		}
+		if f.HasNaN() != (len(got) > 0) {
+			t.Errorf("%v: HasNaN %v but %d NaN codes", f, f.HasNaN(), len(got))
+		}
+	}
+	if Format(0).NaNCodes() != nil {
+		t.Error("an invalid format has NaN codes")
 	}
 }

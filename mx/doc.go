@@ -38,6 +38,13 @@
 // nearest, ties to even (or ties away from zero, microxcaling's default, on
 // request) and saturated to ±max; MXINT8 elements clamp symmetrically to ±127.
 //
+// Block sizes: OCP MX v1.0 fixes k = 32 (DefaultBlockSize); Quantize,
+// Dequantize and ScaleBytes accept any k from MinBlockSize (1) to
+// MaxBlockSize (2^20 = 1,048,576) and return ErrFormat outside that range.
+// ScaleBytes, ElementBytes and GGUFMXFP4Bytes are exact for every
+// non-negative int count (they never form a sum or product that can wrap)
+// and return ErrFormat for a negative count or an invalid format.
+//
 // Packing (OCP defines none; this is spvx's): scales in one byte array,
 // elements in another. FP4: element 2j in the low nibble of byte j, 2j+1 in
 // the high nibble. FP6: a little-endian bit stream, element k in bits

@@ -264,6 +264,22 @@ func (f Format) HasInf() bool { return f == E5M2 }
 // HasNaN reports whether the format has NaN codes (E4M3, E5M2, E8M0).
 func (f Format) HasNaN() bool { return f == E4M3 || f == E5M2 || f == E8M0 }
 
+// NaNCodes returns the codes that decode to NaN, in increasing order: 0x7F
+// and 0xFF for E4M3, 0x7D–0x7F and 0xFD–0xFF for E5M2, 0xFF for E8M0, none
+// for the others. It is derived from Decode, so it cannot disagree with it.
+func (f Format) NaNCodes() []uint8 {
+	var codes []uint8
+	if !f.valid() {
+		return nil
+	}
+	for c := range f.Codes() {
+		if math.IsNaN(f.Decode(uint8(c))) {
+			codes = append(codes, uint8(c))
+		}
+	}
+	return codes
+}
+
 // MaxCode returns the code of the largest finite value.
 func (f Format) MaxCode() uint8 {
 	switch f {

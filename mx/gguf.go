@@ -1,6 +1,10 @@
 package mx
 
-import "fmt"
+import (
+	"fmt"
+
+	"spvx/internal/checked"
+)
 
 // GGUF (llama.cpp's file format) stores MXFP4 as block_mxfp4 = {uint8 e;
 // uint8 qs[16]}: 32 elements per 17-byte block, element j in the low nibble
@@ -14,17 +18,30 @@ import "fmt"
 const GGUFBlockBytes = 17
 
 // GGUFMXFP4Bytes returns the GGUF size of n MXFP4 elements: whole 32-element
-// blocks, the last one padded with zero codes.
-func GGUFMXFP4Bytes(n int) int {
-	return ScaleBytes(n, 32) * GGUFBlockBytes
+// blocks, the last one padded with zero codes. It returns ErrFormat for a
+// negative n. (17·⌈n/32⌉ fits in an int for every int n; the product is
+// checked anyway, so a change of block layout cannot make it wrap.)
+func GGUFMXFP4Bytes(n int) (int, error) {
+	if n < 0 {
+		return 0, fmt.Errorf("%w: negative element count %d", ErrFormat, n)
+	}
+	size, ok := checked.Mul(ceilDiv(n, 32), GGUFBlockBytes)
+	if !ok {
+		return 0, fmt.Errorf("%w: GGUF size of %d MXFP4 elements overflows", ErrFormat, n)
+	}
+	return size, nil
 }
 
 // ToGGUFMXFP4 converts n MXFP4 elements in spvx's packing (block size 32)
 // into GGUF block_mxfp4 blocks in dst, which must hold GGUFMXFP4Bytes(n).
 // Elements past n in the last block are written as code 0.
 func ToGGUFMXFP4(dst, scales, elements []byte, n int) error {
-	nb := ScaleBytes(n, 32)
-	if n < 0 || len(dst) < nb*GGUFBlockBytes || len(scales) < nb || len(elements) < ElementBytes(MXFP4, n) {
+	size, err := GGUFMXFP4Bytes(n)
+	if err != nil {
+		return err
+	}
+	nb := ceilDiv(n, 32)
+	if len(dst) < size || len(scales) < nb || len(elements) < elementBytes(MXFP4, n) {
 		return ErrShortBuffer
 	}
 	for b := range nb {
@@ -59,14 +76,19 @@ func ToGGUFMXFP4(dst, scales, elements []byte, n int) error {
 // spvx's packing: scales needs ScaleBytes(n, 32) bytes and elements
 // ElementBytes(MXFP4, n). src must hold GGUFMXFP4Bytes(n) bytes.
 func FromGGUFMXFP4(scales, elements, src []byte, n int) error {
-	nb := ScaleBytes(n, 32)
-	if n < 0 || len(src) < nb*GGUFBlockBytes {
-		return fmt.Errorf("mx: GGUF MXFP4 data holds %d bytes, %d elements need %d: %w", len(src), n, nb*GGUFBlockBytes, ErrShortBuffer)
+	size, err := GGUFMXFP4Bytes(n)
+	if err != nil {
+		return err
 	}
-	if len(scales) < nb || len(elements) < ElementBytes(MXFP4, n) {
+	nb := ceilDiv(n, 32)
+	if len(src) < size {
+		return fmt.Errorf("mx: GGUF MXFP4 data holds %d bytes, %d elements need %d: %w", len(src), n, size, ErrShortBuffer)
+	}
+	eb := elementBytes(MXFP4, n)
+	if len(scales) < nb || len(elements) < eb {
 		return ErrShortBuffer
 	}
-	if eb := ElementBytes(MXFP4, n); eb > 0 {
+	if eb > 0 {
 		elements[eb-1] = 0
 	}
 	for b := range nb {

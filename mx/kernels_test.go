@@ -73,7 +73,7 @@ func TestQuantizeKernelsMatchPortable(t *testing.T) {
 		for _, n := range []int{len(src), len(src) - 1, len(src) - 31, 33, 32, 31, 1} {
 			for _, rounding := range []Rounding{TiesEven, TiesAway} {
 				opt := Options{Rounding: rounding, Workers: 1}
-				s1, e1 := make([]byte, ScaleBytes(n, 32)), make([]byte, ElementBytes(b, n))
+				s1, e1 := make([]byte, mustScaleBytes(n, 32)), make([]byte, mustElementBytes(b, n))
 				s2, e2 := make([]byte, len(s1)), make([]byte, len(e1))
 				if err := quantize(s1, e1, src[:n], b, opt, true); err != nil {
 					t.Fatal(err)
@@ -102,7 +102,7 @@ func firstDiff(s1, s2, e1, e2 []byte, b BlockFormat) int {
 }
 
 func blockBytes(e []byte, b BlockFormat, blk int) []byte {
-	per := ElementBytes(b, 32)
+	per := mustElementBytes(b, 32)
 	return e[blk*per : min(blk*per+per, len(e))]
 }
 
@@ -111,7 +111,7 @@ func blockBytes(e []byte, b BlockFormat, blk int) []byte {
 func TestDequantizeKernelsMatchPortable(t *testing.T) {
 	logKernels(t)
 	for _, b := range BlockFormats {
-		per := ElementBytes(b, 32)
+		per := mustElementBytes(b, 32)
 		var scales, elems []byte
 		for s := range 256 {
 			for c := 0; c < 256; c += per {

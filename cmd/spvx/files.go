@@ -27,31 +27,39 @@ func binaryModule(data []byte) ([]byte, error) {
 	return bin, nil
 }
 
-// readInput reads a named file, or standard input for "-", at most
-// maxInput bytes.
-func readInput(name string, s stdio) ([]byte, error) {
+// readChecked reads a named file, or standard input for "-", for a reader
+// that can judge a stream from its first bytes. A regular file is mapped
+// (or read) whole, as its size is known. A stream (standard input, a pipe,
+// a device) first goes to judge, which peeks at its beginning through br
+// and returns an error to reject it at once, or the most bytes the stream
+// may hold (at most maxInput; less when its header says how long it is).
+// release, when not nil, frees data.
+func readChecked(name string, s stdio, judge func(br *bufio.Reader) (limit int, err error)) (data []byte, release func(), err error) {
+	stream := func(r io.Reader) ([]byte, func(), error) {
+		br := bufio.NewReaderSize(r, judgePeek)
+		limit, err := judge(br)
+		if err != nil {
+			return nil, nil, err
+		}
+		return readLimited(br, 0, min(limit, maxInput))
+	}
 	if name == "-" {
-		return readAll(s.in, 0)
+		return stream(s.in)
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var size int64
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		size = fi.Size()
-	}
-	return readAll(f, size)
+	return openInput(name, mapMinSize, stream)
 }
+
+// judgePeek is how far readChecked's judge may peek: the preamble and
+// header of a .npy file (numpy writes 128 bytes, or a few KB for a shape of
+// many dimensions) and the start of a safetensors header.
+const judgePeek = 64<<10 + 16
 
 // readText reads the text spvx as assembles: a named file, memory-mapped
 // when it is a regular file, or standard input for "-". release, when not
 // nil, unmaps the file.
 func readText(name string, s stdio) (data []byte, release func(), err error) {
 	if name == "-" {
-		data, err = readTextStream(s.in)
-		return data, nil, err
+		return readTextStream(s.in)
 	}
 	return openInput(name, 1, readTextStream)
 }
@@ -59,11 +67,11 @@ func readText(name string, s stdio) (data []byte, release func(), err error) {
 // readTextStream reads assembly text from a stream, rejecting at once one
 // whose first bytes hold a NUL, which no text has: spvx as /dev/zero fails
 // immediately instead of reading a gigabyte.
-func readTextStream(r io.Reader) ([]byte, error) {
+func readTextStream(r io.Reader) ([]byte, func(), error) {
 	br := bufio.NewReaderSize(r, 4096)
 	head, _ := br.Peek(4096)
 	if i := bytes.IndexByte(head, 0); i >= 0 {
-		return nil, fmt.Errorf("byte %d is NUL: this is not SPIR-V assembly text", i)
+		return nil, nil, fmt.Errorf("byte %d is NUL: this is not SPIR-V assembly text", i)
 	}
 	return readAll(br, 0)
 }
@@ -81,8 +89,7 @@ const mapMinSize = 64 << 10
 // not nil, unmaps the file.
 func readModule(name string, s stdio) (data []byte, release func(), err error) {
 	if name == "-" {
-		data, err = readModuleStream(s.in)
-		return data, nil, err
+		return readModuleStream(s.in)
 	}
 	return openInput(name, mapMinSize, readModuleStream)
 }
@@ -90,7 +97,7 @@ func readModule(name string, s stdio) (data []byte, release func(), err error) {
 // openInput reads a named file: a regular file of at least mapAt bytes is
 // mapped, a smaller one read; anything else (a pipe, a device) goes to
 // stream.
-func openInput(name string, mapAt int64, stream func(io.Reader) ([]byte, error)) (data []byte, release func(), err error) {
+func openInput(name string, mapAt int64, stream func(io.Reader) ([]byte, func(), error)) (data []byte, release func(), err error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, nil, err
@@ -101,8 +108,7 @@ func openInput(name string, mapAt int64, stream func(io.Reader) ([]byte, error))
 		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		data, err = stream(f)
-		return data, nil, err
+		return stream(f)
 	}
 	size := fi.Size()
 	if size > maxInput {
@@ -113,18 +119,17 @@ func openInput(name string, mapAt int64, stream func(io.Reader) ([]byte, error))
 			return data, release, nil
 		}
 	}
-	data, err = readAll(f, size)
-	return data, nil, err
+	return readAll(f, size)
 }
 
 // readModuleStream reads a module from a stream, checking its first bytes
 // before reading the rest.
-func readModuleStream(r io.Reader) ([]byte, error) {
+func readModuleStream(r io.Reader) ([]byte, func(), error) {
 	br := bufio.NewReaderSize(r, 4096)
 	head, _ := br.Peek(4096)
 	if len(head) >= 20 && hexdump.Detect(head) == hexdump.NotHex {
 		if _, err := spirv.Decode(head[:20]); errors.Is(err, spirv.ErrBadMagic) {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	return readAll(br, 0)

@@ -1,16 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"spvx/internal/checked"
 	"spvx/internal/tensorfile"
 	"spvx/mx"
 )
@@ -26,6 +29,7 @@ subcommands:
   table -t TYPE [--svg FILE]               every code with its value
   quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT
                                            .npy/.f32/.bin float32 -> .safetensors
+                                           (N: 1 to 1048576, default 32)
   dequantize -i IN -o OUT                  .safetensors -> .npy (or raw .f32/.bin)
 
 TYPE: e2m1 e2m3 e3m2 e4m3 e5m2 e8m0 mxint8, or a SPIR-V FPEncoding name
@@ -106,12 +110,20 @@ func parseFlags(fs *flag.FlagSet, args []string, s stdio) ([]string, int, bool) 
 			}
 		}
 	}
-	if err := fs.Parse(flags); err != nil {
+	// The flag package prints the usage itself on -h and on a bad flag;
+	// it is printed here instead, once, on the stream it belongs to
+	// (stdout for help, stderr after the flag package's error line).
+	usage := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(flags)
+	fs.Usage = usage
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(s.out)
 			fs.Usage()
 			return nil, exitOK, false
 		}
+		fs.Usage()
 		return nil, exitUsage, false
 	}
 	return pos, 0, true
@@ -189,16 +201,27 @@ func yesNo(b bool) string {
 	return "no"
 }
 
+// nanCodes spells f's NaN codes (mx.Format.NaNCodes) with runs of
+// consecutive codes as ranges: "0x7f 0xff", "0x7d-0x7f 0xfd-0xff", "none".
 func nanCodes(f mx.Format) string {
-	switch f {
-	case mx.E4M3:
-		return "0x7f 0xff"
-	case mx.E5M2:
-		return "0x7d-0x7f 0xfd-0xff"
-	case mx.E8M0:
-		return "0xff"
+	codes := f.NaNCodes()
+	if len(codes) == 0 {
+		return "none"
 	}
-	return "none"
+	var parts []string
+	for i := 0; i < len(codes); {
+		j := i
+		for j+1 < len(codes) && codes[j+1] == codes[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprintf("%#02x", codes[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%#02x-%#02x", codes[i], codes[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, " ")
 }
 
 func formatFlag(fs *flag.FlagSet) *string {
@@ -365,6 +388,31 @@ func numberLineSVG(f mx.Format) []byte {
 	return b.Bytes()
 }
 
+// writeOutputWith writes a file, or standard output for "-", with write,
+// through a buffer.
+func writeOutputWith(name string, s stdio, write func(io.Writer) error) error {
+	w := s.out
+	var f *os.File
+	if name != "-" {
+		var err error
+		if f, err = os.Create(name); err != nil {
+			return err
+		}
+		w = f
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	err := write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
 // writeOutput writes a file, or standard output for "-".
 func writeOutput(name string, s stdio, data []byte) error {
 	if name == "-" {
@@ -377,9 +425,9 @@ func writeOutput(name string, s stdio, data []byte) error {
 func mxQuantize(args []string, s stdio) int {
 	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT", s)
 	format := fs.String("f", "", "MX `FORMAT`: mxfp8_e4m3 mxfp8_e5m2 mxfp6_e3m2 mxfp6_e2m3 mxfp4 mxint8")
-	block := fs.Int("block", mx.DefaultBlockSize, "elements per shared scale")
+	block := fs.Int("block", mx.DefaultBlockSize, fmt.Sprintf("elements per shared scale, %d to %d", mx.MinBlockSize, mx.MaxBlockSize))
 	round := fs.String("round", "even", "element rounding: even (OCP RNE) or away (ties away, microxcaling's default)")
-	in := fs.String("i", "", "input `FILE`: .npy float32, or raw little-endian float32 (.f32/.bin); - for stdin")
+	in := fs.String("i", "", "input `FILE`: .npy float32, or raw little-endian float32 (.f32/.bin); - for stdin (.npy)")
 	out := fs.String("o", "", "output .safetensors `FILE`; - for stdout")
 	pos, code, ok := parseFlags(fs, args, s)
 	if !ok {
@@ -392,8 +440,8 @@ func mxQuantize(args []string, s stdio) int {
 	if err != nil {
 		return usageErr(s, fs, "mx quantize", err.Error())
 	}
-	if *block <= 0 {
-		return usageErr(s, fs, "mx quantize", fmt.Sprintf("--block %d: must be positive", *block))
+	if *block < mx.MinBlockSize || *block > mx.MaxBlockSize {
+		return usageErr(s, fs, "mx quantize", fmt.Sprintf("--block %d: want %d to %d", *block, mx.MinBlockSize, mx.MaxBlockSize))
 	}
 	var rounding mx.Rounding
 	switch *round {
@@ -403,13 +451,87 @@ func mxQuantize(args []string, s stdio) int {
 	default:
 		return usageErr(s, fs, "mx quantize", fmt.Sprintf("--round %q: want even or away", *round))
 	}
-	raw, err := readInput(*in, s)
+	ext := strings.ToLower(filepath.Ext(*in))
+	if *in == "-" {
+		ext = ""
+	}
+	raw, release, err := readChecked(*in, s, func(br *bufio.Reader) (int, error) { return judgeFloat32Input(br, ext) })
 	if err != nil {
+		return fail(s, "mx quantize", fmt.Errorf("%s: %w", *in, err))
+	}
+	st, err := quantizeBytes(raw, ext, b, *block, rounding, *round)
+	if release != nil {
+		release()
+	}
+	if err != nil {
+		return fail(s, "mx quantize", fmt.Errorf("%s: %w", *in, err))
+	}
+	if err := writeOutput(*out, s, st); err != nil {
 		return fail(s, "mx quantize", err)
 	}
+	return exitOK
+}
+
+// errUnknownInput is the error for a quantize input that is neither .npy
+// nor named as raw float32.
+func errUnknownInput() error {
+	return errors.New("unknown input type: not a .npy file (no \\x93NUMPY magic), and raw float32 input must be a file named .f32 or .bin")
+}
+
+// judgeFloat32Input judges a quantize input stream from its first bytes
+// (readChecked): a .npy file (told by its magic; required unless ext names
+// raw float32) must have a float32 header whose declared size is within
+// the input limit, and is then read to exactly that size; raw float32
+// data can be anything, up to the limit. A stream of zeros or text is so
+// rejected at once, not read to a gigabyte.
+func judgeFloat32Input(br *bufio.Reader, ext string) (int, error) {
+	pre, _ := br.Peek(12)
+	if !tensorfile.IsNPY(pre) {
+		switch ext {
+		case ".f32", ".bin":
+			return maxInput, nil
+		case ".npy":
+			_, err := tensorfile.NPYPrefixLen(pre)
+			return 0, err
+		}
+		return 0, errUnknownInput()
+	}
+	need, err := tensorfile.NPYPrefixLen(pre)
+	if err != nil {
+		return 0, err
+	}
+	if need > br.Size() {
+		return 0, fmt.Errorf("%w: .npy header of %d bytes is too long to read from a stream (at most %d)", tensorfile.ErrFormat, need-12, br.Size()-12)
+	}
+	head, _ := br.Peek(need)
+	size, err := tensorfile.NPYSize(head)
+	if err != nil {
+		return 0, err
+	}
+	if size > maxInput {
+		return 0, fmt.Errorf(".npy header declares %d bytes, more than the input limit of %d", size, maxInput)
+	}
+	return size, nil
+}
+
+// judgeSafeTensorsInput rejects a dequantize input stream that cannot be
+// a safetensors file (tensorfile.CheckSafeTensorsPrefix) from its first
+// bytes.
+func judgeSafeTensorsInput(br *bufio.Reader) (int, error) {
+	head, _ := br.Peek(4096)
+	if err := tensorfile.CheckSafeTensorsPrefix(head, maxInput); err != nil {
+		return 0, err
+	}
+	return maxInput, nil
+}
+
+// quantizeBytes quantizes a float32 input (.npy, or raw float32 when ext
+// is .f32 or .bin and the data has no .npy magic) and returns the
+// safetensors file. block must be in [mx.MinBlockSize, mx.MaxBlockSize].
+func quantizeBytes(raw []byte, ext string, b mx.BlockFormat, block int, rounding mx.Rounding, round string) ([]byte, error) {
 	var data []float32
 	var shape []int
-	ext := strings.ToLower(filepath.Ext(*in))
+	var err error
 	switch {
 	case tensorfile.IsNPY(raw) || ext == ".npy":
 		data, shape, err = tensorfile.ReadNPY(raw)
@@ -417,15 +539,22 @@ func mxQuantize(args []string, s stdio) int {
 		data, err = tensorfile.ReadRawFloat32(raw)
 		shape = []int{len(data)}
 	default:
-		err = fmt.Errorf("%s: unknown input type (want .npy, or raw float32 as .f32 or .bin)", *in)
+		err = errUnknownInput()
 	}
 	if err != nil {
-		return fail(s, "mx quantize", fmt.Errorf("%s: %w", *in, err))
+		return nil, err
 	}
-	scales := make([]byte, mx.ScaleBytes(len(data), *block))
-	elems := make([]byte, mx.ElementBytes(b, len(data)))
-	if err := mx.Quantize(scales, elems, data, b, mx.Options{BlockSize: *block, Rounding: rounding}); err != nil {
-		return fail(s, "mx quantize", err)
+	nScales, err := mx.ScaleBytes(len(data), block)
+	if err != nil {
+		return nil, err
+	}
+	nElems, err := mx.ElementBytes(b, len(data))
+	if err != nil {
+		return nil, err
+	}
+	scales, elems := make([]byte, nScales), make([]byte, nElems)
+	if err := mx.Quantize(scales, elems, data, b, mx.Options{BlockSize: block, Rounding: rounding}); err != nil {
+		return nil, err
 	}
 	st := &tensorfile.SafeTensors{
 		Tensors: []tensorfile.Tensor{
@@ -434,21 +563,18 @@ func mxQuantize(args []string, s stdio) int {
 		},
 		Metadata: map[string]string{
 			"format":     b.String(),
-			"block_size": strconv.Itoa(*block),
+			"block_size": strconv.Itoa(block),
 			"shape":      shapeString(shape),
 			"elements":   strconv.Itoa(len(data)),
-			"rounding":   *round,
+			"rounding":   round,
 			"packing":    "spvx: scales one byte per block; FP4 low nibble first; FP6 little-endian 6-bit stream",
 		},
 	}
 	var buf bytes.Buffer
 	if err := tensorfile.WriteSafeTensors(&buf, st); err != nil {
-		return fail(s, "mx quantize", err)
+		return nil, err
 	}
-	if err := writeOutput(*out, s, buf.Bytes()); err != nil {
-		return fail(s, "mx quantize", err)
-	}
-	return exitOK
+	return buf.Bytes(), nil
 }
 
 // shapeString spells a shape as JSON, e.g. [2,3].
@@ -490,24 +616,26 @@ func mxDequantize(args []string, s stdio) int {
 	if len(pos) > 0 || *in == "" || *out == "" {
 		return usageErr(s, fs, "mx dequantize", "-i and -o are required and no positional arguments are taken")
 	}
-	raw, err := readInput(*in, s)
-	if err != nil {
-		return fail(s, "mx dequantize", err)
-	}
-	data, shape, err := dequantizeFile(raw)
+	raw, release, err := readChecked(*in, s, judgeSafeTensorsInput)
 	if err != nil {
 		return fail(s, "mx dequantize", fmt.Errorf("%s: %w", *in, err))
 	}
-	var buf bytes.Buffer
-	switch strings.ToLower(filepath.Ext(*out)) {
-	case ".f32", ".bin":
-		err = tensorfile.WriteRawFloat32(&buf, data)
-	default:
-		err = tensorfile.WriteNPY(&buf, data, shape)
+	data, shape, err := dequantizeFile(raw)
+	if release != nil {
+		release()
 	}
-	if err == nil {
-		err = writeOutput(*out, s, buf.Bytes())
+	if err != nil {
+		return fail(s, "mx dequantize", fmt.Errorf("%s: %w", *in, err))
 	}
+	// Written straight to the output (up to 8 float32 bytes per input
+	// byte for MXFP4), not through a second copy in memory.
+	err = writeOutputWith(*out, s, func(w io.Writer) error {
+		switch strings.ToLower(filepath.Ext(*out)) {
+		case ".f32", ".bin":
+			return tensorfile.WriteRawFloat32(w, data)
+		}
+		return tensorfile.WriteNPY(w, data, shape)
+	})
 	if err != nil {
 		return fail(s, "mx dequantize", err)
 	}
@@ -515,7 +643,10 @@ func mxDequantize(args []string, s stdio) int {
 }
 
 // dequantizeFile checks a quantized safetensors file against its metadata
-// before allocating the output, which it bounds by the blocks tensor size.
+// before allocating the output: the element count, computed from the
+// shape without overflow, must need exactly the blocks and scales tensors'
+// bytes, so the output is bounded by the blocks tensor (8 float32 bytes per
+// FP4 byte at most).
 func dequantizeFile(raw []byte) ([]float32, []int, error) {
 	st, err := tensorfile.ReadSafeTensors(raw)
 	if err != nil {
@@ -527,8 +658,8 @@ func dequantizeFile(raw []byte) ([]float32, []int, error) {
 		return nil, nil, fmt.Errorf("metadata format: %w", err)
 	}
 	k, err := strconv.Atoi(meta["block_size"])
-	if err != nil || k <= 0 {
-		return nil, nil, fmt.Errorf("metadata block_size %q is not a positive integer", meta["block_size"])
+	if err != nil || k < mx.MinBlockSize || k > mx.MaxBlockSize {
+		return nil, nil, fmt.Errorf("metadata block_size %q is not an integer from %d to %d", meta["block_size"], mx.MinBlockSize, mx.MaxBlockSize)
 	}
 	shape, err := parseShape(meta["shape"])
 	if err != nil {
@@ -538,17 +669,24 @@ func dequantizeFile(raw []byte) ([]float32, []int, error) {
 	if scales == nil || blocks == nil || scales.DType != "U8" || blocks.DType != "U8" {
 		return nil, nil, errors.New("want U8 tensors named scales and blocks")
 	}
-	n := 1
-	for _, d := range shape {
-		if d != 0 && n > len(blocks.Data)*2/d+1 {
-			return nil, nil, fmt.Errorf("metadata shape %v is larger than the blocks tensor allows", shape)
-		}
-		n *= d
+	n, ok := checked.Product(shape, 1)
+	if !ok {
+		return nil, nil, fmt.Errorf("metadata shape %v is too large: its element count overflows", shape)
 	}
-	if want := mx.ElementBytes(b, n); len(blocks.Data) != want {
+	if e, ok := meta["elements"]; ok && e != strconv.Itoa(n) {
+		return nil, nil, fmt.Errorf("metadata elements %q disagrees with shape %v (%d elements)", e, shape, n)
+	}
+	want, err := mx.ElementBytes(b, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(blocks.Data) != want {
 		return nil, nil, fmt.Errorf("blocks tensor has %d bytes, %d %s elements need %d", len(blocks.Data), n, b, want)
 	}
-	if want := mx.ScaleBytes(n, k); len(scales.Data) != want {
+	if want, err = mx.ScaleBytes(n, k); err != nil {
+		return nil, nil, err
+	}
+	if len(scales.Data) != want {
 		return nil, nil, fmt.Errorf("scales tensor has %d bytes, %d elements in blocks of %d need %d", len(scales.Data), n, k, want)
 	}
 	data := make([]float32, n)

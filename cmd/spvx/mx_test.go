@@ -3,13 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"spvx/internal/tensorfile"
+	"spvx/mx"
 )
 
 // runCLI runs spvx in-process and returns stdout, stderr and the status.
@@ -196,7 +202,8 @@ func TestMXFileErrors(t *testing.T) {
 	qb, _ := os.ReadFile(q)
 	qtrunc := write("qt.safetensors", qb[:len(qb)-1])
 	qbad := write("qb.safetensors", []byte("\xff\xff\xff\xff\xff\xff\xff\x7fjunk"))
-	wrongMeta := write("wm.safetensors", bytes.Replace(qb, []byte(`"shape":"[4]"`), []byte(`"shape":"[9]"`), 1))
+	wrongMeta := write("wm.safetensors", bytes.Replace(bytes.Replace(qb, []byte(`"shape":"[4]"`), []byte(`"shape":"[9]"`), 1), []byte(`"elements":"4"`), []byte(`"elements":"9"`), 1))
+	wrongCount := write("wc.safetensors", bytes.Replace(qb, []byte(`"elements":"4"`), []byte(`"elements":"5"`), 1))
 	tests := []struct {
 		args []string
 		msg  string
@@ -209,6 +216,7 @@ func TestMXFileErrors(t *testing.T) {
 		{[]string{"dequantize", "-i", qbad, "-o", npy}, "exceeds the file size"},
 		{[]string{"dequantize", "-i", npy, "-o", npy}, "header"},
 		{[]string{"dequantize", "-i", wrongMeta, "-o", npy}, "blocks tensor has 2 bytes"},
+		{[]string{"dequantize", "-i", wrongCount, "-o", npy}, `metadata elements "5" disagrees with shape [4]`},
 	}
 	for _, tc := range tests {
 		_, errs, code := runCLI(t, nil, append([]string{"mx"}, tc.args...)...)
@@ -216,4 +224,256 @@ func TestMXFileErrors(t *testing.T) {
 			t.Errorf("spvx mx %s: exit %d, %q; want 1 containing %q", strings.Join(tc.args, " "), code, errs, tc.msg)
 		}
 	}
+}
+
+// quantizedFile builds a safetensors file as spvx mx quantize writes it,
+// with the given metadata and tensor sizes, for crafted-metadata tests.
+func quantizedFile(t testing.TB, meta map[string]string, nScales, nBlocks int) []byte {
+	t.Helper()
+	st := &tensorfile.SafeTensors{
+		Tensors: []tensorfile.Tensor{
+			{Name: "scales", DType: "U8", Shape: []int{nScales}, Data: make([]byte, nScales)},
+			{Name: "blocks", DType: "U8", Shape: []int{nBlocks}, Data: make([]byte, nBlocks)},
+		},
+		Metadata: meta,
+	}
+	var buf bytes.Buffer
+	if err := tensorfile.WriteSafeTensors(&buf, st); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestMXSizeArithmetic: block sizes and shapes whose derived sizes wrap
+// (n+k−1, 4k, 6n, products of dimensions) are rejected with a clear error
+// and exit status, from the command line and from a file's metadata, and
+// never reach an allocation or an index.
+func TestMXSizeArithmetic(t *testing.T) {
+	dir := t.TempDir()
+	npy := filepath.Join(dir, "a.npy")
+	big := make([]float32, 70000) // above mx's parallel threshold
+	writeNPY(t, npy, big, []int{len(big)})
+	for _, k := range []string{"0", "-1", "1048577", "2147483648", "4294967296", "9007199254740992", "2305843009213693952", "4611686018427387904", "9223372036854775807"} {
+		_, errs, code := runCLI(t, nil, "mx", "quantize", "-f", "mxfp4", "--block", k, "-i", npy, "-o", filepath.Join(dir, "q"))
+		if code != exitUsage || !strings.Contains(errs, "--block "+k+": want 1 to 1048576") {
+			t.Errorf("--block %s: exit %d, %q", k, code, errs)
+		}
+	}
+	for _, k := range []string{"1", "1048576"} {
+		if _, errs, code := runCLI(t, nil, "mx", "quantize", "-f", "mxfp6_e2m3", "--block", k, "-i", npy, "-o", filepath.Join(dir, "q")); code != exitOK {
+			t.Errorf("--block %s: exit %d, %s", k, code, errs)
+		}
+	}
+	meta := func(format, block, shape string) map[string]string {
+		return map[string]string{"format": format, "block_size": block, "shape": shape}
+	}
+	tests := []struct {
+		name            string
+		meta            map[string]string
+		nScales, nBytes int
+		msg             string
+	}{
+		{"block 2^61", meta("mxfp4", "2305843009213693952", "[70000]"), 1, 35000, "block_size"},
+		{"block 2^63-1", meta("mxfp4", "9223372036854775807", "[70000]"), 1, 35000, "block_size"},
+		{"block 2^31", meta("mxfp8_e4m3", "2147483648", "[4]"), 1, 4, "block_size"},
+		{"block 2^32", meta("mxfp8_e4m3", "4294967296", "[4]"), 1, 4, "block_size"},
+		{"block 2^53", meta("mxfp8_e4m3", "9007199254740992", "[4]"), 1, 4, "block_size"},
+		{"block 2^62", meta("mxfp8_e4m3", "4611686018427387904", "[4]"), 1, 4, "block_size"},
+		{"block 0", meta("mxfp8_e4m3", "0", "[4]"), 1, 4, "block_size"},
+		{"block beyond int", meta("mxfp8_e4m3", "9223372036854775808", "[4]"), 1, 4, "block_size"},
+		// 6 × 3074457345618258603 wraps to 2, so the old byte count was 1.
+		{"mxfp6 6n wraps", meta("mxfp6_e3m2", "32", "[3074457345618258603]"), 1, 1, "blocks tensor has 1 bytes"},
+		{"shape 2^31", meta("mxfp4", "32", "[2147483648]"), 1, 1, "blocks tensor has 1 bytes"},
+		{"shape 2^32", meta("mxfp4", "32", "[4294967296]"), 1, 1, "blocks tensor has 1 bytes"},
+		{"shape 2^53", meta("mxint8", "32", "[9007199254740992]"), 1, 1, "blocks tensor has 1 bytes"},
+		{"shape 2^61", meta("mxfp8_e5m2", "32", "[2305843009213693952]"), 1, 1, "blocks tensor has 1 bytes"},
+		{"shape 2^62", meta("mxfp4", "32", "[4611686018427387904]"), 1, 1, "blocks tensor has 1 bytes"},
+		{"shape 2^63-1", meta("mxfp6_e2m3", "32", "[9223372036854775807]"), 1, 1, "blocks tensor has 1 bytes"},
+		{"shape product wraps to 0", meta("mxfp4", "32", "[4294967296,4294967296]"), 0, 0, "overflows"},
+		{"shape product wraps to 2", meta("mxfp4", "32", "[2,9223372036854775807,3]"), 1, 1, "overflows"},
+		{"shape wraps before 0", meta("mxfp4", "32", "[4294967296,4294967296,0]"), 0, 0, "overflows"},
+		{"scales short", meta("mxfp4", "1", "[64]"), 63, 32, "scales tensor has 63 bytes"},
+		{"negative dimension", meta("mxfp4", "32", "[-4]"), 1, 2, "bad dimension"},
+	}
+	for _, tc := range tests {
+		in := filepath.Join(dir, "m.safetensors")
+		if err := os.WriteFile(in, quantizedFile(t, tc.meta, tc.nScales, tc.nBytes), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range []string{in, "-"} {
+			stdin, _ := os.ReadFile(in)
+			_, errs, code := runCLI(t, stdin, "mx", "dequantize", "-i", src, "-o", filepath.Join(dir, "o.npy"))
+			if code != exitRejected || !strings.Contains(errs, tc.msg) {
+				t.Errorf("%s (-i %s): exit %d, %q; want 1 containing %q", tc.name, src, code, errs, tc.msg)
+			}
+		}
+	}
+	// Block size 2^20 from metadata, through the parallel path.
+	q := filepath.Join(dir, "q.safetensors")
+	if _, errs, code := runCLI(t, nil, "mx", "quantize", "-f", "mxfp8_e4m3", "--block", "1048576", "-i", npy, "-o", q); code != exitOK {
+		t.Fatal(errs)
+	}
+	if _, errs, code := runCLI(t, nil, "mx", "dequantize", "-i", q, "-o", filepath.Join(dir, "o.npy")); code != exitOK {
+		t.Error(errs)
+	}
+}
+
+// TestMXStreamsRejectedEarly: a stream that cannot be the input's format
+// is rejected from its first bytes, and an endless one never read to the
+// limit: the test would run for seconds and allocate a gigabyte otherwise.
+func TestMXStreamsRejectedEarly(t *testing.T) {
+	npyHeader := func(shape string) []byte {
+		h := "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }\n"
+		return append(append([]byte("\x93NUMPY\x01\x00"), byte(len(h)), 0), h...)
+	}
+	stHeader := binary.LittleEndian.AppendUint64(nil, 1000)
+	tests := []struct {
+		name string
+		in   io.Reader
+		args []string
+		msg  string
+	}{
+		{"quantize zeros", endless(0), []string{"quantize", "-f", "mxfp4"}, "unknown input type"},
+		{"quantize text", endless('y'), []string{"quantize", "-f", "mxfp4"}, "unknown input type"},
+		{"quantize npy, huge shape", io.MultiReader(bytes.NewReader(npyHeader("(1073741824,)")), endless(0)), []string{"quantize", "-f", "mxfp4"}, "more than the input limit"},
+		{"quantize npy, wrapping shape", io.MultiReader(bytes.NewReader(npyHeader("(4611686018427387905,)")), endless(0)), []string{"quantize", "-f", "mxfp4"}, "overflows"},
+		{"quantize npy, wrong dtype", io.MultiReader(bytes.NewReader(bytes.Replace(npyHeader("(4,)"), []byte("<f4"), []byte("<f8"), 1)), endless(0)), []string{"quantize", "-f", "mxfp4"}, "unsupported dtype"},
+		{"quantize npy, endless data", io.MultiReader(bytes.NewReader(npyHeader("(1000,)")), endless(0)), []string{"quantize", "-f", "mxfp4"}, "larger than 4071 bytes"},
+		{"dequantize zeros", endless(0), []string{"dequantize"}, "header length 0 is too short"},
+		{"dequantize text", endless('y'), []string{"dequantize"}, "exceeds the file size"},
+		{"dequantize not JSON", io.MultiReader(bytes.NewReader(stHeader), endless('y')), []string{"dequantize"}, "starts with 'y'"},
+	}
+	for _, tc := range tests {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		var out, errb bytes.Buffer
+		args := append(append([]string{"mx"}, tc.args...), "-i", "-", "-o", filepath.Join(t.TempDir(), "out"))
+		code := run(args, stdio{tc.in, &out, &errb})
+		elapsed := time.Since(start)
+		runtime.ReadMemStats(&after)
+		if code != exitRejected || !strings.Contains(errb.String(), tc.msg) {
+			t.Errorf("%s: exit %d, %q; want 1 containing %q", tc.name, code, errb.String(), tc.msg)
+		}
+		if d := after.TotalAlloc - before.TotalAlloc; d > 4<<20 {
+			t.Errorf("%s: allocated %d bytes", tc.name, d)
+		}
+		if elapsed > 2*time.Second {
+			t.Errorf("%s: took %v", tc.name, elapsed)
+		}
+	}
+	// A .npy on a stream is read to exactly its size and quantized.
+	var buf bytes.Buffer
+	tensorfile.WriteNPY(&buf, []float32{1, 2, 3, 4}, []int{2, 2})
+	st, errs, code := runCLI(t, buf.Bytes(), "mx", "quantize", "-f", "mxfp8_e4m3", "-i", "-", "-o", "-")
+	if code != exitOK {
+		t.Fatal(errs)
+	}
+	back, errs, code := runCLI(t, []byte(st), "mx", "dequantize", "-i", "-", "-o", "-")
+	if code != exitOK {
+		t.Fatal(errs)
+	}
+	if got, shape, err := tensorfile.ReadNPY([]byte(back)); err != nil || !reflect.DeepEqual(got, []float32{1, 2, 3, 4}) || !reflect.DeepEqual(shape, []int{2, 2}) {
+		t.Errorf("stdin round trip: %v %v %v", got, shape, err)
+	}
+	// /dev/zero named on the command line is a stream too.
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		for _, args := range [][]string{{"quantize", "-f", "mxfp4", "-i", "/dev/zero"}, {"dequantize", "-i", "/dev/zero"}} {
+			done := make(chan int, 1)
+			go func() {
+				_, _, code := runCLI(t, nil, append(append([]string{"mx"}, args...), "-o", filepath.Join(t.TempDir(), "o"))...)
+				done <- code
+			}()
+			select {
+			case code := <-done:
+				if code != exitRejected {
+					t.Errorf("spvx mx %v: exit %d", args, code)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("spvx mx %v kept reading /dev/zero", args)
+			}
+		}
+	}
+}
+
+// TestMXHelpOnce: --help prints the usage once, on stdout; a bad flag
+// prints the error and the usage once, on stderr.
+func TestMXHelpOnce(t *testing.T) {
+	for _, sub := range []string{"types", "decode", "encode", "table", "quantize", "dequantize"} {
+		for _, h := range []string{"-h", "--help"} {
+			out, errs, code := runCLI(t, nil, "mx", sub, h)
+			if code != exitOK || strings.Count(out, "usage:") != 1 || errs != "" {
+				t.Errorf("spvx mx %s %s: exit %d, %d usages on stdout, stderr %q", sub, h, code, strings.Count(out, "usage:"), errs)
+			}
+		}
+		out, errs, code := runCLI(t, nil, "mx", sub, "--bogus")
+		if code != exitUsage || strings.Count(errs, "usage:") != 1 || !strings.Contains(errs, "flag provided but not defined: -bogus") || out != "" {
+			t.Errorf("spvx mx %s --bogus: exit %d, stdout %q, stderr %q", sub, code, out, errs)
+		}
+	}
+}
+
+func TestMXTypesNaNColumn(t *testing.T) {
+	out, _, _ := runCLI(t, nil, "mx", "types")
+	want := map[string]string{"e2m1": "none", "e4m3": "0x7f 0xff", "e5m2": "0x7d-0x7f 0xfd-0xff", "e8m0": "0xff", "mxint8": "none"}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if w, ok := want[f[0]]; ok && !strings.HasSuffix(line, " "+w) {
+			t.Errorf("mx types: %q does not end in %q", line, w)
+		}
+	}
+}
+
+// FuzzQuantizeFile feeds bytes to spvx mx quantize (as .npy on standard
+// input, and as raw float32) and to spvx mx dequantize (as .safetensors on
+// standard input), with a fuzzed format, block size and rounding, and
+// dequantizes what quantize accepts. Nothing may panic; every rejection
+// is exit 1 or 2 with a message; every accepted input round-trips.
+func FuzzQuantizeFile(f *testing.F) {
+	var npy bytes.Buffer
+	tensorfile.WriteNPY(&npy, []float32{1, -2, 3.5, 0, 448, 1e-3, -7, 6}, []int{2, 4})
+	f.Add(npy.Bytes(), uint8(0), int64(32), false)
+	f.Add(npy.Bytes(), uint8(2), int64(3), true)
+	f.Add(npy.Bytes(), uint8(4), int64(1), false)
+	f.Add(npy.Bytes(), uint8(3), int64(9223372036854775807), false)
+	f.Add(npy.Bytes(), uint8(1), int64(2305843009213693952), false)
+	f.Add(quantizedFile(f, map[string]string{"format": "mxfp6_e3m2", "block_size": "32", "shape": "[3074457345618258603]"}, 1, 1), uint8(2), int64(32), false)
+	f.Add(quantizedFile(f, map[string]string{"format": "mxfp4", "block_size": "2", "shape": "[4]", "elements": "4"}, 2, 2), uint8(4), int64(2), false)
+	f.Add([]byte("\x93NUMPY\x01\x00\x40\x00{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387905,), }"), uint8(0), int64(32), false)
+	f.Fuzz(func(t *testing.T, b []byte, format uint8, block int64, away bool) {
+		bf := mx.BlockFormats[int(format)%len(mx.BlockFormats)]
+		round := "even"
+		if away {
+			round = "away"
+		}
+		k := strconv.FormatInt(block, 10)
+		check := func(what string, code int, errs string) {
+			if code != exitOK && (code != exitRejected && code != exitUsage || errs == "") {
+				t.Fatalf("%s: exit %d, stderr %q", what, code, errs)
+			}
+		}
+		st, errs, code := runCLI(t, b, "mx", "quantize", "-f", bf.String(), "--block", k, "--round", round, "-i", "-", "-o", "-")
+		check("quantize .npy", code, errs)
+		if code == exitOK {
+			back, errs, code := runCLI(t, []byte(st), "mx", "dequantize", "-i", "-", "-o", "-")
+			if code != exitOK {
+				t.Fatalf("dequantize of quantize's output: exit %d, %s", code, errs)
+			}
+			want, wantShape, _ := tensorfile.ReadNPY(b)
+			got, shape, err := tensorfile.ReadNPY([]byte(back))
+			if err != nil || len(got) != len(want) || !reflect.DeepEqual(shape, wantShape) {
+				t.Fatalf("round trip: %d values %v, want %d %v (%v)", len(got), shape, len(want), wantShape, err)
+			}
+		}
+		if block >= mx.MinBlockSize && block <= mx.MaxBlockSize {
+			if _, err := quantizeBytes(b, ".f32", bf, int(block), 0, round); err != nil && len(b)%4 == 0 && !tensorfile.IsNPY(b) {
+				t.Fatalf("raw float32 of %d bytes rejected: %v", len(b), err)
+			}
+		}
+		_, errs, code = runCLI(t, b, "mx", "dequantize", "-i", "-", "-o", "-")
+		check("dequantize", code, errs)
+	})
 }

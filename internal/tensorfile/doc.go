@@ -2,7 +2,12 @@
 // CLI exchanges with ML tooling: NumPy .npy (float32 arrays, format versions
 // 1.0–3.0) and safetensors (a JSON header followed by raw tensor bytes).
 //
-// Readers take the whole file as a byte slice and validate every length and
-// offset against it before slicing, so a hostile header can neither make
-// them panic nor allocate more than the file's size.
+// Readers take the whole file as a byte slice. Every size a header declares
+// (a shape's element count times the element size) is computed with
+// overflow checks (internal/checked) and compared with the bytes actually
+// present before anything is allocated: an accepted tensor's shape
+// describes exactly its data, and a malformed or hostile header gives an
+// error wrapping ErrFormat, never a panic or an allocation larger than the
+// file (the fuzz targets check both). NPYSize and CheckSafeTensorsPrefix
+// judge a file from its first bytes, for readers of streams.
 package tensorfile

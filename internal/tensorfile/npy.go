@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"spvx/internal/checked"
 )
 
 // ErrFormat is wrapped by every error about malformed file contents.
@@ -23,62 +25,117 @@ var npyMagic = []byte("\x93NUMPY")
 // IsNPY reports whether b starts with the .npy magic string.
 func IsNPY(b []byte) bool { return bytes.HasPrefix(b, npyMagic) }
 
-// ReadNPY decodes a .npy file holding a little-endian float32 array in C
-// order (descr '<f4'). It returns the values and the shape (empty for a
-// scalar).
-func ReadNPY(b []byte) ([]float32, []int, error) {
+// npyHeader is what a .npy preamble and header declare.
+type npyHeader struct {
+	shape     []int
+	dataStart int // offset of the first data byte
+	dataBytes int // 4 × the element count, overflow-checked
+}
+
+// parseNPYPrefix reads the preamble and header at the start of b, which
+// must hold the whole header, and checks that they declare a float32
+// C-order array whose byte size fits in an int. It looks at no data.
+func parseNPYPrefix(b []byte) (npyHeader, error) {
 	if !IsNPY(b) {
-		return nil, nil, formatErr("not a .npy file (missing \\x93NUMPY magic)")
+		return npyHeader{}, formatErr("not a .npy file (missing \\x93NUMPY magic)")
 	}
 	if len(b) < 10 {
-		return nil, nil, formatErr(".npy file truncated in its preamble")
+		return npyHeader{}, formatErr(".npy file truncated in its preamble")
 	}
-	major := b[6]
 	var hlen, start int
-	switch major {
+	switch major := b[6]; major {
 	case 1:
 		hlen, start = int(binary.LittleEndian.Uint16(b[8:10])), 10
 	case 2, 3:
 		if len(b) < 12 {
-			return nil, nil, formatErr(".npy file truncated in its preamble")
+			return npyHeader{}, formatErr(".npy file truncated in its preamble")
 		}
 		h := binary.LittleEndian.Uint32(b[8:12])
 		if uint64(h) > uint64(len(b)) {
-			return nil, nil, formatErr(".npy header length %d exceeds the file size %d", h, len(b))
+			return npyHeader{}, formatErr(".npy header length %d exceeds the file size %d", h, len(b))
 		}
 		hlen, start = int(h), 12
 	default:
-		return nil, nil, formatErr("unsupported .npy format version %d.%d", major, b[7])
+		return npyHeader{}, formatErr("unsupported .npy format version %d.%d", major, b[7])
 	}
-	if start+hlen > len(b) {
-		return nil, nil, formatErr(".npy header length %d exceeds the file size %d", hlen, len(b))
+	if hlen > len(b)-start {
+		return npyHeader{}, formatErr(".npy header length %d exceeds the file size %d", hlen, len(b))
 	}
 	descr, fortran, shape, err := parseNPYHeader(string(b[start : start+hlen]))
 	if err != nil {
-		return nil, nil, err
+		return npyHeader{}, err
 	}
 	if descr != "<f4" {
-		return nil, nil, formatErr("unsupported dtype %q: want little-endian float32 '<f4'", descr)
-	}
-	data := b[start+hlen:]
-	n := 1
-	for _, d := range shape {
-		if d != 0 && n > len(data)/4/d+1 {
-			return nil, nil, formatErr(".npy shape %v needs more data than the file holds (%d bytes)", shape, len(data))
-		}
-		n *= d
+		return npyHeader{}, formatErr("unsupported dtype %q: want little-endian float32 '<f4'", descr)
 	}
 	if fortran && len(shape) > 1 {
-		return nil, nil, formatErr("Fortran-order .npy arrays are not supported; save with np.ascontiguousarray")
+		return npyHeader{}, formatErr("Fortran-order .npy arrays are not supported; save with np.ascontiguousarray")
 	}
-	if n*4 > len(data) {
-		return nil, nil, formatErr(".npy data truncated: shape %v needs %d bytes, file has %d", shape, n*4, len(data))
+	n, ok := checked.Product(shape, 4)
+	if !ok {
+		return npyHeader{}, formatErr(".npy shape %v is too large: its byte size overflows", shape)
 	}
-	out := make([]float32, n)
+	return npyHeader{shape: shape, dataStart: start + hlen, dataBytes: n}, nil
+}
+
+// NPYSize returns the size in bytes of the float32 .npy file that starts
+// with head, which must hold the preamble and the whole header (at most
+// 12 + the header length bytes; numpy writes headers of 128 bytes or a
+// few KB). It reads no data, so a reader of a stream can reject one that
+// is not such a file, or is larger than it accepts, from its first bytes,
+// and read exactly the file otherwise. Errors wrap ErrFormat.
+func NPYSize(head []byte) (int, error) {
+	h, err := parseNPYPrefix(head)
+	if err != nil {
+		return 0, err
+	}
+	size, ok := checked.Add(h.dataStart, h.dataBytes)
+	if !ok {
+		return 0, formatErr(".npy shape %v is too large: its byte size overflows", h.shape)
+	}
+	return size, nil
+}
+
+// NPYPrefixLen returns how many bytes of a .npy file NPYSize needs: the
+// preamble and the header whose length the preamble gives. head must hold
+// at least the 12-byte preamble, or the whole file if it is shorter.
+func NPYPrefixLen(head []byte) (int, error) {
+	if !IsNPY(head) {
+		return 0, formatErr("not a .npy file (missing \\x93NUMPY magic)")
+	}
+	if len(head) < 10 || (head[6] != 1 && len(head) < 12) {
+		return 0, formatErr(".npy file truncated in its preamble")
+	}
+	switch head[6] {
+	case 1:
+		return 10 + int(binary.LittleEndian.Uint16(head[8:10])), nil
+	case 2, 3:
+		return 12 + int(binary.LittleEndian.Uint32(head[8:12])), nil
+	}
+	return 0, formatErr("unsupported .npy format version %d.%d", head[6], head[7])
+}
+
+// ReadNPY decodes a .npy file holding a little-endian float32 array in C
+// order (descr '<f4'). It returns the values and the shape (empty for a
+// scalar). The data must be exactly the size the shape declares; the size
+// is checked, without overflow, before anything is allocated.
+func ReadNPY(b []byte) ([]float32, []int, error) {
+	h, err := parseNPYPrefix(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	data := b[h.dataStart:]
+	switch {
+	case len(data) < h.dataBytes:
+		return nil, nil, formatErr(".npy data truncated: shape %v needs %d bytes, file has %d", h.shape, h.dataBytes, len(data))
+	case len(data) > h.dataBytes:
+		return nil, nil, formatErr(".npy data is %d bytes, %d more than shape %v needs (%d)", len(data), len(data)-h.dataBytes, h.shape, h.dataBytes)
+	}
+	out := make([]float32, h.dataBytes/4)
 	for i := range out {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
 	}
-	return out, shape, nil
+	return out, h.shape, nil
 }
 
 // parseNPYHeader reads the Python dict literal of a .npy header, e.g.
@@ -164,12 +221,8 @@ func pyString(s string) (val, rest string, ok bool) {
 // WriteNPY writes data as a version 1.0 .npy float32 array of the given
 // shape, whose element count must equal len(data).
 func WriteNPY(w io.Writer, data []float32, shape []int) error {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	if n != len(data) {
-		return fmt.Errorf("tensorfile: shape %v holds %d elements, data has %d", shape, n, len(data))
+	if n, ok := checked.Product(shape, 1); !ok || n != len(data) {
+		return fmt.Errorf("tensorfile: shape %v does not hold the %d elements of data", shape, len(data))
 	}
 	dims := make([]string, len(shape))
 	for i, d := range shape {
@@ -186,17 +239,20 @@ func WriteNPY(w io.Writer, data []float32, shape []int) error {
 	if len(header) > math.MaxUint16 {
 		return fmt.Errorf("tensorfile: .npy header too long")
 	}
-	buf := make([]byte, 10, 10+len(header)+4*len(data))
+	buf := make([]byte, 10, 10+len(header))
 	copy(buf, npyMagic)
 	buf[6], buf[7] = 1, 0
 	binary.LittleEndian.PutUint16(buf[8:], uint16(len(header)))
 	buf = append(buf, header...)
-	for _, v := range data {
-		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+	if _, err := w.Write(buf); err != nil {
+		return err
 	}
-	_, err := w.Write(buf)
-	return err
+	return WriteRawFloat32(w, data)
 }
+
+// writeChunk is how many bytes WriteRawFloat32 encodes per Write: the
+// output is never a second copy of the data in memory.
+const writeChunk = 64 << 10
 
 // ReadRawFloat32 decodes raw little-endian float32 values (.f32/.bin).
 func ReadRawFloat32(b []byte) ([]float32, error) {
@@ -210,12 +266,20 @@ func ReadRawFloat32(b []byte) ([]float32, error) {
 	return out, nil
 }
 
-// WriteRawFloat32 writes values as raw little-endian float32.
+// WriteRawFloat32 writes values as raw little-endian float32, in writes
+// of at most 64 KiB.
 func WriteRawFloat32(w io.Writer, data []float32) error {
-	buf := make([]byte, 0, 4*len(data))
-	for _, v := range data {
-		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+	buf := make([]byte, 0, min(4*len(data), writeChunk))
+	for len(data) > 0 {
+		n := min(len(data), writeChunk/4)
+		buf = buf[:0]
+		for _, v := range data[:n] {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		data = data[n:]
 	}
-	_, err := w.Write(buf)
-	return err
+	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"spvx/internal/checked"
 )
 
 // Tensor is one named tensor of a safetensors file.
@@ -43,6 +45,43 @@ type tensorHeader struct {
 	DType       string `json:"dtype"`
 	Shape       []int  `json:"shape"`
 	DataOffsets [2]int `json:"data_offsets"`
+}
+
+// CheckSafeTensorsPrefix reports whether head, the first bytes of a file
+// of size bytes (or at most size bytes, for a stream of unknown length),
+// can start a safetensors file: an 8-byte header length that leaves room
+// in size, then a JSON object ('{' after optional white space). A reader of
+// a stream calls it on the first bytes to reject what cannot be such a
+// file (a stream of zeros, text) before reading the rest. head may be the
+// whole file. Errors wrap ErrFormat.
+func CheckSafeTensorsPrefix(head []byte, size int) error {
+	if len(head) < 8 {
+		return formatErr("safetensors file truncated: %d bytes, no header length", len(head))
+	}
+	hlen := binary.LittleEndian.Uint64(head)
+	if hlen > uint64(max(size-8, 0)) {
+		return formatErr("safetensors header length %d exceeds the file size %d", hlen, size)
+	}
+	if hlen < 2 {
+		return formatErr("safetensors header length %d is too short for a JSON object", hlen)
+	}
+	rest := head[8:]
+	if uint64(len(rest)) > hlen {
+		rest = rest[:hlen]
+	}
+	for _, c := range rest {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{':
+			return nil
+		}
+		return formatErr("safetensors header is not a JSON object: it starts with %q", c)
+	}
+	if uint64(len(head)-8) >= hlen {
+		return formatErr("safetensors header is not a JSON object: %d bytes of white space", hlen)
+	}
+	return nil // only white space so far; the reader decides
 }
 
 // ReadSafeTensors decodes a safetensors file: an 8-byte little-endian header
@@ -82,12 +121,9 @@ func ReadSafeTensors(b []byte) (*SafeTensors, error) {
 		if lo < 0 || hi < lo || hi > len(data) {
 			return nil, formatErr("safetensors tensor %q: data_offsets [%d, %d] outside the %d data bytes (truncated?)", name, lo, hi, len(data))
 		}
-		n := size
-		for _, d := range th.Shape {
-			if d < 0 || (d != 0 && n > (hi-lo)/d+size) {
-				return nil, formatErr("safetensors tensor %q: shape %v does not fit its %d bytes", name, th.Shape, hi-lo)
-			}
-			n *= d
+		n, ok := checked.Product(th.Shape, size)
+		if !ok {
+			return nil, formatErr("safetensors tensor %q: shape %v of %s does not fit its %d bytes: its byte size overflows or a dimension is negative", name, th.Shape, th.DType, hi-lo)
 		}
 		if n != hi-lo {
 			return nil, formatErr("safetensors tensor %q: shape %v of %s needs %d bytes, data_offsets give %d", name, th.Shape, th.DType, n, hi-lo)
@@ -116,12 +152,9 @@ func WriteSafeTensors(w io.Writer, st *SafeTensors) error {
 		if !ok {
 			return fmt.Errorf("tensorfile: unknown dtype %q", t.DType)
 		}
-		n := size
-		for _, d := range t.Shape {
-			n *= d
-		}
-		if n != len(t.Data) {
-			return fmt.Errorf("tensorfile: tensor %q: shape %v of %s needs %d bytes, has %d", t.Name, t.Shape, t.DType, n, len(t.Data))
+		n, ok := checked.Product(t.Shape, size)
+		if !ok || n != len(t.Data) {
+			return fmt.Errorf("tensorfile: tensor %q: shape %v of %s does not describe its %d bytes", t.Name, t.Shape, t.DType, len(t.Data))
 		}
 		shape := t.Shape
 		if shape == nil {
