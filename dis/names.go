@@ -589,15 +589,4 @@ func (nm *namer) inst(in *spirv.Instruction) {
 }
 
 // appendString appends the nul-terminated string packed into words.
-func appendString(b []byte, words []uint32) []byte {
-	for _, w := range words {
-		for k := 0; k < 4; k++ {
-			c := byte(w >> (8 * k))
-			if c == 0 {
-				return b
-			}
-			b = append(b, c)
-		}
-	}
-	return b
-}
+func appendString(b []byte, words []uint32) []byte { return spirv.AppendString(b, words) }
