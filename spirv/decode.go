@@ -667,8 +667,15 @@ func (d *decoder) operandList(list []OperandInfo, set *ExtInstSet) error {
 				}
 			}
 		case Variadic:
+			k := o.Kind
+			if k == OperandKindPairIdRefIdRef {
+				// OpPhi's pairs: SPIRV-Tools reads them as a list of ids
+				// (its grammar generator maps them to VariableId), so an
+				// odd count is no error of the parser.
+				k = OperandKindIdRef
+			}
 			for d.pos < len(d.inst) {
-				if err := d.operand(o.Kind); err != nil {
+				if err := d.operand(k); err != nil {
 					return err
 				}
 			}

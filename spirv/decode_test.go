@@ -606,3 +606,17 @@ func benchmarkSpecConstantOps(b *testing.B, n int) {
 
 func BenchmarkSpecConstantOps4(b *testing.B)  { benchmarkSpecConstantOps(b, 4) }
 func BenchmarkSpecConstantOps40(b *testing.B) { benchmarkSpecConstantOps(b, 40) }
+
+// TestPhiOddOperands: SPIRV-Tools reads OpPhi's (value, parent) pairs as a
+// list of ids, so a list cut inside a pair still decodes (a validator
+// matter).
+func TestPhiOddOperands(t *testing.T) {
+	words := append(header(10), w(OpTypeBool, 2), 1, w(OpPhi, 6), 1, 2, 3, 4, 5)
+	m, err := DecodeWords(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := m.Inst(1); len(in.Operands) != 5 || in.Operands[4].Kind != OperandKindIdRef {
+		t.Errorf("operands %+v", in.Operands)
+	}
+}

@@ -1,0 +1,324 @@
+package dis
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"spvx/internal/oracle"
+	"spvx/spirv"
+)
+
+// mutantCount is how many damaged modules TestMutantOracle compares with
+// spirv-dis: one process each, about 4 ms, run in parallel.
+const mutantCount = 1500
+
+// mutantDiffs is the one table of tolerated differences between spvx dis
+// and Debian's spirv-dis 2023.1 on damaged modules. spvx follows current
+// SPIRV-Tools; each entry is a documented change since 2023.1, recognized
+// by match (which sees the mutant and spirv-dis's message), and nothing
+// else may differ. normalizeAliases (knownDiffs) applies to all texts.
+var mutantDiffs = []struct {
+	name, reason string
+	// match reports whether the difference is this one. oracleErr is
+	// spirv-dis's message when it rejected the mutant, "" when it printed.
+	match func(m *mutant, oracleErr string) bool
+}{
+	{
+		"newer grammar",
+		"spirv-dis 2023.1 rejects an opcode, enumerant, mask bit or extended instruction number that the current grammar (which spvx and current spirv-dis use) defines",
+		func(m *mutant, oracleErr string) bool {
+			return newerGrammarRE.MatchString(oracleErr)
+		},
+	},
+	{
+		"newer OpSpecConstantOp operations",
+		"current SPIRV-Tools allows the untyped access chains (SPV_KHR_untyped_pointers, 2024) in OpSpecConstantOp",
+		func(m *mutant, oracleErr string) bool {
+			return strings.Contains(oracleErr, "Invalid Literal Spec Constant Op Number") || strings.Contains(oracleErr, "Invalid OpSpecConstantOp opcode")
+		},
+	},
+	{
+		"newer operands",
+		"current SPIRV-Tools reads operands 2023.1 did not have: OpTypeFloat's FP Encoding (SPV_KHR_bfloat16, SPV_EXT_float8, 2025) and, for later versions of a known NonSemantic set, trailing ids after an instruction's grammar (2025); 2023.1 says the instruction has too many words",
+		func(m *mutant, oracleErr string) bool {
+			return newerOperandsRE.MatchString(oracleErr)
+		},
+	},
+	{
+		"operand list fixed since 2023.1",
+		"the 2023 grammar gave OpFPGARegINTEL (5949) one operand more than the current grammar's OpFPGARegALTERA (Result Type, Result, Input), so 2023.1 wants a word the current tools do not",
+		func(m *mutant, oracleErr string) bool {
+			return strings.Contains(oracleErr, "decoding OpFPGARegINTEL") && strings.Contains(oracleErr, "expected more operands")
+		},
+	},
+	{
+		"float literal of an odd width",
+		"for a one-word literal of an OpTypeFloat without an FP encoding whose width is neither 16 nor 32, 2023.1 prints the word as binary32 and current SPIRV-Tools (FP encoding support, 2025) prints nothing",
+		func(m *mutant, oracleErr string) bool {
+			return oracleErr == "" && m.hasOddFloat()
+		},
+	},
+}
+
+// newerGrammarRE matches spirv-dis's messages for values it does not know.
+var newerGrammarRE = regexp.MustCompile(`Invalid opcode: \d+|Invalid .* operand: \d+|Invalid extended instruction number: \d+|Invalid extended instruction import`)
+
+// newerOperandsRE matches 2023.1's complaint about an operand it lacks.
+var newerOperandsRE = regexp.MustCompile(`Invalid instruction Op(TypeFloat|ExtInst) starting at word \d+: expected no more operands`)
+
+// mutant is one damaged module and how it was made.
+type mutant struct {
+	source string // base name of the module it was made from
+	how    string
+	bin    []byte
+}
+
+// hasOddFloat reports whether the module declares an OpTypeFloat without
+// an FP encoding of a width other than 16, 32 or 64.
+func (m *mutant) hasOddFloat() bool {
+	words := bytesToWords(m.bin)
+	for off := 5; off < len(words); {
+		n := int(words[off] >> 16)
+		if n == 0 || off+n > len(words) {
+			break
+		}
+		if spirv.Opcode(words[off]) == spirv.OpTypeFloat && n == 3 {
+			if w := words[off+2]; w != 16 && w != 32 && w != 64 {
+				return true
+			}
+		}
+		off += n
+	}
+	return false
+}
+
+func bytesToWords(b []byte) []uint32 {
+	w := make([]uint32, len(b)/4)
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return w
+}
+
+func wordsToBytes(w []uint32) []byte {
+	b := make([]byte, 4*len(w))
+	for i, x := range w {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+	return b
+}
+
+// mutantSources returns the modules to damage: the corpus, or where it is
+// absent the examples and this package's test modules.
+func mutantSources(t *testing.T) []string {
+	files, _ := filepath.Glob(filepath.Join(sharedDir, "corpus/valid/*.spv"))
+	if len(files) == 0 {
+		t.Logf("corpus not found under %s: damaging the examples and testdata modules instead", sharedDir)
+		files, _ = filepath.Glob("../examples/*.spv")
+		own, _ := filepath.Glob("testdata/*.spv")
+		files = append(files, own...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no modules to damage")
+	}
+	return files
+}
+
+// mutate makes one damaged copy of words: a word replaced, bits flipped,
+// an opcode changed or a word count changed.
+func mutate(r *rand.Rand, words []uint32) ([]uint32, string) {
+	w := append([]uint32(nil), words...)
+	var starts []int
+	var opcodes []uint32
+	for off := 5; off < len(w); off += int(w[off] >> 16) {
+		starts = append(starts, off)
+		opcodes = append(opcodes, w[off]&0xFFFF)
+	}
+	if len(w) <= 5 || len(starts) == 0 {
+		return w, "unchanged"
+	}
+	switch r.IntN(4) {
+	case 0:
+		pos := 5 + r.IntN(len(w)-5)
+		var v uint32
+		switch r.IntN(4) {
+		case 0:
+			v = r.Uint32()
+		case 1:
+			v = uint32(r.IntN(256))
+		case 2:
+			v = uint32(1 + r.IntN(int(w[3])+2)) // an id near the bound
+		default:
+			v = 0
+		}
+		w[pos] = v
+		return w, fmt.Sprintf("word %d = 0x%x", pos, v)
+	case 1:
+		pos := 1 + r.IntN(len(w)-1)
+		var flips []string
+		for range 1 + r.IntN(3) {
+			bit := r.IntN(32)
+			w[pos] ^= 1 << bit
+			flips = append(flips, fmt.Sprint(bit))
+		}
+		return w, fmt.Sprintf("word %d: bits %s flipped", pos, strings.Join(flips, ","))
+	case 2:
+		i := r.IntN(len(starts))
+		op := opcodes[r.IntN(len(opcodes))] // one the module uses: known to the 2023 tool
+		if r.IntN(4) == 0 {
+			op = uint32(r.IntN(6500))
+		}
+		w[starts[i]] = w[starts[i]]&0xFFFF0000 | op
+		return w, fmt.Sprintf("instruction at word %d: opcode %d", starts[i], op)
+	default:
+		i := r.IntN(len(starts))
+		old := int(w[starts[i]] >> 16)
+		n := old + []int{-2, -1, 1, 2, 3}[r.IntN(5)]
+		if r.IntN(4) == 0 {
+			n = r.IntN(old + 6)
+		}
+		n = max(n, 0) & 0xFFFF
+		w[starts[i]] = uint32(n)<<16 | w[starts[i]]&0xFFFF
+		return w, fmt.Sprintf("instruction at word %d: word count %d (was %d)", starts[i], n, old)
+	}
+}
+
+// TestMutantOracle damages modules (seeded, so every run makes the same
+// mutants) and checks that spvx dis accepts exactly the mutants Debian's
+// spirv-dis accepts, printing the same text, except for mutantDiffs.
+func TestMutantOracle(t *testing.T) {
+	tool := oracle.Require(t, oracle.SpirvDis)
+	files := mutantSources(t)
+
+	// Damage only modules the oracle itself prints (it rejects those with
+	// features newer than 2023.1), a few mutants each.
+	r := rand.New(rand.NewPCG(8, 2026))
+	r.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
+	var mutants []*mutant
+	perSource := 5
+	for _, f := range files {
+		if len(mutants) >= mutantCount {
+			break
+		}
+		bin, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok := oracle.Run(tool, bin, "-"); !ok {
+			continue
+		}
+		words := bytesToWords(bin)
+		for range perSource {
+			mw, how := mutate(r, words)
+			mutants = append(mutants, &mutant{source: filepath.Base(f), how: how, bin: wordsToBytes(mw)})
+		}
+	}
+	if len(mutants) > mutantCount {
+		mutants = mutants[:mutantCount]
+	}
+
+	type outcome struct {
+		m                  *mutant
+		oracleOK, spvxOK   bool
+		oracleOut, oracleE string
+		spvxOut, spvxE     string
+	}
+	results := make([]outcome, len(mutants))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 2 * runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				m := mutants[i]
+				o := outcome{m: m}
+				out, stderr, ok := oracle.Run(tool, m.bin, "-")
+				o.oracleOK, o.oracleOut, o.oracleE = ok, string(normalizeAliases(out)), strings.TrimSpace(string(stderr))
+				got, err := DisassembleBinary(m.bin, Options{})
+				o.spvxOK = err == nil
+				if err != nil {
+					o.spvxE = err.Error()
+				} else {
+					o.spvxOut = string(normalizeAliases(got))
+				}
+				results[i] = o
+			}
+		}()
+	}
+	for i := range mutants {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	var bothAccept, bothReject int
+	tolerated := map[string]int{}
+	var failures []string
+	for _, o := range results {
+		if o.oracleOK == o.spvxOK && (!o.oracleOK || o.oracleOut == o.spvxOut) {
+			if o.oracleOK {
+				bothAccept++
+			} else {
+				bothReject++
+			}
+			continue
+		}
+		oracleErr := o.oracleE
+		if o.oracleOK {
+			oracleErr = ""
+		}
+		known := ""
+		for _, d := range mutantDiffs {
+			if d.match(o.m, oracleErr) {
+				known = d.name
+				break
+			}
+		}
+		// spvx never rejects what spirv-dis prints: no entry excuses that.
+		if known != "" && o.spvxOK {
+			tolerated[known]++
+			continue
+		}
+		var msg string
+		switch {
+		case o.oracleOK && !o.spvxOK:
+			msg = "spirv-dis prints it, spvx rejects it: " + o.spvxE
+		case !o.oracleOK && o.spvxOK:
+			msg = "spvx prints it, spirv-dis rejects it: " + o.oracleE
+		default:
+			msg = "texts differ:\n" + firstDiff([]byte(o.spvxOut), []byte(o.oracleOut))
+		}
+		failures = append(failures, fmt.Sprintf("%s (%s): %s", o.m.source, o.m.how, msg))
+	}
+	sort.Strings(failures)
+	for i, f := range failures {
+		if i == 40 {
+			t.Errorf("... and %d more", len(failures)-40)
+			break
+		}
+		t.Error(f)
+	}
+	t.Logf("%d mutants: %d printed alike by both, %d rejected by both; tolerated: %v", len(results), bothAccept, bothReject, tolerated)
+	if bothAccept < len(results)/10 || bothReject < len(results)/10 {
+		t.Errorf("the mutants are not a mix of accepted and rejected modules: %d accepted, %d rejected", bothAccept, bothReject)
+	}
+}
+
+// TestMutantDiffsDocumented keeps the table honest: every entry has a reason.
+func TestMutantDiffsDocumented(t *testing.T) {
+	for _, d := range mutantDiffs {
+		if d.name == "" || len(d.reason) < 40 || d.match == nil {
+			t.Errorf("entry %q lacks a name, a reason or a matcher", d.name)
+		}
+	}
+}
