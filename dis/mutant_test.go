@@ -322,3 +322,42 @@ func TestMutantDiffsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfWidthLiterals: a literal word with bits outside its type's
+// width prints as spirv-dis prints it (EmitNumericLiteral): the whole word,
+// signed words as int32; the friendly name follows the printed value.
+// Checked against spirv-dis 2023.1 and current SPIRV-Tools' source, which
+// agree here.
+func TestOutOfWidthLiterals(t *testing.T) {
+	op := func(o spirv.Opcode, n int) uint32 { return uint32(n)<<16 | uint32(o) }
+	words := []uint32{spirv.MagicNumber, 0x00010000, 0, 8, 0,
+		op(spirv.OpCapability, 2), uint32(spirv.CapabilityShader),
+		op(spirv.OpCapability, 2), uint32(spirv.CapabilityInt8),
+		op(spirv.OpMemoryModel, 3), 0, 1,
+		op(spirv.OpTypeInt, 4), 1, 8, 0,
+		op(spirv.OpTypeInt, 4), 2, 8, 1,
+		op(spirv.OpSpecConstant, 4), 1, 3, 250174010,
+		op(spirv.OpConstant, 4), 1, 4, 0x1FF,
+		op(spirv.OpConstant, 4), 2, 5, 0x80,
+		op(spirv.OpConstant, 4), 2, 6, 0xFFFFFF80,
+		op(spirv.OpConstant, 4), 2, 7, 0x7FFFFF80,
+	}
+	got, err := DisassembleBinary(wordsToBytes(words), Options{NoHeader: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `               OpCapability Shader
+               OpCapability Int8
+               OpMemoryModel Logical GLSL450
+      %uchar = OpTypeInt 8 0
+       %char = OpTypeInt 8 1
+          %3 = OpSpecConstant %uchar 250174010
+  %uchar_511 = OpConstant %uchar 511
+   %char_128 = OpConstant %char 128
+  %char_n128 = OpConstant %char -128
+%char_2147483520 = OpConstant %char 2147483520
+`
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
