@@ -439,7 +439,7 @@ func TestNestedSpecConstantOp(t *testing.T) {
 	if !errors.Is(err, ErrBadSpecConstantOp) {
 		t.Fatalf("Decode = %v, want %v", err, ErrBadSpecConstantOp)
 	}
-	want := "instruction #2 (OpSpecConstantOp) at word 13: invalid OpSpecConstantOp operation: 52"
+	want := "instruction #2 (OpSpecConstantOp) at word 13: invalid OpSpecConstantOp opcode: 52"
 	if err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}

@@ -25,7 +25,7 @@ var (
 	ErrUnknownExtInstSet  = errors.New("unknown extended instruction set")
 	ErrUnknownExtInst     = errors.New("unknown extended instruction")
 	ErrBadNumberType      = errors.New("literal number has no usable type")
-	ErrBadSpecConstantOp  = errors.New("invalid OpSpecConstantOp operation")
+	ErrBadSpecConstantOp  = errors.New("invalid OpSpecConstantOp opcode")
 	ErrTooLarge           = errors.New("module has more than 2^31-1 words")
 )
 
