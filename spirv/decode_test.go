@@ -336,6 +336,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := Decode(b)
+		checkLenient(t, b, m, err)
 		// The general path (no shared operand lists) agrees, errors included.
 		if words, _, werr := wordsOf(b); werr == nil {
 			general, gerr := decodeGeneral(words)
@@ -618,5 +619,55 @@ func TestPhiOddOperands(t *testing.T) {
 	}
 	if in := m.Inst(1); len(in.Operands) != 5 || in.Operands[4].Kind != OperandKindIdRef {
 		t.Errorf("operands %+v", in.Operands)
+	}
+}
+
+// checkLenient checks the lenient decoder against the strict result m, err
+// for b: it accepts everything the strict one does, identically; what it
+// rejects the strict one rejects too; its Reader agrees with it,
+// instruction by instruction and error for error; and the index of a
+// lenient module (ids past the bound) builds.
+func checkLenient(t *testing.T, b []byte, m *Module, err error) {
+	t.Helper()
+	lenient := DecodeOptions{Lenient: true}
+	lm, lerr := lenient.Decode(b)
+	if err == nil && (lerr != nil || !reflect.DeepEqual(collectInsts(m), collectInsts(lm))) {
+		t.Fatalf("strict decode accepts, lenient: %v (or differs)", lerr)
+	}
+	if lerr != nil && err == nil {
+		t.Fatalf("lenient rejects what strict accepts: %v", lerr)
+	}
+	r, rerr := lenient.NewReader(b)
+	if rerr != nil {
+		if lerr == nil || rerr.Error() != lerr.Error() {
+			t.Fatalf("NewReader: %v, Decode: %v", rerr, lerr)
+		}
+		return
+	}
+	for pass := range 2 {
+		i := 0
+		for {
+			in, err := r.Next()
+			if err == io.EOF {
+				if lerr != nil {
+					t.Fatalf("pass %d: Reader reached the end, Decode failed: %v", pass, lerr)
+				}
+				break
+			}
+			if err != nil {
+				if lerr == nil || err.Error() != lerr.Error() {
+					t.Fatalf("pass %d: Reader: %v, Decode: %v", pass, err, lerr)
+				}
+				break
+			}
+			if lm != nil && !reflect.DeepEqual(*in, lm.Inst(i)) {
+				t.Fatalf("pass %d: instruction %d differs between Reader and Decode", pass, i)
+			}
+			i++
+		}
+		r.Reset()
+	}
+	if lm != nil {
+		_ = lm.Index()
 	}
 }
