@@ -578,6 +578,16 @@ func (d *decoder) record() error {
 	return nil
 }
 
+// ImportedExtInstSet says how SPIRV-Tools reads an OpExtInstImport name,
+// which the decoder follows: ok is false for a name it rejects; set is the
+// grammar that decodes the set's instructions, or nil for a NonSemantic.*
+// set it does not know, whose operands are all ids (printed by number).
+// "NonSemantic.Shader.DebugInfo.N" reads as version 100 for every N.
+func ImportedExtInstSet(name string) (set *ExtInstSet, ok bool) {
+	set, _, ok = importedSet([]byte(name))
+	return set, ok
+}
+
 // importedSet is how SPIRV-Tools (spvExtInstImportTypeGet) reads the name
 // an OpExtInstImport imports: the set whose grammar decodes its
 // instructions, with 1 + its index in extInstSets (nil, 0 for a

@@ -146,8 +146,9 @@ type ExtInstInfo struct {
 type ExtInstSet struct {
 	// Name is the import name used in OpExtInstImport, e.g. "GLSL.std.450".
 	Name string
-	// PrefixMatch means any import name starting with Name selects this
-	// set (versioned names such as "NonSemantic.ClspvReflection.6").
+	// PrefixMatch means any import name starting with Name and a dot
+	// selects this set (versioned names such as
+	// "NonSemantic.ClspvReflection.6"), as SPIRV-Tools matches them.
 	PrefixMatch  bool
 	Version      int
 	Revision     int
