@@ -844,6 +844,11 @@ func (d *decoder) switchOperands() error {
 			return err
 		}
 	}
+	if d.pos == len(d.inst) {
+		// No case: SPIRV-Tools looks at the selector's type only to size
+		// case literals, so it does not check it here.
+		return nil
+	}
 	sel := d.inst[1]
 	typeID := d.ids.typeOfID(sel)
 	nt := d.ids.num(typeID)

@@ -247,7 +247,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"bad spec constant op", append(append([]uint32{}, base...), w(OpTypeInt, 4), 1, 32, 0, w(OpSpecConstantOp, 4), 1, 2, 9999), nil, ErrBadSpecConstantOp, 9, 1},
 		{"spec constant op not allowed", append(append([]uint32{}, base...), w(OpTypeInt, 4), 1, 32, 0, w(OpSpecConstantOp, 5), 1, 2, uint32(OpLoad), 1), nil, ErrBadSpecConstantOp, 9, 1},
 		{"nested spec constant op", append(append([]uint32{}, base...), w(OpTypeInt, 4), 1, 32, 0, w(OpSpecConstantOp, 6), 1, 2, uint32(OpSpecConstantOp), uint32(OpIAdd), 1), nil, ErrBadSpecConstantOp, 9, 1},
-		{"switch on a non-integer", append(append([]uint32{}, base...), w(OpTypeBool, 2), 1, w(OpConstantTrue, 3), 1, 2, w(OpSwitch, 3), 2, 3), nil, ErrBadNumberType, 10, 2},
+		{"switch on a non-integer", append(append([]uint32{}, base...), w(OpTypeBool, 2), 1, w(OpConstantTrue, 3), 1, 2, w(OpSwitch, 5), 2, 3, 0, 3), nil, ErrBadNumberType, 10, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -669,5 +669,14 @@ func checkLenient(t *testing.T, b []byte, m *Module, err error) {
 	}
 	if lm != nil {
 		_ = lm.Index()
+	}
+}
+
+// TestSwitchWithoutCases: SPIRV-Tools checks the selector's type only to
+// size case literals, so a case-less OpSwitch on anything decodes.
+func TestSwitchWithoutCases(t *testing.T) {
+	words := append(header(10), w(OpTypeBool, 2), 1, w(OpConstantTrue, 3), 1, 2, w(OpSwitch, 3), 2, 3)
+	if _, err := DecodeWords(words); err != nil {
+		t.Fatal(err)
 	}
 }
