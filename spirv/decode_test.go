@@ -437,15 +437,15 @@ func TestNestedSpecConstantOp(t *testing.T) {
 		close(done)
 	}()
 	<-done
+	if grew := int64(after.StackInuse) - int64(before.StackInuse); grew > 1<<20 {
+		t.Errorf("the stack grew by %d bytes", grew)
+	}
 	if !errors.Is(err, ErrBadSpecConstantOp) {
 		t.Fatalf("Decode = %v, want %v", err, ErrBadSpecConstantOp)
 	}
 	want := "instruction #2 (OpSpecConstantOp) at word 13: invalid OpSpecConstantOp opcode: 52"
 	if err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
-	}
-	if grew := int64(after.StackInuse) - int64(before.StackInuse); grew > 1<<20 {
-		t.Errorf("the stack grew by %d bytes", grew)
 	}
 	// The same instruction with an allowed operation decodes.
 	words[16] = uint32(OpCompositeExtract)

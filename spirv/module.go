@@ -115,7 +115,10 @@ type Instruction struct {
 	Words    []uint32 // all the instruction's words, in host order
 	Operands []Operand
 	// ExtSet is the grammar of the set an OpExtInst refers to; nil for
-	// other instructions and for unknown NonSemantic.* sets.
+	// other instructions, for an instruction number its NonSemantic.* set
+	// lacks, and for NonSemantic.* sets SPIRV-Tools does not know (such as
+	// NonSemantic.DebugPrintf: their operands are read as ids, as there;
+	// see ImportedExtInstSet).
 	ExtSet *ExtInstSet
 	// TypeID and ResultID are the Result Type and Result <id> operands,
 	// 0 when the instruction has none.
