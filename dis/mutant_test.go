@@ -109,6 +109,7 @@ type outcome struct {
 	oracleOut, oracleE string
 	spvxOut, spvxE     string
 	spvxErr            error
+	flags              string // the spirv-dis flags besides the default
 }
 
 // unknownGeneratorRE matches the header line of a generator spirv-dis does not know.
@@ -278,7 +279,20 @@ func TestMutantOracle(t *testing.T) {
 		mutants[i] = &mutant{source: src.name, how: how, bin: wordsToBytes(mw)}
 	}
 
-	results := make([]outcome, len(mutants))
+	// Every mutant with default options; every fifth also with --raw-id,
+	// which names every id by its number (ids past the bound included).
+	type job struct {
+		m   *mutant
+		raw bool
+	}
+	var jobs []job
+	for i, m := range mutants {
+		jobs = append(jobs, job{m, false})
+		if i%5 == 0 {
+			jobs = append(jobs, job{m, true})
+		}
+	}
+	results := make([]outcome, len(jobs))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range 2 * runtime.NumCPU() {
@@ -286,11 +300,15 @@ func TestMutantOracle(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				m := mutants[i]
-				o := outcome{m: m}
-				out, stderr, ok := oracle.Run(tool, m.bin, "-")
+				j := jobs[i]
+				o := outcome{m: j.m}
+				args := []string{"-"}
+				if j.raw {
+					o.flags, args = " --raw-id", []string{"--raw-id", "-"}
+				}
+				out, stderr, ok := oracle.Run(tool, j.m.bin, args...)
 				o.oracleOK, o.oracleOut, o.oracleE = ok, string(normalizeAliases(out)), strings.TrimSpace(string(stderr))
-				got, err := DisassembleBinary(m.bin, Options{})
+				got, err := DisassembleBinary(j.m.bin, Options{RawID: j.raw})
 				o.spvxOK, o.spvxErr = err == nil, err
 				if err != nil {
 					o.spvxE = err.Error()
@@ -301,7 +319,7 @@ func TestMutantOracle(t *testing.T) {
 			}
 		}()
 	}
-	for i := range mutants {
+	for i := range jobs {
 		next <- i
 	}
 	close(next)
@@ -339,7 +357,7 @@ func TestMutantOracle(t *testing.T) {
 		default:
 			msg = "texts differ:\n" + firstDiff([]byte(o.spvxOut), []byte(o.oracleOut))
 		}
-		failures = append(failures, fmt.Sprintf("%s (%s): %s", o.m.source, o.m.how, msg))
+		failures = append(failures, fmt.Sprintf("%s (%s)%s: %s", o.m.source, o.m.how, o.flags, msg))
 	}
 	sort.Strings(failures)
 	for i, f := range failures {
@@ -349,7 +367,7 @@ func TestMutantOracle(t *testing.T) {
 		}
 		t.Error(f)
 	}
-	t.Logf("%d mutants: %d printed alike by both, %d rejected by both; tolerated: %v", len(results), bothAccept, bothReject, tolerated)
+	t.Logf("%d mutants, %d runs (every fifth also --raw-id): %d printed alike by both, %d rejected by both; tolerated: %v", len(mutants), len(results), bothAccept, bothReject, tolerated)
 	if bothAccept < len(results)/10 || bothReject < len(results)/10 {
 		t.Errorf("the mutants are not a mix of accepted and rejected modules: %d accepted, %d rejected", bothAccept, bothReject)
 	}
