@@ -420,3 +420,33 @@ func TestOutOfWidthLiterals(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestBuiltInNameTaken: a BuiltIn decoration names its target as
+// SPIRV-Tools' SaveBuiltInName does, BaseInstance included, with a suffix
+// when an OpName took the name (found by the mutant test: a damaged
+// OpDecorate target, past the bound, had lost its name).
+func TestBuiltInNameTaken(t *testing.T) {
+	op := func(o spirv.Opcode, n int) uint32 { return uint32(n)<<16 | uint32(o) }
+	words := []uint32{spirv.MagicNumber, 0x00010000, 0, 4, 0,
+		op(spirv.OpCapability, 2), uint32(spirv.CapabilityShader),
+		op(spirv.OpMemoryModel, 3), 0, 1}
+	words = spirv.EncodeString(append(words, op(spirv.OpName, 6), 1), "gl_BaseInstance")
+	words = append(words,
+		op(spirv.OpDecorate, 4), 9, uint32(spirv.DecorationBuiltIn), uint32(spirv.BuiltInBaseInstance),
+		op(spirv.OpDecorate, 4), 2, uint32(spirv.DecorationBuiltIn), uint32(spirv.BuiltInBaseInstance),
+		op(spirv.OpTypeInt, 4), 1, 32, 0)
+	got, err := DisassembleBinary(wordsToBytes(words), Options{NoHeader: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpName %gl_BaseInstance "gl_BaseInstance"
+               OpDecorate %gl_BaseInstance_0 BuiltIn BaseInstance
+               OpDecorate %gl_BaseInstance_1 BuiltIn BaseInstance
+%gl_BaseInstance = OpTypeInt 32 0
+`
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -393,6 +393,7 @@ var builtinNames = map[spirv.BuiltIn]string{
 	spirv.BuiltInSubgroupLocalInvocationId: "SubgroupLocalInvocationId",
 	spirv.BuiltInVertexIndex:               "gl_VertexIndex",
 	spirv.BuiltInInstanceIndex:             "gl_InstanceIndex",
+	spirv.BuiltInBaseInstance:              "gl_BaseInstance",
 	spirv.BuiltInSubgroupEqMask:            "SubgroupEqMaskKHR",
 	spirv.BuiltInSubgroupGeMask:            "SubgroupGeMaskKHR",
 	spirv.BuiltInSubgroupGtMask:            "SubgroupGtMaskKHR",
