@@ -450,3 +450,22 @@ func TestBuiltInNameTaken(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestEscapedString: '"' and '\' in a string literal get a backslash, as
+// spirv-dis prints them (checked against it).
+func TestEscapedString(t *testing.T) {
+	op := func(o spirv.Opcode, n int) uint32 { return uint32(n)<<16 | uint32(o) }
+	words := []uint32{spirv.MagicNumber, 0x00010000, 0, 4, 0,
+		op(spirv.OpCapability, 2), uint32(spirv.CapabilityShader),
+		op(spirv.OpMemoryModel, 3), 0, 1}
+	words = spirv.EncodeString(append(words, op(spirv.OpExtension, 4)), `a"b\c""\`)
+	got, err := DisassembleBinary(wordsToBytes(words), Options{NoHeader: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "               OpCapability Shader\n               OpMemoryModel Logical GLSL450\n" +
+		`               OpExtension "a\"b\\c\"\"\\"` + "\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
