@@ -39,8 +39,10 @@ func Fprint(w io.Writer, m *spirv.Module, opt Options) error {
 }
 
 // DisassembleBinary decodes a binary module (either byte order) and returns
-// its text. A module that does not decode gives spirv.Decode's
-// *spirv.DecodeError and no text.
+// its text. It accepts what spirv-dis accepts: the module is decoded with
+// spirv.DecodeOptions{Lenient: true}, so ids at or above the header's bound
+// are printed, not refused. A module that does not decode gives the
+// decoder's *spirv.DecodeError and no text.
 func DisassembleBinary(b []byte, opt Options) ([]byte, error) {
 	p, err := printBinary(nil, nil, b, opt)
 	if err != nil {
@@ -49,9 +51,10 @@ func DisassembleBinary(b []byte, opt Options) ([]byte, error) {
 	return p.b, nil
 }
 
-// FprintBinary decodes a binary module and writes its text to w, in chunks.
-// A module that does not decode gives spirv.Decode's *spirv.DecodeError,
-// and then nothing is written; otherwise the error is w's.
+// FprintBinary decodes a binary module, leniently as DisassembleBinary does,
+// and writes its text to w, in chunks. A module that does not decode gives
+// the decoder's *spirv.DecodeError, and then nothing is written; otherwise
+// the error is w's.
 //
 // This is the fast way from a file to text: the module is read twice, one
 // instruction at a time (spirv.Reader), and never held whole, except under
@@ -66,6 +69,10 @@ func FprintBinary(w io.Writer, b []byte, opt Options) error {
 	return p.err
 }
 
+// lenient decodes as spirv-dis parses: an id past the bound is the
+// validator's business.
+var lenient = spirv.DecodeOptions{Lenient: true}
+
 // printBinary prints b with a spirv.Reader: a first pass checks every
 // instruction and assigns the names, a second prints. Why not
 // spirv.Decode? It builds the whole module, about 8 bytes of instructions
@@ -75,13 +82,13 @@ func FprintBinary(w io.Writer, b []byte, opt Options) error {
 // (NestedIndent, ReorderBlocks) do decode the module.
 func printBinary(dst []byte, w io.Writer, b []byte, opt Options) (*printer, error) {
 	if opt.NestedIndent || opt.ReorderBlocks {
-		m, err := spirv.Decode(b)
+		m, err := lenient.Decode(b)
 		if err != nil {
 			return nil, err
 		}
 		return printModule(dst, w, m, opt), nil
 	}
-	r, err := spirv.NewReader(b)
+	r, err := lenient.NewReader(b)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,8 @@ func optionsFromByte(b byte) Options {
 }
 
 // FuzzDisassemble checks that disassembling never panics, and that the
-// streaming path (DisassembleBinary) fails exactly as spirv.Decode does and
+// streaming path (DisassembleBinary) fails exactly as the lenient decoder
+// (spirv.DecodeOptions{Lenient: true}, what spirv-dis accepts) does and
 // otherwise prints what Disassemble prints.
 func FuzzDisassemble(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.spv")
@@ -41,7 +42,7 @@ func FuzzDisassemble(f *testing.F) {
 	f.Add(long, byte(0))
 	f.Fuzz(func(t *testing.T, b []byte, optBits byte) {
 		opt := optionsFromByte(optBits)
-		m, err := spirv.Decode(b)
+		m, err := spirv.DecodeOptions{Lenient: true}.Decode(b)
 		got, derr := DisassembleBinary(b, opt)
 		if err != nil {
 			if derr == nil || derr.Error() != err.Error() {

@@ -2,7 +2,6 @@ package dis
 
 import (
 	"io"
-	"strings"
 
 	"spvx/spirv"
 )
@@ -480,16 +479,27 @@ func appendEnum(b []byte, k spirv.OperandKind, w uint32) []byte {
 // appendEscaped appends a string literal's bytes, with '"' and '\'
 // escaped by a backslash.
 func appendEscaped(b []byte, words []uint32) []byte {
-	for _, w := range words {
-		for k := 0; k < 4; k++ {
-			c := byte(w >> (8 * k))
-			if c == 0 {
-				return b
-			}
-			if c == '"' || c == '\\' {
-				b = append(b, '\\')
-			}
-			b = append(b, c)
+	start := len(b)
+	b = spirv.AppendString(b, words)
+	n := 0
+	for _, c := range b[start:] {
+		if c == '"' || c == '\\' {
+			n++
+		}
+	}
+	if n == 0 {
+		return b
+	}
+	// Spread the bytes from the end, inserting the backslashes.
+	b = append(b, make([]byte, n)...)
+	j := len(b)
+	for i := len(b) - n - 1; i >= start; i-- {
+		c := b[i]
+		j--
+		b[j] = c
+		if c == '"' || c == '\\' {
+			j--
+			b[j] = '\\'
 		}
 	}
 	return b
@@ -510,16 +520,6 @@ func (p *printer) appendID(b []byte, id uint32) []byte {
 
 // opaqueExtSet reports whether SPIRV-Tools treats the extended instruction
 // set as an unknown NonSemantic set, whose instructions it prints by number
-// with every operand as an id. It knows only the sets below (its
-// spvExtInstImportTypeGet); spvx knows more grammars, but prints those
-// NonSemantic sets as spirv-dis does. nil is an unknown NonSemantic set.
-func opaqueExtSet(set *spirv.ExtInstSet) bool {
-	if set == nil {
-		return true
-	}
-	switch set.Name {
-	case "NonSemantic.Shader.DebugInfo.100", "NonSemantic.ClspvReflection.", "NonSemantic.VkspReflection":
-		return false
-	}
-	return strings.HasPrefix(set.Name, "NonSemantic.")
-}
+// with every operand as an id. The decoder decides, as SPIRV-Tools does:
+// such instructions have no ExtSet (spirv.DecodeOptions, importedSet).
+func opaqueExtSet(set *spirv.ExtInstSet) bool { return set == nil }

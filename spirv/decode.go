@@ -1,7 +1,6 @@
 package spirv
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -9,16 +8,36 @@ import (
 	"unsafe"
 )
 
+// DecodeOptions select how strictly a module is decoded. The zero value
+// is the strict decoder that Decode, DecodeWords, DecodeInto and NewReader
+// use.
+//
+// Both modes apply every rule of SPIRV-Tools' binary parser
+// (source/binary.cpp), which is what spirv-dis accepts: the header, word
+// counts, opcodes, enumerants, ids that are 0 or defined twice, literal
+// sizes, extended instruction sets, OpSpecConstantOp operations. The strict
+// mode also rejects ids not less than the header's bound, a rule of the
+// validator rather than of the parser.
+type DecodeOptions struct {
+	// Lenient accepts ids at or above the header's bound, as spirv-dis
+	// does: the disassembler, spvx info, and a validator that must report
+	// such ids rather than refuse the module, decode leniently.
+	Lenient bool
+}
+
 // Decode parses a binary SPIR-V module. The input may be in either byte
 // order. Every operand is parsed per the grammar; the first problem found
 // is returned as a *DecodeError. The module may share memory with b (to
 // avoid copying large inputs), so b must not be modified afterwards.
-func Decode(b []byte) (*Module, error) {
+func Decode(b []byte) (*Module, error) { return DecodeOptions{}.Decode(b) }
+
+// Decode is spirv.Decode with options o.
+func (o DecodeOptions) Decode(b []byte) (*Module, error) {
 	words, bigEndian, err := wordsOf(b)
 	if err != nil {
 		return nil, err
 	}
-	m, err := DecodeWords(words)
+	m, err := o.DecodeWords(words)
 	if m != nil {
 		m.Header.BigEndian = bigEndian
 	}
@@ -32,7 +51,7 @@ func wordsOf(b []byte) (words []uint32, bigEndian bool, err error) {
 		return nil, false, &DecodeError{Word: len(b) / 4, Inst: -1, Err: ErrShortHeader}
 	}
 	if len(b)%4 != 0 {
-		return nil, false, &DecodeError{Word: len(b) / 4, Inst: -1, Err: ErrNotWordAligned}
+		return nil, false, &DecodeError{Word: -1, Inst: -1, Err: fmt.Errorf("%w; it is %d bytes", ErrNotWordAligned, len(b))}
 	}
 	var order binary.ByteOrder = binary.LittleEndian
 	switch {
@@ -55,19 +74,25 @@ func wordsOf(b []byte) (words []uint32, bigEndian bool, err error) {
 // and suitably aligned; it returns nil otherwise. The module then shares
 // b's memory, which is why Decode documents that b must not change.
 func hostWords(b []byte) []uint32 {
-	if !hostLittleEndian || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 != 0 || binary.LittleEndian.Uint32(b) != MagicNumber {
+	if !HostLittleEndian || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 != 0 || binary.LittleEndian.Uint32(b) != MagicNumber {
 		return nil
 	}
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
 }
 
-var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+// HostLittleEndian reports whether this machine stores words little-end
+// first, the byte order of almost every SPIR-V module: words can then be
+// viewed in place and written out without swapping.
+var HostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // DecodeWords parses a module already split into host-order words. The
 // module keeps references to words.
-func DecodeWords(words []uint32) (*Module, error) {
+func DecodeWords(words []uint32) (*Module, error) { return DecodeOptions{}.DecodeWords(words) }
+
+// DecodeWords is spirv.DecodeWords with options o.
+func (o DecodeOptions) DecodeWords(words []uint32) (*Module, error) {
 	m := new(Module)
-	if err := m.decodeWords(words, sharedOperands()); err != nil {
+	if err := m.decodeWords(words, sharedOperands(), o); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -79,12 +104,15 @@ func DecodeWords(words []uint32) (*Module, error) {
 // state. Everything m held before is overwritten, including the
 // instructions and operand slices earlier callers may still reference. On
 // error m's contents are unspecified.
-func DecodeInto(m *Module, b []byte) error {
+func DecodeInto(m *Module, b []byte) error { return DecodeOptions{}.DecodeInto(m, b) }
+
+// DecodeInto is spirv.DecodeInto with options o.
+func (o DecodeOptions) DecodeInto(m *Module, b []byte) error {
 	words, bigEndian, err := wordsOf(b)
 	if err != nil {
 		return err
 	}
-	if err := m.decodeWords(words, sharedOperands()); err != nil {
+	if err := m.decodeWords(words, sharedOperands(), o); err != nil {
 		return err
 	}
 	m.Header.BigEndian = bigEndian
@@ -93,9 +121,9 @@ func DecodeInto(m *Module, b []byte) error {
 
 // decodeWords decodes words into m. shared is sharedOperands(), or for
 // tests of the general path, noSharedOperands.
-func (m *Module) decodeWords(words []uint32, shared *sharedLists) error {
+func (m *Module) decodeWords(words []uint32, shared *sharedLists, o DecodeOptions) error {
 	var d decoder
-	h, err := d.init(words, &m.scratch)
+	h, err := d.init(words, &m.scratch, o)
 	if err != nil {
 		return err
 	}
@@ -151,7 +179,7 @@ func (m *Module) decodeWords(words []uint32, shared *sharedLists) error {
 	}
 	m.ops = d.ops
 	*in = Instruction{}
-	m.scratch.imports, m.scratch.nameBuf = d.imports, d.nameBuf
+	m.scratch.imports, m.scratch.nameBuf, m.scratch.defined = d.imports, d.nameBuf, d.ids.defined
 	return nil
 }
 
@@ -168,12 +196,15 @@ type Reader struct {
 
 // NewReader checks b's header and prepares to read its instructions.
 // Like Decode, it may keep a view of b, which must not change.
-func NewReader(b []byte) (*Reader, error) {
+func NewReader(b []byte) (*Reader, error) { return DecodeOptions{}.NewReader(b) }
+
+// NewReader is spirv.NewReader with options o.
+func (o DecodeOptions) NewReader(b []byte) (*Reader, error) {
 	words, bigEndian, err := wordsOf(b)
 	if err != nil {
 		return nil, err
 	}
-	r, err := NewWordReader(words)
+	r, err := o.NewWordReader(words)
 	if r != nil {
 		r.header.BigEndian = bigEndian
 	}
@@ -181,9 +212,12 @@ func NewReader(b []byte) (*Reader, error) {
 }
 
 // NewWordReader is NewReader for a module already in host-order words.
-func NewWordReader(words []uint32) (*Reader, error) {
+func NewWordReader(words []uint32) (*Reader, error) { return DecodeOptions{}.NewWordReader(words) }
+
+// NewWordReader is spirv.NewWordReader with options o.
+func (o DecodeOptions) NewWordReader(words []uint32) (*Reader, error) {
 	r := new(Reader)
-	h, err := r.d.init(words, new(decodeScratch))
+	h, err := r.d.init(words, new(decodeScratch), o)
 	if err != nil {
 		return nil, err
 	}
@@ -220,19 +254,22 @@ func (r *Reader) Next() (*Instruction, error) {
 func (r *Reader) Reset() {
 	r.d.off, r.d.index, r.d.err = 5, 0, nil
 	r.d.imports = r.d.imports[:0]
+	r.d.ids.reset() // the definitions are read again
 }
 
 // decodeScratch is the decoder's storage a Module keeps for DecodeInto.
 type decodeScratch struct {
-	view    Instruction
-	imports []extImport
-	nameBuf []byte
-	typeOf  []uint32
-	numType map[uint32]NumberType
+	view      Instruction
+	imports   []extImport
+	nameBuf   []byte
+	typeOf    []uint32
+	defined   []uint64
+	numType   map[uint32]numInfo
+	importIdx map[uint32]int32
 }
 
 // init checks the header words and prepares d to decode words.
-func (d *decoder) init(words []uint32, scratch *decodeScratch) (Header, error) {
+func (d *decoder) init(words []uint32, scratch *decodeScratch, o DecodeOptions) (Header, error) {
 	if len(words) < 5 {
 		return Header{}, &DecodeError{Word: len(words), Inst: -1, Err: ErrShortHeader}
 	}
@@ -244,6 +281,11 @@ func (d *decoder) init(words []uint32, scratch *decodeScratch) (Header, error) {
 		// a module of 8 GiB is not one anyone writes.
 		return Header{}, &DecodeError{Word: 0, Inst: -1, Err: fmt.Errorf("%w: %d words", ErrTooLarge, len(words))}
 	}
+	if v := words[1]; v&0xFF0000FF != 0 || v < 0x10000 || v > uint32(MaxVersion) {
+		// SPIRV-Tools' spvBinaryHeaderGet: the high and low bytes are 0,
+		// and the version is 1.0 to the latest it knows.
+		return Header{}, &DecodeError{Word: 1, Inst: -1, Err: fmt.Errorf("%w 0x%08x: want 1.0 to %s", ErrBadVersion, v, MaxVersion)}
+	}
 	h := Header{
 		Magic:     words[0],
 		Version:   Version(words[1]),
@@ -251,7 +293,7 @@ func (d *decoder) init(words []uint32, scratch *decodeScratch) (Header, error) {
 		Bound:     words[3],
 		Schema:    words[4],
 	}
-	*d = decoder{words: words, bound: words[3], off: 5, imports: scratch.imports[:0], nameBuf: scratch.nameBuf, shared: sharedOperands()}
+	*d = decoder{words: words, bound: words[3], off: 5, imports: scratch.imports[:0], nameBuf: scratch.nameBuf, shared: sharedOperands(), lenient: o.Lenient}
 	d.ids.init(words[3], len(words), scratch)
 	return h, nil
 }
@@ -275,14 +317,28 @@ func countInstructions(words []uint32, shared *sharedLists) (n, maxOps int) {
 	return n, maxOps
 }
 
-// idTable records, per id, the type of a value or the number type of a
-// scalar type. Ids below a limit proportional to the input size live in
-// slices; any larger id (legal when the bound is large) goes to maps, so a
-// huge bound in a small module cannot cause a huge allocation.
+// MaxVersion is the latest SPIR-V version, the highest a module header may
+// give (SPIRV-Tools' SPV_VERSION).
+const MaxVersion Version = 0x10600
+
+// idTable records, per id, whether it is defined, the type of a value and
+// the number type of a type. Ids below a limit proportional to the input
+// size live in slices; any larger id (legal when the bound is large, and
+// any id at all in a lenient decode) goes to maps, so a huge id in a small
+// module cannot cause a huge allocation. Every lookup is O(1).
 type idTable struct {
 	typeOf  []uint32
-	bigType map[uint32]uint32
-	numType map[uint32]NumberType // scalar numeric types only: there are few
+	defined []uint64          // bit per id below len(typeOf)
+	bigType map[uint32]uint32 // ids at or above len(typeOf): present when defined
+	numType map[uint32]numInfo
+	imports map[uint32]int32 // OpExtInstImport result id → index in decoder.imports
+}
+
+// numInfo is what a type id means to literal sizing: SPIRV-Tools'
+// NumberType, with the word count a literal of the type takes.
+type numInfo struct {
+	nt    NumberType
+	words uint16
 }
 
 func (t *idTable) init(bound uint32, nwords int, scratch *decodeScratch) {
@@ -296,16 +352,43 @@ func (t *idTable) init(bound uint32, nwords int, scratch *decodeScratch) {
 	} else {
 		scratch.typeOf = make([]uint32, n)
 	}
+	nd := (n + 63) / 64
+	if uint64(cap(scratch.defined)) >= nd {
+		scratch.defined = scratch.defined[:nd]
+		clear(scratch.defined)
+	} else {
+		scratch.defined = make([]uint64, nd)
+	}
 	if scratch.numType == nil {
-		scratch.numType = map[uint32]NumberType{}
+		scratch.numType = map[uint32]numInfo{}
+		scratch.importIdx = map[uint32]int32{}
 	}
 	clear(scratch.numType)
-	t.typeOf, t.numType = scratch.typeOf, scratch.numType
+	clear(scratch.importIdx)
+	t.typeOf, t.defined, t.numType, t.imports = scratch.typeOf, scratch.defined, scratch.numType, scratch.importIdx
 }
 
-func (t *idTable) setType(id, typ uint32) {
+// reset forgets the definitions, for a Reader that reads the module again.
+func (t *idTable) reset() {
+	clear(t.defined)
+	clear(t.bigType)
+	clear(t.imports)
+}
+
+// isDefined reports whether id has been defined.
+func (t *idTable) isDefined(id uint32) bool {
+	if int(id) < len(t.typeOf) {
+		return t.defined[id/64]&(1<<(id%64)) != 0
+	}
+	_, ok := t.bigType[id]
+	return ok
+}
+
+// define records the definition of id with type typ (0 for none).
+func (t *idTable) define(id, typ uint32) {
 	if int(id) < len(t.typeOf) {
 		t.typeOf[id] = typ
+		t.defined[id/64] |= 1 << (id % 64)
 		return
 	}
 	if t.bigType == nil {
@@ -321,9 +404,9 @@ func (t *idTable) typeOfID(id uint32) uint32 {
 	return t.bigType[id]
 }
 
-func (t *idTable) setNum(id uint32, n NumberType) { t.numType[id] = n }
+func (t *idTable) setNum(id uint32, n numInfo) { t.numType[id] = n }
 
-func (t *idTable) num(id uint32) NumberType { return t.numType[id] }
+func (t *idTable) num(id uint32) numInfo { return t.numType[id] }
 
 type extImport struct {
 	id       uint32
@@ -335,7 +418,8 @@ type extImport struct {
 type decoder struct {
 	words   []uint32
 	bound   uint32
-	off     int // word offset of the next instruction
+	lenient bool // DecodeOptions.Lenient
+	off     int  // word offset of the next instruction
 	ops     []Operand
 	ids     idTable
 	imports []extImport
@@ -433,21 +517,28 @@ func (d *decoder) idOperands(info *InstructionInfo) bool {
 		return false
 	}
 	for _, id := range inst[1:] {
-		if id == 0 || id >= d.bound {
+		if id == 0 || (id >= d.bound && !d.lenient) {
 			return false
 		}
 	}
-	d.cur.Operands, d.sharedOps, d.sharedStart = shared, true, start
-	d.pos = len(inst)
+	var typ, res uint32
 	if info.HasType {
-		d.cur.TypeID = inst[1]
+		typ = inst[1]
 		if info.HasResult {
-			d.cur.ResultID = inst[2]
-			d.ids.setType(inst[2], inst[1])
+			res = inst[2]
 		}
 	} else if info.HasResult {
-		d.cur.ResultID = inst[1]
+		res = inst[1]
 	}
+	if res != 0 {
+		if d.ids.isDefined(res) {
+			return false
+		}
+		d.ids.define(res, typ)
+	}
+	d.cur.Operands, d.sharedOps, d.sharedStart = shared, true, start
+	d.pos = len(inst)
+	d.cur.TypeID, d.cur.ResultID = typ, res
 	return true
 }
 
@@ -475,51 +566,95 @@ func (d *decoder) record() error {
 		}
 	case OpExtInstImport:
 		// The name is matched as bytes so that decoding allocates nothing.
-		name := appendStringBytes(d.nameBuf[:0], in.OperandWords(1))
+		name := AppendString(d.nameBuf[:0], in.OperandWords(1))
 		d.nameBuf = name
-		set, index := lookupExtInstSetBytes(name)
-		nonSemantic := bytes.HasPrefix(name, []byte("NonSemantic."))
-		d.imports = append(d.imports, extImport{in.ResultID, set, index, set != nil || nonSemantic})
-		if set == nil && !nonSemantic {
-			return d.fail(fmt.Errorf("%w %q", ErrUnknownExtInstSet, name))
+		set, index, ok := importedSet(name)
+		d.ids.imports[in.ResultID] = int32(len(d.imports))
+		d.imports = append(d.imports, extImport{in.ResultID, set, index, ok})
+		if !ok {
+			return d.fail(fmt.Errorf("%w '%s'", ErrUnknownExtInstSet, name))
 		}
 	}
 	return nil
 }
 
-// appendStringBytes appends the bytes of a nul-terminated literal string.
-func appendStringBytes(dst []byte, words []uint32) []byte {
-	for _, w := range words {
-		for k := 0; k < 4; k++ {
-			c := byte(w >> (8 * k))
-			if c == 0 {
-				return dst
-			}
-			dst = append(dst, c)
-		}
-	}
-	return dst
+// ImportedExtInstSet says how SPIRV-Tools reads an OpExtInstImport name,
+// which the decoder follows: ok is false for a name it rejects; set is the
+// grammar that decodes the set's instructions, or nil for a NonSemantic.*
+// set it does not know, whose operands are all ids (printed by number).
+// "NonSemantic.Shader.DebugInfo.N" reads as version 100 for every N.
+func ImportedExtInstSet(name string) (set *ExtInstSet, ok bool) {
+	set, _, ok = importedSet([]byte(name))
+	return set, ok
 }
 
-// lookupExtInstSetBytes finds the set an import names, and returns it
-// with 1 + its index in extInstSets (nil, 0 when there is none).
-func lookupExtInstSetBytes(name []byte) (*ExtInstSet, uint8) {
+// importedSet is how SPIRV-Tools (spvExtInstImportTypeGet) reads the name
+// an OpExtInstImport imports: the set whose grammar decodes its
+// instructions, with 1 + its index in extInstSets (nil, 0 for a
+// NonSemantic.* set that SPIRV-Tools does not know, whose operands are all
+// ids), and ok false for a name it rejects.
+func importedSet(name []byte) (set *ExtInstSet, index uint8, ok bool) {
+	set, index = lookupExtInstSet(name)
+	if !hasPrefix(name, "NonSemantic.") {
+		return set, index, set != nil
+	}
+	if set != nil {
+		for _, p := range spirvToolsNonSemantic {
+			if hasPrefix(name, p) {
+				if p == "NonSemantic.Shader.DebugInfo." {
+					// Every version reads as 100, whose numbering later
+					// versions keep.
+					set, index = lookupExtInstSet("NonSemantic.Shader.DebugInfo.100")
+				}
+				return set, index, true
+			}
+		}
+	}
+	return nil, 0, true
+}
+
+// spirvToolsNonSemantic are the NonSemantic sets SPIRV-Tools decodes with a
+// grammar, by the prefixes it matches; it reads every other NonSemantic.*
+// set's operands as ids.
+var spirvToolsNonSemantic = [...]string{
+	"NonSemantic.Shader.DebugInfo.", "NonSemantic.Graph.DebugInfo.",
+	"NonSemantic.ClspvReflection.", "NonSemantic.VkspReflection.",
+}
+
+// lookupExtInstSet finds the set an import names, as SPIRV-Tools matches
+// names: exactly, or for a set that has versions (PrefixMatch) by its name
+// followed by a dot. It returns the set with 1 + its index in extInstSets
+// (nil, 0 when there is none). It takes the name as a string or as bytes,
+// so that the decoder matches without allocating.
+func lookupExtInstSet[S ~string | ~[]byte](name S) (*ExtInstSet, uint8) {
 	for i := range extInstSets {
 		s := &extInstSets[i]
-		if string(name) == s.Name || (s.PrefixMatch && bytes.HasPrefix(name, []byte(s.Name))) {
+		if !s.PrefixMatch {
+			if string(name) == s.Name {
+				return s, uint8(i + 1)
+			}
+			continue
+		}
+		if hasPrefix(name, s.Name) && (s.Name[len(s.Name)-1] == '.' || len(name) > len(s.Name) && name[len(s.Name)] == '.') {
 			return s, uint8(i + 1)
 		}
 	}
 	return nil, 0
 }
 
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+func hasPrefix[S ~string | ~[]byte](s S, p string) bool {
+	return len(s) >= len(p) && string(s[:len(p)]) == p
+}
 
-func numberType(k NumberKind, width uint32, hasEnc bool, enc FPEncoding) NumberType {
-	if width == 0 || width > 64 {
-		return NumberType{} // not a usable literal type; reported where a literal needs it
+// numberType describes a literal of an OpTypeInt or OpTypeFloat of the
+// given width. As in SPIRV-Tools, any width is accepted, and a literal
+// takes (width+31)/32 words computed in 32 bits, then kept to 16 (so a
+// width with bit 31 set wraps to a few words, as SPIRV-Tools reads it).
+func numberType(k NumberKind, width uint32, hasEnc bool, enc FPEncoding) numInfo {
+	return numInfo{
+		nt:    NumberType{Kind: k, Width: uint8(min(width, 255)), HasEncoding: hasEnc, Encoding: enc},
+		words: uint16((width + 31) / 32),
 	}
-	return NumberType{Kind: k, Width: uint8(width), HasEncoding: hasEnc, Encoding: enc}
 }
 
 // operandList parses operands per a grammar list. set is the extended
@@ -542,8 +677,15 @@ func (d *decoder) operandList(list []OperandInfo, set *ExtInstSet) error {
 				}
 			}
 		case Variadic:
+			k := o.Kind
+			if k == OperandKindPairIdRefIdRef {
+				// OpPhi's pairs: SPIRV-Tools reads them as a list of ids
+				// (its grammar generator maps them to VariableId), so an
+				// odd count is no error of the parser.
+				k = OperandKindIdRef
+			}
 			for d.pos < len(d.inst) {
-				if err := d.operand(o.Kind); err != nil {
+				if err := d.operand(k); err != nil {
 					return err
 				}
 			}
@@ -564,11 +706,13 @@ func (d *decoder) add(kind OperandKind, count int) {
 	d.pos += count
 }
 
+// checkID applies SPIRV-Tools' one check of an id, that it is not 0, and
+// in a strict decode the bound.
 func (d *decoder) checkID(id uint32) error {
-	if id >= d.bound || id == 0 {
-		if id == 0 {
-			return d.fail(fmt.Errorf("%w: id 0 is not a valid id", ErrIDOutOfBound))
-		}
+	if id == 0 {
+		return d.fail(ErrZeroID)
+	}
+	if id >= d.bound && !d.lenient {
 		return d.fail(fmt.Errorf("%w: id %d, bound %d", ErrIDOutOfBound, id, d.bound))
 	}
 	return nil
@@ -588,9 +732,10 @@ func (d *decoder) operand(k OperandKind) error {
 			d.cur.TypeID = id
 		case OperandKindIdResult:
 			d.cur.ResultID = id
-			if d.cur.TypeID != 0 {
-				d.ids.setType(id, d.cur.TypeID)
+			if d.ids.isDefined(id) {
+				return d.fail(fmt.Errorf("Id %d is %w", id, ErrDuplicateID))
 			}
+			d.ids.define(id, d.cur.TypeID)
 		}
 		d.add(k, 1)
 		return nil
@@ -644,7 +789,13 @@ func (d *decoder) operand(k OperandKind) error {
 		}
 		return d.fail(ErrUnterminatedString)
 	case OperandKindLiteralContextDependentNumber:
-		return d.typedNumber(k, d.ids.num(d.cur.TypeID), d.cur.TypeID)
+		n := d.ids.num(d.cur.TypeID)
+		if n.nt.Kind != NotNumber && n.words == 0 {
+			// SPIRV-Tools reads no word for the literal, and then always
+			// fails on the word count.
+			return d.fail(fmt.Errorf("%w: type id %d has width 0", ErrBadNumberType, d.cur.TypeID))
+		}
+		return d.typedNumber(k, n, d.cur.TypeID)
 	case OperandKindLiteralExtInstInteger:
 		return d.extInst()
 	case OperandKindLiteralSpecConstantOpInteger:
@@ -669,15 +820,15 @@ func (d *decoder) params(e *Enumerant) error {
 	return nil
 }
 
-func (d *decoder) typedNumber(k OperandKind, nt NumberType, typeID uint32) error {
-	if nt.Kind == NotNumber {
-		return d.fail(fmt.Errorf("%w: type id %d is not a scalar numeric type", ErrBadNumberType, typeID))
+func (d *decoder) typedNumber(k OperandKind, num numInfo, typeID uint32) error {
+	if num.nt.Kind == NotNumber {
+		return d.fail(fmt.Errorf("%w: Type Id %d is not a scalar numeric type", ErrBadNumberType, typeID))
 	}
-	n := (int(nt.Width) + 31) / 32
+	n := int(num.words)
 	if d.pos+n > len(d.inst) {
-		return d.fail(fmt.Errorf("%w: a %d-bit literal needs %d words", ErrOperandOverrun, nt.Width, n))
+		return d.fail(fmt.Errorf("%w: a literal of type id %d needs %d words", ErrOperandOverrun, typeID, n))
 	}
-	d.ops = append(d.ops, Operand{Kind: k, Offset: uint16(d.pos), Count: uint16(n), Number: nt})
+	d.ops = append(d.ops, Operand{Kind: k, Offset: uint16(d.pos), Count: uint16(n), Number: num.nt})
 	d.pos += n
 	return nil
 }
@@ -693,10 +844,15 @@ func (d *decoder) switchOperands() error {
 			return err
 		}
 	}
+	if d.pos == len(d.inst) {
+		// No case: SPIRV-Tools looks at the selector's type only to size
+		// case literals, so it does not check it here.
+		return nil
+	}
 	sel := d.inst[1]
 	typeID := d.ids.typeOfID(sel)
 	nt := d.ids.num(typeID)
-	if nt.Kind != Unsigned && nt.Kind != Signed {
+	if nt.nt.Kind != Unsigned && nt.nt.Kind != Signed {
 		return d.fail(fmt.Errorf("%w: OpSwitch selector %d does not have an integer type", ErrBadNumberType, sel))
 	}
 	for d.pos < len(d.inst) {
@@ -716,25 +872,21 @@ func (d *decoder) switchOperands() error {
 func (d *decoder) extInst() error {
 	// OpExtInst: Result Type, Result, Set, Instruction, operands...
 	setID := d.inst[3]
-	var imp *extImport
-	for i := range d.imports {
-		if d.imports[i].id == setID {
-			imp = &d.imports[i]
-			break
-		}
+	i, ok := d.ids.imports[setID]
+	if !ok {
+		return d.fail(fmt.Errorf("%w: set Id %d does not reference an OpExtInstImport result Id", ErrUnknownExtInstSet, setID))
 	}
-	if imp == nil {
-		return d.fail(fmt.Errorf("%w: id %d is not an OpExtInstImport", ErrUnknownExtInstSet, setID))
-	}
+	imp := &d.imports[i]
 	num := d.inst[d.pos]
 	d.add(OperandKindLiteralExtInstInteger, 1)
 	if imp.set == nil {
 		// Unknown NonSemantic.* set: every remaining operand is an id.
 		return d.idsToEnd()
 	}
+	nonSemantic := hasPrefix(imp.set.Name, "NonSemantic.")
 	ext, ok := imp.set.Instruction(num)
 	if !ok {
-		if hasPrefix(imp.set.Name, "NonSemantic.") {
+		if nonSemantic {
 			// Non-semantic sets may grow; like SPIRV-Tools, read an
 			// instruction this grammar lacks as ids (ExtSet stays nil).
 			return d.idsToEnd()
@@ -742,7 +894,15 @@ func (d *decoder) extInst() error {
 		return d.fail(fmt.Errorf("%w %d in %s", ErrUnknownExtInst, num, imp.set.Name))
 	}
 	d.cur.ExtSet, d.setIndex = imp.set, imp.setIndex
-	return d.operandList(ext.Operands, imp.set)
+	if err := d.operandList(ext.Operands, imp.set); err != nil {
+		return err
+	}
+	if nonSemantic {
+		// As current SPIRV-Tools, absorb the operands a later version of
+		// the set adds, as ids.
+		return d.idsToEnd()
+	}
+	return nil
 }
 
 func (d *decoder) idsToEnd() error {
@@ -754,11 +914,17 @@ func (d *decoder) idsToEnd() error {
 	return nil
 }
 
+// specConstantOp parses OpSpecConstantOp's operation and its operands.
+// Only the operations the specification allows are accepted, as
+// SPIRV-Tools does; none of them is OpSpecConstantOp or takes an operand
+// that embeds an operation, so this never nests (an operation word
+// 52, OpSpecConstantOp, is an error, not a level of recursion).
 func (d *decoder) specConstantOp() error {
-	op := Opcode(d.inst[d.pos])
+	w := d.inst[d.pos]
+	op := Opcode(w)
 	info := op.Info()
-	if info == nil || uint32(op) != d.inst[d.pos] {
-		return d.fail(fmt.Errorf("%w %d", ErrBadSpecConstantOp, d.inst[d.pos]))
+	if info == nil || uint32(op) != w || !IsSpecConstantOpcode(op) {
+		return d.fail(fmt.Errorf("%w: %d", ErrBadSpecConstantOp, w))
 	}
 	d.add(OperandKindLiteralSpecConstantOpInteger, 1)
 	// The operation's own operands, less its Result Type and Result.
@@ -767,4 +933,38 @@ func (d *decoder) specConstantOp() error {
 		ops = ops[1:]
 	}
 	return d.operandList(ops, nil)
+}
+
+// IsSpecConstantOpcode reports whether OpSpecConstantOp may perform op: the
+// operations the specification lists under OpSpecConstantOp, with the
+// untyped access chains and cooperative matrix lengths that SPIRV-Tools
+// (source/assembly_grammar.cpp) adds.
+func IsSpecConstantOpcode(op Opcode) bool {
+	switch op {
+	case OpSConvert, OpFConvert, OpConvertFToS, OpConvertSToF, OpConvertFToU,
+		OpConvertUToF, OpUConvert, OpConvertPtrToU, OpConvertUToPtr,
+		OpGenericCastToPtr, OpPtrCastToGeneric, OpBitcast, OpQuantizeToF16,
+		// Arithmetic
+		OpSNegate, OpNot, OpIAdd, OpISub, OpIMul, OpUDiv, OpSDiv, OpUMod,
+		OpSRem, OpSMod, OpShiftRightLogical, OpShiftRightArithmetic,
+		OpShiftLeftLogical, OpBitwiseOr, OpBitwiseAnd, OpBitwiseXor, OpFNegate,
+		OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod,
+		// Composite
+		OpVectorShuffle, OpCompositeExtract, OpCompositeInsert,
+		// Logical
+		OpLogicalOr, OpLogicalAnd, OpLogicalNot, OpLogicalEqual,
+		OpLogicalNotEqual, OpSelect,
+		// Comparison
+		OpIEqual, OpINotEqual, OpULessThan, OpSLessThan, OpUGreaterThan,
+		OpSGreaterThan, OpULessThanEqual, OpSLessThanEqual,
+		OpUGreaterThanEqual, OpSGreaterThanEqual,
+		// Memory
+		OpAccessChain, OpInBoundsAccessChain, OpPtrAccessChain,
+		OpInBoundsPtrAccessChain, OpUntypedAccessChainKHR,
+		OpUntypedInBoundsAccessChainKHR, OpUntypedPtrAccessChainKHR,
+		OpUntypedInBoundsPtrAccessChainKHR,
+		OpCooperativeMatrixLengthNV, OpCooperativeMatrixLengthKHR:
+		return true
+	}
+	return false
 }

@@ -1,8 +1,8 @@
 // Package spirv is the core of spvx: the SPIR-V grammar tables (generated
 // from the Khronos grammar JSON plus spvx's overlay), the binary form of a
 // module (Decode and Encode), and an on-demand index of a decoded module
-// (types, constants, names, decorations, entry points, functions) shared by
-// the assembler, disassembler, validator and executor.
+// (types, constants, names, decorations, entry points, functions), used by
+// spvx info and meant for the validator and executor still to be written.
 //
 // The grammar is SPIR-V 1.6 revision 7 (SPIRV-Headers of 2026-08-14) with
 // the overlay entries of SPV_INTEL_subgroup_bitcast_shuffle; see
@@ -26,6 +26,9 @@
 // one instruction at a time.
 //
 // Decode never panics and never trusts the header's id bound for
-// allocation: memory use is bounded by the input's size. Errors are
-// *DecodeError values wrapping one of the Err* sentinels.
+// allocation: memory use is bounded by the input's size, and time is linear
+// in it. It applies the rules of SPIRV-Tools' binary parser, so it accepts
+// what spirv-dis accepts; DecodeOptions{Lenient: true} also accepts ids at
+// or above the bound, as spirv-dis does, while the default rejects them.
+// Errors are *DecodeError values wrapping one of the Err* sentinels.
 package spirv

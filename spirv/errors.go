@@ -9,7 +9,8 @@ import (
 var (
 	ErrBadMagic           = errors.New("invalid magic number")
 	ErrShortHeader        = errors.New("module is shorter than the 5-word header")
-	ErrNotWordAligned     = errors.New("module size is not a multiple of 4 bytes")
+	ErrNotWordAligned     = errors.New("module size should be a multiple of 4 bytes")
+	ErrBadVersion         = errors.New("invalid SPIR-V version")
 	ErrZeroWordCount      = errors.New("word count is 0")
 	ErrTruncated          = errors.New("instruction runs past the end of the module")
 	ErrOperandOverrun     = errors.New("operands run past the instruction's word count")
@@ -19,6 +20,8 @@ var (
 	ErrUnknownOpcode      = errors.New("unknown opcode")
 	ErrUnknownEnumerant   = errors.New("unknown enumerant")
 	ErrIDOutOfBound       = errors.New("id is not less than the bound")
+	ErrZeroID             = errors.New("Id is 0")
+	ErrDuplicateID        = errors.New("defined more than once") // "Id N is defined more than once"
 	ErrUnknownExtInstSet  = errors.New("unknown extended instruction set")
 	ErrUnknownExtInst     = errors.New("unknown extended instruction")
 	ErrBadNumberType      = errors.New("literal number has no usable type")
@@ -30,13 +33,16 @@ var (
 // start of the module (header included), the index of the instruction,
 // and its opcode when known.
 type DecodeError struct {
-	Word int    // word offset in the module
+	Word int    // word offset in the module; -1 when the module is not words (ErrNotWordAligned)
 	Inst int    // instruction index, -1 for the header
 	Op   Opcode // opcode of the instruction, if it was read
 	Err  error  // wraps one of the Err* sentinels
 }
 
 func (e *DecodeError) Error() string {
+	if e.Word < 0 {
+		return e.Err.Error() // the framing, not a word, is wrong
+	}
 	if e.Inst < 0 {
 		return fmt.Sprintf("header at word %d: %v", e.Word, e.Err)
 	}

@@ -3,7 +3,6 @@ package spirv
 import (
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Opcode is a SPIR-V instruction opcode (the low 16 bits of an
@@ -152,8 +151,9 @@ type ExtInstInfo struct {
 type ExtInstSet struct {
 	// Name is the import name used in OpExtInstImport, e.g. "GLSL.std.450".
 	Name string
-	// PrefixMatch means any import name starting with Name selects this
-	// set (versioned names such as "NonSemantic.ClspvReflection.6").
+	// PrefixMatch means any import name starting with Name and a dot
+	// selects this set (versioned names such as
+	// "NonSemantic.ClspvReflection.6"), as SPIRV-Tools matches them.
 	PrefixMatch  bool
 	Version      int
 	Revision     int
@@ -290,15 +290,11 @@ func (k OperandKind) LookupEnumerant(name string) (*Enumerant, bool) {
 func ExtInstSets() []ExtInstSet { return extInstSets[:] }
 
 // LookupExtInstSet returns the grammar for an OpExtInstImport name, or nil
-// if spvx does not know the set.
+// if spvx does not know the set. Names match as SPIRV-Tools matches them:
+// exactly, or for a set with versions (PrefixMatch), its name then a dot.
 func LookupExtInstSet(importName string) *ExtInstSet {
-	for i := range extInstSets {
-		s := &extInstSets[i]
-		if s.Name == importName || (s.PrefixMatch && strings.HasPrefix(importName, s.Name)) {
-			return s
-		}
-	}
-	return nil
+	s, _ := lookupExtInstSet(importName)
+	return s
 }
 
 // Instruction returns the extended instruction with the given number.

@@ -119,7 +119,10 @@ type Instruction struct {
 	Words    []uint32 // all the instruction's words, in host order
 	Operands []Operand
 	// ExtSet is the grammar of the set an OpExtInst refers to; nil for
-	// other instructions and for unknown NonSemantic.* sets.
+	// other instructions, for an instruction number its NonSemantic.* set
+	// lacks, and for NonSemantic.* sets SPIRV-Tools does not know (such as
+	// NonSemantic.DebugPrintf: their operands are read as ids, as there;
+	// see ImportedExtInstSet).
 	ExtSet *ExtInstSet
 	// TypeID and ResultID are the Result Type and Result <id> operands,
 	// 0 when the instruction has none.
@@ -179,17 +182,24 @@ func (in *Instruction) String(i int) string {
 // DecodeString returns the nul-terminated UTF-8 string packed little-end
 // first into words.
 func DecodeString(words []uint32) string {
-	b := make([]byte, 0, len(words)*4)
+	return string(AppendString(make([]byte, 0, len(words)*4), words))
+}
+
+// AppendString appends the bytes of the nul-terminated string packed
+// little-end first into words (a LiteralString operand), without the nul;
+// all of the words' bytes if there is no nul. It is the one string
+// unpacker of spvx: the decoder, the index and the disassembler use it.
+func AppendString(dst []byte, words []uint32) []byte {
 	for _, w := range words {
 		for k := 0; k < 4; k++ {
 			c := byte(w >> (8 * k))
 			if c == 0 {
-				return string(b)
+				return dst
 			}
-			b = append(b, c)
+			dst = append(dst, c)
 		}
 	}
-	return string(b)
+	return dst
 }
 
 // EncodeString packs s with its nul terminator into words, appending to dst.

@@ -12,7 +12,7 @@ import (
 // instruction goes through the general, grammar-walking path.
 func decodeGeneral(words []uint32) (*Module, error) {
 	m := new(Module)
-	if err := m.decodeWords(words, noSharedOperands); err != nil {
+	if err := m.decodeWords(words, noSharedOperands, DecodeOptions{}); err != nil {
 		return nil, err
 	}
 	return m, nil

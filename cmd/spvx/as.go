@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"spvx/asm"
+	"spvx/spirv"
 )
 
 const asUsage = `usage: spvx as [options] [FILE...]
@@ -188,7 +189,7 @@ func assembleFile(name, dst string, opt asm.Options, toolsErrors bool, s stdio) 
 // wordBytes returns the module's little-endian bytes. On a little-endian
 // host that is the words' own memory, which saves a copy of the module.
 func wordBytes(words []uint32) []byte {
-	if len(words) > 0 && hostLittleEndian() {
+	if len(words) > 0 && spirv.HostLittleEndian {
 		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 4*len(words))
 	}
 	b := make([]byte, 4*len(words))
@@ -196,9 +197,4 @@ func wordBytes(words []uint32) []byte {
 		binary.LittleEndian.PutUint32(b[4*i:], w)
 	}
 	return b
-}
-
-func hostLittleEndian() bool {
-	x := uint16(1)
-	return *(*byte)(unsafe.Pointer(&x)) == 1
 }

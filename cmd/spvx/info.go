@@ -42,7 +42,8 @@ func cmdInfo(args []string, s stdio) int {
 			b, err = binaryModule(b)
 		}
 		if err == nil {
-			err = spirv.DecodeInto(&m, b)
+			// Lenient, as spvx dis: an id past the bound is for a validator.
+			err = spirv.DecodeOptions{Lenient: true}.DecodeInto(&m, b)
 		}
 		if err == nil {
 			if i > 0 {

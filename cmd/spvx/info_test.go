@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -124,5 +125,26 @@ func TestVersionFlags(t *testing.T) {
 		if !strings.HasPrefix(out, "spvx ") || !strings.Contains(out, "Target: SPIR-V 1.6 (grammar revision 7)") {
 			t.Errorf("spvx %v printed %q", args, out)
 		}
+	}
+}
+
+// TestInfoDamaged: spvx info reads what spirv-dis reads (an id at or above
+// the bound is a validator's matter), and a size that is not whole words
+// is reported as such.
+func TestInfoDamaged(t *testing.T) {
+	b, err := os.ReadFile("../../examples/switch64.spv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	low := append([]byte(nil), b...)
+	low[12], low[13], low[14], low[15] = 5, 0, 0, 0 // bound 5
+	out, errOut, code := runCLI(t, low, "info", "-")
+	if code != exitOK || !strings.Contains(out, "bound:        5\n") {
+		t.Errorf("bound below the ids: code %d, stderr %q, out %q", code, errOut, out)
+	}
+	_, errOut, code = runCLI(t, b[:len(b)-3], "info", "-")
+	want := "module size should be a multiple of 4 bytes; it is " + strconv.Itoa(len(b)-3) + " bytes"
+	if code != exitRejected || !strings.Contains(errOut, want) || strings.Contains(errOut, "header at word") {
+		t.Errorf("odd size: code %d, stderr %q, want %q", code, errOut, want)
 	}
 }
