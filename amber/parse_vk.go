@@ -114,7 +114,7 @@ func (p *vkParser) section(sec vkSection) error {
 		return p.test(sec)
 	case "compute shader":
 		sh := &Shader{Name: "vk_shader_" + strconv.Itoa(len(p.s.Shaders)), Stage: "compute",
-			Source: []byte(sec.body), Line: sec.first}
+			Source: []byte(sec.body), Line: sec.line}
 		switch format {
 		case "":
 			sh.Format = FormatGLSL

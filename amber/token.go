@@ -77,7 +77,9 @@ type tokenizer struct {
 
 func newTokenizer(s string, line int) *tokenizer { return &tokenizer{s: s, line: line} }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == 0 || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == 0 || c == '\f' || c == '\v'
+}
 
 // isStop ends a word. Amber stops only at ' ', '\r', '\n', ',', '(' and ')';
 // spvx also stops at tabs and other blanks, which the CTS files use as

@@ -277,6 +277,7 @@ func put(b []byte, s Scalar, v Value) {
 // float widened to double (float32 values exactly).
 type number struct {
 	kind Kind
+	bits int
 	i    int64
 	u    uint64
 	f    float64
@@ -298,17 +299,17 @@ func get(b []byte, s Scalar) number {
 	case Float:
 		switch s.Bits {
 		case 16:
-			return number{kind: Float, f: float64(HalfToFloat32(uint16(u)))}
+			return number{kind: Float, bits: 16, f: float64(HalfToFloat32(uint16(u)))}
 		case 32:
-			return number{kind: Float, f: float64(math.Float32frombits(uint32(u)))}
+			return number{kind: Float, bits: 32, f: float64(math.Float32frombits(uint32(u)))}
 		}
-		return number{kind: Float, f: math.Float64frombits(u)}
+		return number{kind: Float, bits: 64, f: math.Float64frombits(u)}
 	case Int:
 		sh := 64 - uint(s.Bits)
 		i := int64(u<<sh) >> sh
-		return number{kind: Int, i: i, u: uint64(i)}
+		return number{kind: Int, bits: s.Bits, i: i, u: uint64(i)}
 	}
-	return number{kind: Uint, u: u, i: int64(u)}
+	return number{kind: Uint, bits: s.Bits, u: u, i: int64(u)}
 }
 
 func (n number) String() string {

@@ -1,0 +1,263 @@
+package amber
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"spvx/asm"
+	"spvx/internal/hexdump"
+)
+
+// CompileOptions configure shader compilation.
+type CompileOptions struct {
+	// TargetEnv overrides every shader's TARGET_ENV and the CTS folder
+	// rules (spvx run --target-env). Empty keeps them.
+	TargetEnv string
+	// Glslang is the glslangValidator to run; empty finds it on PATH.
+	Glslang string
+	// CacheDir keeps compiled GLSL by content hash across processes; empty
+	// means no disk cache.
+	CacheDir string
+}
+
+// SkipError is an error that makes a script SKIP rather than FAIL: the
+// script is valid but needs what this machine or spvx lacks (a missing
+// glslangValidator, a device feature, an unsupported command).
+type SkipError struct{ Reason string }
+
+func (e *SkipError) Error() string { return e.Reason }
+
+// Skip returns a SkipError.
+func Skip(format string, args ...any) error { return &SkipError{fmt.Sprintf(format, args...)} }
+
+// IsSkip reports whether err is (or wraps) a SkipError.
+func IsSkip(err error) bool {
+	var s *SkipError
+	return errors.As(err, &s)
+}
+
+// shaderEnv is the target environment a shader is compiled for: the
+// --target-env override, else the script's TARGET_ENV, else for SPIR-V
+// assembly the CTS folder rule, else amber's default spv1.0.
+func shaderEnv(sh *Shader, scriptPath string, opt *CompileOptions) (env, why string) {
+	if opt.TargetEnv != "" {
+		return opt.TargetEnv, "--target-env"
+	}
+	if sh.Format == FormatSPIRVAsm {
+		for _, r := range ctsRules(scriptPath) {
+			if r.SPIRVAsmEnv != "" {
+				// The CTS ignores TARGET_ENV for these groups.
+				return r.SPIRVAsmEnv, "CTS rule for " + r.Dir + " (" + r.Source + ")"
+			}
+		}
+	}
+	if sh.TargetEnv != "" {
+		return sh.TargetEnv, "TARGET_ENV"
+	}
+	return "", "default"
+}
+
+// glslCache holds compiled GLSL by a hash of the flags and source, for
+// the whole process: many scripts share shaders.
+var glslCache = struct {
+	sync.Mutex
+	m map[string][]byte
+}{m: map[string][]byte{}}
+
+// CompileShader turns a shader into a SPIR-V binary (little-endian bytes).
+// The error of a bad shader names the script line; a missing
+// glslangValidator or an unsupported format is a SkipError.
+func CompileShader(ctx context.Context, sh *Shader, scriptPath string, opt CompileOptions) ([]byte, string, error) {
+	env, why := shaderEnv(sh, scriptPath, &opt)
+	where := func() string {
+		if sh.File != "" {
+			return sh.File
+		}
+		return fmt.Sprintf("%s:%d", scriptPath, sh.Line)
+	}
+	switch sh.Format {
+	case FormatSPIRVAsm:
+		e := env
+		if e == "" {
+			e = "spv1.0"
+		}
+		words, err := asm.Assemble(sh.Source, asm.Options{TargetEnv: e, LaxIDs: true})
+		if err != nil {
+			return nil, e, fmt.Errorf("%s: shader %s (SPIRV-ASM, %s from %s): %s", where(), sh.Name, e, why, shiftAsmErrors(err, sh, scriptPath))
+		}
+		out := make([]byte, 4*len(words))
+		for i, w := range words {
+			binary.LittleEndian.PutUint32(out[4*i:], w)
+		}
+		return out, e, nil
+	case FormatSPIRVHex:
+		b, err := hexdump.Decode(sh.Source)
+		if err != nil || b == nil {
+			msg := "Unable to parse shader hex."
+			if err != nil {
+				msg += " " + err.Error()
+			}
+			return nil, "", fmt.Errorf("%s: shader %s: %s", where(), sh.Name, msg)
+		}
+		return b, "", nil
+	case FormatSPIRVBin:
+		if len(sh.Source)%4 != 0 || len(sh.Source) < 20 {
+			return nil, "", fmt.Errorf("%s: shader %s: SPIRV-BIN file is not a SPIR-V module (%d bytes)", where(), sh.Name, len(sh.Source))
+		}
+		return sh.Source, "", nil
+	case FormatGLSL, FormatHLSL:
+		return compileGLSL(ctx, sh, env, &opt, where())
+	}
+	return nil, "", Skip("shader %s: %s shaders are not supported by spvx", sh.Name, sh.Format)
+}
+
+// shiftAsmErrors renumbers assembler errors from shader-body lines to
+// script lines.
+func shiftAsmErrors(err error, sh *Shader, scriptPath string) string {
+	var list asm.ErrorList
+	if !errors.As(err, &list) || sh.File != "" {
+		return err.Error()
+	}
+	var parts []string
+	for i, e := range list {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(list)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s:%d:%d: %s", scriptPath, sh.Line+e.Pos.Line, e.Pos.Col, e.Msg))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// glslangEnv maps an amber target environment to glslangValidator's
+// --target-env flags, as amber's ParseSpvEnv maps it for shaderc.
+func glslangEnv(env string) ([]string, error) {
+	switch env {
+	case "", "spv1.0", "vulkan1.0":
+		return []string{"--target-env", "vulkan1.0"}, nil
+	case "spv1.1", "spv1.2":
+		return []string{"--target-env", "vulkan1.1", "--target-env", "spirv1." + env[5:]}, nil
+	case "spv1.3", "vulkan1.1":
+		return []string{"--target-env", "vulkan1.1"}, nil
+	case "spv1.4":
+		return []string{"--target-env", "vulkan1.2", "--target-env", "spirv1.4"}, nil
+	case "vulkan1.1spv1.4":
+		return []string{"--target-env", "vulkan1.1", "--target-env", "spirv1.4"}, nil
+	case "spv1.5", "vulkan1.2":
+		return []string{"--target-env", "vulkan1.2"}, nil
+	case "spv1.6", "vulkan1.3":
+		return []string{"--target-env", "vulkan1.3"}, nil
+	}
+	return nil, fmt.Errorf("Unrecognized environment %s", env)
+}
+
+// GlslangPath finds glslangValidator: SPVX_GLSLANGVALIDATOR, else PATH.
+func GlslangPath() (string, error) {
+	if p := os.Getenv("SPVX_GLSLANGVALIDATOR"); p != "" {
+		return p, nil
+	}
+	p, err := exec.LookPath("glslangValidator")
+	if err != nil {
+		return "", errors.New("glslangValidator not found on PATH (install Debian's glslang-tools)")
+	}
+	return p, nil
+}
+
+func compileGLSL(ctx context.Context, sh *Shader, env string, opt *CompileOptions, where string) ([]byte, string, error) {
+	flags, err := glslangEnv(env)
+	if err != nil {
+		return nil, env, fmt.Errorf("%s: shader %s: %v", where, sh.Name, err)
+	}
+	tool := opt.Glslang
+	if tool == "" {
+		if tool, err = GlslangPath(); err != nil {
+			return nil, env, Skip("shader %s (%s): %v", sh.Name, sh.Format, err)
+		}
+	}
+	args := append([]string{"-V"}, flags...)
+	ext := "comp"
+	if sh.Format == FormatHLSL {
+		args = append(args, "-D", "-e", "main")
+		ext = "hlsl"
+	}
+	args = append(args, "-S", stageFlag(sh.Stage))
+	h := sha256.New()
+	h.Write([]byte(strings.Join(args, " ")))
+	h.Write([]byte{0})
+	h.Write(sh.Source)
+	key := hex.EncodeToString(h.Sum(nil))
+	glslCache.Lock()
+	b, ok := glslCache.m[key]
+	glslCache.Unlock()
+	if ok {
+		return b, env, nil
+	}
+	if opt.CacheDir != "" {
+		if b, err := os.ReadFile(filepath.Join(opt.CacheDir, key+".spv")); err == nil && len(b) >= 20 {
+			glslCache.Lock()
+			glslCache.m[key] = b
+			glslCache.Unlock()
+			return b, env, nil
+		}
+	}
+	dir, err := os.MkdirTemp("", "spvx-glsl-")
+	if err != nil {
+		return nil, env, err
+	}
+	defer os.RemoveAll(dir)
+	src := filepath.Join(dir, "shader."+ext)
+	out := filepath.Join(dir, "shader.spv")
+	if err := os.WriteFile(src, sh.Source, 0o600); err != nil {
+		return nil, env, err
+	}
+	args = append(args, "-o", out, src)
+	cmd := exec.CommandContext(ctx, tool, args...)
+	var msg bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &msg, &msg
+	if err := cmd.Run(); err != nil {
+		text := strings.TrimSpace(strings.ReplaceAll(msg.String(), src, where))
+		return nil, env, fmt.Errorf("%s: shader %s: glslangValidator %s failed: %s", where, sh.Name, strings.Join(flags, " "), text)
+	}
+	b, err = os.ReadFile(out)
+	if err != nil {
+		return nil, env, err
+	}
+	glslCache.Lock()
+	glslCache.m[key] = b
+	glslCache.Unlock()
+	if opt.CacheDir != "" {
+		if os.MkdirAll(opt.CacheDir, 0o755) == nil {
+			tmp := filepath.Join(opt.CacheDir, key+".tmp"+filepath.Base(dir))
+			if os.WriteFile(tmp, b, 0o644) == nil {
+				os.Rename(tmp, filepath.Join(opt.CacheDir, key+".spv"))
+			}
+		}
+	}
+	return b, env, nil
+}
+
+func stageFlag(stage string) string {
+	switch stage {
+	case "vertex":
+		return "vert"
+	case "fragment":
+		return "frag"
+	case "geometry":
+		return "geom"
+	case "tessellation_control":
+		return "tesc"
+	case "tessellation_evaluation":
+		return "tese"
+	}
+	return "comp"
+}
