@@ -91,9 +91,9 @@ func CompileShader(ctx context.Context, sh *Shader, scriptPath string, opt Compi
 		if e == "" {
 			e = "spv1.0"
 		}
-		words, err := asm.Assemble(sh.Source, asm.Options{TargetEnv: e, LaxIDs: true})
+		words, err := asm.Assemble(sh.Source, asm.Options{TargetEnv: e, LaxIDs: true, File: sh.File})
 		if err != nil {
-			return nil, e, fmt.Errorf("%s: shader %s (SPIRV-ASM, %s from %s): %s", where(), sh.Name, e, why, shiftAsmErrors(err, sh, scriptPath))
+			return nil, e, asmError(err, sh, scriptPath, fmt.Sprintf("shader %s, SPIRV-ASM for %s from %s", sh.Name, e, why))
 		}
 		out := make([]byte, 4*len(words))
 		for i, w := range words {
@@ -121,12 +121,12 @@ func CompileShader(ctx context.Context, sh *Shader, scriptPath string, opt Compi
 	return nil, "", Skip("shader %s: %s shaders are not supported by spvx", sh.Name, sh.Format)
 }
 
-// shiftAsmErrors renumbers assembler errors from shader-body lines to
-// script lines.
-func shiftAsmErrors(err error, sh *Shader, scriptPath string) string {
+// asmError reports assembler errors at script lines (shader-body lines
+// shifted by the SHADER line), or in the shader's FILE.
+func asmError(err error, sh *Shader, scriptPath, what string) error {
 	var list asm.ErrorList
-	if !errors.As(err, &list) || sh.File != "" {
-		return err.Error()
+	if !errors.As(err, &list) || len(list) == 0 {
+		return fmt.Errorf("%s:%d: %s: %v", scriptPath, sh.Line, what, err)
 	}
 	var parts []string
 	for i, e := range list {
@@ -134,9 +134,13 @@ func shiftAsmErrors(err error, sh *Shader, scriptPath string) string {
 			parts = append(parts, fmt.Sprintf("and %d more", len(list)-3))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s:%d:%d: %s", scriptPath, sh.Line+e.Pos.Line, e.Pos.Col, e.Msg))
+		if sh.File != "" {
+			parts = append(parts, fmt.Sprintf("%s:%d:%d: %s", filepath.Join(filepath.Dir(scriptPath), sh.File), e.Pos.Line, e.Pos.Col, e.Msg))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s:%d:%d: %s", scriptPath, sh.Line+e.Pos.Line, e.Pos.Col, e.Msg))
+		}
 	}
-	return strings.Join(parts, "; ")
+	return fmt.Errorf("%s (%s)", strings.Join(parts, "; "), what)
 }
 
 // glslangEnv maps an amber target environment to glslangValidator's

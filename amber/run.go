@@ -160,7 +160,7 @@ type compiled struct {
 	module *spirv.Module
 	binary []byte
 	env    string
-	cache  any
+	cache  map[string]*any // per entry point
 }
 
 type runner struct {
@@ -261,7 +261,7 @@ func (r *runner) compile(a *Attachment) error {
 	if err != nil {
 		return fmt.Errorf("%s:%d: shader %s: %v", r.s.Path, a.Shader.Line, a.Shader.Name, err)
 	}
-	r.shaders[a] = &compiled{module: m, binary: bin, env: env}
+	r.shaders[a] = &compiled{module: m, binary: bin, env: env, cache: map[string]*any{}}
 	return nil
 }
 
@@ -414,11 +414,15 @@ func (r *runner) dispatch(c *RunCommand) error {
 	cs := r.shaders[a]
 	job := &Job{Module: cs.module, Binary: cs.binary, Entry: a.Entry, TargetEnv: cs.env,
 		SubgroupSize: r.dev.DefaultSubgroupSize, RequireFullSubgroups: a.FullSubgroups,
-		VaryingSubgroupSize: a.VaryingSubgroupSize, Groups: c.Groups, Cache: &cs.cache,
+		VaryingSubgroupSize: a.VaryingSubgroupSize, Groups: c.Groups,
 		Descriptors: map[DescriptorBinding]*Descriptor{}}
 	if e, ok := r.entry[pl]; ok {
 		job.Entry = e
 	}
+	if cs.cache[job.Entry] == nil {
+		cs.cache[job.Entry] = new(any)
+	}
+	job.Cache = cs.cache[job.Entry]
 	switch n := a.RequiredSubgroupSize; {
 	case n > 0:
 		job.SubgroupSize = n

@@ -315,6 +315,9 @@ func get(b []byte, s Scalar) number {
 func (n number) String() string {
 	switch n.kind {
 	case Float:
+		if n.bits < 64 {
+			return strconv.FormatFloat(n.f, 'g', -1, 32)
+		}
 		return formatFloat(n.f)
 	case Int:
 		return strconv.FormatInt(n.i, 10)

@@ -1,6 +1,7 @@
 package amber
 
 import (
+	"strconv"
 	"fmt"
 	"math"
 	"strings"
@@ -94,10 +95,11 @@ func probe(ec *ExpectCommand, data []byte, file string) *Failure {
 		var want string
 		if sc.Kind == Float {
 			exp := v.asFloat()
+			want = formatFloat(exp)
 			if sc.Bits < 64 {
 				exp = float64(float32(exp))
+				want = strconv.FormatFloat(exp, 'g', -1, 32)
 			}
-			want = formatFloat(exp)
 			a := got.f
 			switch ec.Comparator {
 			case EQ:
