@@ -1,9 +1,9 @@
 package amber
 
 import (
-	"strconv"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
