@@ -117,3 +117,55 @@ func TestCompileCorpus(t *testing.T) {
 		t.Errorf("want 289 GLSL shaders compiled")
 	}
 }
+
+// corpusEngine is the executor TestRunCorpus runs the shared scripts with.
+// Without one (this package does not import the executor) every RUN is
+// SKIP "no executor", and the test checks that each script parses,
+// compiles and reaches its dispatches; the interp adapter sets it.
+var corpusEngine Engine
+
+// corpusNotPassing lists the shared scripts known not to pass with
+// corpusEngine, with the reason. With no engine it is empty: every script
+// either passes (the buffer-only ones) or skips at its first RUN.
+var corpusNotPassing = map[string]string{}
+
+func TestRunCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles 289 GLSL shaders")
+	}
+	files := corpusScripts(t)
+	results := make([]Result, len(files))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
+	for i, f := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = RunFile(context.Background(), f, Options{Engine: corpusEngine})
+		}()
+	}
+	wg.Wait()
+	counts := map[Status]int{}
+	for _, r := range results {
+		counts[r.Status]++
+		rel, _ := filepath.Rel(sharedDir(t), r.Path)
+		if why, known := corpusNotPassing[filepath.ToSlash(rel)]; known {
+			if r.Status == Pass {
+				t.Errorf("%s passes now; remove it from corpusNotPassing (%s)", rel, why)
+			}
+			continue
+		}
+		switch {
+		case r.Status == Pass:
+		case corpusEngine == nil && r.Status == SkipStatus && strings.Contains(r.Reason, "no executor"):
+		default:
+			t.Errorf("%s: %v: %s", rel, r.Status, r.Reason)
+		}
+		if strings.Contains(rel, "expect_fail") && r.Status == Pass && !strings.Contains(r.Reason, "failed as expected") {
+			t.Errorf("%s passed without failing its EXPECT", rel)
+		}
+	}
+	t.Logf("%d scripts: %d pass, %d fail, %d skip; %d listed as not passing", len(results), counts[Pass], counts[Fail], counts[SkipStatus], len(corpusNotPassing))
+}
