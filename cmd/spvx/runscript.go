@@ -43,6 +43,7 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 	listUnsupported := fl.Bool("list-unsupported", false, "name, per script, what it needs that spvx lacks (runs nothing)")
 	deviceInfo := fl.Bool("device-info", false, "print the declared device: features, extensions, properties, limits, subgroup sizes")
 	targetEnv := fl.String("target-env", "", "compile every shader for `ENV` (spv1.0-1.6, vulkan1.0-1.3), overriding TARGET_ENV and the CTS folder rules")
+	timeout := fl.Duration("timeout", 0, "fail a script that runs longer than `D` (e.g. 2m; 0 for no limit)")
 	cacheDir := fl.String("cache", defaultCacheDir(), "keep compiled GLSL in `DIR` across runs (\"\" for none)")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, runScriptsUsage)
@@ -95,9 +96,23 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 			for i := range next {
 				o := opt
 				if *verbose {
+					// One worker logs as it goes; several buffer each
+					// script's log and print it with its result.
 					o.Log = &logs[i]
+					if *jobs == 1 && !*jsonOut {
+						o.Log = stdout
+					}
 				}
-				results[i] = amber.RunFile(ctx, paths[i], o)
+				c, cancel := ctx, context.CancelFunc(func() {})
+				if *timeout > 0 {
+					c, cancel = context.WithTimeout(ctx, *timeout)
+				}
+				results[i] = amber.RunFile(c, paths[i], o)
+				if c.Err() == context.DeadlineExceeded && results[i].Status != amber.Pass {
+					results[i].Status = amber.Fail
+					results[i].Reason = fmt.Sprintf("timed out after %v: %s", *timeout, results[i].Reason)
+				}
+				cancel()
 				close(done[i])
 			}
 		}()

@@ -122,3 +122,19 @@ func TestRunScriptsModes(t *testing.T) {
 		t.Errorf("bad/: %d FAIL lines:\n%s", n, out)
 	}
 }
+
+// blockEngine blocks every dispatch until it is cancelled.
+type blockEngine struct{}
+
+func (blockEngine) Run(ctx context.Context, _ *amber.Job) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func TestRunScriptsTimeout(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runScriptsMain([]string{"--cache", "", "--timeout", "50ms", td + "fail_expect.amber"}, &out, &errb, blockEngine{})
+	if code != exitRejected || !strings.Contains(out.String(), "FAIL ../../amber/testdata/fail_expect.amber: timed out after 50ms") {
+		t.Errorf("exit %d: %s", code, out.String())
+	}
+}
