@@ -128,6 +128,16 @@ func TestNoEngineSkips(t *testing.T) {
 	}
 }
 
+func TestHLSL(t *testing.T) {
+	if _, err := GlslangPath(); err != nil {
+		t.Skip(err)
+	}
+	r := runTestScript(t, "testdata/hlsl.amber", &fakeEngine{})
+	if r.Status != Pass {
+		t.Fatalf("%v: %s", r.Status, r.Reason)
+	}
+}
+
 func TestGLSL(t *testing.T) {
 	if _, err := GlslangPath(); err != nil {
 		r := runTestScript(t, "testdata/glsl.amber", &fakeEngine{})
