@@ -1,9 +1,11 @@
 package amber
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLayouts(t *testing.T) {
@@ -184,6 +186,8 @@ func FuzzParse(f *testing.F) {
 				return
 			}
 		}
-		Run(t.Context(), s, Options{Parse: opt, SpirvOpt: "/nonexistent/spirv-opt"})
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second) // REPEAT can be long
+		defer cancel()
+		Run(ctx, s, Options{Parse: opt, SpirvOpt: "/nonexistent/spirv-opt"})
 	})
 }
