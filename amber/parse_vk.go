@@ -486,6 +486,7 @@ func (p *vkParser) ssbo(cmd token) error {
 		if err := p.alloc(cmd.line, len(vals)/b.Format.Inputs()*b.Format.Stride+int(uint32(off.u))); err != nil {
 			return err
 		}
+		b.grow(int(uint32(off.u)) + (len(vals)+b.Format.Inputs()-1)/b.Format.Inputs()*b.Format.Stride)
 		*p.cmds = append(*p.cmds, &BufferCommand{Buffer: b, Format: b.Format, Offset: int(uint32(off.u)), Values: vals, Line: cmd.line})
 		return nil
 	}
@@ -502,6 +503,7 @@ func (p *vkParser) ssbo(cmd token) error {
 	if n := z.next(); !n.isEnd() {
 		return errAt(n.line, "Extra parameter for ssbo command: %s", n.text)
 	}
+	b.Elements = n // amber sets the count when it parses the command
 	*p.cmds = append(*p.cmds, &BufferCommand{Buffer: b, Size: n, Line: cmd.line})
 	return nil
 }
@@ -562,6 +564,9 @@ func (p *vkParser) uniform(cmd token) error {
 	}
 	if err := p.alloc(cmd.line, len(vals)/f.Inputs()*f.Stride+int(uint32(off.u))); err != nil {
 		return err
+	}
+	if !push {
+		b.grow(int(uint32(off.u)) + (len(vals)+f.Inputs()-1)/f.Inputs()*f.Stride)
 	}
 	*p.cmds = append(*p.cmds, &BufferCommand{Buffer: b, Format: f, Offset: int(uint32(off.u)), Values: vals, Push: push, Line: cmd.line})
 	return nil
@@ -653,4 +658,12 @@ func (p *vkParser) probeSSBO(cmd token) error {
 		Tolerances: p.tols, Values: vals, Text: text, Line: cmd.line, vk: true}
 	*p.cmds = append(*p.cmds, ec)
 	return nil
+}
+
+// grow raises a VkScript buffer's device size to hold n bytes (amber's
+// RecalculateMaxSizeInBytes).
+func (b *Buffer) grow(n int) {
+	if n > b.MaxSize {
+		b.MaxSize = n
+	}
 }

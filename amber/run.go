@@ -228,6 +228,18 @@ func (r *runner) logf(line int, format string, args ...any) {
 func (r *runner) run() error {
 	for _, b := range r.s.Buffers {
 		rb := &rtBuffer{b: b, format: b.Format, elements: b.Elements, data: append([]byte(nil), b.Data...)}
+		if r.s.Syntax == VkScript {
+			// amber creates VkScript's device buffers, at their final size,
+			// before any command runs: the larger of the last "ssbo B N"
+			// and the end of the furthest subdata.
+			n := max(b.Elements*b.Format.Stride, b.MaxSize)
+			if n > r.maxMem-r.mem {
+				return fmt.Errorf("%s:%d: buffer %s too large (%d bytes)", r.s.Path, b.Line, b.Name, n)
+			}
+			r.mem += n
+			rb.data = make([]byte, n)
+			rb.elements = 0
+		}
 		r.bufs[b] = rb
 	}
 	for _, pl := range r.s.Pipelines {
