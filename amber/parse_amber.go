@@ -17,6 +17,7 @@ type amberParser struct {
 	opt      ParseOptions
 	cmds     *[]Command
 	bufBytes int
+	structs  map[string]*StructDef
 }
 
 func (p *amberParser) parse() error {
@@ -97,7 +98,9 @@ func (p *amberParser) command(t token) error {
 		return p.set(t)
 	case "SHADER":
 		return p.shader(t)
-	case "STRUCT", "IMAGE", "SAMPLER", "VIRTUAL_FILE", "ACCELERATION_STRUCTURE":
+	case "STRUCT":
+		return p.structDecl(t)
+	case "IMAGE", "SAMPLER", "VIRTUAL_FILE", "ACCELERATION_STRUCTURE":
 		return unsupAt(t.line, "%s is not supported by spvx (compute buffers only)", t.text)
 	}
 	return errAt(t.line, "unknown token: %s", t.text)
@@ -363,7 +366,7 @@ func (p *amberParser) bufferInitializer(b *Buffer) error {
 	if t.kind != tokIdent {
 		return errAt(t.line, "BUFFER invalid data type")
 	}
-	ty := ParseType(t.text)
+	ty := p.lookupType(t.text)
 	if ty == nil {
 		return errAt(t.line, "invalid data type '%s' provided", t.text)
 	}
@@ -467,11 +470,12 @@ func writeValues(data []byte, f *Format, off int, vals []Value) {
 	in := f.Inputs()
 	for i, v := range vals {
 		e, c := i/in, i%in
-		at := off + e*f.Stride + f.Offsets[c]
-		if at+f.Type.Size() > len(data) {
+		cp := f.Comps[c]
+		at := off + e*f.Stride + cp.Off
+		if at+cp.Size() > len(data) {
 			return
 		}
-		put(data[at:], f.Type.Scalar, v)
+		put(data[at:], cp.Scalar, v)
 	}
 }
 
@@ -510,13 +514,12 @@ func (p *amberParser) bufferFill(b *Buffer) error {
 	if !t.isNumber() {
 		return errAt(t.line, "invalid BUFFER fill value")
 	}
-	v := tokenValue(t, b.Format.IsFloat())
 	in := b.Format.Inputs()
 	if b.Elements > 0 {
 		// Write one element, then replicate it.
 		one := make([]Value, in)
 		for i := range one {
-			one[i] = v
+			one[i] = tokenValue(t, b.Format.Comps[i].Kind == Float)
 		}
 		writeValues(b.Data, b.Format, 0, one)
 		st := b.Format.Stride
@@ -548,7 +551,7 @@ func (p *amberParser) bufferSeries(b *Buffer) error {
 		return errAt(t.line, "invalid BUFFER series_from value")
 	}
 	ty := b.Format.Type
-	if ty.Rows > 1 || ty.Cols > 1 {
+	if ty.Struct != nil || ty.Rows > 1 || ty.Cols > 1 {
 		return errAt(t.line, "BUFFER series_from must not be multi-row/column types")
 	}
 	start := tokenValue(t, ty.Kind == Float)
@@ -570,7 +573,7 @@ func (p *amberParser) bufferSeries(b *Buffer) error {
 	f := b.Format
 	cur := start
 	for i := 0; i < b.Elements; i++ {
-		put(b.Data[i*f.Stride+f.Offsets[0]:], ty.Scalar, cur)
+		put(b.Data[i*f.Stride+f.Comps[0].Off:], ty.Scalar, cur)
 		if cur.IsFloat {
 			cur.F += inc.F
 		} else {
@@ -629,8 +632,8 @@ func (p *amberParser) bufferFile(b *Buffer) error {
 func (p *amberParser) dataValues(f *Format, z *tokenizer, fromFile bool) ([]Value, error) {
 	var vals []Value
 	in := f.Inputs()
-	isFloat := f.IsFloat()
 	for {
+		isFloat := f.comp(len(vals)).Kind == Float
 		t := z.next()
 		if t.kind == tokEOL {
 			continue
@@ -1482,8 +1485,8 @@ func checkProbeBounds(ec *ExpectCommand, size int) error {
 // take integers, floats and hex; integer components integers and hex.
 func (p *amberParser) expectValues(f *Format) ([]Value, error) {
 	var vals []Value
-	isFloat := f.IsFloat()
 	for {
+		isFloat := f.comp(len(vals)).Kind == Float
 		t := p.z.next()
 		if t.isEnd() {
 			return vals, nil
@@ -1519,4 +1522,143 @@ func parseTolerances(z *tokenizer) ([]Tolerance, error) {
 func parseUint(s string) (uint64, bool) {
 	v, err := strconv.ParseUint(s, 10, 32)
 	return v, err == nil
+}
+
+// lookupType is a STRUCT name or an Amber type name.
+func (p *amberParser) lookupType(name string) *Type {
+	if s := p.structs[name]; s != nil {
+		return &Type{Struct: s, Name: name}
+	}
+	return ParseType(name)
+}
+
+// structDecl reads STRUCT name [STRIDE n] … END: one "type name [OFFSET n]
+// [MATRIX_STRIDE n]" member per line.
+func (p *amberParser) structDecl(cmd token) error {
+	t := p.z.next()
+	if t.kind != tokIdent {
+		return errAt(t.line, "invalid STRUCT name provided")
+	}
+	if t.text == "STRIDE" {
+		return errAt(t.line, "missing STRUCT name")
+	}
+	if p.structs == nil {
+		p.structs = map[string]*StructDef{}
+	}
+	if p.structs[t.text] != nil {
+		return errAt(t.line, "duplicate type name provided")
+	}
+	sd := &StructDef{Name: t.text}
+	t = p.z.next()
+	if t.kind == tokIdent {
+		if t.text != "STRIDE" {
+			return errAt(t.line, "invalid token in STRUCT definition")
+		}
+		v := p.z.next()
+		if v.isEnd() {
+			return errAt(v.line, "missing value for STRIDE")
+		}
+		if v.kind != tokInt || v.u > 1<<20 {
+			return errAt(v.line, "invalid value for STRIDE")
+		}
+		sd.Stride = int(v.u)
+		t = p.z.next()
+	}
+	if t.kind != tokEOL {
+		return errAt(t.line, "extra token %s after STRUCT header", t.show())
+	}
+	seen := map[string]bool{}
+	for {
+		t = p.z.next()
+		if t.kind == tokEOL {
+			continue
+		}
+		if t.kind != tokIdent {
+			return errAt(t.line, "invalid type for STRUCT member")
+		}
+		if t.text == "END" {
+			break
+		}
+		if t.text == sd.Name {
+			return errAt(t.line, "recursive types are not allowed")
+		}
+		mt := p.lookupType(t.text)
+		if mt == nil {
+			return errAt(t.line, "unknown type '%s' for STRUCT member", t.text)
+		}
+		if mt.Array {
+			return unsupAt(t.line, "array STRUCT members are not supported by spvx")
+		}
+		n := p.z.next()
+		if n.kind == tokEOL {
+			return errAt(n.line, "missing name for STRUCT member")
+		}
+		if n.kind != tokIdent {
+			return errAt(n.line, "invalid name for STRUCT member")
+		}
+		if seen[n.text] {
+			return errAt(n.line, "duplicate name for STRUCT member")
+		}
+		seen[n.text] = true
+		m := Member{Name: n.text, Type: mt, Offset: -1}
+		for {
+			o := p.z.next()
+			if o.kind != tokIdent {
+				if o.kind != tokEOL {
+					return errAt(o.line, "extra param for STRUCT member")
+				}
+				break
+			}
+			v := p.z.next()
+			switch o.text {
+			case "OFFSET", "MATRIX_STRIDE", "ARRAY_STRIDE":
+			default:
+				return errAt(o.line, "unknown param '%s' for STRUCT member", o.text)
+			}
+			if v.kind == tokEOL {
+				return errAt(v.line, "missing value for STRUCT member %s", o.text)
+			}
+			if v.kind != tokInt || v.u > 1<<20 {
+				return errAt(v.line, "invalid value for STRUCT member %s", o.text)
+			}
+			switch o.text {
+			case "OFFSET":
+				m.Offset = int(v.u)
+			case "MATRIX_STRIDE":
+				if mt.Cols < 2 {
+					return errAt(o.line, "MATRIX_STRIDE only valid on matrix members")
+				}
+				m.MatrixStride = int(v.u)
+			default:
+				return errAt(o.line, "ARRAY_STRIDE only valid on array members")
+			}
+		}
+		sd.Members = append(sd.Members, m)
+	}
+	if len(sd.Members) == 0 {
+		return errAt(cmd.line, "STRUCT %s has no members", sd.Name)
+	}
+	if n := componentCount(&Type{Struct: sd}); n > maxStructComponents {
+		return errAt(cmd.line, "STRUCT %s has more than %d components", sd.Name, maxStructComponents)
+	}
+	p.structs[sd.Name] = sd
+	return p.endOfStatement("STRUCT command")
+}
+
+// maxStructComponents bounds a STRUCT's flattened size, so nested structs
+// cannot blow up.
+const maxStructComponents = 1 << 16
+
+func componentCount(t *Type) int {
+	if t.Struct == nil {
+		return t.Rows * t.Cols
+	}
+	n := 0
+	for _, m := range t.Struct.Members {
+		n += componentCount(m.Type)
+		if n > maxStructComponents {
+			return n
+		}
+	}
+	return n
 }

@@ -63,7 +63,8 @@ type Type struct {
 	Rows, Cols int
 	Array      bool
 	FormatList bool
-	Name       string // as written
+	Struct     *StructDef // a STRUCT type; the fields above are unused then
+	Name       string     // as written
 }
 
 // Equal reports whether two types describe the same data (the name aside).
@@ -71,23 +72,36 @@ func (t *Type) Equal(u *Type) bool {
 	return t.Scalar == u.Scalar && t.Rows == u.Rows && t.Cols == u.Cols && t.Array == u.Array && t.FormatList == u.FormatList
 }
 
+// Comp is one component of an element: its byte offset and type.
+type Comp struct {
+	Off int
+	Scalar
+}
+
 // Format is a type with a layout: where each component of one element
 // lies, and the element stride. It follows amber's src/format.cc: a vec3
 // (and each column of a matrix with 3 rows) is padded to 4 components; in
 // std140 each matrix column and each runtime-array element is padded to 4
-// components as well.
+// components as well. A STRUCT is laid out member by member at its
+// std430/std140 alignment (or its OFFSETs), padded to its alignment or
+// its STRIDE.
 type Format struct {
 	Type   *Type
 	Layout Layout
-	// Offsets holds the byte offset of each component of an element, in
-	// input order (column by column).
-	Offsets []int
-	Stride  int
+	// Comps holds the components of an element in input order (column by
+	// column, member by member).
+	Comps  []Comp
+	Stride int
 }
 
 // NewFormat lays t out under l.
 func NewFormat(t *Type, l Layout) *Format {
 	f := &Format{Type: t, Layout: l}
+	if t.Struct != nil {
+		comps, size, _ := layoutStruct(t.Struct, l, 0)
+		f.Comps, f.Stride = comps, size
+		return f
+	}
 	rows := t.Rows
 	pad := !t.FormatList && ((l == Std140 && (t.Cols > 1 || t.Array)) || t.Rows == 3)
 	if pad {
@@ -96,7 +110,7 @@ func NewFormat(t *Type, l Layout) *Format {
 	cs := t.Size()
 	for c := 0; c < t.Cols; c++ {
 		for r := 0; r < t.Rows; r++ {
-			f.Offsets = append(f.Offsets, (c*rows+r)*cs)
+			f.Comps = append(f.Comps, Comp{(c*rows + r) * cs, t.Scalar})
 		}
 	}
 	f.Stride = t.Cols * rows * cs
@@ -104,13 +118,120 @@ func NewFormat(t *Type, l Layout) *Format {
 }
 
 // Inputs is how many values make up one element.
-func (f *Format) Inputs() int { return len(f.Offsets) }
+func (f *Format) Inputs() int { return len(f.Comps) }
 
-// Equal reports whether two formats are the same type and layout.
-func (f *Format) Equal(g *Format) bool { return f.Layout == g.Layout && f.Type.Equal(g.Type) }
+// comp is the component the i-th value of a list goes to.
+func (f *Format) comp(i int) Comp { return f.Comps[i%len(f.Comps)] }
 
-// IsFloat reports whether the components are floating point.
-func (f *Format) IsFloat() bool { return f.Type.Kind == Float }
+// Equal reports whether two formats lay out the same components.
+func (f *Format) Equal(g *Format) bool {
+	if f.Layout != g.Layout || f.Stride != g.Stride || len(f.Comps) != len(g.Comps) {
+		return false
+	}
+	for i := range f.Comps {
+		if f.Comps[i] != g.Comps[i] {
+			return false
+		}
+	}
+	return f.Type.Struct == g.Type.Struct && (f.Type.Struct != nil || f.Type.Equal(g.Type))
+}
+
+// IsFloat reports whether the first component is floating point.
+func (f *Format) IsFloat() bool { return f.Comps[0].Kind == Float }
+
+// StructDef is a STRUCT declaration.
+type StructDef struct {
+	Name    string
+	Stride  int // STRIDE, 0 when absent
+	Members []Member
+}
+
+// Member is one STRUCT member.
+type Member struct {
+	Name         string
+	Type         *Type
+	Offset       int // OFFSET, -1 when absent
+	MatrixStride int // MATRIX_STRIDE, 0 when absent
+}
+
+func roundUp(n, a int) int {
+	if a <= 1 {
+		return n
+	}
+	return (n + a - 1) / a * a
+}
+
+// alignOf is a member type's base alignment under l (std430; std140
+// rounds matrices and structs up to 16).
+func alignOf(t *Type, l Layout) int {
+	if t.Struct != nil {
+		a := 0
+		for _, m := range t.Struct.Members {
+			a = max(a, alignOf(m.Type, l))
+		}
+		if l == Std140 {
+			a = roundUp(a, 16)
+		}
+		return a
+	}
+	n := t.Size()
+	rows := t.Rows
+	if rows == 3 {
+		rows = 4
+	}
+	a := rows * n
+	if t.Cols > 1 && l == Std140 {
+		a = roundUp(a, 16)
+	}
+	return a
+}
+
+// layoutStruct places the members of s from byte base and returns their
+// components, the struct's size and its alignment.
+func layoutStruct(s *StructDef, l Layout, base int) ([]Comp, int, int) {
+	var comps []Comp
+	off := 0
+	align := 1
+	for _, m := range s.Members {
+		a := alignOf(m.Type, l)
+		align = max(align, a)
+		if m.Offset >= 0 {
+			off = m.Offset
+		} else {
+			off = roundUp(off, a)
+		}
+		t := m.Type
+		switch {
+		case t.Struct != nil:
+			c, size, _ := layoutStruct(t.Struct, l, base+off)
+			comps = append(comps, c...)
+			off += size
+		default:
+			colStride := a
+			if t.Cols > 1 && m.MatrixStride > 0 {
+				colStride = m.MatrixStride
+			}
+			for c := 0; c < t.Cols; c++ {
+				for r := 0; r < t.Rows; r++ {
+					comps = append(comps, Comp{base + off + c*colStride + r*t.Size(), t.Scalar})
+				}
+			}
+			if t.Cols > 1 {
+				off += t.Cols * colStride
+			} else {
+				off += t.Rows * t.Size()
+			}
+		}
+	}
+	if l == Std140 {
+		align = roundUp(align, 16)
+	}
+	size := roundUp(off, align)
+	if s.Stride > 0 {
+		size = s.Stride
+	}
+	return comps, size, align
+}
 
 // ParseType reads an AmberScript type name: int8 … uint64, float16, float,
 // double, vecN<T>, matCxR<T>, any of them with "[]", or an image format name

@@ -1,6 +1,7 @@
 package amber
 
 import (
+	"fmt"
 	"context"
 	"math"
 	"strings"
@@ -40,8 +41,12 @@ func TestLayouts(t *testing.T) {
 			continue
 		}
 		f := NewFormat(ty, c.layout)
-		if f.Stride != c.stride || (c.offsets != nil && !equalInts(f.Offsets, c.offsets)) {
-			t.Errorf("%s layout %d: stride %d offsets %v, want %d %v", c.typ, c.layout, f.Stride, f.Offsets, c.stride, c.offsets)
+		var offs []int
+		for _, cp := range f.Comps {
+			offs = append(offs, cp.Off)
+		}
+		if f.Stride != c.stride || (c.offsets != nil && !equalInts(offs, c.offsets)) {
+			t.Errorf("%s layout %d: stride %d offsets %v, want %d %v", c.typ, c.layout, f.Stride, offs, c.stride, c.offsets)
 		}
 	}
 	for _, bad := range []string{"vec1<float>", "vec5<float>", "mat1x2<float>", "mat2x2<vec2<float>>", "float32", "int", "R8G16_UINT", "vec2<float>[", ""} {
@@ -190,4 +195,32 @@ func FuzzParse(f *testing.F) {
 		defer cancel()
 		Run(ctx, s, Options{Parse: opt, SpirvOpt: "/nonexistent/spirv-opt"})
 	})
+}
+
+func TestStructLayout(t *testing.T) {
+	s, err := ParseFile("testdata/struct.amber")
+	if err != nil {
+		t.Fatal(err)
+	}
+	offsets := func(name string) ([]int, int) {
+		f := s.Buffer(name).Format
+		var o []int
+		for _, c := range f.Comps {
+			o = append(o, c.Off)
+		}
+		return o, f.Stride
+	}
+	// a@0, b@8 (vec2 align 8), inner c@16 (align 16): x@16, v@32 (vec3 align
+	// 16); d@48 (OFFSET); e@52; STRIDE 64.
+	if o, st := offsets("buf"); fmt.Sprint(o) != "[0 8 12 16 32 36 40 48 52]" || st != 64 {
+		t.Errorf("struct s: offsets %v stride %d", o, st)
+	}
+	// std140: f@0, matrix aligned to 16, columns 16 apart; size 48.
+	if o, st := offsets("mbuf"); fmt.Sprint(o) != "[0 16 20 32 36]" || st != 48 {
+		t.Errorf("struct m: offsets %v stride %d", o, st)
+	}
+	r := Run(t.Context(), s, Options{})
+	if r.Status != Pass {
+		t.Errorf("%v: %s", r.Status, r.Reason)
+	}
 }

@@ -86,10 +86,10 @@ func probe(ec *ExpectCommand, data []byte, file string) *Failure {
 	if len(ec.Tolerances) > 0 {
 		tol, pct = ec.Tolerances[0].Value, ec.Tolerances[0].Percent
 	}
-	sc := f.Type.Scalar
 	for i, v := range ec.Values {
 		e, c := i/f.Inputs(), i%f.Inputs()
-		at := ec.Offset + e*f.Stride + f.Offsets[c]
+		sc := f.Comps[c].Scalar
+		at := ec.Offset + e*f.Stride + f.Comps[c].Off
 		got := get(data[at:], sc)
 		ok := true
 		var want string
@@ -217,11 +217,11 @@ func compare(cc *CompareCommand, a, b *rtBuffer, file string) *Failure {
 		}
 	case RMSEBuffer:
 		sum, cnt := 0.0, 0
-		forComponents(a, func(at int) {
-			if at+f.Type.Size() > len(a.data) || at+f.Type.Size() > len(b.data) {
+		forComponents(a, func(at int, sc Scalar) {
+			if at+sc.Size() > len(a.data) || at+sc.Size() > len(b.data) {
 				return
 			}
-			d := diff(get(a.data[at:], f.Type.Scalar), get(b.data[at:], f.Type.Scalar))
+			d := diff(get(a.data[at:], sc), get(b.data[at:], sc))
 			sum += d * d
 			cnt++
 		})
@@ -234,13 +234,13 @@ func compare(cc *CompareCommand, a, b *rtBuffer, file string) *Failure {
 			return fail
 		}
 	case HistogramEMDBuffer:
-		if f.Type.Kind == Float || f.Type.Bits != 8 || f.Inputs() != 4 {
+		if f.Inputs() != 4 || f.Comps[0].Kind == Float || f.Comps[0].Bits != 8 {
 			fail.Msg = "EMD comparison only supports 8bit unorm format with four channels."
 			return fail
 		}
 		var h1, h2 [4][256]float64
 		e := 0
-		forComponents(a, func(at int) {
+		forComponents(a, func(at int, _ Scalar) {
 			c := e % 4
 			e++
 			if at < len(a.data) && at < len(b.data) {
@@ -272,11 +272,11 @@ func byteAt(b []byte, i int) string {
 	return "(none)"
 }
 
-func forComponents(b *rtBuffer, fn func(at int)) {
+func forComponents(b *rtBuffer, fn func(at int, s Scalar)) {
 	f := b.format
 	for e := 0; e < b.elements; e++ {
-		for _, off := range f.Offsets {
-			fn(e*f.Stride + off)
+		for _, c := range f.Comps {
+			fn(e*f.Stride+c.Off, c.Scalar)
 		}
 	}
 }
