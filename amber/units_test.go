@@ -1,8 +1,8 @@
 package amber
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
