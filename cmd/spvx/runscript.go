@@ -337,3 +337,34 @@ func listUnsupportedMain(paths []string, w io.Writer, dev *amber.Device) int {
 	fmt.Fprintf(w, "%d of %d scripts need what spvx lacks\n", n, len(paths))
 	return exitOK
 }
+
+// looksLikeScripts reports whether the arguments of `spvx run` name Amber
+// scripts (files ending in .amber or .vkscript, or directories) rather than
+// SPIR-V modules, or ask for a script-only mode, so that one `run`
+// subcommand can serve both the executor and Amber scripts.
+func looksLikeScripts(args []string) bool {
+	any := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch strings.TrimLeft(a, "-") {
+		case "device-info", "list-unsupported":
+			return true
+		case "j", "junit", "target-env", "cache", "timeout":
+			i++ // the flag's value
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if strings.HasSuffix(a, ".amber") || strings.HasSuffix(a, ".vkscript") {
+			any = true
+			continue
+		}
+		if st, err := os.Stat(a); err == nil && st.IsDir() {
+			any = true
+			continue
+		}
+		return false
+	}
+	return any
+}

@@ -138,3 +138,20 @@ func TestRunScriptsTimeout(t *testing.T) {
 		t.Errorf("exit %d: %s", code, out.String())
 	}
 }
+
+func TestLooksLikeScripts(t *testing.T) {
+	for args, want := range map[string]bool{
+		"a.amber":                        true,
+		"-j 2 a.amber b.vkscript":        true,
+		"-v a.amber " + td:               true,
+		"--device-info":                  true,
+		"module.spv":                     false,
+		"a.amber module.spv":             false,
+		"":                               false,
+		"--list-unsupported " + td + "x": true,
+	} {
+		if got := looksLikeScripts(strings.Fields(args)); got != want {
+			t.Errorf("%q: %v, want %v", args, got, want)
+		}
+	}
+}
