@@ -44,6 +44,7 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 	deviceInfo := fl.Bool("device-info", false, "print the declared device: features, extensions, properties, limits, subgroup sizes")
 	targetEnv := fl.String("target-env", "", "compile every shader for `ENV` (spv1.0-1.6, vulkan1.0-1.3), overriding TARGET_ENV and the CTS folder rules")
 	timeout := fl.Duration("timeout", 0, "fail a script that runs longer than `D` (e.g. 2m; 0 for no limit)")
+	stats := fl.Bool("stats", false, "after the summary, print the per-script median and the slowest five")
 	cacheDir := fl.String("cache", defaultCacheDir(), "keep compiled GLSL in `DIR` across runs (\"\" for none)")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, runScriptsUsage)
@@ -165,6 +166,13 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 		fmt.Fprintln(stderr, summary)
 	} else {
 		fmt.Fprintln(stdout, summary)
+	}
+	if *stats {
+		w := stdout
+		if *jsonOut {
+			w = stderr
+		}
+		printStats(w, results)
 	}
 	if *junit != "" {
 		if err := writeJUnit(*junit, results, time.Since(start)); err != nil {
@@ -367,4 +375,21 @@ func looksLikeScripts(args []string) bool {
 		return false
 	}
 	return any
+}
+
+// printStats prints the per-script median wall time and the slowest five.
+func printStats(w io.Writer, results []amber.Result) {
+	if len(results) == 0 {
+		return
+	}
+	byTime := append([]amber.Result(nil), results...)
+	sort.Slice(byTime, func(i, j int) bool { return byTime[i].Elapsed > byTime[j].Elapsed })
+	med := byTime[len(byTime)/2].Elapsed
+	if len(byTime)%2 == 0 {
+		med = (byTime[len(byTime)/2-1].Elapsed + byTime[len(byTime)/2].Elapsed) / 2
+	}
+	fmt.Fprintf(w, "median %.3f s per script; slowest:\n", med.Seconds())
+	for _, r := range byTime[:min(5, len(byTime))] {
+		fmt.Fprintf(w, "  %.3f s %s %s\n", r.Elapsed.Seconds(), r.Status, r.Path)
+	}
 }

@@ -155,3 +155,10 @@ func TestLooksLikeScripts(t *testing.T) {
 		}
 	}
 }
+
+func TestRunScriptsStats(t *testing.T) {
+	out, _, _ := runScripts(t, "--stats", td+"emd.amber", td+"fail_int.amber", td+"fail_buffer.amber")
+	if !strings.Contains(out, "median ") || strings.Count(out, "\n  ") != 3 {
+		t.Errorf("--stats: %s", out)
+	}
+}
