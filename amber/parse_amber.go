@@ -32,7 +32,7 @@ func (p *amberParser) parse() error {
 			continue
 		}
 		if t.kind != tokIdent {
-			return fileError(p.s.Path, errAt(t.line, "expected identifier"))
+			return fileError(p.s.Path, errAt(t.line, "expected identifier: %s", t.show()))
 		}
 		if err := p.command(t); err != nil {
 			return fileError(p.s.Path, err)
@@ -160,7 +160,7 @@ func (p *amberParser) set(cmd token) error {
 		return errAt(v.line, "SET missing value for fence_timeout_ms")
 	}
 	if v.kind != tokInt {
-		return errAt(v.line, "SET invalid value for fence_timeout_ms, must be uint32")
+		return errAt(v.line, "SET invalid value for fence_timeout_ms, must be uint32: %s", v.show())
 	}
 	p.s.EngineData["fence_timeout_ms"] = uint32(v.u)
 	return p.endOfStatement("SET command")
@@ -180,7 +180,7 @@ var shaderFormats = map[string]ShaderFormat{
 func (p *amberParser) shader(cmd token) error {
 	t := p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid token when looking for shader type")
+		return errAt(t.line, "invalid token when looking for shader type: %s", t.show())
 	}
 	if !shaderStages[t.text] {
 		return errAt(t.line, "unknown shader type: %s", t.text)
@@ -188,16 +188,16 @@ func (p *amberParser) shader(cmd token) error {
 	sh := &Shader{Stage: t.text, Line: cmd.line}
 	t = p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid token when looking for shader name")
+		return errAt(t.line, "invalid token when looking for shader name: %s", t.show())
 	}
 	sh.Name = t.text
 	t = p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid token when looking for shader format")
+		return errAt(t.line, "invalid token when looking for shader format: %s", t.show())
 	}
 	if t.text == "PASSTHROUGH" {
 		if sh.Stage != "vertex" {
-			return errAt(t.line, "invalid shader type for PASSTHROUGH. Only vertex PASSTHROUGH allowed")
+			return errAt(t.line, "invalid shader type for PASSTHROUGH. Only vertex PASSTHROUGH allowed: %s", t.show())
 		}
 		sh.Format = FormatSPIRVAsm
 		sh.TargetEnv = "spv1.0"
@@ -215,7 +215,7 @@ func (p *amberParser) shader(cmd token) error {
 		p.z.next()
 		e := p.z.next()
 		if e.kind != tokIdent && e.kind != tokString {
-			return errAt(e.line, "expected target environment after TARGET_ENV")
+			return errAt(e.line, "expected target environment after TARGET_ENV: %s", e.show())
 		}
 		sh.TargetEnv = e.text
 	}
@@ -226,7 +226,7 @@ func (p *amberParser) shader(cmd token) error {
 		}
 		fn := p.z.next()
 		if fn.kind != tokIdent && fn.kind != tokString {
-			return errAt(fn.line, "expected file path after VIRTUAL_FILE or FILE")
+			return errAt(fn.line, "expected file path after VIRTUAL_FILE or FILE: %s", fn.show())
 		}
 		data, err := p.opt.ReadFile(fn.text)
 		if err != nil {
@@ -287,7 +287,7 @@ func (p *amberParser) addShader(sh *Shader, line int) error {
 func (p *amberParser) buffer(cmd token) error {
 	t := p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid BUFFER name provided")
+		return errAt(t.line, "invalid BUFFER name provided: %s", t.show())
 	}
 	name := t.text
 	if name == "DATA_TYPE" || name == "FORMAT" {
@@ -295,7 +295,7 @@ func (p *amberParser) buffer(cmd token) error {
 	}
 	t = p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid BUFFER command provided")
+		return errAt(t.line, "invalid BUFFER command provided: %s", t.show())
 	}
 	b := &Buffer{Name: name, Line: cmd.line}
 	switch t.text {
@@ -306,11 +306,11 @@ func (p *amberParser) buffer(cmd token) error {
 	case "FORMAT":
 		f := p.z.next()
 		if f.kind != tokIdent {
-			return errAt(f.line, "BUFFER FORMAT must be an identifier")
+			return errAt(f.line, "BUFFER FORMAT must be an identifier: %s", f.show())
 		}
 		ty := ParseType(f.text)
 		if ty == nil {
-			return errAt(f.line, "invalid BUFFER FORMAT")
+			return errAt(f.line, "invalid BUFFER FORMAT: %s", f.show())
 		}
 		b.Format = NewFormat(ty, Std430)
 		for {
@@ -324,9 +324,9 @@ func (p *amberParser) buffer(cmd token) error {
 				v := p.z.next()
 				if v.kind != tokInt {
 					if n.text == "SAMPLES" {
-						return errAt(v.line, "expected integer value for SAMPLES")
+						return errAt(v.line, "expected integer value for SAMPLES: %s", v.show())
 					}
-					return errAt(v.line, "invalid value for MIP_LEVELS")
+					return errAt(v.line, "invalid value for MIP_LEVELS: %s", v.show())
 				}
 				continue
 			case "FILE":
@@ -364,7 +364,7 @@ func (p *amberParser) alloc(line, n int) error {
 func (p *amberParser) bufferInitializer(b *Buffer) error {
 	t := p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "BUFFER invalid data type")
+		return errAt(t.line, "BUFFER invalid data type: %s", t.show())
 	}
 	ty := p.lookupType(t.text)
 	if ty == nil {
@@ -391,10 +391,10 @@ func (p *amberParser) bufferInitializer(b *Buffer) error {
 	case "WIDTH":
 		w := p.z.next()
 		if w.kind != tokInt {
-			return errAt(w.line, "expected an integer for WIDTH")
+			return errAt(w.line, "expected an integer for WIDTH: %s", w.show())
 		}
 		if uint32(w.u) == 0 {
-			return errAt(w.line, "expected WIDTH to be positive")
+			return errAt(w.line, "expected WIDTH to be positive: %s", w.show())
 		}
 		h := p.z.next()
 		if !h.isIdent("HEIGHT") {
@@ -402,10 +402,10 @@ func (p *amberParser) bufferInitializer(b *Buffer) error {
 		}
 		h = p.z.next()
 		if h.kind != tokInt {
-			return errAt(h.line, "expected an integer for HEIGHT")
+			return errAt(h.line, "expected an integer for HEIGHT: %s", h.show())
 		}
 		if uint32(h.u) == 0 {
-			return errAt(h.line, "expected HEIGHT to be positive")
+			return errAt(h.line, "expected HEIGHT to be positive: %s", h.show())
 		}
 		n := uint64(uint32(w.u)) * uint64(uint32(h.u))
 		if n > math.MaxInt32 {
@@ -485,7 +485,7 @@ func (p *amberParser) bufferSize(b *Buffer) error {
 		return errAt(t.line, "BUFFER size missing")
 	}
 	if t.kind != tokInt {
-		return errAt(t.line, "BUFFER size invalid")
+		return errAt(t.line, "BUFFER size invalid: %s", t.show())
 	}
 	n := uint32(t.u)
 	if err := p.setElements(b, int(n), t.line); err != nil {
@@ -493,7 +493,7 @@ func (p *amberParser) bufferSize(b *Buffer) error {
 	}
 	t = p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "BUFFER invalid initializer")
+		return errAt(t.line, "BUFFER invalid initializer: %s", t.show())
 	}
 	switch t.text {
 	case "FILL":
@@ -503,7 +503,7 @@ func (p *amberParser) bufferSize(b *Buffer) error {
 	case "FILE":
 		return p.bufferFile(b)
 	}
-	return errAt(t.line, "invalid BUFFER initializer provided")
+	return errAt(t.line, "invalid BUFFER initializer provided: %s", t.show())
 }
 
 func (p *amberParser) bufferFill(b *Buffer) error {
@@ -512,7 +512,7 @@ func (p *amberParser) bufferFill(b *Buffer) error {
 		return errAt(t.line, "missing BUFFER fill value")
 	}
 	if !t.isNumber() {
-		return errAt(t.line, "invalid BUFFER fill value")
+		return errAt(t.line, "invalid BUFFER fill value: %s", t.show())
 	}
 	in := b.Format.Inputs()
 	if b.Elements > 0 {
@@ -548,7 +548,7 @@ func (p *amberParser) bufferSeries(b *Buffer) error {
 		return errAt(t.line, "missing BUFFER series_from value")
 	}
 	if !t.isNumber() {
-		return errAt(t.line, "invalid BUFFER series_from value")
+		return errAt(t.line, "invalid BUFFER series_from value: %s", t.show())
 	}
 	ty := b.Format.Type
 	if ty.Struct != nil || ty.Rows > 1 || ty.Cols > 1 {
@@ -560,14 +560,14 @@ func (p *amberParser) bufferSeries(b *Buffer) error {
 		return errAt(t.line, "missing BUFFER series_from inc_by")
 	}
 	if t.text != "INC_BY" {
-		return errAt(t.line, "BUFFER series_from invalid command")
+		return errAt(t.line, "BUFFER series_from invalid command: %s", t.show())
 	}
 	t = p.z.next()
 	if t.isEnd() {
 		return errAt(t.line, "missing BUFFER series_from inc_by value")
 	}
 	if !t.isNumber() {
-		return errAt(t.line, "invalid BUFFER series_from inc_by value")
+		return errAt(t.line, "invalid BUFFER series_from inc_by value: %s", t.show())
 	}
 	inc := tokenValue(t, ty.Kind == Float)
 	f := b.Format
@@ -586,7 +586,7 @@ func (p *amberParser) bufferSeries(b *Buffer) error {
 func (p *amberParser) bufferFile(b *Buffer) error {
 	t := p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid value for FILE")
+		return errAt(t.line, "invalid value for FILE: %s", t.show())
 	}
 	kind := "PNG"
 	if t.text == "TEXT" || t.text == "BINARY" || t.text == "PNG" {
@@ -665,7 +665,7 @@ func (p *amberParser) dataValues(f *Format, z *tokenizer, fromFile bool) ([]Valu
 func (p *amberParser) pipeline(cmd token) error {
 	t := p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid token when looking for pipeline type")
+		return errAt(t.line, "invalid token when looking for pipeline type: %s", t.show())
 	}
 	switch t.text {
 	case "compute", "graphics", "raytracing":
@@ -675,7 +675,7 @@ func (p *amberParser) pipeline(cmd token) error {
 	pl := &Pipeline{Kind: t.text, Line: cmd.line}
 	t = p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid token when looking for pipeline name")
+		return errAt(t.line, "invalid token when looking for pipeline name: %s", t.show())
 	}
 	pl.Name = t.text
 	if err := p.endOfStatement("PIPELINE command"); err != nil {
@@ -732,7 +732,7 @@ func (p *amberParser) pipelineBody(name string, pl *Pipeline) error {
 			continue
 		}
 		if t.kind != tokIdent {
-			return errAt(t.line, "expected identifier")
+			return errAt(t.line, "expected identifier: %s", t.show())
 		}
 		if t.text == "END" {
 			break
@@ -781,7 +781,7 @@ func (p *amberParser) attachment(pl *Pipeline, sh *Shader) *Attachment {
 func (p *amberParser) attach(pl *Pipeline, cmd token) error {
 	t := p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid token in ATTACH command")
+		return errAt(t.line, "invalid token in ATTACH command: %s", t.show())
 	}
 	sh := p.s.shaders[t.text]
 	if sh == nil {
@@ -807,14 +807,14 @@ func (p *amberParser) attach(pl *Pipeline, cmd token) error {
 		return err
 	}
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid token after ATTACH")
+		return errAt(t.line, "invalid token after ATTACH: %s", t.show())
 	}
 	stage := sh.Stage
 	setType := false
 	if t.text == "TYPE" {
 		ty := p.z.next()
 		if ty.kind != tokIdent {
-			return errAt(ty.line, "invalid type in ATTACH")
+			return errAt(ty.line, "invalid type in ATTACH: %s", ty.show())
 		}
 		if !shaderStages[ty.text] {
 			return errAt(ty.line, "unknown shader type: %s", ty.text)
@@ -864,16 +864,16 @@ func (p *amberParser) attach(pl *Pipeline, cmd token) error {
 func (p *amberParser) specialize(a *Attachment) error {
 	t := p.z.next()
 	if t.kind != tokInt {
-		return errAt(t.line, "specialization ID must be an integer")
+		return errAt(t.line, "specialization ID must be an integer: %s", t.show())
 	}
 	id := uint32(t.u)
 	t = p.z.next()
 	if !t.isIdent("AS") {
-		return errAt(t.line, "expected AS as next token")
+		return errAt(t.line, "expected AS as next token: %s", t.show())
 	}
 	t = p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "expected data type in SPECIALIZE subcommand")
+		return errAt(t.line, "expected data type in SPECIALIZE subcommand: %s", t.show())
 	}
 	ty := ParseType(t.text)
 	if ty == nil {
@@ -933,7 +933,7 @@ func (p *amberParser) shaderOptimization(pl *Pipeline, cmd token) error {
 			return errAt(t.line, "SHADER_OPTIMIZATION missing END command")
 		}
 		if t.kind != tokIdent {
-			return errAt(t.line, "SHADER_OPTIMIZATION options must be identifiers")
+			return errAt(t.line, "SHADER_OPTIMIZATION options must be identifiers: %s", t.show())
 		}
 		if t.text == "END" {
 			break
@@ -983,7 +983,7 @@ func (p *amberParser) subgroup(pl *Pipeline, cmd token) error {
 			return errAt(t.line, "SUBGROUP missing END command")
 		}
 		if t.kind != tokIdent {
-			return errAt(t.line, "SUBGROUP options must be identifiers")
+			return errAt(t.line, "SUBGROUP options must be identifiers: %s", t.show())
 		}
 		if t.text == "END" {
 			break
@@ -1019,7 +1019,7 @@ func (p *amberParser) subgroup(pl *Pipeline, cmd token) error {
 			case v.isIdent("MAX"):
 				a.RequiredSubgroupSize = -2
 			default:
-				return errAt(v.line, "invalid size for REQUIRED_SIZE command")
+				return errAt(v.line, "invalid size for REQUIRED_SIZE command: %s", v.show())
 			}
 		default:
 			return errAt(t.line, "SUBGROUP invalid value for SUBGROUP %s", t.text)
@@ -1067,7 +1067,7 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 			bufs = append(bufs, b)
 		}
 		if len(bufs) < 2 {
-			return errAt(t.line, "expecting multiple buffer names for BUFFER_ARRAY")
+			return errAt(t.line, "expecting multiple buffer names for BUFFER_ARRAY: %s", t.show())
 		}
 	}
 	t = p.z.next()
@@ -1079,7 +1079,7 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 	}
 	t = p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid token for BUFFER type")
+		return errAt(t.line, "invalid token for BUFFER type: %s", t.show())
 	}
 	kind, ok := bufferKindNames[t.text]
 	if !ok {
@@ -1105,16 +1105,16 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 	}
 	t = p.z.next()
 	if t.kind != tokInt {
-		return errAt(t.line, "invalid value for DESCRIPTOR_SET in BIND command")
+		return errAt(t.line, "invalid value for DESCRIPTOR_SET in BIND command: %s", t.show())
 	}
 	bb := &BufferBinding{Buffers: bufs, Kind: kind, Set: uint32(t.u), Line: cmd.line}
 	t = p.z.next()
 	if !t.isIdent("BINDING") {
-		return errAt(t.line, "missing BINDING for BIND command")
+		return errAt(t.line, "missing BINDING for BIND command: %s", t.show())
 	}
 	t = p.z.next()
 	if t.kind != tokInt {
-		return errAt(t.line, "invalid value for BINDING in BIND command")
+		return errAt(t.line, "invalid value for BINDING in BIND command: %s", t.show())
 	}
 	bb.Binding = uint32(t.u)
 	n := len(bufs)
@@ -1127,15 +1127,15 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 	if kind == BindStorageDynamic || kind == BindUniformDynamic {
 		t = p.z.next()
 		if !t.isIdent("OFFSET") {
-			return errAt(t.line, "expecting an OFFSET for dynamic buffer type")
+			return errAt(t.line, "expecting an OFFSET for dynamic buffer type: %s", t.show())
 		}
 		for i := 0; i < n; i++ {
 			t = p.z.next()
 			if t.kind != tokInt {
 				if i > 0 {
-					return errAt(t.line, "expecting an OFFSET value for each buffer in the array")
+					return errAt(t.line, "expecting an OFFSET value for each buffer in the array: %s", t.show())
 				}
-				return errAt(t.line, "expecting an integer value for OFFSET")
+				return errAt(t.line, "expecting an integer value for OFFSET: %s", t.show())
 			}
 			bb.DynamicOffsets[i] = uint64(uint32(t.u))
 		}
@@ -1146,9 +1146,9 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 			t = p.z.next()
 			if t.kind != tokInt {
 				if i > 0 {
-					return errAt(t.line, "expecting a DESCRIPTOR_OFFSET value for each buffer in the array")
+					return errAt(t.line, "expecting a DESCRIPTOR_OFFSET value for each buffer in the array: %s", t.show())
 				}
-				return errAt(t.line, "expecting an integer value for DESCRIPTOR_OFFSET")
+				return errAt(t.line, "expecting an integer value for DESCRIPTOR_OFFSET: %s", t.show())
 			}
 			bb.DescriptorOffsets[i] = t.u
 		}
@@ -1159,9 +1159,9 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 			t = p.z.next()
 			if t.kind != tokInt {
 				if i > 0 {
-					return errAt(t.line, "expecting a DESCRIPTOR_RANGE value for each buffer in the array")
+					return errAt(t.line, "expecting a DESCRIPTOR_RANGE value for each buffer in the array: %s", t.show())
 				}
-				return errAt(t.line, "expecting an integer value for DESCRIPTOR_RANGE")
+				return errAt(t.line, "expecting an integer value for DESCRIPTOR_RANGE: %s", t.show())
 			}
 			bb.DescriptorRanges[i] = int64(t.u)
 		}
@@ -1255,7 +1255,7 @@ func (p *amberParser) copyCmd(cmd token) error {
 		return errAt(t.line, "missing buffer name after COPY")
 	}
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid buffer name after COPY")
+		return errAt(t.line, "invalid buffer name after COPY: %s", t.show())
 	}
 	if t.text == "TO" {
 		return errAt(t.line, "missing buffer name between COPY and TO")
@@ -1269,14 +1269,14 @@ func (p *amberParser) copyCmd(cmd token) error {
 		return errAt(t.line, "missing 'TO' after COPY and buffer name")
 	}
 	if !t.isIdent("TO") {
-		return errAt(t.line, "expected 'TO' after COPY and buffer name")
+		return errAt(t.line, "expected 'TO' after COPY and buffer name: %s", t.show())
 	}
 	t = p.z.next()
 	if t.isEnd() {
 		return errAt(t.line, "missing buffer name after TO")
 	}
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid buffer name after TO")
+		return errAt(t.line, "invalid buffer name after TO: %s", t.show())
 	}
 	to := p.s.buffers[t.text]
 	if to == nil {
@@ -1301,7 +1301,7 @@ func (p *amberParser) repeat(cmd token) error {
 		return errAt(t.line, "invalid count parameter for REPEAT command: %s", t.text)
 	}
 	if int32(t.u) <= 0 {
-		return errAt(t.line, "count parameter must be > 0 for REPEAT command")
+		return errAt(t.line, "count parameter must be > 0 for REPEAT command: %s", t.show())
 	}
 	rc := &RepeatCommand{Count: int(uint32(t.u)), Line: cmd.line}
 	outer := p.cmds
@@ -1316,7 +1316,7 @@ func (p *amberParser) repeat(cmd token) error {
 			continue
 		}
 		if t.kind != tokIdent {
-			return errAt(t.line, "expected identifier")
+			return errAt(t.line, "expected identifier: %s", t.show())
 		}
 		if t.text == "END" {
 			break
@@ -1344,7 +1344,7 @@ func (p *amberParser) expect(cmd token) error {
 	}
 	t := p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid buffer name in EXPECT command")
+		return errAt(t.line, "invalid buffer name in EXPECT command: %s", t.show())
 	}
 	switch t.text {
 	case "IDX", "EQ_BUFFER", "RMSE_BUFFER", "EQ_HISTOGRAM_EMD_BUFFER":
@@ -1356,7 +1356,7 @@ func (p *amberParser) expect(cmd token) error {
 	}
 	t = p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid comparator in EXPECT command")
+		return errAt(t.line, "invalid comparator in EXPECT command: %s", t.show())
 	}
 	switch t.text {
 	case "EQ_BUFFER", "RMSE_BUFFER", "EQ_HISTOGRAM_EMD_BUFFER":
@@ -1406,7 +1406,7 @@ func (p *amberParser) expect(cmd token) error {
 	}
 	t = p.z.next()
 	if t.kind != tokInt || int32(t.u) < 0 || t.neg {
-		return errAt(t.line, "invalid X value in EXPECT command")
+		return errAt(t.line, "invalid X value in EXPECT command: %s", t.show())
 	}
 	x := t.u
 	t = p.z.next()
@@ -1418,7 +1418,7 @@ func (p *amberParser) expect(cmd token) error {
 		return errAt(t.line, "Y value not needed for non-color comparator")
 	}
 	if t.isIdent("SIZE") {
-		return errAt(t.line, "invalid Y value in EXPECT command")
+		return errAt(t.line, "invalid Y value in EXPECT command: %s", t.show())
 	}
 	ec := &ExpectCommand{Buffer: buf, Format: buf.Format, Line: cmd.line}
 	if t.isIdent("TOLERANCE") {
@@ -1447,7 +1447,7 @@ func (p *amberParser) expect(cmd token) error {
 	}
 	ec.Comparator = cmp
 	if x > math.MaxInt32 {
-		return errAt(t.line, "invalid X value in EXPECT command")
+		return errAt(t.line, "invalid X value in EXPECT command: %s", t.show())
 	}
 	ec.Offset = int(x)
 	vals, err := p.expectValues(buf.Format)
@@ -1537,7 +1537,7 @@ func (p *amberParser) lookupType(name string) *Type {
 func (p *amberParser) structDecl(cmd token) error {
 	t := p.z.next()
 	if t.kind != tokIdent {
-		return errAt(t.line, "invalid STRUCT name provided")
+		return errAt(t.line, "invalid STRUCT name provided: %s", t.show())
 	}
 	if t.text == "STRIDE" {
 		return errAt(t.line, "missing STRUCT name")
@@ -1552,14 +1552,14 @@ func (p *amberParser) structDecl(cmd token) error {
 	t = p.z.next()
 	if t.kind == tokIdent {
 		if t.text != "STRIDE" {
-			return errAt(t.line, "invalid token in STRUCT definition")
+			return errAt(t.line, "invalid token in STRUCT definition: %s", t.show())
 		}
 		v := p.z.next()
 		if v.isEnd() {
 			return errAt(v.line, "missing value for STRIDE")
 		}
 		if v.kind != tokInt || v.u > 1<<20 {
-			return errAt(v.line, "invalid value for STRIDE")
+			return errAt(v.line, "invalid value for STRIDE: %s", v.show())
 		}
 		sd.Stride = int(v.u)
 		t = p.z.next()
@@ -1574,7 +1574,7 @@ func (p *amberParser) structDecl(cmd token) error {
 			continue
 		}
 		if t.kind != tokIdent {
-			return errAt(t.line, "invalid type for STRUCT member")
+			return errAt(t.line, "invalid type for STRUCT member: %s", t.show())
 		}
 		if t.text == "END" {
 			break
@@ -1594,7 +1594,7 @@ func (p *amberParser) structDecl(cmd token) error {
 			return errAt(n.line, "missing name for STRUCT member")
 		}
 		if n.kind != tokIdent {
-			return errAt(n.line, "invalid name for STRUCT member")
+			return errAt(n.line, "invalid name for STRUCT member: %s", n.show())
 		}
 		if seen[n.text] {
 			return errAt(n.line, "duplicate name for STRUCT member")

@@ -556,7 +556,7 @@ func (p *vkParser) uniform(cmd token) error {
 		return errAt(off.line, "offset for uniform must be positive, got: %d", int32(off.u))
 	}
 	if uint32(off.u)%uint32(f.Stride) != 0 {
-		return errAt(off.line, "offset for uniform must be multiple of data size")
+		return errAt(off.line, "offset for uniform must be multiple of data size: %s", off.show())
 	}
 	vals, err := p.vkValues("uniform", f)
 	if err != nil {
