@@ -50,6 +50,11 @@ func TestParseCorpus(t *testing.T) {
 			continue
 		}
 		syn[s.Syntax]++
+		// The declared device covers every requirement, the CTS's C++-side
+		// ones included.
+		if m := DefaultDevice().Missing(Requirements(s)); len(m) > 0 {
+			t.Errorf("%s: device lacks %v", f, m)
+		}
 	}
 	if syn[AmberScript] != 244 || syn[VkScript] != 73 {
 		t.Errorf("syntaxes %v, want 244 AmberScript and 73 VkScript", syn)
