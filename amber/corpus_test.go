@@ -8,6 +8,7 @@ import (
 
 	"path/filepath"
 	"sort"
+	"spvx/internal/oracle"
 	"spvx/spirv"
 	"strings"
 	"testing"
@@ -173,4 +174,36 @@ func TestRunCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d scripts: %d pass, %d fail, %d skip; %d listed as not passing", len(results), counts[Pass], counts[Fail], counts[SkipStatus], len(corpusNotPassing))
+}
+
+// TestValidateCorpusAsm runs Debian's spirv-val over the 146 SPIR-V
+// assembly shaders as spvx builds them (TARGET_ENV, or the CTS folder rule
+// for spirv1p4/, workgroup_memory_explicit_layout/ and ptr_access_chain/):
+// all must validate at their environment, as they do when the CTS builds
+// them.
+func TestValidateCorpusAsm(t *testing.T) {
+	val := oracle.Require(t, oracle.SpirvVal)
+	n := 0
+	for _, f := range corpusScripts(t) {
+		s, err := ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range s.Shaders {
+			if sh.Format != FormatSPIRVAsm {
+				continue
+			}
+			bin, env, err := CompileShader(context.Background(), sh, f, CompileOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, msg, ok := oracle.Run(val, bin, "--target-env", env, "-"); !ok {
+				t.Errorf("%s: shader %s (%s) fails spirv-val: %s", f, sh.Name, env, msg)
+			}
+			n++
+		}
+	}
+	if n != 146 {
+		t.Errorf("validated %d shaders, want 146", n)
+	}
 }
