@@ -128,6 +128,13 @@ func TestNoEngineSkips(t *testing.T) {
 	}
 }
 
+func TestVirtualFile(t *testing.T) {
+	r := runTestScript(t, "testdata/virtual_file.amber", &fakeEngine{})
+	if r.Status != Pass {
+		t.Fatalf("%v: %s", r.Status, r.Reason)
+	}
+}
+
 func TestHLSL(t *testing.T) {
 	if _, err := GlslangPath(); err != nil {
 		t.Skip(err)

@@ -18,6 +18,7 @@ type amberParser struct {
 	cmds     *[]Command
 	bufBytes int
 	structs  map[string]*StructDef
+	vfiles   map[string]string // VIRTUAL_FILE path -> contents
 }
 
 func (p *amberParser) parse() error {
@@ -100,7 +101,9 @@ func (p *amberParser) command(t token) error {
 		return p.shader(t)
 	case "STRUCT":
 		return p.structDecl(t)
-	case "IMAGE", "SAMPLER", "VIRTUAL_FILE", "ACCELERATION_STRUCTURE":
+	case "VIRTUAL_FILE":
+		return p.virtualFile(t)
+	case "IMAGE", "SAMPLER", "ACCELERATION_STRUCTURE":
 		return unsupAt(t.line, "%s is not supported by spvx (compute buffers only)", t.text)
 	}
 	return errAt(t.line, "unknown token: %s", t.text)
@@ -221,19 +224,24 @@ func (p *amberParser) shader(cmd token) error {
 	}
 	if n := p.z.peek(); n.isIdent("VIRTUAL_FILE") || n.isIdent("FILE") {
 		p.z.next()
-		if n.text == "VIRTUAL_FILE" {
-			return unsupAt(n.line, "VIRTUAL_FILE is not supported by spvx")
-		}
 		fn := p.z.next()
 		if fn.kind != tokIdent && fn.kind != tokString {
 			return errAt(fn.line, "expected file path after VIRTUAL_FILE or FILE: %s", fn.show())
 		}
-		data, err := p.opt.ReadFile(fn.text)
-		if err != nil {
-			return errAt(fn.line, "unable to read shader file %s: %v", fn.text, unwrapPathError(err))
+		if n.text == "VIRTUAL_FILE" {
+			data, ok := p.vfiles[fn.text]
+			if !ok {
+				return errAt(fn.line, "virtual file %s not found", fn.text)
+			}
+			sh.Source = []byte(data)
+		} else {
+			data, err := p.opt.ReadFile(fn.text)
+			if err != nil {
+				return errAt(fn.line, "unable to read shader file %s: %v", fn.text, unwrapPathError(err))
+			}
+			sh.Source = data
+			sh.File = fn.text
 		}
-		sh.Source = data
-		sh.File = fn.text
 		if err := p.addShader(sh, cmd.line); err != nil {
 			return err
 		}
@@ -1661,4 +1669,29 @@ func componentCount(t *Type) int {
 		}
 	}
 	return n
+}
+
+// virtualFile reads VIRTUAL_FILE path … END: text a SHADER can name with
+// VIRTUAL_FILE instead of FILE.
+func (p *amberParser) virtualFile(cmd token) error {
+	t := p.z.next()
+	if t.kind != tokIdent && t.kind != tokString {
+		return errAt(t.line, "invalid virtual file path: %s", t.show())
+	}
+	if err := p.endOfStatement("VIRTUAL_FILE command"); err != nil {
+		return err
+	}
+	body, found := p.z.extractTo("END")
+	end := p.z.next()
+	if !found || !end.isIdent("END") {
+		return errAt(end.line, "VIRTUAL_FILE missing END command")
+	}
+	if p.vfiles == nil {
+		p.vfiles = map[string]string{}
+	}
+	if _, dup := p.vfiles[t.text]; dup {
+		return errAt(t.line, "Virtual file '%s' already declared", t.text)
+	}
+	p.vfiles[t.text] = body
+	return p.endOfStatement("END")
 }

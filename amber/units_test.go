@@ -170,7 +170,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("#!amber\nBUFFER a DATA_TYPE vec3<float> STD140 DATA 1 2 3 END\nEXPECT a IDX 0 TOLERANCE 1% EQ 1 2 3\n"))
 	f.Add([]byte("#!amber\nSHADER compute s SPIRV-ASM\nOpCapability Shader\nEND\nPIPELINE compute p\nATTACH s ENTRY_POINT main \\\n SPECIALIZE 1 AS float 2.5\nBIND BUFFER_ARRAY a b AS storage_dynamic DESCRIPTOR_SET 0 BINDING 1 OFFSET 0 4\nEND\nREPEAT 2\nRUN p 1 1 1\nEND\n"))
 	f.Add([]byte("[require]\nshaderInt16\nVK_KHR_x\n[compute shader spirv]\nOpNop\n[test]\nssbo 0:1 subdata vec2 0 1 2\nuniform ubo 0:2 mat2 0 1 2 3 4\ntolerance 1 2 3 4\nprobe ssbo vec2 0:1 0 ~= 1 2\ncompute 1 1 1\n"))
-	for _, p := range []string{"testdata/all_commands.amber", "testdata/vkscript_all.vkscript", "testdata/emd.amber", "testdata/struct.amber"} {
+	for _, p := range []string{"testdata/all_commands.amber", "testdata/vkscript_all.vkscript", "testdata/emd.amber", "testdata/struct.amber", "testdata/virtual_file.amber"} {
 		if b, err := readLimited(p); err == nil {
 			f.Add(b)
 		}
