@@ -242,10 +242,11 @@ func printResult(w io.Writer, r amber.Result, verbose bool) {
 	default:
 		fmt.Fprintf(w, "SKIP %s: %s\n", r.Path, r.Reason)
 	}
+	// Notes (what was ignored) print always, so nothing is skipped silently.
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
 	if verbose {
-		for _, n := range r.Notes {
-			fmt.Fprintf(w, "  note: %s\n", n)
-		}
 		for _, d := range r.Timed {
 			fmt.Fprintf(w, "  timed execution: %.6f s\n", d.Seconds())
 		}
