@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -68,11 +69,19 @@ func shaderEnv(sh *Shader, scriptPath string, opt *CompileOptions) (env, why str
 }
 
 // glslCache holds compiled GLSL by a hash of the flags and source, for
-// the whole process: many scripts share shaders.
+// the whole process: many scripts share shaders (160 distinct sources among
+// the shared corpus's 289), and a source being compiled by one goroutine is
+// waited for, not compiled again, by the others.
 var glslCache = struct {
 	sync.Mutex
-	m map[string][]byte
-}{m: map[string][]byte{}}
+	m map[string]*glslEntry
+}{m: map[string]*glslEntry{}}
+
+type glslEntry struct {
+	done chan struct{}
+	bin  []byte
+	err  error
+}
 
 // CompileShader turns a shader into a SPIR-V binary (little-endian bytes).
 // The error of a bad shader names the script line; a missing
@@ -189,10 +198,8 @@ func compileGLSL(ctx context.Context, sh *Shader, env string, opt *CompileOption
 		}
 	}
 	args := append([]string{"-V"}, flags...)
-	ext := "comp"
 	if sh.Format == FormatHLSL {
 		args = append(args, "-D", "-e", "main")
-		ext = "hlsl"
 	}
 	args = append(args, "-S", stageFlag(sh.Stage))
 	h := sha256.New()
@@ -201,53 +208,118 @@ func compileGLSL(ctx context.Context, sh *Shader, env string, opt *CompileOption
 	h.Write(sh.Source)
 	key := hex.EncodeToString(h.Sum(nil))
 	glslCache.Lock()
-	b, ok := glslCache.m[key]
+	e, ok := glslCache.m[key]
+	if !ok {
+		e = &glslEntry{done: make(chan struct{})}
+		glslCache.m[key] = e
+	}
 	glslCache.Unlock()
 	if ok {
-		return b, env, nil
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			return nil, env, ctx.Err()
+		}
+		if e.err != nil {
+			return nil, env, glslFailure(e.err, sh, where)
+		}
+		return e.bin, env, nil
 	}
-	if opt.CacheDir != "" {
-		if b, err := os.ReadFile(filepath.Join(opt.CacheDir, key+".spv")); err == nil && len(b) >= 20 {
-			glslCache.Lock()
-			glslCache.m[key] = b
-			glslCache.Unlock()
-			return b, env, nil
+	e.bin, e.err = runGlslang(ctx, tool, args, sh, opt.CacheDir, key)
+	if e.err != nil && ctx.Err() != nil {
+		// A cancelled compile is not the shader's fault: forget it.
+		glslCache.Lock()
+		delete(glslCache.m, key)
+		glslCache.Unlock()
+	}
+	close(e.done)
+	if e.err != nil {
+		return nil, env, glslFailure(e.err, sh, where)
+	}
+	return e.bin, env, nil
+}
+
+// glslangError is a failed glslangValidator run.
+type glslangError struct{ args, out, src string }
+
+func (e *glslangError) Error() string {
+	return fmt.Sprintf("glslangValidator %s failed: %s", e.args, strings.TrimSpace(e.out))
+}
+
+// glslFailure reports glslangValidator's errors at script lines: its
+// "ERROR: FILE:N: message" lines are shader-body lines, shifted by the
+// SHADER line (or left in the shader's FILE).
+func glslFailure(err error, sh *Shader, where string) error {
+	ge, ok := err.(*glslangError)
+	if !ok {
+		return fmt.Errorf("%s: shader %s: %v", where, sh.Name, err)
+	}
+	var msgs []string
+	for _, l := range strings.Split(ge.out, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(l), "ERROR: "+ge.src+":")
+		if !ok {
+			continue
+		}
+		num, msg, ok := strings.Cut(rest, ":")
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			continue
+		}
+		if sh.File != "" {
+			msgs = append(msgs, fmt.Sprintf("%s:%d:%s", sh.File, n, msg))
+		} else {
+			file, _, _ := strings.Cut(where, ":")
+			msgs = append(msgs, fmt.Sprintf("%s:%d:%s", file, sh.Line+n, msg))
+		}
+	}
+	if len(msgs) == 0 {
+		return fmt.Errorf("%s: shader %s: %s", where, sh.Name, strings.ReplaceAll(ge.Error(), ge.src, "shader"))
+	}
+	if len(msgs) > 3 {
+		msgs = append(msgs[:3], fmt.Sprintf("and %d more", len(msgs)-3))
+	}
+	return fmt.Errorf("%s (shader %s, glslangValidator %s)", strings.Join(msgs, "; "), sh.Name, ge.args)
+}
+
+// runGlslang compiles one source with glslangValidator, through the disk
+// cache when there is one. Its errors name the flags and quote the tool.
+func runGlslang(ctx context.Context, tool string, args []string, sh *Shader, cacheDir, key string) ([]byte, error) {
+	if cacheDir != "" {
+		if b, err := os.ReadFile(filepath.Join(cacheDir, key+".spv")); err == nil && len(b) >= 20 {
+			return b, nil
 		}
 	}
 	dir, err := os.MkdirTemp("", "spvx-glsl-")
 	if err != nil {
-		return nil, env, err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	ext := "comp"
+	if sh.Format == FormatHLSL {
+		ext = "hlsl"
+	}
 	src := filepath.Join(dir, "shader."+ext)
 	out := filepath.Join(dir, "shader.spv")
 	if err := os.WriteFile(src, sh.Source, 0o600); err != nil {
-		return nil, env, err
+		return nil, err
 	}
-	args = append(args, "-o", out, src)
-	cmd := exec.CommandContext(ctx, tool, args...)
+	cmd := exec.CommandContext(ctx, tool, append(args, "-o", out, src)...)
 	var msg bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &msg, &msg
 	if err := cmd.Run(); err != nil {
-		text := strings.TrimSpace(strings.ReplaceAll(msg.String(), src, where))
-		return nil, env, fmt.Errorf("%s: shader %s: glslangValidator %s failed: %s", where, sh.Name, strings.Join(flags, " "), text)
+		return nil, &glslangError{args: strings.Join(args, " "), out: msg.String(), src: src}
 	}
-	b, err = os.ReadFile(out)
+	b, err := os.ReadFile(out)
 	if err != nil {
-		return nil, env, err
+		return nil, err
 	}
-	glslCache.Lock()
-	glslCache.m[key] = b
-	glslCache.Unlock()
-	if opt.CacheDir != "" {
-		if os.MkdirAll(opt.CacheDir, 0o755) == nil {
-			tmp := filepath.Join(opt.CacheDir, key+".tmp"+filepath.Base(dir))
-			if os.WriteFile(tmp, b, 0o644) == nil {
-				os.Rename(tmp, filepath.Join(opt.CacheDir, key+".spv"))
-			}
+	if cacheDir != "" && os.MkdirAll(cacheDir, 0o755) == nil {
+		tmp := filepath.Join(cacheDir, key+".tmp"+filepath.Base(dir))
+		if os.WriteFile(tmp, b, 0o644) == nil {
+			os.Rename(tmp, filepath.Join(cacheDir, key+".spv"))
 		}
 	}
-	return b, env, nil
+	return b, nil
 }
 
 func stageFlag(stage string) string {
