@@ -1,0 +1,209 @@
+package amber
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"sync"
+
+	"path/filepath"
+	"sort"
+	"spvx/internal/oracle"
+	"spvx/spirv"
+	"strings"
+	"testing"
+)
+
+// sharedDir is the shared read-only folder of the checkout, or "" (tests
+// skip with a message where it is absent).
+func sharedDir(t testing.TB) string {
+	d := filepath.Join("..", "..", "shared", "conformance", "amber")
+	if _, err := os.Stat(d); err != nil {
+		t.Skipf("shared conformance corpus absent (%v)", err)
+	}
+	return d
+}
+
+// corpusScripts lists the .amber scripts under the shared folder.
+func corpusScripts(t testing.TB) []string {
+	d := sharedDir(t)
+	var out []string
+	filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.HasSuffix(p, ".amber") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+func TestParseCorpus(t *testing.T) {
+	files := corpusScripts(t)
+	if len(files) != 317 {
+		t.Errorf("found %d scripts, want 317", len(files))
+	}
+	syn := map[Syntax]int{}
+	for _, f := range files {
+		s, err := ParseFile(f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		syn[s.Syntax]++
+		// The declared device covers every requirement, the CTS's C++-side
+		// ones included.
+		if m := DefaultDevice().Missing(Requirements(s)); len(m) > 0 {
+			t.Errorf("%s: device lacks %v", f, m)
+		}
+	}
+	if syn[AmberScript] != 244 || syn[VkScript] != 73 {
+		t.Errorf("syntaxes %v, want 244 AmberScript and 73 VkScript", syn)
+	}
+}
+
+// TestCompileCorpus compiles every shader of the shared scripts: SPIR-V
+// assembly through asm at the script's environment (with the CTS folder
+// rules), GLSL through glslangValidator, and checks each decodes.
+func TestCompileCorpus(t *testing.T) {
+	files := corpusScripts(t)
+	type job struct {
+		path string
+		sh   *Shader
+	}
+	var jobs []job
+	for _, f := range files {
+		s, err := ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range s.Shaders {
+			jobs = append(jobs, job{f, sh})
+		}
+	}
+	_, glslErr := GlslangPath()
+	var mu sync.Mutex
+	counts := map[ShaderFormat]int{}
+	var wg sync.WaitGroup
+	ch := make(chan job)
+	for w := 0; w < runtime.GOMAXPROCS(0)*2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				if (j.sh.Format == FormatGLSL) && (glslErr != nil || testing.Short()) {
+					continue
+				}
+				bin, _, err := CompileShader(context.Background(), j.sh, j.path, CompileOptions{})
+				if err == nil {
+					_, err = spirv.Decode(bin)
+				}
+				mu.Lock()
+				if err != nil {
+					t.Errorf("%s: %v", j.path, err)
+				} else {
+					counts[j.sh.Format]++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+	t.Logf("compiled: %d SPIRV-ASM, %d GLSL, %d SPIRV-BIN", counts[FormatSPIRVAsm], counts[FormatGLSL], counts[FormatSPIRVBin])
+	if counts[FormatSPIRVAsm] != 146 || counts[FormatSPIRVBin] != 1 {
+		t.Errorf("want 146 SPIRV-ASM and 1 SPIRV-BIN shaders")
+	}
+	if glslErr != nil {
+		t.Logf("GLSL shaders not compiled: %v", glslErr)
+	} else if !testing.Short() && counts[FormatGLSL] != 289 {
+		t.Errorf("want 289 GLSL shaders compiled")
+	}
+}
+
+// corpusEngine is the executor TestRunCorpus runs the shared scripts with.
+// Without one (this package does not import the executor) every RUN is
+// SKIP "no executor", and the test checks that each script parses,
+// compiles and reaches its dispatches; the interp adapter sets it.
+var corpusEngine Engine
+
+// corpusNotPassing lists the shared scripts known not to pass with
+// corpusEngine, with the reason. With no engine it is empty: every script
+// either passes (the buffer-only ones) or skips at its first RUN.
+var corpusNotPassing = map[string]string{}
+
+func TestRunCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles 289 GLSL shaders")
+	}
+	files := corpusScripts(t)
+	results := make([]Result, len(files))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
+	for i, f := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = RunFile(context.Background(), f, Options{Engine: corpusEngine})
+		}()
+	}
+	wg.Wait()
+	counts := map[Status]int{}
+	for _, r := range results {
+		counts[r.Status]++
+		rel, _ := filepath.Rel(sharedDir(t), r.Path)
+		if why, known := corpusNotPassing[filepath.ToSlash(rel)]; known {
+			if r.Status == Pass {
+				t.Errorf("%s passes now; remove it from corpusNotPassing (%s)", rel, why)
+			}
+			continue
+		}
+		switch {
+		case r.Status == Pass:
+		case corpusEngine == nil && r.Status == SkipStatus && strings.Contains(r.Reason, "no executor"):
+		default:
+			t.Errorf("%s: %v: %s", rel, r.Status, r.Reason)
+		}
+		if strings.Contains(rel, "expect_fail") && r.Status == Pass && !strings.Contains(r.Reason, "failed as expected") {
+			t.Errorf("%s passed without failing its EXPECT", rel)
+		}
+	}
+	t.Logf("%d scripts: %d pass, %d fail, %d skip; %d listed as not passing", len(results), counts[Pass], counts[Fail], counts[SkipStatus], len(corpusNotPassing))
+}
+
+// TestValidateCorpusAsm runs Debian's spirv-val over the 146 SPIR-V
+// assembly shaders as spvx builds them (TARGET_ENV, or the CTS folder rule
+// for spirv1p4/, workgroup_memory_explicit_layout/ and ptr_access_chain/):
+// all must validate at their environment, as they do when the CTS builds
+// them.
+func TestValidateCorpusAsm(t *testing.T) {
+	val := oracle.Require(t, oracle.SpirvVal)
+	n := 0
+	for _, f := range corpusScripts(t) {
+		s, err := ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range s.Shaders {
+			if sh.Format != FormatSPIRVAsm {
+				continue
+			}
+			bin, env, err := CompileShader(context.Background(), sh, f, CompileOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, msg, ok := oracle.Exec(t, val, bin, "--target-env", env, "-"); !ok {
+				t.Errorf("%s: shader %s (%s) fails spirv-val: %s", f, sh.Name, env, msg)
+			}
+			n++
+		}
+	}
+	if n != 146 {
+		t.Errorf("validated %d shaders, want 146", n)
+	}
+}

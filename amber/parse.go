@@ -1,0 +1,125 @@
+package amber
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Error is a script error at a line: "FILE:LINE: message".
+type Error struct {
+	File string
+	Line int
+	Msg  string
+	// Unsupported marks a valid script that uses what spvx does not
+	// implement (graphics, images, OpenCL C): the runner reports it as SKIP.
+	Unsupported bool
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return e.File + ": " + e.Msg
+}
+
+// ParseOptions configure Parse.
+type ParseOptions struct {
+	// ReadFile loads a file named by SHADER … FILE or BUFFER … FILE; the
+	// name is as written in the script, relative to the script's folder. Nil
+	// reads from disk relative to the folder of the script's path.
+	ReadFile func(name string) ([]byte, error)
+	// MaxBufferBytes bounds the bytes of all buffers of a script (0: 1 GiB),
+	// so a hostile SIZE fails with an error instead of exhausting memory.
+	MaxBufferBytes int
+}
+
+const defaultMaxBufferBytes = 1 << 30
+
+// MaxFileBytes bounds a file a script loads.
+const MaxFileBytes = 1 << 30
+
+// ParseFile reads and parses a script from disk.
+func ParseFile(path string) (*Script, error) {
+	src, err := readLimited(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	return Parse(path, src, ParseOptions{})
+}
+
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("is a directory")
+	}
+	if st.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("file larger than %d bytes", MaxFileBytes)
+	}
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(f); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Parse parses one script; path names it in errors and locates its FILE
+// companions. The syntax is AmberScript when src starts with "#!amber" and
+// VkScript otherwise, as amber decides.
+func Parse(path string, src []byte, opt ParseOptions) (*Script, error) {
+	if opt.ReadFile == nil {
+		dir := filepath.Dir(path)
+		opt.ReadFile = func(name string) ([]byte, error) {
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name)
+			}
+			return readLimited(name)
+		}
+	}
+	if opt.MaxBufferBytes <= 0 {
+		opt.MaxBufferBytes = defaultMaxBufferBytes
+	}
+	if bytes.HasPrefix(src, []byte("#!amber")) {
+		p := &amberParser{s: newScript(path, AmberScript), z: newTokenizer(string(src), 1), opt: opt}
+		if err := p.parse(); err != nil {
+			return nil, err
+		}
+		return p.s, nil
+	}
+	return parseVk(path, src, opt)
+}
+
+// perr is a parse error at a line; the parse functions return it and Parse
+// adds the file name.
+type perr struct {
+	line  int
+	msg   string
+	unsup bool
+}
+
+func (e *perr) Error() string { return fmt.Sprintf("%d: %s", e.line, e.msg) }
+
+func errAt(line int, format string, args ...any) error {
+	return &perr{line: line, msg: fmt.Sprintf(format, args...)}
+}
+
+// unsupAt is errAt for a valid command spvx does not implement.
+func unsupAt(line int, format string, args ...any) error {
+	return &perr{line, fmt.Sprintf(format, args...), true}
+}
+
+func fileError(path string, err error) error {
+	if e, ok := err.(*perr); ok {
+		return &Error{File: path, Line: e.line, Msg: e.msg, Unsupported: e.unsup}
+	}
+	return &Error{File: path, Msg: err.Error()}
+}

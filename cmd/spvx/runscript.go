@@ -1,0 +1,396 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"spvx/amber"
+)
+
+const runScriptsUsage = `usage: spvx run [options] SCRIPT|DIR...
+
+Runs Amber scripts (AmberScript and VkScript compute tests, e.g. the Vulkan
+CTS amber folder) on the CPU and reports each as amber does: PASS, FAIL
+(with the first failed EXPECT) or SKIP (with what is missing). A DIR is
+searched for *.amber and *.vkscript files. Exit status 1 when any script
+fails.
+
+options:
+`
+
+// runScriptsMain implements spvx run SCRIPT|DIR... over an amber.Engine
+// (the executor in the spvx binary, a fake in tests).
+func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine) int {
+	fl := flag.NewFlagSet("run", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	jobs := fl.Int("j", runtime.GOMAXPROCS(0), "run `N` scripts at once")
+	verbose := fl.Bool("v", false, "print every command of a script as it runs")
+	jsonOut := fl.Bool("json", false, `write one JSON object per script, one per line: {"script", "status", "reason", "seconds"}`)
+	junit := fl.String("junit", "", "also write a JUnit XML report to `FILE`")
+	listUnsupported := fl.Bool("list-unsupported", false, "name, per script, what it needs that spvx lacks (runs nothing)")
+	deviceInfo := fl.Bool("device-info", false, "print the declared device: features, extensions, properties, limits, subgroup sizes")
+	targetEnv := fl.String("target-env", "", "compile every shader for `ENV` (spv1.0-1.6, vulkan1.0-1.3), overriding TARGET_ENV and the CTS folder rules")
+	timeout := fl.Duration("timeout", 0, "fail a script that runs longer than `D` (e.g. 2m; 0 for no limit)")
+	stats := fl.Bool("stats", false, "after the summary, print the per-script median and the slowest five")
+	cacheDir := fl.String("cache", defaultCacheDir(), "keep compiled GLSL in `DIR` across runs (\"\" for none)")
+	fl.Usage = func() {
+		fmt.Fprint(stderr, runScriptsUsage)
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	dev := amber.DefaultDevice()
+	if *deviceInfo {
+		dev.Print(stdout)
+		return exitOK
+	}
+	if fl.NArg() == 0 {
+		fmt.Fprintln(stderr, "spvx run: no scripts given")
+		fl.Usage()
+		return exitUsage
+	}
+	if *jobs < 1 {
+		fmt.Fprintln(stderr, "spvx run: -j must be at least 1")
+		return exitUsage
+	}
+	paths, err := findScripts(fl.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "spvx run: %v\n", err)
+		return exitRejected
+	}
+	if *listUnsupported {
+		return listUnsupportedMain(paths, stdout, dev)
+	}
+	opt := amber.Options{Engine: engine, Device: dev,
+		Compile: amber.CompileOptions{TargetEnv: *targetEnv, CacheDir: *cacheDir}}
+	start := time.Now()
+	results := make([]amber.Result, len(paths))
+	logs := make([]bytes.Buffer, len(paths))
+	done := make([]chan struct{}, len(paths))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	ctx := context.Background()
+	for w := 0; w < *jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				o := opt
+				if *verbose {
+					// One worker logs as it goes; several buffer each
+					// script's log and print it with its result.
+					o.Log = &logs[i]
+					if *jobs == 1 && !*jsonOut {
+						o.Log = stdout
+					}
+				}
+				c, cancel := ctx, context.CancelFunc(func() {})
+				if *timeout > 0 {
+					c, cancel = context.WithTimeout(ctx, *timeout)
+				}
+				results[i] = amber.RunFile(c, paths[i], o)
+				if c.Err() == context.DeadlineExceeded && results[i].Status != amber.Pass {
+					results[i].Status = amber.Fail
+					results[i].Reason = fmt.Sprintf("timed out after %v: %s", *timeout, results[i].Reason)
+				}
+				cancel()
+				close(done[i])
+			}
+		}()
+	}
+	go func() {
+		for i := range paths {
+			next <- i
+		}
+		close(next)
+	}()
+	term := isTerminal(stdout) && !*jsonOut
+	var pass, fail, skip int
+	for i := range paths {
+		if term {
+			// Wait for the script in order, showing progress meanwhile.
+			t := time.NewTicker(200 * time.Millisecond)
+		wait:
+			for {
+				select {
+				case <-done[i]:
+					break wait
+				case <-t.C:
+					fmt.Fprintf(stdout, "\r\033[K[%d/%d] %s", i, len(paths), paths[i])
+				}
+			}
+			t.Stop()
+			fmt.Fprint(stdout, "\r\033[K")
+		} else {
+			<-done[i]
+		}
+		r := results[i]
+		switch r.Status {
+		case amber.Pass:
+			pass++
+		case amber.Fail:
+			fail++
+		default:
+			skip++
+		}
+		if *jsonOut {
+			writeJSONResult(stdout, r)
+			continue
+		}
+		stdout.Write(logs[i].Bytes())
+		printResult(stdout, r, *verbose)
+	}
+	wg.Wait()
+	summary := fmt.Sprintf("%d passed, %d failed, %d skipped (%.2f s)", pass, fail, skip, time.Since(start).Seconds())
+	if *jsonOut {
+		fmt.Fprintln(stderr, summary)
+	} else {
+		fmt.Fprintln(stdout, summary)
+	}
+	if *stats {
+		w := stdout
+		if *jsonOut {
+			w = stderr
+		}
+		printStats(w, results)
+	}
+	if *junit != "" {
+		if err := writeJUnit(*junit, results, time.Since(start)); err != nil {
+			fmt.Fprintf(stderr, "spvx run: %v\n", err)
+			return exitRejected
+		}
+	}
+	if fail > 0 {
+		return exitRejected
+	}
+	return exitOK
+}
+
+func defaultCacheDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "spvx", "glsl")
+}
+
+// findScripts expands the arguments: files as given, directories searched
+// (sorted) for *.amber and *.vkscript.
+func findScripts(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() && (strings.HasSuffix(p, ".amber") || strings.HasSuffix(p, ".vkscript")) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no .amber or .vkscript files", a)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+func printResult(w io.Writer, r amber.Result, verbose bool) {
+	switch r.Status {
+	case amber.Pass:
+		note := ""
+		if r.ExpectFail {
+			note = " (expected failure: " + r.Reason + ")"
+		}
+		fmt.Fprintf(w, "PASS %s (%.2f s)%s\n", r.Path, r.Elapsed.Seconds(), note)
+	case amber.Fail:
+		fmt.Fprintf(w, "FAIL %s: %s\n", r.Path, r.Reason)
+	default:
+		fmt.Fprintf(w, "SKIP %s: %s\n", r.Path, r.Reason)
+	}
+	// Notes (what was ignored) print always, so nothing is skipped silently.
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	if verbose {
+		for _, d := range r.Timed {
+			fmt.Fprintf(w, "  timed execution: %.6f s\n", d.Seconds())
+		}
+	}
+}
+
+func statusWord(s amber.Status) string {
+	switch s {
+	case amber.Fail:
+		return "fail"
+	case amber.SkipStatus:
+		return "skip"
+	}
+	return "pass"
+}
+
+func writeJSONResult(w io.Writer, r amber.Result) {
+	b, _ := json.Marshal(struct {
+		Script  string  `json:"script"`
+		Status  string  `json:"status"`
+		Reason  string  `json:"reason"`
+		Seconds float64 `json:"seconds"`
+	}{r.Path, statusWord(r.Status), r.Reason, r.Elapsed.Seconds()})
+	w.Write(append(b, '\n'))
+}
+
+type junitSuite struct {
+	XMLName  xml.Name    `xml:"testsuite"`
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func writeJUnit(path string, results []amber.Result, total time.Duration) error {
+	s := junitSuite{Name: "spvx run", Tests: len(results), Time: fmt.Sprintf("%.3f", total.Seconds())}
+	for _, r := range results {
+		c := junitCase{Name: filepath.Base(r.Path), ClassName: filepath.ToSlash(filepath.Dir(r.Path)),
+			Time: fmt.Sprintf("%.3f", r.Elapsed.Seconds())}
+		switch r.Status {
+		case amber.Fail:
+			s.Failures++
+			c.Failure = &junitMessage{Message: firstLine(r.Reason), Text: r.Reason}
+		case amber.SkipStatus:
+			s.Skipped++
+			c.Skipped = &junitMessage{Message: r.Reason}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	b, err := xml.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func listUnsupportedMain(paths []string, w io.Writer, dev *amber.Device) int {
+	n := 0
+	for _, p := range paths {
+		s, err := amber.ParseFile(p)
+		if err != nil {
+			if pe, ok := err.(*amber.Error); ok && pe.Unsupported {
+				fmt.Fprintf(w, "%s: %s\n", p, pe.Msg)
+			} else {
+				fmt.Fprintf(w, "%s: does not parse: %v\n", p, err)
+			}
+			n++
+			continue
+		}
+		if miss := amber.Unsupported(s, dev); len(miss) > 0 {
+			fmt.Fprintf(w, "%s: needs %s\n", p, strings.Join(miss, ", "))
+			n++
+		}
+	}
+	fmt.Fprintf(w, "%d of %d scripts need what spvx lacks\n", n, len(paths))
+	return exitOK
+}
+
+// looksLikeScripts reports whether the arguments of `spvx run` name Amber
+// scripts (files ending in .amber or .vkscript, or directories) rather than
+// SPIR-V modules, or ask for a script-only mode, so that one `run`
+// subcommand can serve both the executor and Amber scripts.
+func looksLikeScripts(args []string) bool {
+	any := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch strings.TrimLeft(a, "-") {
+		case "device-info", "list-unsupported":
+			return true
+		case "j", "junit", "target-env", "cache", "timeout":
+			i++ // the flag's value
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if strings.HasSuffix(a, ".amber") || strings.HasSuffix(a, ".vkscript") {
+			any = true
+			continue
+		}
+		if st, err := os.Stat(a); err == nil && st.IsDir() {
+			any = true
+			continue
+		}
+		return false
+	}
+	return any
+}
+
+// printStats prints the per-script median wall time and the slowest five.
+func printStats(w io.Writer, results []amber.Result) {
+	if len(results) == 0 {
+		return
+	}
+	byTime := append([]amber.Result(nil), results...)
+	sort.Slice(byTime, func(i, j int) bool { return byTime[i].Elapsed > byTime[j].Elapsed })
+	med := byTime[len(byTime)/2].Elapsed
+	if len(byTime)%2 == 0 {
+		med = (byTime[len(byTime)/2-1].Elapsed + byTime[len(byTime)/2].Elapsed) / 2
+	}
+	fmt.Fprintf(w, "median %.3f s per script; slowest:\n", med.Seconds())
+	for _, r := range byTime[:min(5, len(byTime))] {
+		fmt.Fprintf(w, "  %.3f s %s %s\n", r.Elapsed.Seconds(), r.Status, r.Path)
+	}
+}
