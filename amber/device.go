@@ -118,14 +118,16 @@ func DefaultDevice() *Device {
 			WorkgroupMemoryExplicitLayoutFeatures.workgroupMemoryExplicitLayoutScalarBlockLayout
 			WorkgroupMemoryExplicitLayoutFeatures.workgroupMemoryExplicitLayout8BitAccess
 			WorkgroupMemoryExplicitLayoutFeatures.workgroupMemoryExplicitLayout16BitAccess
-			ShaderSubgroupUniformControlFlowFeatures.shaderSubgroupUniformControlFlow`)),
+			ShaderSubgroupUniformControlFlowFeatures.shaderSubgroupUniformControlFlow
+			ShaderLongVectorFeaturesEXT.longVector`)),
 		Extensions: set(strings.Fields(`VK_KHR_storage_buffer_storage_class VK_KHR_16bit_storage
 			VK_KHR_8bit_storage VK_KHR_shader_float16_int8 VK_KHR_variable_pointers VK_KHR_spirv_1_4
 			VK_KHR_shader_float_controls VK_KHR_vulkan_memory_model VK_KHR_zero_initialize_workgroup_memory
 			VK_KHR_workgroup_memory_explicit_layout VK_KHR_shader_subgroup_uniform_control_flow
 			VK_EXT_subgroup_size_control VK_KHR_shader_subgroup_extended_types VK_EXT_descriptor_indexing
 			VK_KHR_shader_non_semantic_info VK_KHR_uniform_buffer_standard_layout VK_EXT_scalar_block_layout
-			VK_KHR_shader_integer_dot_product VK_KHR_maintenance4 VK_KHR_get_physical_device_properties2`)),
+			VK_KHR_shader_integer_dot_product VK_KHR_maintenance4 VK_KHR_get_physical_device_properties2
+			VK_EXT_shader_float8 VK_EXT_shader_ocp_microscaling_types`)),
 		InstanceExtensions: set([]string{"VK_KHR_get_physical_device_properties2"}),
 		Properties: set(strings.Fields(`FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat16
 			FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat32
