@@ -1,0 +1,47 @@
+package interp
+
+import (
+	"testing"
+)
+
+func TestSaxpyExample(t *testing.T) {
+	m := readModule(t, "../examples/saxpy.spv")
+	const n = 200
+	forEach(t, func(t *testing.T, o Options) {
+		x, y := make([]float32, n+56), make([]float32, n+56)
+		for i := range x {
+			x[i], y[i] = float32(i), float32(2*i+1)
+		}
+		xb, yb := f32s(x...), f32s(y...)
+		nsg := (64 + o.SubgroupSize - 1) / o.SubgroupSize
+		sums := make([]byte, 4*4*nsg)
+		push := append(f32s(3), u32s(n)...)
+		err := run(t, m, o, [3]uint32{4, 1, 1}, map[BindingKey][]byte{{0, 0}: xb, {0, 1}: yb, {0, 2}: sums}, push)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n+56; i++ {
+			want := y[i]
+			if i < n {
+				want = 3*x[i] + y[i]
+			}
+			if got := getF32(yb, i); got != want {
+				t.Fatalf("y[%d] = %v, want %v", i, got, want)
+			}
+		}
+		for wg := 0; wg < 4; wg++ {
+			for s := 0; s < nsg; s++ {
+				var want float32
+				for l := 0; l < o.SubgroupSize && s*o.SubgroupSize+l < 64; l++ {
+					i := wg*64 + s*o.SubgroupSize + l
+					if i < n {
+						want += 3*x[i] + y[i]
+					}
+				}
+				if got := getF32(sums, wg*nsg+s); got != want {
+					t.Fatalf("sums[%d] = %v, want %v", wg*nsg+s, got, want)
+				}
+			}
+		}
+	})
+}
