@@ -133,10 +133,10 @@ func (sg *subgroup) run() {
 	r := sg.regs
 	for sg.state == sgRunning {
 		fr := &sg.frames[sg.depth]
+		if sg.steps <= 0 && !sg.refill() {
+			return
+		}
 		if fr.ip < 0 {
-			if sg.steps <= 0 && !sg.refill() {
-				return
-			}
 			if !sg.schedule(fr) {
 				sg.popFrame()
 				continue
