@@ -16,28 +16,28 @@ type compiler struct {
 	p      *Program
 	kernel bool
 
-	ptrBytes uint32
-	types    map[uint32]*tinfo
-	slots    map[uint32]int32
-	nslots   int32
-	cv       []uint64 // constant values, one lane, by slot
-	cdone    map[uint32]bool
-	cbusy    map[uint32]bool
-	ptrs     map[uint32]*ptrInfo
-	funcs    map[uint32]*function
-	fnIndex  map[uint32]*spirv.Function
-	invSize  uint32
-	wgSize   uint32
-	wgBlock  uint32 // size of the aliased explicit-layout workgroup blocks
-	code     []inst
-	blockOf  map[uint32]int32 // label -> program-wide block (current function)
-	phis     map[uint32][]phiInfo
-	curLabel uint32
-	curFn    *function
-	curFnID  uint32
-	instIdx  int
-	extSets  map[uint32]uint8
-	privT    []byte
+	ptrBytes   uint32
+	types      map[uint32]*tinfo
+	slots      map[uint32]int32
+	nslots     int32
+	cv         []uint64 // constant values, one lane, by slot
+	cdone      map[uint32]bool
+	cbusy      map[uint32]bool
+	ptrs       map[uint32]*ptrInfo
+	funcs      map[uint32]*function
+	fnIndex    map[uint32]*spirv.Function
+	invSize    uint32
+	wgSize     uint32
+	wgBlock    uint32 // size of the aliased explicit-layout workgroup blocks
+	code       []inst
+	blockOf    map[uint32]int32 // label -> program-wide block (current function)
+	phis       map[uint32][]phiInfo
+	curLabel   uint32
+	curFn      *function
+	curFnID    uint32
+	instIdx    int
+	extSets    map[uint32]uint8
+	privT      []byte
 	lastInvOff uint32
 	zero       int32
 }

@@ -93,7 +93,7 @@ func f32s(v ...float32) []byte {
 	return b
 }
 
-func getU32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+func getU32(b []byte, i int) uint32  { return binary.LittleEndian.Uint32(b[4*i:]) }
 func getF32(b []byte, i int) float32 { return math.Float32frombits(getU32(b, i)) }
 
 func run(t testing.TB, m *spirv.Module, opts Options, groups [3]uint32, bufs map[BindingKey][]byte, push []byte) error {

@@ -19,9 +19,9 @@ const (
 	opLastControl
 
 	// data movement
-	opCopy      // dst[0:n] = a[0:n]
-	opSelect    // per component: c ? a : b; cond scalar (imm 0) or per component (imm 1)
-	opShuffle   // aux: component map into a (<n) then b (>=n)... see exec
+	opCopy    // dst[0:n] = a[0:n]
+	opSelect  // per component: c ? a : b; cond scalar (imm 0) or per component (imm 1)
+	opShuffle // aux: component map into a (<n) then b (>=n)... see exec
 	opExtractDyn
 	opInsertDyn
 	opTranspose
@@ -58,9 +58,9 @@ const (
 	opFDiv64
 
 	// generic, through function tables
-	opBin   // aux: binTab index
-	opUn    // aux: unTab index
-	opConv  // aux: conversion kind
+	opBin  // aux: binTab index
+	opUn   // aux: unTab index
+	opConv // aux: conversion kind
 	opBitcast
 	opBitcastExtract
 	opDiv // integer division family, aux: which; checks zero
