@@ -272,8 +272,8 @@ OpFunctionEnd
 func TestMXConversions(t *testing.T) {
 	type fc struct {
 		name, enc string
-		width    int
-		f        mx.Format
+		width     int
+		f         mx.Format
 	}
 	formats := []fc{{"e4m3", "Float8E4M3EXT", 8, mx.E4M3}, {"e5m2", "Float8E5M2EXT", 8, mx.E5M2}}
 	// inputs: every code's value, midpoints, overflow, NaN, Inf, denormals
