@@ -201,6 +201,14 @@ func (p *Program) newDispatch(ctx context.Context, res *Resources) (*dispatch, e
 			}
 		}
 	}
+	inv := uint64(p.localSize[0]) * uint64(p.localSize[1]) * uint64(p.localSize[2])
+	if p.model == spirv.ExecutionModelKernel {
+		inv = 1 << 10 // checked again in DispatchND
+	}
+	per := (uint64(p.nslots)*8 + uint64(p.invSize)) * (inv + uint64(p.S))
+	if per > 1<<31 {
+		return nil, fmt.Errorf("interp: a workgroup needs %d bytes of registers and invocation memory, too many", per)
+	}
 	if d.wgBytes > 1<<30 {
 		return nil, fmt.Errorf("interp: workgroup memory of %d bytes is too large", d.wgBytes)
 	}
@@ -238,6 +246,18 @@ func (d *dispatch) run() error {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
+			defer func() {
+				// A panic here is an executor bug; report it as a fault
+				// rather than taking the caller's process down.
+				if r := recover(); r != nil {
+					d.faultMu.Lock()
+					if d.fault == nil {
+						d.fault = &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal error: %v", r)}
+					}
+					d.faultMu.Unlock()
+					d.stop.Store(true)
+				}
+			}()
 			st := d.newWG(w)
 			for !d.stop.Load() {
 				i := next.Add(1) - 1
