@@ -330,6 +330,10 @@ func (sg *subgroup) moves(e *edge, lanes []int32) {
 		for _, mv := range e.moves {
 			for c := int32(0); c < mv.n; c++ {
 				d, s := r[(mv.dst+c)*S:(mv.dst+c)*S+S], r[(mv.src+c)*S:(mv.src+c)*S+S]
+				if len(lanes) == len(d) {
+					copy(d, s)
+					continue
+				}
 				for _, l := range lanes {
 					d[l] = s[l]
 				}
@@ -434,6 +438,10 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 	case opCopy:
 		for c := int32(0); c < n; c++ {
 			d, a := col(in.dst+c), col(in.a+c)
+			if len(lanes) == len(d) {
+				copy(d, a)
+				continue
+			}
 			for _, l := range lanes {
 				d[l] = a[l]
 			}
@@ -558,77 +566,80 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 			}
 		}
 	case opShl, opShrL, opShrA:
-		m, w := in.imm, in.sc.width
+		m, w, sm := in.imm, in.sc.width, in.sc2.mask()
 		for c := int32(0); c < n; c++ {
 			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
-			for _, l := range lanes {
-				sh := b[l] & in.sc2.mask()
-				if sh >= uint64(w) {
-					// undefined in SPIR-V; give what a wide shift gives
-					sh = uint64(w)
-				}
-				switch in.op {
-				case opShl:
-					if sh >= 64 {
-						d[l] = 0
-					} else {
+			// a shift by the width or more is undefined in SPIR-V: give
+			// what a wide shift gives
+			switch in.op {
+			case opShl:
+				for _, l := range lanes {
+					if sh := b[l] & sm; sh < uint64(w) {
 						d[l] = (a[l] << sh) & m
-					}
-				case opShrL:
-					if sh >= 64 {
-						d[l] = 0
 					} else {
+						d[l] = 0
+					}
+				}
+			case opShrL:
+				for _, l := range lanes {
+					if sh := b[l] & sm; sh < uint64(w) {
 						d[l] = a[l] >> sh
+					} else {
+						d[l] = 0
 					}
-				default:
-					if sh >= 64 {
-						sh = 63
-					}
+				}
+			default:
+				for _, l := range lanes {
+					sh := min(b[l]&sm, uint64(w-1))
 					d[l] = uint64(sext(a[l], w)>>sh) & m
 				}
 			}
 		}
-	case opIEq, opINe, opULt, opULe, opUGt, opUGe:
-		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
-			for _, l := range lanes {
-				x, y := a[l], b[l]
-				var t bool
-				switch in.op {
-				case opIEq:
-					t = x == y
-				case opINe:
-					t = x != y
-				case opULt:
-					t = x < y
-				case opULe:
-					t = x <= y
-				case opUGt:
-					t = x > y
-				default:
-					t = x >= y
-				}
-				d[l] = b2u(t)
-			}
-		}
-	case opSLt, opSLe, opSGt, opSGe:
+	case opIEq, opINe, opULt, opULe, opUGt, opUGe, opSLt, opSLe, opSGt, opSGe:
 		w := in.sc.width
 		for c := int32(0); c < n; c++ {
 			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
-			for _, l := range lanes {
-				x, y := sext(a[l], w), sext(b[l], w)
-				var t bool
-				switch in.op {
-				case opSLt:
-					t = x < y
-				case opSLe:
-					t = x <= y
-				case opSGt:
-					t = x > y
-				default:
-					t = x >= y
+			switch in.op {
+			case opIEq:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] == b[l])
 				}
-				d[l] = b2u(t)
+			case opINe:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] != b[l])
+				}
+			case opULt:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] < b[l])
+				}
+			case opULe:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] <= b[l])
+				}
+			case opUGt:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] > b[l])
+				}
+			case opUGe:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] >= b[l])
+				}
+			case opSLt:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) < sext(b[l], w))
+				}
+			case opSLe:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) <= sext(b[l], w))
+				}
+			case opSGt:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) > sext(b[l], w))
+				}
+			default:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) >= sext(b[l], w))
+				}
 			}
 		}
 	case opFAdd32, opFSub32, opFMul32, opFDiv32:

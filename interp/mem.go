@@ -84,21 +84,53 @@ func leafExtent(lv []leaf) int {
 	return e
 }
 
+// laneMem resolves lane l's pointer p for an access of ext bytes, reusing
+// the region of the previous lane (cache) when it is the same: most
+// accesses of a subgroup go to one buffer.
+func (sg *subgroup) laneMem(p uint64, ext int, l int32, cache *regCache) ([]byte, int, *Fault) {
+	shift := sg.p.ptrShift
+	reg := p >> shift
+	if reg == cache.reg && reg > regInv {
+		off := p & (1<<shift - 1)
+		if off+uint64(ext) <= uint64(len(cache.m)) {
+			return cache.m, int(off), nil
+		}
+	}
+	m, off, f := sg.deref(p, ext, l)
+	if f == nil {
+		cache.reg, cache.m = reg, m
+	}
+	return m, off, f
+}
+
+type regCache struct {
+	reg uint64
+	m   []byte
+}
+
 func (sg *subgroup) load(in *inst, lanes []int32) *Fault {
 	lv := sg.p.leafLists[in.aux]
 	ext := sg.p.leafExt[in.aux]
 	S := int32(sg.S)
 	r := sg.regs
 	ptrs := r[in.a*S : in.a*S+S]
+	cache := regCache{reg: ^uint64(0)}
 	if len(lv) == 1 {
 		lf := lv[0]
 		d := r[in.dst*S : in.dst*S+S]
 		for _, l := range lanes {
-			m, off, f := sg.deref(ptrs[l], ext, l)
+			m, off, f := sg.laneMem(ptrs[l], ext, l, &cache)
 			if f != nil {
 				return f
 			}
-			v := getLE(m[off+int(lf.off):], lf.size)
+			at := m[off+int(lf.off):]
+			var v uint64
+			switch lf.size {
+			case 4:
+				v = uint64(binary.LittleEndian.Uint32(at))
+			default:
+				v = getLE(at, lf.size)
+			}
 			if lf.kind == skBool {
 				v = b2u(v != 0)
 			}
@@ -107,7 +139,7 @@ func (sg *subgroup) load(in *inst, lanes []int32) *Fault {
 		return nil
 	}
 	for _, l := range lanes {
-		m, off, f := sg.deref(ptrs[l], ext, l)
+		m, off, f := sg.laneMem(ptrs[l], ext, l, &cache)
 		if f != nil {
 			return f
 		}
@@ -128,8 +160,21 @@ func (sg *subgroup) store(in *inst, lanes []int32) *Fault {
 	S := int32(sg.S)
 	r := sg.regs
 	ptrs := r[in.a*S : in.a*S+S]
+	cache := regCache{reg: ^uint64(0)}
+	if len(lv) == 1 {
+		lf := lv[0]
+		v := r[in.b*S : in.b*S+S]
+		for _, l := range lanes {
+			m, off, f := sg.laneMem(ptrs[l], ext, l, &cache)
+			if f != nil {
+				return f
+			}
+			putLE(m[off+int(lf.off):], lf.size, v[l])
+		}
+		return nil
+	}
 	for _, l := range lanes {
-		m, off, f := sg.deref(ptrs[l], ext, l)
+		m, off, f := sg.laneMem(ptrs[l], ext, l, &cache)
 		if f != nil {
 			return f
 		}
@@ -146,6 +191,23 @@ func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 	r := sg.regs
 	base, d := r[in.a*S:in.a*S+S], r[in.dst*S:in.dst*S+S]
 	shift := sg.p.ptrShift
+	if !ch.desc && len(ch.steps) == 1 {
+		st := ch.steps[0]
+		idx := r[st.slot*S : st.slot*S+S]
+		for _, l := range lanes {
+			p := base[l]
+			iv := sext(idx[l], st.w)
+			if st.count > 0 && uint64(iv) >= st.count {
+				return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("index %d out of range of an array of %d", iv, st.count)}
+			}
+			np := p + uint64(ch.constOff+iv*st.stride)
+			if p>>shift != np>>shift && p != 0 {
+				np = 0
+			}
+			d[l] = np
+		}
+		return nil
+	}
 	for _, l := range lanes {
 		p := base[l]
 		if ch.desc {
