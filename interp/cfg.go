@@ -138,6 +138,7 @@ func (c *compiler) function(fid uint32) error {
 		c.blockOf[sf.Blocks[b].Label] = fn.firstBlock + int32(r)
 		c.p.blocks = append(c.p.blocks, block{label: sf.Blocks[b].Label, fn: fn})
 	}
+	c.promote(sf)
 	// Phis of every block, for the edge moves.
 	c.phis = map[uint32][]phiInfo{}
 	for _, b := range sf.Blocks {
@@ -265,4 +266,64 @@ func (c *compiler) edgeTo(label uint32) (int32, error) {
 	}
 	c.p.edges = append(c.p.edges, e)
 	return int32(len(c.p.edges) - 1), nil
+}
+
+// promote finds the function's Function-storage variables whose pointer is
+// only ever the pointer operand of OpLoad and OpStore (what glslang writes
+// for every local at -O0): they live in registers instead of memory, a
+// masked register write being exactly a store for the active lanes.
+func (c *compiler) promote(sf *spirv.Function) {
+	cand := map[uint32]bool{}
+	for i := sf.Start; i < sf.End; i++ {
+		in := c.m.Inst(i)
+		if in.Opcode == spirv.OpVariable && len(in.Words) >= 4 && spirv.StorageClass(in.Words[3]) == spirv.StorageClassFunction {
+			cand[in.ResultID] = true
+		}
+	}
+	if len(cand) == 0 {
+		return
+	}
+	for i := sf.Start; i < sf.End; i++ {
+		in := c.m.Inst(i)
+		for k, o := range in.Operands {
+			info := o.Kind.Info()
+			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+				continue
+			}
+			for _, w := range in.OperandWords(k) {
+				if !cand[w] {
+					continue
+				}
+				ptrOperand := (in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpStore) && int(o.Offset) == operandOffset(in, 0)
+				if !ptrOperand {
+					delete(cand, w)
+				}
+			}
+		}
+	}
+	for id := range cand {
+		t, err := c.valType(id)
+		if err != nil || t.kind != spirv.TypePointer {
+			continue
+		}
+		pe, err := c.typ(t.pointeeID)
+		if err != nil || pe.ncomp > 64 || pe.ncomp == 0 {
+			continue
+		}
+		c.regVars[id] = c.newSlots(pe.ncomp)
+		c.regVarN[id] = int32(pe.ncomp)
+	}
+}
+
+// operandOffset is the word offset of the first operand after the result
+// type and result id.
+func operandOffset(in spirv.Instruction, k int) int {
+	off := 1
+	if in.TypeID != 0 {
+		off++
+	}
+	if in.ResultID != 0 {
+		off++
+	}
+	return off + k
 }

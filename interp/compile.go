@@ -40,6 +40,8 @@ type compiler struct {
 	privT      []byte
 	lastInvOff uint32
 	zero       int32
+	regVars    map[uint32]int32
+	regVarN    map[uint32]int32
 }
 
 type phiInfo struct {
@@ -84,7 +86,7 @@ func Compile(m *spirv.Module, entry string, opts Options) (p *Program, err error
 		m: m, x: m.Index(), opts: opts,
 		types: map[uint32]*tinfo{}, slots: map[uint32]int32{}, cdone: map[uint32]bool{}, cbusy: map[uint32]bool{},
 		ptrs: map[uint32]*ptrInfo{}, funcs: map[uint32]*function{}, fnIndex: map[uint32]*spirv.Function{},
-		extSets: map[uint32]uint8{},
+		extSets: map[uint32]uint8{}, regVars: map[uint32]int32{}, regVarN: map[uint32]int32{},
 	}
 	c.p = &Program{m: m, S: S, opts: opts, names: c.x.Names}
 	if err := c.compile(entry); err != nil {

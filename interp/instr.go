@@ -851,6 +851,20 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		if err != nil {
 			return err
 		}
+		if vs, ok := c.regVars[ops[0]]; ok {
+			if c.regVarN[ops[0]] != int32(rt.ncomp) {
+				return fmt.Errorf("OpLoad: the pointee type does not match the result type")
+			}
+			if rt.kind == spirv.TypePointer {
+				pe, err := c.typ(rt.pointeeID)
+				if err != nil {
+					return err
+				}
+				c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
+			}
+			c.emit(inst{op: opCopy, dst: d, a: vs, n: int32(rt.ncomp)})
+			return nil
+		}
 		a, pt, err := c.val(ops[0])
 		if err != nil {
 			return err
@@ -880,6 +894,13 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		b, vt, err := c.val(ops[1])
 		if err != nil {
 			return err
+		}
+		if vs, ok := c.regVars[ops[0]]; ok {
+			if c.regVarN[ops[0]] != int32(vt.ncomp) {
+				return fmt.Errorf("OpStore: the pointee type does not match the value type")
+			}
+			c.emit(inst{op: opCopy, dst: vs, a: b, n: int32(vt.ncomp)})
+			return nil
 		}
 		lv, err := c.ptrLeaves(ops[0], pt, vt)
 		if err != nil {
@@ -1261,6 +1282,19 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 		return err
 	}
 	c.ptrs[result] = &ptrInfo{pointee: pe, storage: pt.storage}
+	if vs, ok := c.regVars[result]; ok {
+		if len(ops) > 1 {
+			is, it, err := c.val(ops[1])
+			if err != nil {
+				return err
+			}
+			if int32(it.ncomp) != c.regVarN[result] {
+				return fmt.Errorf("OpVariable: initializer type does not match")
+			}
+			c.emit(inst{op: opCopy, dst: vs, a: is, n: int32(it.ncomp)})
+		}
+		return nil
+	}
 	if pt.storage == spirv.StorageClassWorkgroup {
 		if err := c.layout(pe); err != nil {
 			return err

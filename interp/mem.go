@@ -90,9 +90,14 @@ func leafExtent(lv []leaf) int {
 func (sg *subgroup) laneMem(p uint64, ext int, l int32, cache *regCache) ([]byte, int, *Fault) {
 	shift := sg.p.ptrShift
 	reg := p >> shift
-	if reg == cache.reg && reg > regInv {
+	if reg == cache.reg {
 		off := p & (1<<shift - 1)
-		if off+uint64(ext) <= uint64(len(cache.m)) {
+		if reg == regInv {
+			base := uint64(l) * uint64(sg.p.invSize)
+			if off >= base && off+uint64(ext) <= base+uint64(sg.p.invSize) {
+				return sg.inv, int(off), nil
+			}
+		} else if off+uint64(ext) <= uint64(len(cache.m)) {
 			return cache.m, int(off), nil
 		}
 	}
