@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,6 +191,117 @@ __kernel void k(__global const int* in, __global int* out, int n) {
 				}
 				return -f(in[i] + 7)
 			}},
+		{name: "bitops", src: `__kernel void k(__global const int* in, __global int* out, int n) {
+  int i = get_global_id(0); if (i >= n) return; uint v = (uint)in[i];
+  out[i] = (int)(popcount(v) + ((v << 3) ^ (v >> 1) | ~v)); }`,
+			want: func(i, S int, in []int32) int32 {
+				v := uint32(in[i])
+				return int32(uint32(bits.OnesCount32(v)) + ((v << 3) ^ (v >> 1) | ^v))
+			}},
+		{name: "narrow_ints", src: `__kernel void k(__global const int* in, __global int* out, int n) {
+  int i = get_global_id(0); if (i >= n) return; uchar c = (uchar)(in[i] * 3); short s = (short)(in[i] * 100);
+  char d = (char)(c - 200); out[i] = c + s + d; }`,
+			want: func(i, S int, in []int32) int32 {
+				c := uint8(in[i] * 3)
+				s := int16(in[i] * 100)
+				d := int8(c - 200)
+				return int32(c) + int32(s) + int32(d)
+			}},
+		{name: "work_item_functions", src: `__kernel void k(__global const int* in, __global int* out, int n) {
+  int i = get_global_id(0); if (i >= n) return;
+  out[i] = get_group_id(0) * 1000000 + get_num_groups(0) * 10000 + get_local_id(0) * 100 + get_global_size(0) % 100 + get_work_dim(); }`,
+			want: func(i, S int, in []int32) int32 {
+				return int32(i/wg*1000000 + 4*10000 + i%wg*100 + n%100 + 1)
+			}},
+		{name: "local_tree_reduction", local: true, src: `__kernel void k(__global const int* in, __global int* out, int n, __local int* tmp) {
+  int i = get_global_id(0); int l = get_local_id(0);
+  tmp[l] = i < n ? in[i] : 0; barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = 32; s > 0; s >>= 1) { if (l < s) tmp[l] += tmp[l + s]; barrier(CLK_LOCAL_MEM_FENCE); }
+  if (i < n) out[i] = tmp[0]; }`,
+			want: func(i, S int, in []int32) int32 {
+				base := i / wg * wg
+				var s int32
+				for k := base; k < base+wg && k < n; k++ {
+					s += in[k]
+				}
+				return s
+			}},
+		{name: "fp64", src: `#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void k(__global const int* in, __global int* out, int n) {
+  int i = get_global_id(0); if (i >= n) return; double d = (double)in[i]; d = d / 3.0 * 1.5 - 0.25; out[i] = (int)(d * 8.0); }`,
+			want: func(i, S int, in []int32) int32 {
+				d := float64(in[i])
+				d = d/3.0*1.5 - 0.25
+				return int32(d * 8)
+			}},
+		{name: "private_struct", src: `typedef struct { int a; float b; short c[3]; } P;
+void fill(P* p, int v) { p->a = v; p->b = v * 0.5f; for (int k = 0; k < 3; k++) p->c[k] = (short)(v + k); }
+__kernel void k(__global const int* in, __global int* out, int n) {
+  int i = get_global_id(0); if (i >= n) return; P p; fill(&p, in[i]);
+  out[i] = p.a + (int)p.b + p.c[in[i] % 3]; }`,
+			want: func(i, S int, in []int32) int32 {
+				v := in[i]
+				return v + int32(float32(v)*0.5) + int32(int16(v+v%3))
+			}},
+		{name: "pointer_arith", src: `__kernel void k(__global const int* in, __global int* out, int n) {
+  int i = get_global_id(0); if (i >= n - 4) { if (i < n) out[i] = 0; return; }
+  __global const int* q = in + (i % 4); out[i] = *q + q[1] * 2 + *(q + i % 3); }`,
+			want: func(i, S int, in []int32) int32 {
+				if i >= n-4 {
+					return 0
+				}
+				q := i % 4
+				return in[q] + in[q+1]*2 + in[q+i%3]
+			}},
+		{name: "do_while", src: `__kernel void k(__global const int* in, __global int* out, int n) {
+  int i = get_global_id(0); if (i >= n) return; int v = in[i], s = 0, k = 0;
+  do { k++; if (k % 3 == 0) continue; s += k * v; if (s > 4000) break; } while (k < v % 17);
+  out[i] = s * 100 + k; }`,
+			want: func(i, S int, in []int32) int32 {
+				v := in[i]
+				var s, k int32
+				for {
+					k++
+					if k%3 != 0 {
+						s += k * v
+						if s > 4000 {
+							break
+						}
+					}
+					if !(k < v%17) {
+						break
+					}
+				}
+				return s*100 + k
+			}},
+		{name: "vector_select", src: `__kernel void k(__global const int* in, __global int* out, int n) {
+  int i = get_global_id(0); if (i >= n) return; int v = in[i] - 500;
+  int2 a = (int2)(v, -v * 3); int2 b = a > (int2)(0) ? a : (int2)(7, 9); out[i] = b.x * 10 + b.y; }`,
+			want: func(i, S int, in []int32) int32 {
+				v := in[i] - 500
+				a := [2]int32{v, -v * 3}
+				b := [2]int32{7, 9}
+				for k := range a {
+					if a[k] > 0 {
+						b[k] = a[k]
+					}
+				}
+				return b[0]*10 + b[1]
+			}},
+		{name: "local_atomic_cmpxchg", local: true, src: `__kernel void k(__global const int* in, __global int* out, int n, __local int* tmp) {
+  int i = get_global_id(0); int l = get_local_id(0);
+  if (l == 0) tmp[0] = 0; barrier(CLK_LOCAL_MEM_FENCE);
+  if (i < n) { int old, nw; do { old = tmp[0]; nw = old + in[i]; } while (atomic_cmpxchg(&tmp[0], old, nw) != old); }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (i < n) out[i] = tmp[0]; }`,
+			want: func(i, S int, in []int32) int32 {
+				base := i / wg * wg
+				var s int32
+				for k := base; k < base+wg && k < n; k++ {
+					s += in[k]
+				}
+				return s
+			}},
 		{name: "switch_select", src: `__kernel void k(__global const int* in, __global int* out, int n) {
   int i = get_global_id(0); if (i >= n) return; int v = in[i]; int r;
   switch (v % 5) { case 0: r = 10; break; case 1: r = v; break; case 3: r = -v; break; default: r = v > 500 ? 1 : 2; }
@@ -212,6 +324,7 @@ __kernel void k(__global const int* in, __global int* out, int n) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // clang and llvm-spirv dominate: run them side by side
 			m := clModule(t, c.src)
 			for _, S := range []int{1, 8, 16, 32} {
 				for _, sc := range schedules {
