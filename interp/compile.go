@@ -182,6 +182,12 @@ func (c *compiler) compile(entry string) error {
 	if len(c.p.privInit) < int(c.p.invSize) {
 		c.p.privInit = append(c.p.privInit, make([]byte, int(c.p.invSize)-len(c.p.privInit))...)
 	}
+	for _, b := range c.p.privInit {
+		if b != 0 {
+			c.p.privSet = true
+			break
+		}
+	}
 	c.p.wgSize = max(c.wgSize, c.wgBlock)
 	c.p.maxDepth = c.p.entry.depth + 1
 	return nil

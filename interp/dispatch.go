@@ -432,22 +432,44 @@ func (st *wgState) runGroup(i uint64) *Fault {
 func (sg *subgroup) initInvocations(k, n, nsg int) {
 	p, st, d := sg.p, sg.wg, sg.wg.d
 	isz := int(p.invSize)
+	sx, sxy := st.size[0], st.size[0]*st.size[1]
 	for l := 0; l < n; l++ {
-		copy(sg.inv[l*isz:(l+1)*isz], p.privInit)
+		inv := sg.inv[l*isz : (l+1)*isz]
+		if p.privSet {
+			copy(inv, p.privInit)
+		}
 		li := uint32(k*p.S + l)
-		lid := [3]uint32{li % st.size[0], li / st.size[0] % st.size[1], li / (st.size[0] * st.size[1])}
+		lid := [3]uint32{li % sx, li / sx % st.size[1], li / sxy}
 		sg.localID[l], sg.localIdx[l] = lid, li
 		for _, iv := range p.inputs {
-			vals := sg.builtin(iv.builtin, l, n, nsg)
+			var vals []uint64
+			switch iv.builtin {
+			case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId:
+				// the common ones, without building a slice
+				a := lid
+				if iv.builtin == spirv.BuiltInGlobalInvocationId {
+					for c := 0; c < 3; c++ {
+						a[c] = st.id[c]*d.local[c] + lid[c] + d.offset[c]
+					}
+				}
+				for c, lf := range iv.leaves {
+					if c < 3 {
+						putLE(inv[lf.off:], lf.size, uint64(a[c]))
+					}
+				}
+				continue
+			default:
+				vals = sg.builtin(iv.builtin, l, n, nsg)
+			}
 			for c, lf := range iv.leaves {
 				if c < len(vals) {
-					putLE(sg.inv[l*isz+int(lf.off):], lf.size, vals[c])
+					putLE(inv[lf.off:], lf.size, vals[c])
 				}
 			}
 		}
 		for i, pa := range p.params {
 			if pa.pointer && pa.storage == spirv.StorageClassFunction {
-				copy(sg.inv[l*isz+int(pa.invOff):l*isz+int(pa.invOff)+pa.size], d.args[i].Bytes)
+				copy(inv[pa.invOff:int(pa.invOff)+pa.size], d.args[i].Bytes)
 			}
 		}
 	}

@@ -29,6 +29,7 @@ type Program struct {
 	invSize  uint32 // bytes of invocation memory per lane
 	inputs   []inputVar
 	privInit []byte // per-lane template of invocation memory (Private initializers)
+	privSet  bool   // privInit has a non-zero byte
 	wgSize   uint32 // bytes of module workgroup variables
 
 	bufs      []bufBinding
