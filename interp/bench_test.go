@@ -15,6 +15,13 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// reportLaneInstr reports lane-instructions per CPU second for a dispatch
+// whose subgroups are all full (subgroup-instructions × S).
+func reportLaneInstr(b *testing.B, start time.Duration, S int) {
+	steps := float64(lastDispatchSteps.Load()) * float64(b.N) * float64(S)
+	b.ReportMetric(steps/(float64(cpuTime()-start)/1e9), "lane-instr/cpu-s")
+}
+
 // reportCPU reports CPU nanoseconds per element.
 func reportCPU(b *testing.B, start time.Duration, elems int) {
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/float64(elems), "cpu-ns/elem")
@@ -53,7 +60,7 @@ func BenchmarkALU(b *testing.B) {
 	const n = 1 << 14
 	for _, par := range []int{1, 2} {
 		b.Run("interp/S32/procs"+itoa(par), func(b *testing.B) {
-			p, err := Compile(m, "", Options{SubgroupSize: 32, Parallelism: par, MaxSteps: -1})
+			p, err := Compile(m, "", Options{SubgroupSize: 32, Parallelism: par, MaxSteps: 1 << 62})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -67,6 +74,7 @@ func BenchmarkALU(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			reportLaneInstr(b, c0, 32)
 			reportCPU(b, c0, n)
 		})
 	}
@@ -90,7 +98,7 @@ func BenchmarkSaxpy(b *testing.B) {
 	x, y := make([]byte, 4*n), make([]byte, 4*n)
 	for _, par := range []int{1, 2} {
 		b.Run("interp/S32/procs"+itoa(par), func(b *testing.B) {
-			p, err := Compile(m, "", Options{SubgroupSize: 32, Parallelism: par, MaxSteps: -1})
+			p, err := Compile(m, "", Options{SubgroupSize: 32, Parallelism: par, MaxSteps: 1 << 62})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -103,6 +111,7 @@ func BenchmarkSaxpy(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			reportLaneInstr(b, c0, 32)
 			reportCPU(b, c0, n)
 		})
 	}

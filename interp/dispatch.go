@@ -36,6 +36,10 @@ type dispatch struct {
 	perm      []uint32
 }
 
+// lastDispatchSteps is the step budget the last finished dispatch used (to
+// within a chunk per subgroup state): the benchmarks' instruction count.
+var lastDispatchSteps atomic.Int64
+
 // wgState is a worker's storage for one workgroup at a time.
 type wgState struct {
 	d    *dispatch
@@ -280,6 +284,9 @@ func (d *dispatch) run() error {
 		}(w)
 	}
 	wg.Wait()
+	if !d.unlimited {
+		lastDispatchSteps.Store(d.maxSteps - d.budget.Load())
+	}
 	if d.fault != nil {
 		return d.fault
 	}

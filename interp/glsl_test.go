@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"testing"
 )
 
@@ -44,4 +45,28 @@ func TestSaxpyExample(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Allocation per dispatch depends on the workgroup size and the number of
+// goroutines, never on the number of workgroups.
+func TestDispatchAllocations(t *testing.T) {
+	m := readModule(t, "../examples/saxpy.spv")
+	p, err := Compile(m, "", Options{Parallelism: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(groups uint32) float64 {
+		n := 64 * int(groups)
+		res := &Resources{Buffers: map[BindingKey][]*Buffer{
+			{0, 0}: {{Data: make([]byte, 4*n)}}, {0, 1}: {{Data: make([]byte, 4*n)}}, {0, 2}: {{Data: make([]byte, 4*n)}}},
+			PushConstants: append(f32s(2), u32s(uint32(n))...)}
+		return testing.AllocsPerRun(3, func() {
+			if err := p.Dispatch(context.Background(), groups, 1, 1, res); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if a, b := allocs(1), allocs(256); a != b {
+		t.Errorf("allocations per dispatch: %v for 1 workgroup, %v for 256", a, b)
+	}
 }
