@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,5 +52,42 @@ func TestRunErrors(t *testing.T) {
 	_, _, code = runCLI(t, nil, "run")
 	if code != exitUsage {
 		t.Errorf("no input: exit %d", code)
+	}
+}
+
+func TestRunKernel(t *testing.T) {
+	clang, err1 := exec.LookPath("clang-15")
+	tr, err2 := exec.LookPath("llvm-spirv-15")
+	if err1 != nil || err2 != nil {
+		t.Skip("clang-15 or llvm-spirv-15 not found: skipping the Kernel run test")
+	}
+	dir := t.TempDir()
+	cl, bc, spv := filepath.Join(dir, "k.cl"), filepath.Join(dir, "k.bc"), filepath.Join(dir, "k.spv")
+	os.WriteFile(cl, []byte(`__kernel void scale(__global const int* in, __global int* out, int k, __local int* tmp) {
+  size_t i = get_global_id(0); size_t l = get_local_id(0);
+  tmp[l] = in[i - get_global_offset(0)]; barrier(CLK_LOCAL_MEM_FENCE);
+  out[i - get_global_offset(0)] = tmp[get_local_size(0) - 1 - l] * k + (int)get_global_offset(0); }`), 0o644)
+	if b, err := exec.Command(clang, "-cc1", "-triple", "spir64", "-cl-std=CL2.0", "-finclude-default-header", "-no-opaque-pointers", "-emit-llvm-bc", "-o", bc, cl).CombinedOutput(); err != nil {
+		t.Fatalf("clang: %v\n%s", err, b)
+	}
+	if b, err := exec.Command(tr, bc, "-o", spv).CombinedOutput(); err != nil {
+		t.Fatalf("llvm-spirv: %v\n%s", err, b)
+	}
+	in := make([]byte, 4*16)
+	for i := 0; i < 16; i++ {
+		binary.LittleEndian.PutUint32(in[4*i:], uint32(i))
+	}
+	inf, outf := filepath.Join(dir, "in.bin"), filepath.Join(dir, "out.bin")
+	os.WriteFile(inf, in, 0o644)
+	out, errs, code := runCLI(t, nil, "run", spv, "--entry", "scale", "--global", "16", "--local", "8", "--offset", "3",
+		"--arg", "0="+inf, "--arg", "1="+outf+":64", "--arg", "2=i32:10", "--arg", "3=local:32", "--print", "1:i32")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "1:\n       0: 73 63 53 43 33 23 13 3\n      32: 153 143 133 123 113 103 93 83\n"; out != want {
+		t.Errorf("got\n%q\nwant\n%q", out, want)
+	}
+	if b, _ := os.ReadFile(outf); len(b) != 64 {
+		t.Errorf("out.bin has %d bytes", len(b))
 	}
 }
