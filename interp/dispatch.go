@@ -426,6 +426,17 @@ func (st *wgState) runGroup(i uint64) *Fault {
 			return nil
 		}
 		// every subgroup still running has reached the barrier
+		collective := false
+		for _, k := range ord {
+			if sg := st.sgs[k]; sg.state == sgBarrier && sg.pending != nil {
+				collective = true
+			}
+		}
+		if collective {
+			if f := st.finishCollective(st.sgs[:nsg]); f != nil {
+				return f
+			}
+		}
 		for _, k := range ord {
 			if sg := st.sgs[k]; sg.state == sgBarrier {
 				sg.state = sgRunning

@@ -54,6 +54,7 @@ type subgroup struct {
 	gactive  []int32
 	bsrc     []uint64
 	bdst     []uint64
+	pending  *inst // the work-group collective the subgroup waits at
 }
 
 // identity lists of lanes.
@@ -284,13 +285,17 @@ func (sg *subgroup) run() {
 			if sg.wg.d.trace != nil {
 				nf.ip = -1
 			}
-		case opBarrier:
+		case opBarrier, opWGGroup:
 			if len(lanes) != sg.n-sg.nexit {
 				sg.setFault(&Fault{Kind: FaultBarrier, Msg: fmt.Sprintf("OpControlBarrier reached by %d of the subgroup's %d running invocations (divergent control flow)", len(lanes), sg.n-sg.nexit)}, in, lanes)
 				return
 			}
 			fr.ip++
 			sg.state = sgBarrier
+			sg.pending = nil
+			if in.op == opWGGroup {
+				sg.pending = in
+			}
 			return
 		default:
 			sg.setFault(&Fault{Kind: FaultUnsupported, Msg: "bad control op"}, in, lanes)

@@ -92,6 +92,7 @@ func (c *compiler) groupOp(opc spirv.Opcode, result uint32, ops []uint32) (bool,
 	var g groupInfo
 	var rest []uint32
 	scoped := true
+	wgScope := false
 	switch opc {
 	case spirv.OpGroupNonUniformElect:
 		g.kind = gElect
@@ -173,8 +174,10 @@ func (c *compiler) groupOp(opc spirv.Opcode, result uint32, ops []uint32) (bool,
 		if !ok {
 			return true, fmt.Errorf("%s: the scope is not a constant", opc)
 		}
-		if sc != uint64(spirv.ScopeSubgroup) {
-			return true, fmt.Errorf("%s: only Subgroup scope is supported (got scope %d)", opc, sc)
+		if sc == uint64(spirv.ScopeWorkgroup) && isWGCollective(opc) {
+			wgScope = true
+		} else if sc != uint64(spirv.ScopeSubgroup) {
+			return true, fmt.Errorf("%s: only Subgroup scope is supported here (got scope %d)", opc, sc)
 		}
 		rest = rest[1:]
 	}
@@ -328,10 +331,124 @@ func (c *compiler) groupOp(opc spirv.Opcode, result uint32, ops []uint32) (bool,
 	if err != nil {
 		return true, err
 	}
+	if wgScope {
+		if g.groupOp == spirv.GroupOperationClusteredReduce || g.groupOp >= spirv.GroupOperationPartitionedReduceEXT {
+			return true, fmt.Errorf("%s: group operation %d at Workgroup scope", opc, g.groupOp)
+		}
+		if g.kind == gBroadcast {
+			if len(vals) < 2 || vals[1].ncomp > 3 {
+				return true, fmt.Errorf("%s: LocalId must be a scalar or a vector of 2 or 3", opc)
+			}
+			g.nsrc = int32(vals[1].ncomp)
+		}
+		in.op = opWGGroup
+	}
 	c.p.groups = append(c.p.groups, g)
 	in.aux = int32(len(c.p.groups) - 1)
 	c.emit(in)
 	return true, nil
+}
+
+// isWGCollective reports the OpenCL work-group functions the executor runs
+// at Workgroup scope.
+func isWGCollective(op spirv.Opcode) bool {
+	switch op {
+	case spirv.OpGroupAll, spirv.OpGroupAny, spirv.OpGroupBroadcast, spirv.OpGroupIAdd, spirv.OpGroupFAdd,
+		spirv.OpGroupFMin, spirv.OpGroupUMin, spirv.OpGroupSMin, spirv.OpGroupFMax, spirv.OpGroupUMax, spirv.OpGroupSMax,
+		spirv.OpGroupIMulKHR, spirv.OpGroupFMulKHR, spirv.OpGroupBitwiseAndKHR, spirv.OpGroupBitwiseOrKHR,
+		spirv.OpGroupBitwiseXorKHR, spirv.OpGroupLogicalAndKHR, spirv.OpGroupLogicalOrKHR, spirv.OpGroupLogicalXorKHR:
+		return true
+	}
+	return false
+}
+
+// finishCollective computes a work-group collective once every subgroup of
+// the workgroup has reached it (runGroup calls it), in local-index order.
+func (st *wgState) finishCollective(sgs []*subgroup) *Fault {
+	var in *inst
+	for _, sg := range sgs {
+		if sg.state != sgBarrier {
+			continue
+		}
+		if sg.pending == nil || in != nil && sg.pending != in {
+			f := &Fault{Kind: FaultBarrier, Msg: "subgroups of a workgroup reached different barriers or work-group functions"}
+			sg.describeFault(f, sg.pending)
+			return f
+		}
+		in = sg.pending
+	}
+	p := sgs[0].p
+	g := &p.groups[in.aux]
+	S := int32(p.S)
+	for c := int32(0); c < max(in.n, 1); c++ {
+		var acc uint64
+		first := true
+		var bsrc uint64
+		if g.kind == gBroadcast {
+			// LocalId, from the first invocation: a linear local index
+			sg := sgs[0]
+			l := sg.frames[sg.depth].lanes[0]
+			var id [3]uint64
+			for k := int32(0); k < g.nsrc; k++ {
+				id[k] = sg.regs[(in.b+k)*S+l]
+			}
+			sz := st.size
+			bsrc = id[0] + id[1]*uint64(sz[0]) + id[2]*uint64(sz[0])*uint64(sz[1])
+		}
+		for _, sg := range sgs {
+			if sg.state != sgBarrier {
+				continue
+			}
+			lanes := sg.frames[sg.depth].lanes
+			a := sg.regs[(in.a+c)*S : (in.a+c)*S+S]
+			d := sg.regs[(in.dst+c)*S : (in.dst+c)*S+S]
+			for _, l := range lanes {
+				v := a[l]
+				switch g.kind {
+				case gAll:
+					if first {
+						acc = 1
+					}
+					acc &= v
+				case gAny:
+					acc |= v
+				case gBroadcast:
+					if uint64(sg.localIdx[l]) == bsrc {
+						acc = v
+					}
+				default:
+					if g.groupOp == spirv.GroupOperationExclusiveScan {
+						if first {
+							d[l] = identityOf(g.red, in.sc)
+						} else {
+							d[l] = acc
+						}
+					}
+					if first {
+						acc = v
+					} else {
+						acc = combine(g.red, acc, v, in.sc)
+					}
+					if g.groupOp == spirv.GroupOperationInclusiveScan {
+						d[l] = acc
+					}
+				}
+				first = false
+			}
+		}
+		if g.kind != gReduce || g.groupOp == spirv.GroupOperationReduce {
+			for _, sg := range sgs {
+				if sg.state != sgBarrier {
+					continue
+				}
+				d := sg.regs[(in.dst+c)*S : (in.dst+c)*S+S]
+				for _, l := range sg.frames[sg.depth].lanes {
+					d[l] = acc
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func kindOf(t *tinfo) sgpkg.Kind {

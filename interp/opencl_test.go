@@ -302,6 +302,27 @@ __kernel void k(__global const int* in, __global int* out, int n) {
 				}
 				return s
 			}},
+		{name: "work_group_functions", src: `__kernel void k(__global const int* in, __global int* out, int n) {
+  int i = get_global_id(0); int v = i < n ? in[i] : 0;
+  int r = work_group_reduce_add(v) + 3 * work_group_scan_exclusive_add(v) + 5 * work_group_reduce_max(v)
+        + 7 * work_group_broadcast(v, 5) + 11 * work_group_all(v < 2000) + 13 * work_group_scan_inclusive_min(v);
+  if (i < n) out[i] = r; }`,
+			want: func(i, S int, in []int32) int32 {
+				base := i / wg * wg
+				var sum, ex, mx int32
+				mn := int32(1 << 30)
+				for k := base; k < base+wg && k < n; k++ {
+					sum += in[k]
+					mx = max(mx, in[k])
+					if k < i {
+						ex += in[k]
+					}
+					if k <= i {
+						mn = min(mn, in[k])
+					}
+				}
+				return sum + 3*ex + 5*mx + 7*in[base+5] + 11 + 13*mn
+			}},
 		{name: "switch_select", src: `__kernel void k(__global const int* in, __global int* out, int n) {
   int i = get_global_id(0); if (i >= n) return; int v = in[i]; int r;
   switch (v % 5) { case 0: r = 10; break; case 1: r = v; break; case 3: r = -v; break; default: r = v > 500 ? 1 : 2; }

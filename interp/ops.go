@@ -16,6 +16,7 @@ const (
 	opUnreachable
 	opCall
 	opBarrier
+	opWGGroup // work-group collective (OpGroup* at Workgroup scope): a barrier that combines values
 	opLastControl
 
 	// data movement
