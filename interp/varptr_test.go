@@ -111,4 +111,3 @@ func TestVariablePointers(t *testing.T) {
 		}
 	})
 }
-
