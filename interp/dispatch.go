@@ -125,8 +125,9 @@ func (p *Program) DispatchND(ctx context.Context, global, local [3]uint32, res *
 		}
 		d.groups[k] = (global[k] + local[k] - 1) / local[k]
 	}
-	if uint64(local[0])*uint64(local[1])*uint64(local[2]) > 1<<20 {
-		return fmt.Errorf("interp: workgroup size %dx%dx%d too large", local[0], local[1], local[2])
+	inv := uint64(local[0]) * uint64(local[1]) * uint64(local[2])
+	if inv > 1<<20 || (uint64(p.nslots)*8+uint64(p.invSize))*(inv+uint64(p.S)) > 1<<31 {
+		return fmt.Errorf("interp: workgroup size %dx%dx%d too large for this kernel", local[0], local[1], local[2])
 	}
 	d.local, d.global, d.workDim = local, global, dim
 	d.offset = res.GlobalOffset

@@ -10,8 +10,13 @@ import (
 
 // The shapes of spvx/internal/extinst (written by another helper at the
 // same time), copied here so that this package builds on its own. At merge,
-// the lead points extInstGLSL and extInstOpenCL at extinst.GLSL and
-// extinst.OpenCL through a small adapter.
+// point extInstGLSL and extInstOpenCL at extinst.GLSL and extinst.OpenCL
+// through a small adapter (an init in a file of this package) that copies
+// extType to extinst.Type field by field (Kind: Float 0, Int 1, Uint 2,
+// Bool 3 here) and the args into a []extinst.Arg; extValue and
+// extinst.Value are both [16]uint64 and convert directly. The callers below
+// pass pointer operands' values through out2 (stored through the pointer)
+// and struct results' member 1 (ModfStruct, FrexpStruct) the same way.
 type extKind uint8
 
 const (
