@@ -123,8 +123,16 @@ func (sg *subgroup) load(in *inst, lanes []int32) *Fault {
 	if len(lv) == 1 {
 		lf := lv[0]
 		d := r[in.dst*S : in.dst*S+S]
+		shift := sg.p.ptrShift
 		for _, l := range lanes {
-			m, off, f := sg.laneMem(ptrs[l], ext, l, &cache)
+			p := ptrs[l]
+			// fast path: the previous lane's buffer, in bounds, a 4-byte leaf
+			if off := p & (1<<shift - 1); p>>shift == cache.reg && cache.reg > regInv && lf.size == 4 && lf.kind != skBool &&
+				off+uint64(ext) <= uint64(len(cache.m)) {
+				d[l] = uint64(binary.LittleEndian.Uint32(cache.m[off+uint64(lf.off):]))
+				continue
+			}
+			m, off, f := sg.laneMem(p, ext, l, &cache)
 			if f != nil {
 				return f
 			}
@@ -169,8 +177,15 @@ func (sg *subgroup) store(in *inst, lanes []int32) *Fault {
 	if len(lv) == 1 {
 		lf := lv[0]
 		v := r[in.b*S : in.b*S+S]
+		shift := sg.p.ptrShift
 		for _, l := range lanes {
-			m, off, f := sg.laneMem(ptrs[l], ext, l, &cache)
+			p := ptrs[l]
+			if off := p & (1<<shift - 1); p>>shift == cache.reg && cache.reg > regInv && lf.size == 4 &&
+				off+uint64(ext) <= uint64(len(cache.m)) {
+				binary.LittleEndian.PutUint32(cache.m[off+uint64(lf.off):], uint32(v[l]))
+				continue
+			}
+			m, off, f := sg.laneMem(p, ext, l, &cache)
 			if f != nil {
 				return f
 			}
