@@ -209,3 +209,17 @@ func (p *Program) Args() []ArgInfo {
 	}
 	return out
 }
+
+// BufferAddress returns the device address of element index of a
+// descriptor binding, for PhysicalStorageBuffer64 pointers (what
+// vkGetBufferDeviceAddress gives a Vulkan program): the buffer bound there
+// at dispatch, plus any byte offset the kernel adds. ok is false if the
+// entry point does not use the binding or index is out of its range.
+func (p *Program) BufferAddress(key BindingKey, index int) (addr uint64, ok bool) {
+	for _, b := range p.bufs {
+		if b.key == key && index >= 0 && index < b.span && (b.count == 0 || index < b.count) {
+			return uint64(b.region+index) << p.ptrShift, true
+		}
+	}
+	return 0, false
+}
