@@ -385,8 +385,17 @@ func (st *wgState) finishCollective(sgs []*subgroup) *Fault {
 		first := true
 		var bsrc uint64
 		if g.kind == gBroadcast {
-			// LocalId, from the first invocation: a linear local index
-			sg := sgs[0]
+			// LocalId, from the first waiting invocation: a linear local index
+			var sg *subgroup
+			for _, x := range sgs {
+				if x.state == sgBarrier && len(x.frames[x.depth].lanes) > 0 {
+					sg = x
+					break
+				}
+			}
+			if sg == nil {
+				return nil
+			}
 			l := sg.frames[sg.depth].lanes[0]
 			var id [3]uint64
 			for k := int32(0); k < g.nsrc; k++ {
