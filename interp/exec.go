@@ -368,17 +368,17 @@ func (sg *subgroup) moves(e *edge, lanes []int32) {
 	}
 }
 
-// setFault records a fault with the invocation of the first lane involved.
+// setFault records a fault. A fault that names no lane (Lane 0) is given
+// the first lane involved: lane lists are sorted, so a fault really at
+// lane 0 keeps it.
 func (sg *subgroup) setFault(f *Fault, in *inst, lanes []int32) {
-	if f.Lane == 0 && len(lanes) > 0 && !f.laneSet() {
+	if f.Lane == 0 && len(lanes) > 0 {
 		f.Lane = uint32(lanes[0])
 	}
 	sg.describeFault(f, in)
 	sg.fault = f
 	sg.state = sgDone
 }
-
-func (f *Fault) laneSet() bool { return false }
 
 func (sg *subgroup) describeFault(f *Fault, in *inst) {
 	p := sg.p
