@@ -1,7 +1,4 @@
-//go:build spvx_interp
-
 package amber
 
-// With the executor, TestRunCorpus runs the shared scripts on it (drop the
-// build tag with interp_engine.go's once interp is merged).
+// TestRunCorpus runs the shared scripts on the executor.
 func init() { corpusEngine = InterpEngine{} }

@@ -21,7 +21,7 @@ func (nopEngine) Run(context.Context, *amber.Job) error { return nil }
 
 const td = "../../amber/testdata/"
 
-func runScripts(t *testing.T, args ...string) (string, string, int) {
+func runScriptsT(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := runScriptsMain(append([]string{"--cache", ""}, args...), &out, &errb, nopEngine{})
@@ -31,7 +31,7 @@ func runScripts(t *testing.T, args ...string) (string, string, int) {
 var seconds = regexp.MustCompile(`\(\d+\.\d\d s\)`)
 
 func TestRunScriptsLines(t *testing.T) {
-	out, _, code := runScripts(t, "-j", "2", td+"emd.amber", td+"fail_buffer.amber", td+"needs_geometry.amber", td+"rmse_too_large.expect_fail.amber")
+	out, _, code := runScriptsT(t, "-j", "2", td+"emd.amber", td+"fail_buffer.amber", td+"needs_geometry.amber", td+"rmse_too_large.expect_fail.amber")
 	if code != exitRejected {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -45,14 +45,14 @@ PASS ../../amber/testdata/rmse_too_large.expect_fail.amber (T) (expected failure
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	out, _, code = runScripts(t, td+"emd.amber")
+	out, _, code = runScriptsT(t, td+"emd.amber")
 	if code != exitOK || !strings.HasPrefix(out, "PASS") {
 		t.Errorf("exit %d: %s", code, out)
 	}
 }
 
 func TestRunScriptsVerbose(t *testing.T) {
-	out, _, _ := runScripts(t, "-v", td+"emd.amber")
+	out, _, _ := runScriptsT(t, "-v", td+"emd.amber")
 	for _, want := range []string{"emd.amber:17: EXPECT a EQ_HISTOGRAM_EMD_BUFFER b TOLERANCE 0.01", "emd.amber:18: EXPECT x RMSE_BUFFER y TOLERANCE 0.11", "PASS"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("-v output lacks %q:\n%s", want, out)
@@ -62,7 +62,7 @@ func TestRunScriptsVerbose(t *testing.T) {
 
 func TestRunScriptsJSONAndJUnit(t *testing.T) {
 	junit := filepath.Join(t.TempDir(), "report.xml")
-	out, errs, code := runScripts(t, "--json", "--junit", junit, td+"emd.amber", td+"fail_int.amber", td+"needs_geometry.amber")
+	out, errs, code := runScriptsT(t, "--json", "--junit", junit, td+"emd.amber", td+"fail_int.amber", td+"needs_geometry.amber")
 	if code != exitRejected {
 		t.Errorf("exit %d", code)
 	}
@@ -101,23 +101,23 @@ func TestRunScriptsJSONAndJUnit(t *testing.T) {
 }
 
 func TestRunScriptsModes(t *testing.T) {
-	out, _, code := runScripts(t, "--device-info")
+	out, _, code := runScriptsT(t, "--device-info")
 	if code != 0 || !strings.Contains(out, "subgroup sizes: default 32, REQUIRED_SIZE any power of two from 1 to 128") ||
 		!strings.Contains(out, "VK_KHR_shader_subgroup_uniform_control_flow") {
 		t.Errorf("--device-info: %s", out)
 	}
-	out, _, _ = runScripts(t, "--list-unsupported", td)
+	out, _, _ = runScriptsT(t, "--list-unsupported", td)
 	if !strings.Contains(out, "needs_geometry.amber: needs feature geometryShader, extension VK_NV_nonexistent") {
 		t.Errorf("--list-unsupported: %s", out)
 	}
-	if _, _, code := runScripts(t); code != exitUsage {
+	if _, _, code := runScriptsT(t); code != exitUsage {
 		t.Errorf("no scripts: exit %d", code)
 	}
-	if _, errs, code := runScripts(t, "no/such/dir"); code != exitRejected || !strings.Contains(errs, "no/such/dir") {
+	if _, errs, code := runScriptsT(t, "no/such/dir"); code != exitRejected || !strings.Contains(errs, "no/such/dir") {
 		t.Errorf("missing path: %d %s", code, errs)
 	}
 	// A directory runs every script in it, sorted.
-	out, _, _ = runScripts(t, td+"bad")
+	out, _, _ = runScriptsT(t, td+"bad")
 	if n := strings.Count(out, "FAIL "); n < 20 {
 		t.Errorf("bad/: %d FAIL lines:\n%s", n, out)
 	}
@@ -157,7 +157,7 @@ func TestLooksLikeScripts(t *testing.T) {
 }
 
 func TestRunScriptsStats(t *testing.T) {
-	out, _, _ := runScripts(t, "--stats", td+"emd.amber", td+"fail_int.amber", td+"fail_buffer.amber")
+	out, _, _ := runScriptsT(t, "--stats", td+"emd.amber", td+"fail_int.amber", td+"fail_buffer.amber")
 	if !strings.Contains(out, "median ") || strings.Count(out, "\n  ") != 3 {
 		t.Errorf("--stats: %s", out)
 	}

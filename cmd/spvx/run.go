@@ -1,0 +1,439 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"spvx/amber"
+	"spvx/asm"
+	"spvx/interp"
+	"spvx/mx"
+	"spvx/spirv"
+)
+
+// runScripts runs Amber scripts (runscript.go) on the executor.
+func runScripts(args []string, stdout, stderr io.Writer) int {
+	return runScriptsMain(args, stdout, stderr, amber.InterpEngine{})
+}
+
+const runUsage = `spvx run KERNEL.spv|KERNEL.spvasm [options]
+  GLCompute: --groups X[,Y[,Z]] --buffer S:B=FILE[:SIZE] --push FILE
+  Kernel:    --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--offset X,Y,Z] --arg N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE
+  Amber:     spvx run [-j N] [-v] [--json] [--junit FILE] SCRIPT|DIR...  (spvx run x.amber -h lists every option)`
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+var runCommand = command{"run", "run a compute kernel (or an Amber script) on the CPU executor", runRun}
+
+func runRun(args []string, s stdio) int {
+	if looksLikeScripts(args) {
+		return runScripts(args, s.out, s.err)
+	}
+	fs := newFlagSet("run", runUsage, s)
+	entry := fs.String("entry", "", "entry point `NAME` (default: the only or first GLCompute/Kernel entry point)")
+	groups := fs.String("groups", "1,1,1", "workgroups `X,Y,Z` (GLCompute)")
+	sgSize := fs.Int("subgroup", 32, "subgroup size `N` (1..128)")
+	push := fs.String("push", "", "push-constant data `FILE`")
+	global := fs.String("global", "", "Kernel: global size `X,Y,Z`")
+	local := fs.String("local", "", "Kernel: local size `X,Y,Z` (default: the module's, or 64)")
+	offset := fs.String("offset", "", "Kernel: global offset `X,Y,Z`")
+	trace := fs.Bool("trace", false, "print, per subgroup, the executed blocks and active masks (to stderr)")
+	maxSteps := fs.Int64("max-steps", 0, "step budget of subgroup-instructions (0 default, -1 unlimited)")
+	shuffle := fs.Bool("shuffle", false, "permute workgroup and subgroup order (with --seed)")
+	seed := fs.Int64("seed", 1, "seed for --shuffle")
+	strict := fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
+	var buffers, prints, kargs, specs listFlag
+	fs.Var(&buffers, "buffer", "`S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
+	fs.Var(&prints, "print", "`S:B:TYPE` (Kernel: N:TYPE): print a buffer as u8..u64, i8..i64, f16, f32, f64 or hex (repeatable)")
+	fs.Var(&kargs, "arg", "Kernel argument `N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE` (repeatable)")
+	fs.Var(&specs, "spec", "specialization constant `ID=VALUE` (raw bits, or a float with a '.') (repeatable)")
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		if len(pos) > 1 {
+			return runScripts(args, s.out, s.err)
+		}
+		return usageErr(s, fs, "run", "want exactly one input file")
+	}
+	name := pos[0]
+	data, release, err := readChecked(name, s, func(*bufio.Reader) (int, error) { return maxInput, nil })
+	if release != nil {
+		defer release()
+	}
+	if err != nil {
+		return fail(s, "run", err)
+	}
+	m, isModule, err := loadModule(name, data)
+	if !isModule {
+		return runScripts(args, s.out, s.err)
+	}
+	if err != nil {
+		return fail(s, "run", fmt.Errorf("%s: %w", name, err))
+	}
+	opts := interp.Options{SubgroupSize: *sgSize, MaxSteps: *maxSteps, Shuffle: *shuffle, Seed: *seed, Strict: *strict,
+		SpecConstants: map[uint32]uint64{}}
+	if *trace {
+		opts.Trace = s.err
+	}
+	for _, sp := range specs {
+		k, v, ok := strings.Cut(sp, "=")
+		id, err1 := strconv.ParseUint(k, 0, 32)
+		bits, err2 := parseSpecValue(v)
+		if !ok || err1 != nil || err2 != nil {
+			return usageErr(s, fs, "run", fmt.Sprintf("--spec %q: want ID=VALUE", sp))
+		}
+		opts.SpecConstants[uint32(id)] = bits
+	}
+	prog, err := interp.Compile(m, *entry, opts)
+	if err != nil {
+		return fail(s, "run", fmt.Errorf("%s: %w", name, err))
+	}
+	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}}
+	if *push != "" {
+		if res.PushConstants, err = os.ReadFile(*push); err != nil {
+			return fail(s, "run", err)
+		}
+	}
+	type outFile struct {
+		name string
+		data []byte
+	}
+	var outs []outFile
+	kernel := prog.ExecutionModel() == spirv.ExecutionModelKernel
+	argData := map[int][]byte{}
+	if kernel {
+		if len(buffers) > 0 {
+			return usageErr(s, fs, "run", "a Kernel takes --arg, not --buffer")
+		}
+		res.Args = make([]interp.KernelArg, prog.NumArgs())
+		seen := make([]bool, prog.NumArgs())
+		for _, a := range kargs {
+			ns, spec, ok := strings.Cut(a, "=")
+			n, err := strconv.Atoi(ns)
+			if !ok || err != nil || n < 0 || n >= prog.NumArgs() {
+				return usageErr(s, fs, "run", fmt.Sprintf("--arg %q: want N=... with N < %d", a, prog.NumArgs()))
+			}
+			ka, file, err := parseKernelArg(spec)
+			if err != nil {
+				return usageErr(s, fs, "run", fmt.Sprintf("--arg %q: %v", a, err))
+			}
+			if prog.Args()[n].Pointer && prog.Args()[n].Storage == spirv.StorageClassFunction && ka.Kind == interp.ArgGlobal {
+				ka = interp.KernelArg{Kind: interp.ArgBytes, Bytes: ka.Global}
+			}
+			res.Args[n], seen[n] = ka, true
+			if ka.Kind == interp.ArgGlobal {
+				argData[n] = ka.Global
+				if file != "" {
+					outs = append(outs, outFile{file, ka.Global})
+				}
+			}
+		}
+		for i, ok := range seen {
+			if !ok {
+				return usageErr(s, fs, "run", fmt.Sprintf("kernel argument %d is not given (--arg %d=...)", i, i))
+			}
+		}
+	} else {
+		for _, b := range buffers {
+			key, file, size, err := parseBufferFlag(b)
+			if err != nil {
+				return usageErr(s, fs, "run", fmt.Sprintf("--buffer %q: %v", b, err))
+			}
+			var d []byte
+			if size >= 0 {
+				d = make([]byte, size)
+			} else if d, err = os.ReadFile(file); err != nil {
+				return fail(s, "run", err)
+			}
+			res.Buffers[key] = append(res.Buffers[key], &interp.Buffer{Data: d})
+			outs = append(outs, outFile{file, d})
+		}
+	}
+	if kernel {
+		g, err := parseDims(*global, 0)
+		if err != nil || *global == "" {
+			return usageErr(s, fs, "run", "a Kernel needs --global X[,Y[,Z]]")
+		}
+		var l, off [3]uint32
+		if *local != "" {
+			if l, err = parseDims(*local, 1); err != nil {
+				return usageErr(s, fs, "run", "--local: "+err.Error())
+			}
+		}
+		if *offset != "" {
+			if off, err = parseDims(*offset, 0); err != nil {
+				return usageErr(s, fs, "run", "--offset: "+err.Error())
+			}
+		}
+		res.GlobalOffset = off
+		err = prog.DispatchND(context.Background(), g, l, res)
+		if err != nil {
+			return fail(s, "run", err)
+		}
+	} else {
+		g, err := parseDims(*groups, 1)
+		if err != nil {
+			return usageErr(s, fs, "run", "--groups: "+err.Error())
+		}
+		if err := prog.Dispatch(context.Background(), g[0], g[1], g[2], res); err != nil {
+			return fail(s, "run", err)
+		}
+	}
+	for _, o := range outs {
+		if err := os.WriteFile(o.name, o.data, 0o644); err != nil {
+			return fail(s, "run", err)
+		}
+	}
+	for _, p := range prints {
+		var data []byte
+		var typ string
+		parts := strings.Split(p, ":")
+		switch {
+		case kernel && len(parts) == 2:
+			n, err := strconv.Atoi(parts[0])
+			if err != nil || argData[n] == nil {
+				return usageErr(s, fs, "run", fmt.Sprintf("--print %q: not a global buffer argument", p))
+			}
+			data, typ = argData[n], parts[1]
+		case !kernel && len(parts) == 3:
+			set, err1 := strconv.ParseUint(parts[0], 10, 32)
+			bind, err2 := strconv.ParseUint(parts[1], 10, 32)
+			bs := res.Buffers[interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}]
+			if err1 != nil || err2 != nil || len(bs) == 0 {
+				return usageErr(s, fs, "run", fmt.Sprintf("--print %q: no such buffer", p))
+			}
+			data, typ = bs[0].Data, parts[2]
+		default:
+			return usageErr(s, fs, "run", fmt.Sprintf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p))
+		}
+		txt, err := formatBuffer(data, typ)
+		if err != nil {
+			return usageErr(s, fs, "run", fmt.Sprintf("--print %q: %v", p, err))
+		}
+		fmt.Fprintf(s.out, "%s:\n%s", p[:strings.LastIndex(p, ":")], txt)
+	}
+	return exitOK
+}
+
+// loadModule reads a binary module (or its hex dump) or assembly text. It
+// reports isModule false for an input that is neither (an Amber script).
+func loadModule(name string, data []byte) (*spirv.Module, bool, error) {
+	if strings.HasSuffix(name, ".amber") {
+		return nil, false, nil
+	}
+	if len(data) >= 4 && (binary.LittleEndian.Uint32(data) == spirv.MagicNumber || binary.BigEndian.Uint32(data) == spirv.MagicNumber) {
+		m, err := spirv.Decode(data)
+		return m, true, err
+	}
+	if bin, err := binaryModule(data); err == nil && bin != nil && !bytes.Equal(bin, data) {
+		m, err := spirv.Decode(bin)
+		return m, true, err
+	}
+	words, err := asm.Assemble(data, asm.Options{})
+	if err != nil {
+		if looksLikeAmber(data) {
+			return nil, false, nil
+		}
+		return nil, true, err
+	}
+	b := make([]byte, 4*len(words))
+	for i, w := range words {
+		binary.LittleEndian.PutUint32(b[4*i:], w)
+	}
+	m, err := spirv.Decode(b)
+	return m, true, err
+}
+
+func looksLikeAmber(data []byte) bool {
+	for _, kw := range []string{"#!amber", "SHADER ", "PIPELINE ", "BUFFER ", "[compute shader", "[test]", "[require]"} {
+		if bytes.Contains(data, []byte(kw)) {
+			return true
+		}
+	}
+	return false
+}
+
+func parseDims(s string, fill uint32) ([3]uint32, error) {
+	d := [3]uint32{fill, fill, fill}
+	if fill == 0 {
+		d = [3]uint32{0, 1, 1}
+		if s == "" {
+			return d, nil
+		}
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return d, errors.New("at most three dimensions")
+	}
+	for i, p := range parts {
+		v, err := strconv.ParseUint(strings.TrimSpace(p), 0, 32)
+		if err != nil {
+			return d, fmt.Errorf("bad number %q", p)
+		}
+		d[i] = uint32(v)
+	}
+	for i := len(parts); i < 3; i++ {
+		d[i] = 1
+	}
+	return d, nil
+}
+
+// parseBufferFlag reads S:B=FILE[:SIZE]; size is -1 without :SIZE.
+func parseBufferFlag(v string) (interp.BindingKey, string, int, error) {
+	k, rest, ok := strings.Cut(v, "=")
+	ss, bs, ok2 := strings.Cut(k, ":")
+	if !ok || !ok2 || rest == "" {
+		return interp.BindingKey{}, "", 0, errors.New("want S:B=FILE[:SIZE]")
+	}
+	set, err1 := strconv.ParseUint(ss, 10, 32)
+	bind, err2 := strconv.ParseUint(bs, 10, 32)
+	if err1 != nil || err2 != nil {
+		return interp.BindingKey{}, "", 0, errors.New("bad set or binding")
+	}
+	file, size := rest, -1
+	if i := strings.LastIndex(rest, ":"); i > 0 {
+		if n, err := strconv.ParseUint(rest[i+1:], 0, 31); err == nil {
+			file, size = rest[:i], int(n)
+		}
+	}
+	return interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}, file, size, nil
+}
+
+// parseKernelArg reads FILE, FILE:SIZE, TYPE:VALUE or local:SIZE; it
+// returns the file to write back for buffers.
+func parseKernelArg(v string) (interp.KernelArg, string, error) {
+	a, b, hasColon := strings.Cut(v, ":")
+	if hasColon && a == "local" {
+		n, err := strconv.ParseUint(b, 0, 31)
+		if err != nil {
+			return interp.KernelArg{}, "", errors.New("bad local size")
+		}
+		return interp.KernelArg{Kind: interp.ArgLocal, LocalSize: int(n)}, "", nil
+	}
+	if hasColon {
+		if bits, w, ok := parseTyped(a, b); ok {
+			_ = w
+			return interp.KernelArg{Kind: interp.ArgScalar, Scalar: bits}, "", nil
+		}
+		if i := strings.LastIndex(v, ":"); i > 0 {
+			if n, err := strconv.ParseUint(v[i+1:], 0, 31); err == nil {
+				return interp.KernelArg{Kind: interp.ArgGlobal, Global: make([]byte, n)}, v[:i], nil
+			}
+		}
+	}
+	d, err := os.ReadFile(v)
+	if err != nil {
+		return interp.KernelArg{}, "", err
+	}
+	return interp.KernelArg{Kind: interp.ArgGlobal, Global: d}, v, nil
+}
+
+// parseTyped reads a scalar TYPE:VALUE into raw bits.
+func parseTyped(typ, val string) (uint64, int, bool) {
+	switch typ {
+	case "i8", "i16", "i32", "i64":
+		w, _ := strconv.Atoi(typ[1:])
+		v, err := strconv.ParseInt(val, 0, w)
+		if err != nil {
+			return 0, 0, false
+		}
+		return uint64(v) & (1<<w - 1 | (^uint64(0))*boolBit(w == 64)), w, true
+	case "u8", "u16", "u32", "u64":
+		w, _ := strconv.Atoi(typ[1:])
+		v, err := strconv.ParseUint(val, 0, w)
+		return v, w, err == nil
+	case "f16":
+		f, err := strconv.ParseFloat(val, 64)
+		return uint64(mx.HalfFromFloat64(f, mx.RTE)), 16, err == nil
+	case "f32":
+		f, err := strconv.ParseFloat(val, 32)
+		return uint64(math.Float32bits(float32(f))), 32, err == nil
+	case "f64":
+		f, err := strconv.ParseFloat(val, 64)
+		return math.Float64bits(f), 64, err == nil
+	}
+	return 0, 0, false
+}
+
+func boolBit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func parseSpecValue(v string) (uint64, error) {
+	if t, val, ok := strings.Cut(v, ":"); ok {
+		if bits, _, ok := parseTyped(t, val); ok {
+			return bits, nil
+		}
+		return 0, errors.New("bad typed value")
+	}
+	if strings.ContainsAny(v, ".eE") && !strings.HasPrefix(v, "0x") {
+		f, err := strconv.ParseFloat(v, 32)
+		return uint64(math.Float32bits(float32(f))), err
+	}
+	if strings.HasPrefix(v, "-") {
+		i, err := strconv.ParseInt(v, 0, 64)
+		return uint64(i), err
+	}
+	return strconv.ParseUint(v, 0, 64)
+}
+
+// formatBuffer prints a buffer as typed values, eight per line.
+func formatBuffer(d []byte, typ string) (string, error) {
+	var b strings.Builder
+	size := map[string]int{"u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "hex": 1}[typ]
+	if size == 0 {
+		return "", fmt.Errorf("unknown type %q", typ)
+	}
+	per := 8
+	if typ == "hex" {
+		per = 16
+	}
+	for i, k := 0, 0; i+size <= len(d); i, k = i+size, k+1 {
+		if k%per == 0 {
+			fmt.Fprintf(&b, "  %6d:", i)
+		}
+		var v uint64
+		for j := size - 1; j >= 0; j-- {
+			v = v<<8 | uint64(d[i+j])
+		}
+		switch typ {
+		case "hex":
+			fmt.Fprintf(&b, " %02x", v)
+		case "u8", "u16", "u32", "u64":
+			fmt.Fprintf(&b, " %d", v)
+		case "i8", "i16", "i32", "i64":
+			sh := 64 - 8*size
+			fmt.Fprintf(&b, " %d", int64(v<<sh)>>sh)
+		case "f16":
+			fmt.Fprintf(&b, " %s", formatValue(float64(mx.HalfToFloat32(uint16(v)))))
+		case "f32":
+			fmt.Fprintf(&b, " %s", formatValue(float64(math.Float32frombits(uint32(v)))))
+		case "f64":
+			fmt.Fprintf(&b, " %s", formatValue(math.Float64frombits(v)))
+		}
+		if k%per == per-1 {
+			b.WriteByte('\n')
+		}
+	}
+	if s := b.String(); s != "" && !strings.HasSuffix(s, "\n") {
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRunSaxpy(t *testing.T) {
+	dir := t.TempDir()
+	x := make([]byte, 4*128)
+	for i := 0; i < 128; i++ {
+		binary.LittleEndian.PutUint32(x[4*i:], math.Float32bits(float32(i)))
+	}
+	pc := make([]byte, 8)
+	binary.LittleEndian.PutUint32(pc, math.Float32bits(2))
+	binary.LittleEndian.PutUint32(pc[4:], 100)
+	xf, yf, sf, pf := filepath.Join(dir, "x.bin"), filepath.Join(dir, "y.bin"), filepath.Join(dir, "s.bin"), filepath.Join(dir, "pc.bin")
+	os.WriteFile(xf, x, 0o644)
+	os.WriteFile(pf, pc, 0o644)
+	out, errs, code := runCLI(t, nil, "run", "../../examples/saxpy.spv", "--groups", "2", "--subgroup", "16",
+		"--buffer", "0:0="+xf, "--buffer", "0:1="+yf+":512", "--buffer", "0:2="+sf+":64", "--push", pf, "--print", "0:2:f32")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// subgroup sums of 2*i over lanes of 16, for i < n = 100
+	if !strings.Contains(out, "0: 240 752 1264 1776 2288 2800 780 0") {
+		t.Errorf("unexpected output:\n%s", out)
+	}
+	y, err := os.ReadFile(yf)
+	if err != nil || len(y) != 512 || math.Float32frombits(binary.LittleEndian.Uint32(y[4*99:])) != 198 {
+		t.Errorf("y not written back: %v len %d", err, len(y))
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	dir := t.TempDir()
+	am := filepath.Join(dir, "t.amber")
+	os.WriteFile(am, []byte("#!amber\nSHADER compute x GLSL\nEND\n"), 0o644)
+	_, errs, code := runCLI(t, nil, "run", am)
+	if code != exitUsage || !strings.Contains(errs, "Amber scripts are not supported in this build") {
+		t.Errorf("amber: exit %d, %q", code, errs)
+	}
+	_, errs, code = runCLI(t, nil, "run", "../../examples/saxpy.spv", "--groups", "1")
+	if code != exitRejected || !strings.Contains(errs, "push constants") {
+		t.Errorf("missing buffer: exit %d, %q", code, errs)
+	}
+	_, _, code = runCLI(t, nil, "run")
+	if code != exitUsage {
+		t.Errorf("no input: exit %d", code)
+	}
+}
+
+func TestRunKernel(t *testing.T) {
+	clang, err1 := exec.LookPath("clang-15")
+	tr, err2 := exec.LookPath("llvm-spirv-15")
+	if err1 != nil || err2 != nil {
+		t.Skip("clang-15 or llvm-spirv-15 not found: skipping the Kernel run test")
+	}
+	dir := t.TempDir()
+	cl, bc, spv := filepath.Join(dir, "k.cl"), filepath.Join(dir, "k.bc"), filepath.Join(dir, "k.spv")
+	os.WriteFile(cl, []byte(`__kernel void scale(__global const int* in, __global int* out, int k, __local int* tmp) {
+  size_t i = get_global_id(0); size_t l = get_local_id(0);
+  tmp[l] = in[i - get_global_offset(0)]; barrier(CLK_LOCAL_MEM_FENCE);
+  out[i - get_global_offset(0)] = tmp[get_local_size(0) - 1 - l] * k + (int)get_global_offset(0); }`), 0o644)
+	if b, err := exec.Command(clang, "-cc1", "-triple", "spir64", "-cl-std=CL2.0", "-finclude-default-header", "-no-opaque-pointers", "-emit-llvm-bc", "-o", bc, cl).CombinedOutput(); err != nil {
+		t.Fatalf("clang: %v\n%s", err, b)
+	}
+	if b, err := exec.Command(tr, bc, "-o", spv).CombinedOutput(); err != nil {
+		t.Fatalf("llvm-spirv: %v\n%s", err, b)
+	}
+	in := make([]byte, 4*16)
+	for i := 0; i < 16; i++ {
+		binary.LittleEndian.PutUint32(in[4*i:], uint32(i))
+	}
+	inf, outf := filepath.Join(dir, "in.bin"), filepath.Join(dir, "out.bin")
+	os.WriteFile(inf, in, 0o644)
+	out, errs, code := runCLI(t, nil, "run", spv, "--entry", "scale", "--global", "16", "--local", "8", "--offset", "3",
+		"--arg", "0="+inf, "--arg", "1="+outf+":64", "--arg", "2=i32:10", "--arg", "3=local:32", "--print", "1:i32")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "1:\n       0: 73 63 53 43 33 23 13 3\n      32: 153 143 133 123 113 103 93 83\n"; out != want {
+		t.Errorf("got\n%q\nwant\n%q", out, want)
+	}
+	if b, _ := os.ReadFile(outf); len(b) != 64 {
+		t.Errorf("out.bin has %d bytes", len(b))
+	}
+}

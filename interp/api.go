@@ -1,0 +1,225 @@
+package interp
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"spvx/spirv"
+)
+
+// Options configure compilation and dispatch.
+type Options struct {
+	// SubgroupSize is the number of invocations of a subgroup, 1..128
+	// (a power of two is not required); 0 means 32.
+	SubgroupSize int
+	// MaxSteps is the per-dispatch budget of subgroup-instructions; 0 means
+	// DefaultMaxSteps, a negative value means unlimited.
+	MaxSteps int64
+	// Strict reports undefined behaviour that is otherwise given a value
+	// (integer division by zero, an out-of-range OpBitcastExtractEXT offset).
+	Strict bool
+	// Shuffle permutes workgroup and subgroup order with Seed, to expose races.
+	Shuffle bool
+	Seed    int64
+	// Parallelism is the number of goroutines running workgroups; 0 means
+	// GOMAXPROCS.
+	Parallelism int
+	// SpecConstants maps a SpecId to raw bits (the low bits are used for
+	// narrow types; bool: 0 or 1).
+	SpecConstants map[uint32]uint64
+	// Trace, if non-nil, receives per subgroup the executed blocks and their
+	// active masks. Tracing serializes the dispatch.
+	Trace io.Writer
+}
+
+// DefaultMaxSteps is the step budget of a dispatch when Options.MaxSteps is 0.
+const DefaultMaxSteps = 1 << 28
+
+// Binding describes one descriptor the entry point uses.
+type Binding struct {
+	Set, Binding uint32
+	Kind         ResourceKind
+	ArraySize    int // 1 for a non-array; 0 for a runtime array of descriptors
+}
+
+// ResourceKind says what kind of descriptor a Binding is.
+type ResourceKind int
+
+// Resource kinds.
+const (
+	StorageBuffer ResourceKind = iota
+	UniformBuffer
+)
+
+func (k ResourceKind) String() string {
+	switch k {
+	case StorageBuffer:
+		return "StorageBuffer"
+	case UniformBuffer:
+		return "UniformBuffer"
+	}
+	return fmt.Sprintf("ResourceKind(%d)", int(k))
+}
+
+// BindingKey names a descriptor.
+type BindingKey struct{ Set, Binding uint32 }
+
+// Resources are what a dispatch reads and writes. Buffers are used in place:
+// writes land in the caller's byte slices. A descriptor array binding has one
+// *Buffer per element. Dynamic offsets are expressed by passing a sub-slice
+// view of the memory (Data = whole[off:off+size]); OpArrayLength sees
+// len(Data).
+type Resources struct {
+	Buffers       map[BindingKey][]*Buffer
+	PushConstants []byte
+	Args          []KernelArg // Kernel modules, in parameter order
+	GlobalOffset  [3]uint32   // Kernel modules (get_global_offset)
+}
+
+// Buffer is one buffer's memory.
+type Buffer struct{ Data []byte }
+
+// KernelArgKind says which form of a KernelArg is meant.
+type KernelArgKind int
+
+// Kernel argument kinds.
+const (
+	ArgGlobal KernelArgKind = iota // __global / __constant pointer: Global
+	ArgLocal                       // __local pointer: LocalSize bytes of workgroup memory
+	ArgScalar                      // by-value scalar: Scalar
+	ArgBytes                       // by-value struct or vector (or byval pointer): Bytes
+)
+
+// KernelArg is one OpenCL kernel argument: exactly one of the forms,
+// selected by Kind.
+type KernelArg struct {
+	Global    []byte // __global / __constant pointer: memory used in place
+	LocalSize int    // __local pointer: bytes of workgroup memory, zeroed per workgroup
+	Scalar    uint64 // by-value scalar (raw bits, little-endian value)
+	Bytes     []byte // by-value struct/vector: its bytes
+	Kind      KernelArgKind
+}
+
+// FaultKind classifies a Fault.
+type FaultKind int
+
+// Fault kinds.
+const (
+	FaultOutOfBounds FaultKind = iota + 1
+	FaultNullPointer
+	FaultDivByZero
+	FaultStepBudget
+	FaultRecursion
+	FaultMissingResource
+	FaultBarrier
+	FaultSubgroup
+	FaultUnreachable
+	FaultUnsupported
+	FaultCanceled
+	FaultUndefined
+)
+
+var faultKindNames = [...]string{
+	FaultOutOfBounds:     "out-of-bounds access",
+	FaultNullPointer:     "null pointer",
+	FaultDivByZero:       "division by zero",
+	FaultStepBudget:      "step budget exceeded",
+	FaultRecursion:       "recursion",
+	FaultMissingResource: "missing resource",
+	FaultBarrier:         "barrier",
+	FaultSubgroup:        "undefined subgroup operation",
+	FaultUnreachable:     "OpUnreachable reached",
+	FaultUnsupported:     "unsupported",
+	FaultCanceled:        "canceled",
+	FaultUndefined:       "undefined behaviour",
+}
+
+func (k FaultKind) String() string {
+	if k > 0 && int(k) < len(faultKindNames) {
+		return faultKindNames[k]
+	}
+	return fmt.Sprintf("FaultKind(%d)", int(k))
+}
+
+// Fault is the error of a run-time fault: out-of-bounds access, null or
+// dangling pointer, division by zero under Strict, step budget exceeded,
+// missing resource, barrier in divergent control flow, undefined subgroup
+// use. It names the instruction, function and invocation.
+type Fault struct {
+	Kind       FaultKind
+	Inst       string // the disassembled instruction, e.g. "%12 = OpLoad %uint %11"
+	Function   string // the function's OpName, or "%N"
+	GlobalID   [3]uint32
+	LocalID    [3]uint32
+	SubgroupID uint32
+	Lane       uint32
+	Msg        string
+}
+
+// Error formats the fault on one line.
+func (f *Fault) Error() string {
+	var b strings.Builder
+	b.WriteString("interp: ")
+	b.WriteString(f.Kind.String())
+	if f.Msg != "" {
+		b.WriteString(": ")
+		b.WriteString(f.Msg)
+	}
+	if f.Inst != "" {
+		fmt.Fprintf(&b, " at %q", f.Inst)
+	}
+	if f.Function != "" {
+		fmt.Fprintf(&b, " in function %s", f.Function)
+	}
+	fmt.Fprintf(&b, " (global id %d,%d,%d; local id %d,%d,%d; subgroup %d lane %d)",
+		f.GlobalID[0], f.GlobalID[1], f.GlobalID[2], f.LocalID[0], f.LocalID[1], f.LocalID[2], f.SubgroupID, f.Lane)
+	return b.String()
+}
+
+// LocalSize returns the workgroup size after specialization (LocalSize,
+// LocalSizeId, a WorkgroupSize built-in constant); for a Kernel without one,
+// zero.
+func (p *Program) LocalSize() [3]uint32 { return p.localSize }
+
+// ExecutionModel returns GLCompute or Kernel.
+func (p *Program) ExecutionModel() spirv.ExecutionModel { return p.model }
+
+// Bindings lists the descriptors the entry point uses, sorted by (Set, Binding).
+func (p *Program) Bindings() []Binding { return append([]Binding(nil), p.bindings...) }
+
+// SubgroupSize returns the subgroup size the program was compiled for.
+func (p *Program) SubgroupSize() int { return p.S }
+
+// NumArgs returns the number of kernel parameters (0 for GLCompute).
+func (p *Program) NumArgs() int { return len(p.params) }
+
+// ArgInfo describes one kernel parameter.
+type ArgInfo struct {
+	Pointer bool               // a pointer parameter
+	Storage spirv.StorageClass // for a pointer: CrossWorkgroup, Workgroup, UniformConstant, Function (byval)...
+	Size    int                // by-value: bytes; byval pointer: bytes of the pointee
+}
+
+// Args describes the kernel parameters, in order.
+func (p *Program) Args() []ArgInfo {
+	out := make([]ArgInfo, len(p.params))
+	for i, a := range p.params {
+		out[i] = ArgInfo{Pointer: a.pointer, Storage: a.storage, Size: a.size}
+	}
+	return out
+}
+
+// BufferAddress returns the device address of element index of a
+// descriptor binding, for PhysicalStorageBuffer64 pointers (what
+// vkGetBufferDeviceAddress gives a Vulkan program): the buffer bound there
+// at dispatch, plus any byte offset the kernel adds. ok is false if the
+// entry point does not use the binding or index is out of its range.
+func (p *Program) BufferAddress(key BindingKey, index int) (addr uint64, ok bool) {
+	for _, b := range p.bufs {
+		if b.key == key && index >= 0 && index < b.span && (b.count == 0 || index < b.count) {
+			return uint64(b.region+index) << p.ptrShift, true
+		}
+	}
+	return 0, false
+}

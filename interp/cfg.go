@@ -1,0 +1,329 @@
+package interp
+
+import (
+	"fmt"
+
+	"spvx/spirv"
+)
+
+// function compiles one function: orders its blocks so that every
+// construct's blocks come before its merge block, then compiles each block.
+func (c *compiler) function(fid uint32) error {
+	sf := c.fnIndex[fid]
+	if len(sf.Blocks) == 0 {
+		return fmt.Errorf("function %s has no blocks", c.fnName(fid))
+	}
+	for _, b := range sf.Blocks {
+		if b.End < 0 {
+			return fmt.Errorf("block %%%d of function %s has no terminator", b.Label, c.fnName(fid))
+		}
+	}
+	fn := &function{id: fid, name: c.fnName(fid)}
+	c.curFn, c.curFnID = fn, fid
+	ft, err := c.typ(sf.Type)
+	if err != nil {
+		return err
+	}
+	_ = ft
+	if rt, err := c.typ(sf.Result); err != nil {
+		return err
+	} else if rt.kind != spirv.TypeVoid {
+		fn.retN = int32(rt.ncomp)
+	}
+	for _, pid := range sf.Params {
+		s, t, err := c.slot(pid)
+		if err != nil {
+			return err
+		}
+		fn.params = append(fn.params, s)
+		fn.paramN = append(fn.paramN, int32(t.ncomp))
+		if t.kind == spirv.TypePointer {
+			pe, err := c.typ(t.pointeeID)
+			if err != nil {
+				return err
+			}
+			c.ptrs[pid] = &ptrInfo{pointee: pe, storage: t.storage}
+		}
+	}
+	// Successors and merge targets by label.
+	byLabel := map[uint32]int{}
+	for i, b := range sf.Blocks {
+		if _, dup := byLabel[b.Label]; dup {
+			return fmt.Errorf("block label %%%d defined twice", b.Label)
+		}
+		byLabel[b.Label] = i
+	}
+	succ := make([][]uint32, len(sf.Blocks))
+	merges := make([][]uint32, len(sf.Blocks))
+	for i, b := range sf.Blocks {
+		term := c.m.Inst(b.End)
+		w := term.Words
+		switch term.Opcode {
+		case spirv.OpBranch:
+			succ[i] = w[1:2]
+		case spirv.OpBranchConditional:
+			succ[i] = w[2:4]
+		case spirv.OpSwitch:
+			succ[i] = append(succ[i], w[2])
+			width := 1
+			if t, _ := c.valType(w[1]); t != nil && t.sc.width == 64 {
+				width = 2
+			}
+			for k := 3; k+width < len(w); k += width + 1 {
+				succ[i] = append(succ[i], w[k+width])
+			}
+		}
+		if b.End > b.Start {
+			prev := c.m.Inst(b.End - 1)
+			switch prev.Opcode {
+			case spirv.OpSelectionMerge:
+				merges[i] = prev.Words[1:2]
+			case spirv.OpLoopMerge:
+				merges[i] = prev.Words[1:3]
+			}
+		}
+		for _, s := range succ[i] {
+			if _, ok := byLabel[s]; !ok {
+				return fmt.Errorf("block %%%d branches to %%%d, which is not a block of function %s", b.Label, s, fn.name)
+			}
+		}
+		for _, s := range merges[i] {
+			if _, ok := byLabel[s]; !ok {
+				merges[i] = nil
+			}
+		}
+	}
+	// Structure-respecting reverse postorder: a header's merge block (and a
+	// loop's continue target) are visited first, so they finish first and
+	// come after the construct's blocks.
+	n := len(sf.Blocks)
+	state := make([]uint8, n)
+	post := make([]int, 0, n)
+	type frame struct {
+		b    int
+		kids []uint32
+		k    int
+	}
+	stack := []frame{{b: 0}}
+	state[0] = 1
+	kidsOf := func(b int) []uint32 {
+		k := append([]uint32(nil), merges[b]...)
+		// A loop's merge is visited before its continue target, so the
+		// continue target is numbered after the body and before the merge.
+		return append(k, succ[b]...)
+	}
+	stack[0].kids = kidsOf(0)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.k < len(top.kids) {
+			nb := byLabel[top.kids[top.k]]
+			top.k++
+			if state[nb] == 0 {
+				state[nb] = 1
+				stack = append(stack, frame{b: nb, kids: kidsOf(nb)})
+			}
+			continue
+		}
+		post = append(post, top.b)
+		stack = stack[:len(stack)-1]
+	}
+	order := make([]int, len(post))
+	for i, b := range post {
+		order[len(post)-1-i] = b
+	}
+	fn.firstBlock = int32(len(c.p.blocks))
+	fn.nblocks = int32(len(order))
+	c.blockOf = map[uint32]int32{}
+	for r, b := range order {
+		c.blockOf[sf.Blocks[b].Label] = fn.firstBlock + int32(r)
+		c.p.blocks = append(c.p.blocks, block{label: sf.Blocks[b].Label, fn: fn})
+	}
+	c.promote(sf)
+	// Phis of every block, for the edge moves.
+	c.phis = map[uint32][]phiInfo{}
+	for _, b := range sf.Blocks {
+		for i := b.Start + 1; i < b.End; i++ {
+			in := c.m.Inst(i)
+			if in.Opcode != spirv.OpPhi {
+				continue
+			}
+			s, t, err := c.slot(in.ResultID)
+			if err != nil {
+				return err
+			}
+			c.phis[b.Label] = append(c.phis[b.Label], phiInfo{slot: s, n: int32(t.ncomp), pairs: in.Words[3:]})
+			if t.kind == spirv.TypePointer {
+				// variable pointers: take what is known of the first incoming pointer
+				if len(in.Words) > 3 {
+					if pi := c.ptrs[in.Words[3]]; pi != nil {
+						c.ptrs[in.ResultID] = pi
+					}
+				}
+				if c.ptrs[in.ResultID] == nil {
+					pe, err := c.typ(t.pointeeID)
+					if err != nil {
+						return err
+					}
+					c.ptrs[in.ResultID] = &ptrInfo{pointee: pe, storage: t.storage}
+				}
+			}
+		}
+	}
+	// Compile blocks in order.
+	for r, b := range order {
+		sb := sf.Blocks[b]
+		c.curLabel = sb.Label
+		bi := fn.firstBlock + int32(r)
+		c.p.blocks[bi].start = int32(len(c.code))
+		for i := sb.Start + 1; i <= sb.End; i++ {
+			in := c.m.Inst(i)
+			c.instIdx = i
+			if in.Opcode == spirv.OpPhi || in.Opcode == spirv.OpSelectionMerge || in.Opcode == spirv.OpLoopMerge {
+				continue
+			}
+			var ops []uint32
+			first := 1
+			info := in.Opcode.Info()
+			if info != nil && info.HasType {
+				first++
+			}
+			if info != nil && info.HasResult {
+				first++
+			}
+			if first <= len(in.Words) {
+				ops = in.Words[first:]
+			}
+			if err := c.op(in.Opcode, in.TypeID, in.ResultID, ops, i); err != nil {
+				return fmt.Errorf("%s: %w", c.describe(i), err)
+			}
+		}
+		c.p.blocks[bi].end = int32(len(c.code))
+		if c.p.blocks[bi].end == c.p.blocks[bi].start || c.code[len(c.code)-1].op >= opLastControl || c.code[len(c.code)-1].op == opCall || c.code[len(c.code)-1].op == opBarrier {
+			return fmt.Errorf("block %%%d does not end in a terminator", sb.Label)
+		}
+	}
+	c.funcs[fid] = fn
+	return nil
+}
+
+// valType returns the type of a value id.
+func (c *compiler) valType(id uint32) (*tinfo, error) {
+	i, ok := c.x.Def(id)
+	if !ok {
+		return nil, fmt.Errorf("%%%d is not defined", id)
+	}
+	in := c.m.Inst(i)
+	if in.TypeID == 0 {
+		return nil, fmt.Errorf("%%%d has no type", id)
+	}
+	return c.typ(in.TypeID)
+}
+
+// edgeTo builds the edge from the current block to label, with its phi moves.
+func (c *compiler) edgeTo(label uint32) (int32, error) {
+	b, ok := c.blockOf[label]
+	if !ok {
+		return 0, fmt.Errorf("branch target %%%d is not a block of this function", label)
+	}
+	e := edge{target: b}
+	phis := c.phis[label]
+	for _, ph := range phis {
+		var src uint32
+		found := false
+		for k := 0; k+1 < len(ph.pairs); k += 2 {
+			if ph.pairs[k+1] == c.curLabel {
+				src, found = ph.pairs[k], true
+				break
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("OpPhi in block %%%d has no value for predecessor %%%d", label, c.curLabel)
+		}
+		s, t, err := c.val(src)
+		if err != nil {
+			return 0, err
+		}
+		if int32(t.ncomp) != ph.n {
+			return 0, fmt.Errorf("OpPhi in block %%%d: value %%%d does not match the phi's type", label, src)
+		}
+		e.moves = append(e.moves, move{dst: ph.slot, src: s, n: ph.n})
+	}
+	// A phi reading another phi of the same block needs parallel-copy
+	// semantics: go through temporaries.
+	for _, mv := range e.moves {
+		for _, ph := range phis {
+			if mv.src < ph.slot+ph.n && ph.slot < mv.src+mv.n {
+				e.twoPh = true
+			}
+		}
+	}
+	if e.twoPh {
+		total := int32(0)
+		for _, mv := range e.moves {
+			total += mv.n
+		}
+		e.tmp = c.newSlots(int(total))
+	}
+	c.p.edges = append(c.p.edges, e)
+	return int32(len(c.p.edges) - 1), nil
+}
+
+// promote finds the function's Function-storage variables whose pointer is
+// only ever the pointer operand of OpLoad and OpStore (what glslang writes
+// for every local at -O0): they live in registers instead of memory, a
+// masked register write being exactly a store for the active lanes.
+func (c *compiler) promote(sf *spirv.Function) {
+	cand := map[uint32]bool{}
+	for i := sf.Start; i < sf.End; i++ {
+		in := c.m.Inst(i)
+		if in.Opcode == spirv.OpVariable && len(in.Words) >= 4 && spirv.StorageClass(in.Words[3]) == spirv.StorageClassFunction {
+			cand[in.ResultID] = true
+		}
+	}
+	if len(cand) == 0 {
+		return
+	}
+	for i := sf.Start; i < sf.End; i++ {
+		in := c.m.Inst(i)
+		for k, o := range in.Operands {
+			info := o.Kind.Info()
+			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+				continue
+			}
+			for _, w := range in.OperandWords(k) {
+				if !cand[w] {
+					continue
+				}
+				ptrOperand := (in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpStore) && int(o.Offset) == operandOffset(in, 0)
+				if !ptrOperand {
+					delete(cand, w)
+				}
+			}
+		}
+	}
+	for id := range cand {
+		t, err := c.valType(id)
+		if err != nil || t.kind != spirv.TypePointer {
+			continue
+		}
+		pe, err := c.typ(t.pointeeID)
+		if err != nil || pe.ncomp > 64 || pe.ncomp == 0 {
+			continue
+		}
+		c.regVars[id] = c.newSlots(pe.ncomp)
+		c.regVarN[id] = int32(pe.ncomp)
+	}
+}
+
+// operandOffset is the word offset of the first operand after the result
+// type and result id.
+func operandOffset(in spirv.Instruction, k int) int {
+	off := 1
+	if in.TypeID != 0 {
+		off++
+	}
+	if in.ResultID != 0 {
+		off++
+	}
+	return off + k
+}

@@ -1,0 +1,568 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"spvx/spirv"
+)
+
+// dispatch is the state shared by the workers of one Dispatch call.
+type dispatch struct {
+	p         *Program
+	ctx       context.Context
+	regions   [][]byte
+	push      []byte
+	args      []KernelArg
+	localOff  []uint32 // workgroup-memory offset of each __local argument
+	wgBytes   int
+	trace     io.Writer
+	budget    atomic.Int64
+	maxSteps  int64
+	unlimited bool
+	stop      atomic.Bool
+	groups    [3]uint32 // number of workgroups
+	local     [3]uint32 // workgroup size (enqueued)
+	global    [3]uint32 // Kernel: global size
+	offset    [3]uint32
+	workDim   uint32
+	faultMu   sync.Mutex
+	fault     *Fault
+	perm      []uint32
+}
+
+// lastDispatchSteps is the step budget the last finished dispatch used (to
+// within a chunk per subgroup state): the benchmarks' instruction count.
+var lastDispatchSteps atomic.Int64
+
+// wgState is a worker's storage for one workgroup at a time.
+type wgState struct {
+	d    *dispatch
+	id   [3]uint32
+	size [3]uint32 // this workgroup's size (Kernel non-uniform: may be smaller)
+	mem  []byte
+	sgs  []*subgroup
+	rng  *rand.Rand
+	ord  []int
+}
+
+func (d *dispatch) regionName(reg int) string {
+	p := d.p
+	if reg == regInv {
+		return "invocation memory"
+	}
+	if reg == regWG {
+		return "workgroup memory"
+	}
+	if reg == regPush {
+		return "push constants"
+	}
+	if p.model == spirv.ExecutionModelKernel {
+		return fmt.Sprintf("kernel argument %d", reg-regFirstBuf)
+	}
+	for _, b := range p.bufs {
+		if reg >= b.region && reg < b.region+b.span {
+			if b.count == 1 {
+				return fmt.Sprintf("buffer (set %d, binding %d)", b.key.Set, b.key.Binding)
+			}
+			return fmt.Sprintf("buffer (set %d, binding %d)[%d]", b.key.Set, b.key.Binding, reg-b.region)
+		}
+	}
+	return fmt.Sprintf("region %d", reg)
+}
+
+// Dispatch runs x*y*z workgroups of a GLCompute program.
+func (p *Program) Dispatch(ctx context.Context, x, y, z uint32, res *Resources) error {
+	if p.model == spirv.ExecutionModelKernel {
+		ls := p.localSize
+		if !p.hasLocal {
+			ls = [3]uint32{1, 1, 1}
+		}
+		return p.DispatchND(ctx, [3]uint32{x * ls[0], y * ls[1], z * ls[2]}, ls, res)
+	}
+	d, err := p.newDispatch(ctx, res)
+	if err != nil {
+		return err
+	}
+	d.groups, d.local = [3]uint32{x, y, z}, p.localSize
+	d.global = [3]uint32{x * d.local[0], y * d.local[1], z * d.local[2]}
+	d.workDim = 3
+	return d.run()
+}
+
+// DispatchND runs a Kernel program over an NDRange (global size, local size;
+// local zero means the module's reqd_work_group_size / LocalSize or a
+// default). The last workgroup of a dimension may be smaller (OpenCL 2.0
+// non-uniform workgroups).
+func (p *Program) DispatchND(ctx context.Context, global, local [3]uint32, res *Resources) error {
+	d, err := p.newDispatch(ctx, res)
+	if err != nil {
+		return err
+	}
+	dim := uint32(1)
+	for k := 0; k < 3; k++ {
+		if global[k] == 0 {
+			global[k] = 1
+		} else if k > 0 && global[k] > 1 {
+			dim = uint32(k + 1)
+		}
+	}
+	if local == ([3]uint32{}) {
+		if p.hasLocal {
+			local = p.localSize
+		} else {
+			local = [3]uint32{min(global[0], 64), 1, 1}
+		}
+	}
+	for k := 0; k < 3; k++ {
+		if local[k] == 0 {
+			local[k] = 1
+		}
+		d.groups[k] = (global[k] + local[k] - 1) / local[k]
+	}
+	inv := uint64(local[0]) * uint64(local[1]) * uint64(local[2])
+	if inv > 1<<20 || (uint64(p.nslots)*8+uint64(p.invSize))*(inv+uint64(p.S)) > 1<<31 {
+		return fmt.Errorf("interp: workgroup size %dx%dx%d too large for this kernel", local[0], local[1], local[2])
+	}
+	d.local, d.global, d.workDim = local, global, dim
+	d.offset = res.GlobalOffset
+	return d.run()
+}
+
+func (p *Program) newDispatch(ctx context.Context, res *Resources) (*dispatch, error) {
+	if res == nil {
+		res = &Resources{}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	d := &dispatch{p: p, ctx: ctx, push: res.PushConstants, trace: p.opts.Trace, args: res.Args}
+	switch {
+	case p.opts.MaxSteps < 0:
+		d.unlimited = true
+	case p.opts.MaxSteps == 0:
+		d.maxSteps = DefaultMaxSteps
+	default:
+		d.maxSteps = p.opts.MaxSteps
+	}
+	d.budget.Store(d.maxSteps)
+	n := p.nregions
+	for _, b := range p.bufs {
+		bs := res.Buffers[b.key]
+		cnt := b.count
+		if cnt == 0 {
+			cnt = min(len(bs), b.span)
+		}
+		n = max(n, b.region+cnt)
+	}
+	d.regions = make([][]byte, n)
+	for _, b := range p.bufs {
+		bs := res.Buffers[b.key]
+		for i, buf := range bs {
+			if i >= b.span || (b.count > 0 && i >= b.count) {
+				break
+			}
+			if buf != nil {
+				d.regions[b.region+i] = buf.Data
+			}
+		}
+	}
+	d.wgBytes = int(p.wgSize)
+	if p.model == spirv.ExecutionModelKernel {
+		if len(res.Args) != len(p.params) {
+			return nil, fmt.Errorf("interp: the kernel has %d parameters, %d arguments given", len(p.params), len(res.Args))
+		}
+		d.localOff = make([]uint32, len(p.params))
+		for i, a := range res.Args {
+			pa := p.params[i]
+			switch {
+			case pa.pointer && pa.storage == spirv.StorageClassWorkgroup:
+				if a.Kind != ArgLocal || a.LocalSize < 0 || a.LocalSize > 1<<28 {
+					return nil, fmt.Errorf("interp: kernel argument %d is a __local pointer: give its size", i)
+				}
+				off := (d.wgBytes + 15) &^ 15
+				d.localOff[i] = uint32(off)
+				d.wgBytes = off + a.LocalSize
+			case pa.pointer && pa.storage == spirv.StorageClassFunction:
+				if a.Kind != ArgBytes || len(a.Bytes) < pa.size {
+					return nil, fmt.Errorf("interp: kernel argument %d is passed by value (%d bytes): give its bytes", i, pa.size)
+				}
+			case pa.pointer:
+				if a.Kind != ArgGlobal {
+					return nil, fmt.Errorf("interp: kernel argument %d is a global pointer: give a buffer", i)
+				}
+				d.regions[regFirstBuf+i] = a.Global
+			case a.Kind == ArgBytes:
+				if len(a.Bytes) < pa.size {
+					return nil, fmt.Errorf("interp: kernel argument %d needs %d bytes, %d given", i, pa.size, len(a.Bytes))
+				}
+			case a.Kind != ArgScalar:
+				return nil, fmt.Errorf("interp: kernel argument %d is a value: give a scalar or bytes", i)
+			}
+		}
+	}
+	inv := uint64(p.localSize[0]) * uint64(p.localSize[1]) * uint64(p.localSize[2])
+	if p.model == spirv.ExecutionModelKernel {
+		inv = 1 << 10 // checked again in DispatchND
+	}
+	per := (uint64(p.nslots)*8 + uint64(p.invSize)) * (inv + uint64(p.S))
+	if per > 1<<31 {
+		return nil, fmt.Errorf("interp: a workgroup needs %d bytes of registers and invocation memory, too many", per)
+	}
+	if d.wgBytes > 1<<30 {
+		return nil, fmt.Errorf("interp: workgroup memory of %d bytes is too large", d.wgBytes)
+	}
+	return d, nil
+}
+
+func (d *dispatch) run() error {
+	p := d.p
+	total := uint64(d.groups[0]) * uint64(d.groups[1]) * uint64(d.groups[2])
+	if total == 0 {
+		return nil
+	}
+	if total > 1<<32 {
+		return fmt.Errorf("interp: %d workgroups is too many", total)
+	}
+	workers := p.opts.Parallelism
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if d.trace != nil {
+		workers = 1
+	}
+	workers = int(min(uint64(workers), total))
+	if p.opts.Shuffle && total <= 1<<24 {
+		rng := rand.New(rand.NewSource(p.opts.Seed))
+		d.perm = make([]uint32, total)
+		for i := range d.perm {
+			d.perm[i] = uint32(i)
+		}
+		rng.Shuffle(len(d.perm), func(i, j int) { d.perm[i], d.perm[j] = d.perm[j], d.perm[i] })
+	}
+	var next atomic.Uint64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			defer func() {
+				// A panic here is an executor bug; report it as a fault
+				// rather than taking the caller's process down.
+				if r := recover(); r != nil {
+					d.faultMu.Lock()
+					if d.fault == nil {
+						d.fault = &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal error: %v", r)}
+					}
+					d.faultMu.Unlock()
+					d.stop.Store(true)
+				}
+			}()
+			st := d.newWG(w)
+			for !d.stop.Load() {
+				i := next.Add(1) - 1
+				if i >= total {
+					return
+				}
+				if d.perm != nil {
+					i = uint64(d.perm[i])
+				}
+				if f := st.runGroup(i); f != nil {
+					d.faultMu.Lock()
+					if d.fault == nil {
+						d.fault = f
+					}
+					d.faultMu.Unlock()
+					d.stop.Store(true)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	if !d.unlimited {
+		lastDispatchSteps.Store(d.maxSteps - d.budget.Load())
+	}
+	if d.fault != nil {
+		return d.fault
+	}
+	if err := d.ctx.Err(); err != nil {
+		return &Fault{Kind: FaultCanceled, Msg: err.Error()}
+	}
+	return nil
+}
+
+func (d *dispatch) newWG(w int) *wgState {
+	p := d.p
+	st := &wgState{d: d, mem: make([]byte, d.wgBytes)}
+	if p.opts.Shuffle {
+		st.rng = rand.New(rand.NewSource(p.opts.Seed + int64(w)*7919 + 1))
+	}
+	inv := int(d.local[0] * d.local[1] * d.local[2])
+	nsg := (inv + p.S - 1) / p.S
+	for k := 0; k < nsg; k++ {
+		st.sgs = append(st.sgs, p.newSubgroup(st, uint32(k)))
+	}
+	st.ord = make([]int, nsg)
+	return st
+}
+
+func (p *Program) newSubgroup(st *wgState, id uint32) *subgroup {
+	S := p.S
+	sg := &subgroup{p: p, wg: st, S: S, id: id}
+	sg.regs = make([]uint64, p.nslots*S)
+	for s, v := range p.constVals {
+		if v != 0 {
+			col := sg.regs[s*S : s*S+S]
+			for l := range col {
+				col[l] = v
+			}
+		}
+	}
+	for _, lp := range p.lanePtrs {
+		for l := 0; l < S; l++ {
+			sg.regs[int(lp.slot)*S+l] = uint64(regInv)<<p.ptrShift | uint64(l)*uint64(p.invSize) + uint64(lp.off)
+		}
+	}
+	sg.inv = make([]byte, S*int(p.invSize))
+	sg.frames = make([]frame, p.maxDepth+1)
+	for i := range sg.frames {
+		sg.frames[i].pc = make([]int32, S)
+		sg.frames[i].buf = make([]int32, 0, S)
+	}
+	sg.exited = make([]bool, S)
+	sg.tA, sg.tB, sg.one = make([]int32, 0, S), make([]int32, 0, S), make([]int32, 1)
+	sg.localID = make([][3]uint32, S)
+	sg.localIdx = make([]uint32, S)
+	sg.gscratch = make([]uint64, 16*S)
+	sg.gsrc = make([]int32, S)
+	if p.model == spirv.ExecutionModelKernel {
+		sg.setParams()
+	}
+	return sg
+}
+
+// setParams puts the kernel arguments into the parameter registers.
+func (sg *subgroup) setParams() {
+	p, d, S := sg.p, sg.wg.d, sg.S
+	for i, pa := range p.params {
+		a := d.args[i]
+		put := func(c int32, v uint64) {
+			col := sg.regs[int(pa.slot+c)*S : int(pa.slot+c)*S+S]
+			for l := range col {
+				col[l] = v
+			}
+		}
+		switch {
+		case pa.pointer && pa.storage == spirv.StorageClassWorkgroup:
+			put(0, uint64(regWG)<<p.ptrShift|uint64(d.localOff[i]))
+		case pa.pointer && pa.storage == spirv.StorageClassFunction:
+			// per-lane pointer set with lanePtrs; the bytes are copied per workgroup
+		case pa.pointer:
+			put(0, uint64(regFirstBuf+i)<<p.ptrShift)
+		case a.Kind == ArgScalar:
+			put(0, a.Scalar&pa.sc.mask())
+		default:
+			for k, lf := range pa.leaves {
+				put(int32(k), getLE(a.Bytes[lf.off:], lf.size))
+			}
+		}
+	}
+}
+
+// runGroup runs workgroup number i.
+func (st *wgState) runGroup(i uint64) *Fault {
+	d, p := st.d, st.d.p
+	g := d.groups
+	st.id = [3]uint32{uint32(i % uint64(g[0])), uint32(i / uint64(g[0]) % uint64(g[1])), uint32(i / (uint64(g[0]) * uint64(g[1])))}
+	size := d.local
+	for k := 0; k < 3; k++ {
+		if rem := d.global[k] - st.id[k]*d.local[k]; rem < size[k] {
+			size[k] = rem
+		}
+	}
+	st.size = size
+	clear(st.mem)
+	inv := int(size[0] * size[1] * size[2])
+	nsg := (inv + p.S - 1) / p.S
+	for k := 0; k < nsg; k++ {
+		sg := st.sgs[k]
+		n := min(p.S, inv-k*p.S)
+		sg.start(n)
+		sg.initInvocations(k, n, nsg)
+	}
+	ord := st.ord[:nsg]
+	for k := range ord {
+		ord[k] = k
+	}
+	if st.rng != nil {
+		st.rng.Shuffle(len(ord), func(a, b int) { ord[a], ord[b] = ord[b], ord[a] })
+	}
+	for {
+		running, atBarrier := 0, 0
+		for _, k := range ord {
+			sg := st.sgs[k]
+			if sg.state == sgRunning {
+				sg.run()
+				if sg.fault != nil {
+					return sg.fault
+				}
+			}
+			switch sg.state {
+			case sgRunning:
+				running++
+			case sgBarrier:
+				atBarrier++
+			}
+		}
+		if d.stop.Load() {
+			return nil
+		}
+		if atBarrier == 0 && running == 0 {
+			return nil
+		}
+		// every subgroup still running has reached the barrier
+		collective := false
+		for _, k := range ord {
+			if sg := st.sgs[k]; sg.state == sgBarrier && sg.pending != nil {
+				collective = true
+			}
+		}
+		if collective {
+			if f := st.finishCollective(st.sgs[:nsg]); f != nil {
+				return f
+			}
+		}
+		for _, k := range ord {
+			if sg := st.sgs[k]; sg.state == sgBarrier {
+				sg.state = sgRunning
+			}
+		}
+	}
+}
+
+// initInvocations sets the invocation memory of subgroup k for a new
+// workgroup: the Private template, the built-ins, byval kernel arguments.
+func (sg *subgroup) initInvocations(k, n, nsg int) {
+	p, st, d := sg.p, sg.wg, sg.wg.d
+	isz := int(p.invSize)
+	sx, sxy := st.size[0], st.size[0]*st.size[1]
+	for l := 0; l < n; l++ {
+		inv := sg.inv[l*isz : (l+1)*isz]
+		if p.privSet {
+			copy(inv, p.privInit)
+		}
+		li := uint32(k*p.S + l)
+		lid := [3]uint32{li % sx, li / sx % st.size[1], li / sxy}
+		sg.localID[l], sg.localIdx[l] = lid, li
+		for _, iv := range p.inputs {
+			var vals []uint64
+			switch iv.builtin {
+			case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId:
+				// the common ones, without building a slice
+				a := lid
+				if iv.builtin == spirv.BuiltInGlobalInvocationId {
+					for c := 0; c < 3; c++ {
+						a[c] = st.id[c]*d.local[c] + lid[c] + d.offset[c]
+					}
+				}
+				for c, lf := range iv.leaves {
+					if c < 3 {
+						putLE(inv[lf.off:], lf.size, uint64(a[c]))
+					}
+				}
+				continue
+			default:
+				vals = sg.builtin(iv.builtin, l, n, nsg)
+			}
+			for c, lf := range iv.leaves {
+				if c < len(vals) {
+					putLE(inv[lf.off:], lf.size, vals[c])
+				}
+			}
+		}
+		for i, pa := range p.params {
+			if pa.pointer && pa.storage == spirv.StorageClassFunction {
+				copy(inv[pa.invOff:int(pa.invOff)+pa.size], d.args[i].Bytes)
+			}
+		}
+	}
+}
+
+// builtin returns the components of a built-in input for lane l.
+func (sg *subgroup) builtin(b spirv.BuiltIn, l, n, nsg int) []uint64 {
+	st, d := sg.wg, sg.wg.d
+	v := sg.bval[:0:4]
+	lid := sg.localID[l]
+	three := func(a [3]uint32) []uint64 { return append(v, uint64(a[0]), uint64(a[1]), uint64(a[2])) }
+	gid := [3]uint32{}
+	for k := 0; k < 3; k++ {
+		gid[k] = st.id[k]*d.local[k] + lid[k] + d.offset[k]
+	}
+	mask := func(f func(i int) bool) []uint64 {
+		var w [4]uint64
+		for i := 0; i < 128; i++ {
+			if f(i) {
+				w[i/32] |= 1 << (i % 32)
+			}
+		}
+		return append(v, w[0], w[1], w[2], w[3])
+	}
+	switch b {
+	case spirv.BuiltInGlobalInvocationId:
+		return three(gid)
+	case spirv.BuiltInLocalInvocationId:
+		return three(lid)
+	case spirv.BuiltInLocalInvocationIndex:
+		return append(v, uint64(sg.localIdx[l]))
+	case spirv.BuiltInWorkgroupId:
+		return three(st.id)
+	case spirv.BuiltInNumWorkgroups:
+		return three(d.groups)
+	case spirv.BuiltInWorkgroupSize:
+		if sg.p.model == spirv.ExecutionModelKernel {
+			return three(st.size)
+		}
+		return three(d.local)
+	case spirv.BuiltInEnqueuedWorkgroupSize:
+		return three(d.local)
+	case spirv.BuiltInGlobalSize:
+		return three(d.global)
+	case spirv.BuiltInGlobalOffset:
+		return three(d.offset)
+	case spirv.BuiltInWorkDim:
+		return append(v, uint64(d.workDim))
+	case spirv.BuiltInGlobalLinearId:
+		g := [3]uint64{uint64(gid[0] - d.offset[0]), uint64(gid[1] - d.offset[1]), uint64(gid[2] - d.offset[2])}
+		return append(v, (g[2]*uint64(d.global[1])+g[1])*uint64(d.global[0])+g[0])
+	case spirv.BuiltInSubgroupSize:
+		if sg.p.model == spirv.ExecutionModelKernel {
+			return append(v, uint64(n)) // OpenCL: the size of this subgroup
+		}
+		return append(v, uint64(sg.S))
+	case spirv.BuiltInSubgroupMaxSize:
+		return append(v, uint64(sg.S))
+	case spirv.BuiltInNumSubgroups, spirv.BuiltInNumEnqueuedSubgroups:
+		return append(v, uint64(nsg))
+	case spirv.BuiltInSubgroupId:
+		return append(v, uint64(sg.id))
+	case spirv.BuiltInSubgroupLocalInvocationId:
+		return append(v, uint64(l))
+	case spirv.BuiltInSubgroupEqMask:
+		return mask(func(i int) bool { return i == l })
+	case spirv.BuiltInSubgroupGeMask:
+		return mask(func(i int) bool { return i >= l && i < sg.S })
+	case spirv.BuiltInSubgroupGtMask:
+		return mask(func(i int) bool { return i > l && i < sg.S })
+	case spirv.BuiltInSubgroupLeMask:
+		return mask(func(i int) bool { return i <= l })
+	case spirv.BuiltInSubgroupLtMask:
+		return mask(func(i int) bool { return i < l })
+	}
+	return v
+}

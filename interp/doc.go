@@ -1,0 +1,27 @@
+// Package interp is spvx's CPU executor for SPIR-V compute: GLCompute
+// shaders and OpenCL Kernel modules.
+//
+// Compile turns one entry point into an immutable Program: a register
+// machine over SSA ids (every value is flattened into scalar components, each
+// component a slot of one uint64 per lane), with constants and specialization
+// constants folded, types resolved to widths and memory layouts, and every
+// function's blocks numbered in a structure-respecting reverse postorder.
+//
+// Execution is SIMT: a subgroup's lanes run each instruction together under
+// an active set of lanes, so interpretation costs are paid per subgroup and
+// not per invocation. Every lane has its own block counter; the scheduler
+// always runs the lowest-numbered block some lane waits at, with all the lanes
+// waiting there. Because a construct's blocks are numbered before its merge
+// block (and a loop's body before the loop's merge), lanes that diverge
+// reconverge at the first block they have in common: the merge block for
+// structured code, the first common successor (the thread-frontier rule,
+// which is never later than the immediate post-dominator) for unstructured
+// Kernel code.
+//
+// Workgroups run in parallel on goroutines; the subgroups of a workgroup run
+// one after another on one goroutine, switching at OpControlBarrier. Memory is
+// byte slices (the caller's buffers are used in place); pointers are 64-bit
+// values holding a region number and a byte offset, and every access is
+// bounds-checked. Run-time errors are *Fault values naming the instruction,
+// the function and the invocation.
+package interp

@@ -1,0 +1,1045 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"spvx/spirv"
+)
+
+// Subgroup states.
+const (
+	sgRunning = iota
+	sgBarrier
+	sgDone
+)
+
+// frame is one active function call of a subgroup.
+type frame struct {
+	fn     *function
+	pc     []int32 // per lane: program-wide block the lane waits at; -1 not in this frame
+	lanes  []int32 // lanes running the current block
+	buf    []int32
+	ip     int32 // next instruction; -1: choose a block
+	nlive  int   // lanes with pc >= 0
+	retDst int32
+	retN   int32
+}
+
+// subgroup is the execution state of one subgroup.
+type subgroup struct {
+	p      *Program
+	wg     *wgState
+	S      int
+	n      int // lanes present (non-full last subgroup: < S)
+	id     uint32
+	regs   []uint64
+	inv    []byte
+	frames []frame
+	depth  int
+	nexit  int
+	state  int
+	exited []bool
+	tA, tB []int32
+	one    []int32
+	steps  int64 // steps left before asking the dispatch budget
+	fault  *Fault
+	// per lane invocation ids, for built-ins and faults
+	localID  [][3]uint32
+	localIdx []uint32
+	bval     [4]uint64
+	gscratch []uint64
+	gsrc     []int32
+	gactive  []int32
+	bsrc     []uint64
+	bdst     []uint64
+	pending  *inst // the work-group collective the subgroup waits at
+}
+
+// identity lists of lanes.
+var identity = func() []int32 {
+	s := make([]int32, 128)
+	for i := range s {
+		s[i] = int32(i)
+	}
+	return s
+}()
+
+// start resets the subgroup for a new workgroup with n lanes.
+func (sg *subgroup) start(n int) {
+	sg.n, sg.depth, sg.nexit, sg.state, sg.fault = n, 0, 0, sgRunning, nil
+	for i := range sg.exited {
+		sg.exited[i] = i >= n
+	}
+	fr := &sg.frames[0]
+	fr.fn = sg.p.entry
+	for l := range fr.pc {
+		if l < n {
+			fr.pc[l] = fr.fn.firstBlock
+		} else {
+			fr.pc[l] = -1
+		}
+	}
+	fr.nlive, fr.ip, fr.retDst = n, -1, -1
+}
+
+// schedule picks the lowest-numbered block some lane of the frame waits
+// at, with all the lanes waiting there. It reports false if no lane is left.
+func (sg *subgroup) schedule(fr *frame) bool {
+	if fr.nlive == 0 {
+		return false
+	}
+	best := int32(math.MaxInt32)
+	for _, b := range fr.pc {
+		if b >= 0 && b < best {
+			best = b
+		}
+	}
+	if best == math.MaxInt32 {
+		return false
+	}
+	l := fr.buf[:0]
+	for i, b := range fr.pc {
+		if b == best {
+			l = append(l, int32(i))
+		}
+	}
+	fr.lanes = l
+	fr.ip = sg.p.blocks[best].start
+	if sg.wg.d.trace != nil {
+		sg.traceBlock(best, l)
+	}
+	return true
+}
+
+func (sg *subgroup) traceBlock(b int32, lanes []int32) {
+	var m [2]uint64
+	for _, l := range lanes {
+		m[l/64] |= 1 << (l % 64)
+	}
+	mask := fmt.Sprintf("%#x", m[0])
+	if sg.S > 64 {
+		mask = fmt.Sprintf("%#x%016x", m[1], m[0])
+	}
+	wg := sg.wg.id
+	fmt.Fprintf(sg.wg.d.trace, "wg %d,%d,%d sg %d: %s %%%d mask %s\n", wg[0], wg[1], wg[2], sg.id, sg.p.blocks[b].fn.name, sg.p.blocks[b].label, mask)
+}
+
+// run executes the subgroup until it finishes, reaches a barrier or faults.
+func (sg *subgroup) run() {
+	p := sg.p
+	code := p.code
+	S := int32(sg.S)
+	r := sg.regs
+	for sg.state == sgRunning {
+		fr := &sg.frames[sg.depth]
+		if sg.steps <= 0 && !sg.refill() {
+			return
+		}
+		if fr.ip < 0 {
+			if !sg.schedule(fr) {
+				sg.popFrame()
+				continue
+			}
+		}
+		in := &code[fr.ip]
+		lanes := fr.lanes
+		sg.steps--
+		if in.op > opLastControl {
+			if f := sg.exec(in, lanes); f != nil {
+				sg.setFault(f, in, lanes)
+				return
+			}
+			fr.ip++
+			continue
+		}
+		switch in.op {
+		case opNop:
+			fr.ip++
+		case opBranch:
+			e := &p.edges[in.aux]
+			sg.moves(e, lanes)
+			for _, l := range lanes {
+				fr.pc[l] = e.target
+			}
+			if len(lanes) == fr.nlive && sg.wg.d.trace == nil {
+				fr.ip = p.blocks[e.target].start
+			} else {
+				fr.ip = -1
+			}
+		case opBranchCond:
+			c := r[in.a*S : in.a*S+S]
+			ta, tb := sg.tA[:0], sg.tB[:0]
+			for _, l := range lanes {
+				if c[l] != 0 {
+					ta = append(ta, l)
+				} else {
+					tb = append(tb, l)
+				}
+			}
+			e1, e2 := &p.edges[in.aux], &p.edges[in.aux+1]
+			if len(ta) > 0 {
+				sg.moves(e1, ta)
+				for _, l := range ta {
+					fr.pc[l] = e1.target
+				}
+			}
+			if len(tb) > 0 {
+				sg.moves(e2, tb)
+				for _, l := range tb {
+					fr.pc[l] = e2.target
+				}
+			}
+			if len(lanes) == fr.nlive && (len(ta) == 0 || len(tb) == 0) && sg.wg.d.trace == nil {
+				t := e1.target
+				if len(ta) == 0 {
+					t = e2.target
+				}
+				fr.ip = p.blocks[t].start
+			} else {
+				fr.ip = -1
+			}
+		case opSwitch:
+			tab := &p.switches[in.aux]
+			sel := r[in.a*S : in.a*S+S]
+			for _, l := range lanes {
+				ei := tab.def
+				v := sel[l]
+				for k, cv := range tab.vals {
+					if cv == v {
+						ei = tab.edges[k]
+						break
+					}
+				}
+				e := &p.edges[ei]
+				sg.one[0] = l
+				sg.moves(e, sg.one)
+				fr.pc[l] = e.target
+			}
+			fr.ip = -1
+		case opReturn, opReturnValue:
+			if in.op == opReturnValue && fr.retDst >= 0 {
+				for c := int32(0); c < in.n; c++ {
+					d, s := r[(fr.retDst+c)*S:(fr.retDst+c)*S+S], r[(in.a+c)*S:(in.a+c)*S+S]
+					for _, l := range lanes {
+						d[l] = s[l]
+					}
+				}
+			}
+			for _, l := range lanes {
+				fr.pc[l] = -1
+			}
+			fr.nlive -= len(lanes)
+			if sg.depth == 0 {
+				for _, l := range lanes {
+					sg.exited[l] = true
+				}
+				sg.nexit += len(lanes)
+			}
+			fr.ip = -1
+		case opKill:
+			for _, l := range lanes {
+				for k := 0; k <= sg.depth; k++ {
+					f := &sg.frames[k]
+					if f.pc[l] >= 0 {
+						f.pc[l] = -1
+						f.nlive--
+					}
+				}
+				sg.exited[l] = true
+			}
+			sg.nexit += len(lanes)
+			fr.ip = -1
+		case opUnreachable:
+			sg.setFault(&Fault{Kind: FaultUnreachable}, in, lanes)
+			return
+		case opCall:
+			ci := &p.calls[in.aux]
+			if sg.depth+1 >= len(sg.frames) {
+				sg.setFault(&Fault{Kind: FaultRecursion, Msg: "call depth exceeded"}, in, lanes)
+				return
+			}
+			for k, a := range ci.args {
+				ps, n := ci.fn.params[k], ci.fn.paramN[k]
+				for c := int32(0); c < n; c++ {
+					d, s := r[(ps+c)*S:(ps+c)*S+S], r[(a+c)*S:(a+c)*S+S]
+					for _, l := range lanes {
+						d[l] = s[l]
+					}
+				}
+			}
+			fr.ip++
+			sg.depth++
+			nf := &sg.frames[sg.depth]
+			nf.fn = ci.fn
+			for i := range nf.pc {
+				nf.pc[i] = -1
+			}
+			for _, l := range lanes {
+				nf.pc[l] = ci.fn.firstBlock
+			}
+			nf.nlive, nf.retDst, nf.retN = len(lanes), in.dst, in.n
+			nf.lanes = append(nf.buf[:0], lanes...)
+			nf.ip = p.blocks[ci.fn.firstBlock].start
+			if sg.wg.d.trace != nil {
+				nf.ip = -1
+			}
+		case opBarrier, opWGGroup:
+			if len(lanes) != sg.n-sg.nexit {
+				sg.setFault(&Fault{Kind: FaultBarrier, Msg: fmt.Sprintf("OpControlBarrier reached by %d of the subgroup's %d running invocations (divergent control flow)", len(lanes), sg.n-sg.nexit)}, in, lanes)
+				return
+			}
+			fr.ip++
+			sg.state = sgBarrier
+			sg.pending = nil
+			if in.op == opWGGroup {
+				sg.pending = in
+			}
+			return
+		default:
+			sg.setFault(&Fault{Kind: FaultUnsupported, Msg: "bad control op"}, in, lanes)
+			return
+		}
+	}
+}
+
+// popFrame returns from the current function once all its lanes returned.
+func (sg *subgroup) popFrame() {
+	if sg.depth == 0 {
+		sg.state = sgDone
+		return
+	}
+	sg.depth--
+	fr := &sg.frames[sg.depth]
+	l := fr.lanes[:0]
+	for _, x := range fr.lanes {
+		if fr.pc[x] >= 0 {
+			l = append(l, x)
+		}
+	}
+	fr.lanes = l
+	if len(l) == 0 {
+		fr.ip = -1
+	}
+}
+
+// moves performs an edge's phi moves for the given lanes.
+func (sg *subgroup) moves(e *edge, lanes []int32) {
+	if len(e.moves) == 0 {
+		return
+	}
+	S := int32(sg.S)
+	r := sg.regs
+	if !e.twoPh {
+		for _, mv := range e.moves {
+			for c := int32(0); c < mv.n; c++ {
+				d, s := r[(mv.dst+c)*S:(mv.dst+c)*S+S], r[(mv.src+c)*S:(mv.src+c)*S+S]
+				if len(lanes) == len(d) {
+					copy(d, s)
+					continue
+				}
+				for _, l := range lanes {
+					d[l] = s[l]
+				}
+			}
+		}
+		return
+	}
+	t := e.tmp
+	for _, mv := range e.moves {
+		for c := int32(0); c < mv.n; c++ {
+			d, s := r[(t+c)*S:(t+c)*S+S], r[(mv.src+c)*S:(mv.src+c)*S+S]
+			for _, l := range lanes {
+				d[l] = s[l]
+			}
+		}
+		t += mv.n
+	}
+	t = e.tmp
+	for _, mv := range e.moves {
+		for c := int32(0); c < mv.n; c++ {
+			d, s := r[(mv.dst+c)*S:(mv.dst+c)*S+S], r[(t+c)*S:(t+c)*S+S]
+			for _, l := range lanes {
+				d[l] = s[l]
+			}
+		}
+		t += mv.n
+	}
+}
+
+// setFault records a fault. A fault that names no lane (Lane 0) is given
+// the first lane involved: lane lists are sorted, so a fault really at
+// lane 0 keeps it.
+func (sg *subgroup) setFault(f *Fault, in *inst, lanes []int32) {
+	if f.Lane == 0 && len(lanes) > 0 {
+		f.Lane = uint32(lanes[0])
+	}
+	sg.describeFault(f, in)
+	sg.fault = f
+	sg.state = sgDone
+}
+
+func (sg *subgroup) describeFault(f *Fault, in *inst) {
+	p := sg.p
+	if in != nil && in.src >= 0 && int(in.src) < p.m.Len() {
+		f.Inst = formatInst(p.m, int(in.src))
+	}
+	if fr := &sg.frames[sg.depth]; fr.fn != nil {
+		f.Function = fr.fn.name
+	}
+	l := int(f.Lane)
+	if l < len(sg.localID) {
+		f.LocalID = sg.localID[l]
+		wg, ls := sg.wg.id, sg.wg.size
+		for k := 0; k < 3; k++ {
+			f.GlobalID[k] = wg[k]*sg.wg.d.local[k] + f.LocalID[k] + sg.wg.d.offset[k]
+			_ = ls
+		}
+	}
+	f.SubgroupID = sg.id
+}
+
+// refill takes steps from the dispatch budget and checks cancellation.
+func (sg *subgroup) refill() bool {
+	d := sg.wg.d
+	if d.ctx != nil && d.ctx.Err() != nil {
+		sg.setFault(&Fault{Kind: FaultCanceled, Msg: d.ctx.Err().Error()}, nil, nil)
+		return false
+	}
+	if d.stop.Load() {
+		sg.state = sgDone
+		return false
+	}
+	if d.unlimited {
+		sg.steps = 1 << 16
+		return true
+	}
+	const chunk = 1 << 14
+	left := d.budget.Add(-chunk)
+	if left+chunk <= 0 {
+		sg.setFault(&Fault{Kind: FaultStepBudget, Msg: fmt.Sprintf("more than %d subgroup-instructions executed (Options.MaxSteps)", d.maxSteps)}, nil, nil)
+		return false
+	}
+	sg.steps = chunk
+	return true
+}
+
+func sext(v uint64, w uint8) int64 {
+	if w >= 64 {
+		return int64(v)
+	}
+	s := 64 - w
+	return int64(v<<s) >> s
+}
+
+// exec runs one non-control instruction for the given lanes.
+func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
+	S := int32(sg.S)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*S : s*S+S] }
+	n := in.n
+	switch in.op {
+	case opCopy:
+		for c := int32(0); c < n; c++ {
+			d, a := col(in.dst+c), col(in.a+c)
+			if len(lanes) == len(d) {
+				copy(d, a)
+				continue
+			}
+			for _, l := range lanes {
+				d[l] = a[l]
+			}
+		}
+	case opSelect:
+		cc := col(in.c)
+		for c := int32(0); c < n; c++ {
+			if in.imm != 0 {
+				cc = col(in.c + c)
+			}
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			for _, l := range lanes {
+				if cc[l] != 0 {
+					d[l] = a[l]
+				} else {
+					d[l] = b[l]
+				}
+			}
+		}
+	case opShuffle:
+		m := sg.p.shuffles[in.aux]
+		for c := int32(0); c < n; c++ {
+			d := col(in.dst + c)
+			if m[c] < 0 {
+				for _, l := range lanes {
+					d[l] = 0
+				}
+				continue
+			}
+			a := col(m[c])
+			for _, l := range lanes {
+				d[l] = a[l]
+			}
+		}
+	case opExtractDyn:
+		d, ix := col(in.dst), col(in.b)
+		for _, l := range lanes {
+			i := ix[l]
+			if i < uint64(n) {
+				d[l] = r[(in.a+int32(i))*S+int32(l)]
+			} else {
+				if sg.p.opts.Strict {
+					return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("vector index %d out of range", i)}
+				}
+				d[l] = 0
+			}
+		}
+	case opInsertDyn:
+		ix, v := col(in.c), col(in.b)
+		for c := int32(0); c < n; c++ {
+			d, a := col(in.dst+c), col(in.a+c)
+			for _, l := range lanes {
+				if ix[l] == uint64(c) {
+					d[l] = v[l]
+				} else {
+					d[l] = a[l]
+				}
+			}
+		}
+	case opTranspose:
+		rows, cols := int32(in.imm&0xFF), int32(in.imm>>8&0xFF)
+		for i := int32(0); i < cols; i++ {
+			for j := int32(0); j < rows; j++ {
+				d, a := col(in.dst+j*cols+i), col(in.a+i*rows+j)
+				for _, l := range lanes {
+					d[l] = a[l]
+				}
+			}
+		}
+	case opIAdd:
+		m := in.imm
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			if len(lanes) == int(S) {
+				for l := range d {
+					d[l] = (a[l] + b[l]) & m
+				}
+				continue
+			}
+			for _, l := range lanes {
+				d[l] = (a[l] + b[l]) & m
+			}
+		}
+	case opISub:
+		m := in.imm
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			for _, l := range lanes {
+				d[l] = (a[l] - b[l]) & m
+			}
+		}
+	case opIMul:
+		m := in.imm
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			if len(lanes) == int(S) {
+				for l := range d {
+					d[l] = (a[l] * b[l]) & m
+				}
+				continue
+			}
+			for _, l := range lanes {
+				d[l] = (a[l] * b[l]) & m
+			}
+		}
+	case opAnd, opOr, opXor:
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			switch in.op {
+			case opAnd:
+				for _, l := range lanes {
+					d[l] = a[l] & b[l]
+				}
+			case opOr:
+				for _, l := range lanes {
+					d[l] = a[l] | b[l]
+				}
+			default:
+				for _, l := range lanes {
+					d[l] = a[l] ^ b[l]
+				}
+			}
+		}
+	case opShl, opShrL, opShrA:
+		m, w, sm := in.imm, in.sc.width, in.sc2.mask()
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			// a shift by the width or more is undefined in SPIR-V: give
+			// what a wide shift gives
+			switch in.op {
+			case opShl:
+				for _, l := range lanes {
+					if sh := b[l] & sm; sh < uint64(w) {
+						d[l] = (a[l] << sh) & m
+					} else {
+						d[l] = 0
+					}
+				}
+			case opShrL:
+				for _, l := range lanes {
+					if sh := b[l] & sm; sh < uint64(w) {
+						d[l] = a[l] >> sh
+					} else {
+						d[l] = 0
+					}
+				}
+			default:
+				for _, l := range lanes {
+					sh := min(b[l]&sm, uint64(w-1))
+					d[l] = uint64(sext(a[l], w)>>sh) & m
+				}
+			}
+		}
+	case opIEq, opINe, opULt, opULe, opUGt, opUGe, opSLt, opSLe, opSGt, opSGe:
+		w := in.sc.width
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			switch in.op {
+			case opIEq:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] == b[l])
+				}
+			case opINe:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] != b[l])
+				}
+			case opULt:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] < b[l])
+				}
+			case opULe:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] <= b[l])
+				}
+			case opUGt:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] > b[l])
+				}
+			case opUGe:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] >= b[l])
+				}
+			case opSLt:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) < sext(b[l], w))
+				}
+			case opSLe:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) <= sext(b[l], w))
+				}
+			case opSGt:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) > sext(b[l], w))
+				}
+			default:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) >= sext(b[l], w))
+				}
+			}
+		}
+	case opFAdd32, opFSub32, opFMul32, opFDiv32:
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			switch in.op {
+			case opFAdd32:
+				if len(lanes) == int(S) {
+					for l := range d {
+						d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))))
+					}
+					continue
+				}
+				for _, l := range lanes {
+					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))))
+				}
+			case opFSub32:
+				for _, l := range lanes {
+					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) - math.Float32frombits(uint32(b[l]))))
+				}
+			case opFMul32:
+				if len(lanes) == int(S) {
+					for l := range d {
+						d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))))
+					}
+					continue
+				}
+				for _, l := range lanes {
+					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))))
+				}
+			default:
+				for _, l := range lanes {
+					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) / math.Float32frombits(uint32(b[l]))))
+				}
+			}
+		}
+	case opFAdd64, opFSub64, opFMul64, opFDiv64:
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			for _, l := range lanes {
+				x, y := math.Float64frombits(a[l]), math.Float64frombits(b[l])
+				var z float64
+				switch in.op {
+				case opFAdd64:
+					z = x + y
+				case opFSub64:
+					z = x - y
+				case opFMul64:
+					z = x * y
+				default:
+					z = x / y
+				}
+				d[l] = math.Float64bits(z)
+			}
+		}
+	case opBin:
+		f := binTab[in.aux]
+		s := in.sc
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			for _, l := range lanes {
+				d[l] = f(a[l], b[l], s)
+			}
+		}
+	case opUn:
+		f := unTab[in.aux]
+		s := in.sc
+		for c := int32(0); c < n; c++ {
+			d, a := col(in.dst+c), col(in.a+c)
+			for _, l := range lanes {
+				d[l] = f(a[l], s)
+			}
+		}
+	case opDiv:
+		w, m := in.sc.width, in.sc.mask()
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			for _, l := range lanes {
+				x, y := a[l], b[l]
+				if y == 0 {
+					if sg.p.opts.Strict {
+						return &Fault{Kind: FaultDivByZero, Lane: uint32(l), Msg: "integer division by zero"}
+					}
+					d[l] = 0
+					continue
+				}
+				var z uint64
+				switch in.aux {
+				case 0:
+					z = x / y
+				case 2:
+					z = x % y
+				default:
+					sx, sy := sext(x, w), sext(y, w)
+					if sy == -1 {
+						// avoid the INT_MIN / -1 trap: the result wraps
+						if in.aux == 1 {
+							z = uint64(-sx)
+						} else {
+							z = 0
+						}
+						break
+					}
+					switch in.aux {
+					case 1:
+						z = uint64(sx / sy)
+					case 3:
+						z = uint64(sx % sy)
+					default:
+						rm := sx % sy
+						if rm != 0 && (rm < 0) != (sy < 0) {
+							rm += sy
+						}
+						z = uint64(rm)
+					}
+				}
+				d[l] = z & m
+			}
+		}
+	case opBitField:
+		w, m := in.sc.width, in.sc.mask()
+		offs, cnts := col(in.c), col(in.aux)
+		for c := int32(0); c < n; c++ {
+			d, a := col(in.dst+c), col(in.a+c)
+			var ins []uint64
+			if in.imm == 0 {
+				ins = col(in.b + c)
+			}
+			for _, l := range lanes {
+				off, cnt := offs[l], cnts[l]
+				if off > uint64(w) || cnt > uint64(w) || off+cnt > uint64(w) {
+					d[l] = 0 // undefined
+					continue
+				}
+				fm := uint64(0)
+				if cnt > 0 {
+					fm = (^uint64(0) >> (64 - cnt)) << off
+				}
+				switch in.imm {
+				case 0:
+					d[l] = (a[l]&^fm | ins[l]<<off&fm) & m
+				case 1:
+					if cnt == 0 {
+						d[l] = 0
+						continue
+					}
+					v := (a[l] & fm) >> off
+					d[l] = uint64(sext(v, uint8(cnt))) & m
+				default:
+					d[l] = (a[l] & fm) >> off
+				}
+			}
+		}
+	case opExtArith:
+		w, m := in.sc.width, in.sc.mask()
+		for c := int32(0); c < n; c++ {
+			lo, hi, a, b := col(in.dst+c), col(in.dst+n+c), col(in.a+c), col(in.b+c)
+			for _, l := range lanes {
+				x, y := a[l], b[l]
+				switch in.aux {
+				case 0:
+					s := x + y
+					if w < 64 {
+						lo[l], hi[l] = s&m, s>>w&1
+					} else {
+						lo[l], hi[l] = s, b2u(s < x)
+					}
+				case 1:
+					lo[l], hi[l] = (x-y)&m, b2u(x < y)
+				case 2:
+					if w == 64 {
+						h, l2 := bits.Mul64(x, y)
+						lo[l], hi[l] = l2, h
+					} else {
+						p := x * y
+						lo[l], hi[l] = p&m, p>>w&m
+					}
+				default:
+					if w == 64 {
+						h, l2 := bits.Mul64(x, y)
+						hs := int64(h)
+						if int64(x) < 0 {
+							hs -= int64(y)
+						}
+						if int64(y) < 0 {
+							hs -= int64(x)
+						}
+						lo[l], hi[l] = l2, uint64(hs)
+					} else {
+						p := uint64(sext(x, w) * sext(y, w))
+						lo[l], hi[l] = p&m, p>>w&m
+					}
+				}
+			}
+		}
+	case opAnyAll:
+		d := col(in.dst)
+		for _, l := range lanes {
+			acc := in.imm
+			for c := int32(0); c < n; c++ {
+				v := r[(in.a+c)*S+int32(l)]
+				if in.imm == 1 {
+					acc &= v
+				} else {
+					acc |= v
+				}
+			}
+			d[l] = acc & 1
+		}
+	case opConv:
+		mode, sat := uint8(in.imm&0xFF), in.imm>>8&1 != 0
+		for c := int32(0); c < n; c++ {
+			d, a := col(in.dst+c), col(in.a+c)
+			for _, l := range lanes {
+				d[l] = convert(in.aux, a[l], in.sc2, in.sc, mode, sat)
+			}
+		}
+	case opBitcast:
+		wd, ws, na := int(in.sc.width), int(in.sc2.width), int(in.aux)
+		if wd == ws {
+			for c := int32(0); c < n; c++ {
+				d, a := col(in.dst+c), col(in.a+c)
+				for _, l := range lanes {
+					d[l] = a[l]
+				}
+			}
+			break
+		}
+		for _, l := range lanes {
+			// gather the source bits, lowest component first
+			var acc [17]uint64 // up to 16 x 64 bits
+			pos := 0
+			for k := 0; k < na; k++ {
+				v := r[(in.a+int32(k))*S+int32(l)]
+				putBits(acc[:], pos, ws, v)
+				pos += ws
+			}
+			for k := int32(0); k < n; k++ {
+				r[(in.dst+k)*S+int32(l)] = getBits(acc[:], int(k)*wd, wd)
+			}
+		}
+	case opBitcastExtract:
+		wr, wb := uint64(in.sc.width), uint64(in.sc2.width)
+		offs := col(in.b)
+		for c := int32(0); c < n; c++ {
+			d, a := col(in.dst+c), col(in.a+c)
+			for _, l := range lanes {
+				off := offs[l]
+				if off > wb || off+wr > wb {
+					if sg.p.opts.Strict {
+						return &Fault{Kind: FaultUndefined, Lane: uint32(l), Msg: fmt.Sprintf("OpBitcastExtractEXT offset %d out of range for a %d-bit base", off, wb)}
+					}
+					d[l] = 0
+					continue
+				}
+				d[l] = a[l] >> off & in.sc.mask()
+			}
+		}
+	case opDot:
+		d := col(in.dst)
+		s := in.sc
+		for _, l := range lanes {
+			acc := uint64(0)
+			for c := int32(0); c < n; c++ {
+				p := fbin(bFMul, r[(in.a+c)*S+int32(l)], r[(in.b+c)*S+int32(l)], s)
+				if c == 0 {
+					acc = p
+				} else {
+					acc = fbin(bFAdd, acc, p, s)
+				}
+			}
+			d[l] = acc
+		}
+	case opMatrix:
+		sg.matrix(in, lanes)
+	case opIDot:
+		sg.idot(in, lanes)
+	case opLoad:
+		return sg.load(in, lanes)
+	case opStore:
+		return sg.store(in, lanes)
+	case opChain:
+		return sg.chain(in, lanes)
+	case opArrayLength:
+		d, a := col(in.dst), col(in.a)
+		for _, l := range lanes {
+			m, off, f := sg.deref(a[l], 0, l)
+			if f != nil {
+				return f
+			}
+			start := off + int(in.imm)
+			if start > len(m) {
+				d[l] = 0
+				continue
+			}
+			d[l] = uint64((len(m) - start) / int(in.aux))
+		}
+	case opCopyMemSized:
+		dp, sp, sz := col(in.a), col(in.b), col(in.c)
+		for _, l := range lanes {
+			size := sz[l]
+			if size > 1<<31 {
+				return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("OpCopyMemorySized of %d bytes", size)}
+			}
+			dm, doff, f := sg.deref(dp[l], int(size), l)
+			if f != nil {
+				return f
+			}
+			sm, soff, f := sg.deref(sp[l], int(size), l)
+			if f != nil {
+				return f
+			}
+			copy(dm[doff:doff+int(size)], sm[soff:soff+int(size)])
+		}
+	case opPtrCmp:
+		d, a, b := col(in.dst), col(in.a), col(in.b)
+		for _, l := range lanes {
+			d[l] = b2u(a[l] == b[l]) ^ in.imm
+		}
+	case opPtrDiff:
+		d, a, b := col(in.dst), col(in.a), col(in.b)
+		for _, l := range lanes {
+			d[l] = uint64((int64(a[l])-int64(b[l]))/int64(in.imm)) & in.sc.mask()
+		}
+	case opGenericCast:
+		d, a := col(in.dst), col(in.a)
+		shift := sg.p.ptrShift
+		for _, l := range lanes {
+			p := a[l]
+			reg := p >> shift
+			if in.imm == 1<<32 { // OpGenericPtrMemSemantics
+				switch reg {
+				case regWG:
+					d[l] = 0x100
+				case regInv:
+					d[l] = 0
+				default:
+					d[l] = 0x200
+				}
+				continue
+			}
+			ok := true
+			switch spirv.StorageClass(in.imm) {
+			case spirv.StorageClassWorkgroup:
+				ok = reg == regWG
+			case spirv.StorageClassFunction, spirv.StorageClassPrivate:
+				ok = reg == regInv
+			case spirv.StorageClassCrossWorkgroup:
+				ok = reg >= regFirstBuf
+			}
+			if ok {
+				d[l] = p
+			} else {
+				d[l] = 0
+			}
+		}
+	case opAtomic:
+		return sg.atomic(in, lanes)
+	case opGroup:
+		return sg.group(in, lanes)
+	case opExtInst:
+		return sg.extInst(in, lanes)
+	default:
+		return &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal op %d", in.op)}
+	}
+	return nil
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// putBits stores the low w bits of v at bit position pos of a little-endian bit array.
+func putBits(a []uint64, pos, w int, v uint64) {
+	if w < 64 {
+		v &= 1<<w - 1
+	}
+	i, s := pos/64, pos%64
+	a[i] |= v << s
+	if s+w > 64 {
+		a[i+1] |= v >> (64 - s)
+	}
+}
+
+func getBits(a []uint64, pos, w int) uint64 {
+	i, s := pos/64, pos%64
+	v := a[i] >> s
+	if s+w > 64 {
+		v |= a[i+1] << (64 - s)
+	}
+	if w < 64 {
+		v &= 1<<w - 1
+	}
+	return v
+}

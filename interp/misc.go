@@ -1,0 +1,186 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+
+	"spvx/spirv"
+)
+
+// constExec runs one compiled instruction on a single lane over the
+// compiler's constant registers (OpSpecConstantOp).
+func constExec(c *compiler, in *inst) *Fault {
+	p := &Program{S: 1, shuffles: c.p.shuffles, leafLists: c.p.leafLists, chains: c.p.chains, opts: c.opts, ptrShift: c.p.ptrShift}
+	sg := &subgroup{p: p, S: 1, regs: c.cv}
+	return sg.exec(in, identity[:1])
+}
+
+// kernelParams describes the entry function's parameters (kernel arguments).
+func (c *compiler) kernelParams() error {
+	sf := c.fnIndex[c.p.entry.id]
+	for i, pid := range sf.Params {
+		s, t, err := c.slot(pid)
+		if err != nil {
+			return err
+		}
+		pa := param{slot: s, n: int32(t.ncomp), sc: t.sc}
+		if t.kind == spirv.TypePointer {
+			pa.pointer, pa.storage = true, t.storage
+			pe, err := c.typ(t.pointeeID)
+			if err != nil {
+				return err
+			}
+			if t.storage == spirv.StorageClassFunction {
+				off, err := c.invAlloc(pe)
+				if err != nil {
+					return err
+				}
+				pa.invOff, pa.size = off, int(pe.size)
+				c.p.lanePtrs = append(c.p.lanePtrs, lanePtr{slot: s, off: off})
+			}
+		} else {
+			if err := c.layout(t); err != nil {
+				return err
+			}
+			lv, err := c.leaves(nil, t, 0, matLay{}, 0)
+			if err != nil {
+				return err
+			}
+			pa.leaves, pa.size = lv, int(t.size)
+		}
+		c.p.params = append(c.p.params, pa)
+		_ = i
+	}
+	c.p.nregions = regFirstBuf + len(sf.Params)
+	if c.p.nregions >= 1<<(64-c.p.ptrShift) {
+		return fmt.Errorf("too many kernel arguments")
+	}
+	return nil
+}
+
+// matrix runs the matrix family (opMatrix).
+func (sg *subgroup) matrix(in *inst, lanes []int32) {
+	S := int32(sg.S)
+	r := sg.regs
+	s := in.sc
+	rows, cols, inner := int32(in.imm&0xFF), int32(in.imm>>8&0xFF), int32(in.imm>>16&0xFF)
+	get := func(slot int32, l int32) uint64 { return r[slot*S+l] }
+	for _, l := range lanes {
+		switch in.aux {
+		case 0: // times scalar
+			k := get(in.b, l)
+			for c := int32(0); c < in.n; c++ {
+				r[(in.dst+c)*S+l] = fbin(bFMul, get(in.a+c, l), k, s)
+			}
+		case 1: // vector × matrix: result[j] = dot(v, column j)
+			for j := int32(0); j < cols; j++ {
+				var acc uint64
+				for k := int32(0); k < inner; k++ {
+					p := fbin(bFMul, get(in.a+k, l), get(in.b+j*inner+k, l), s)
+					if k == 0 {
+						acc = p
+					} else {
+						acc = fbin(bFAdd, acc, p, s)
+					}
+				}
+				r[(in.dst+j)*S+l] = acc
+			}
+		case 2: // matrix × vector: result[i] = sum_k m[k][i] * v[k]
+			for i := int32(0); i < rows; i++ {
+				var acc uint64
+				for k := int32(0); k < inner; k++ {
+					p := fbin(bFMul, get(in.a+k*rows+i, l), get(in.b+k, l), s)
+					if k == 0 {
+						acc = p
+					} else {
+						acc = fbin(bFAdd, acc, p, s)
+					}
+				}
+				r[(in.dst+i)*S+l] = acc
+			}
+		case 3: // matrix × matrix
+			for j := int32(0); j < cols; j++ {
+				for i := int32(0); i < rows; i++ {
+					var acc uint64
+					for k := int32(0); k < inner; k++ {
+						p := fbin(bFMul, get(in.a+k*rows+i, l), get(in.b+j*inner+k, l), s)
+						if k == 0 {
+							acc = p
+						} else {
+							acc = fbin(bFAdd, acc, p, s)
+						}
+					}
+					r[(in.dst+j*rows+i)*S+l] = acc
+				}
+			}
+		case 4: // outer product: column j = a * b[j]
+			for j := int32(0); j < cols; j++ {
+				for i := int32(0); i < rows; i++ {
+					r[(in.dst+j*rows+i)*S+l] = fbin(bFMul, get(in.a+i, l), get(in.b+j, l), s)
+				}
+			}
+		}
+	}
+}
+
+// idot runs the integer dot products (SPV_KHR_integer_dot_product).
+func (sg *subgroup) idot(in *inst, lanes []int32) {
+	S := int32(sg.S)
+	r := sg.regs
+	rw := in.sc.width
+	for _, l := range lanes {
+		var sum int64
+		var usum uint64
+		n := in.n
+		elem := func(slot int32, k int32, signed bool) (int64, uint64) {
+			if in.imm == 1 {
+				v := r[slot*S+l] >> (8 * k) & 0xFF
+				if signed {
+					return sext(v, 8), v
+				}
+				return int64(v), v
+			}
+			v := r[(slot+k)*S+l]
+			if signed {
+				return sext(v, in.sc2.width), v
+			}
+			return int64(v), v
+		}
+		if in.imm == 1 {
+			n = 4
+		}
+		sa, sb := in.aux == 0 || in.aux == 2, in.aux == 0
+		for k := int32(0); k < n; k++ {
+			x, ux := elem(in.a, k, sa)
+			y, uy := elem(in.b, k, sb)
+			sum += x * y
+			usum += ux * uy
+		}
+		signed := in.aux != 1
+		var res uint64
+		if in.c >= 0 {
+			acc := r[in.c*S+l]
+			if signed {
+				v := sum + sext(acc, rw)
+				lo, hi := -math.Ldexp(1, int(rw)-1), math.Ldexp(1, int(rw)-1)-1
+				if float64(v) < lo {
+					v = int64(lo)
+				} else if float64(v) > hi {
+					v = int64(hi)
+				}
+				res = uint64(v)
+			} else {
+				v := usum + acc
+				if rw < 64 && v > in.sc.mask() || v < usum {
+					v = in.sc.mask()
+				}
+				res = v
+			}
+		} else if signed {
+			res = uint64(sum)
+		} else {
+			res = usum
+		}
+		r[in.dst*S+l] = res & in.sc.mask()
+	}
+}

@@ -1,0 +1,176 @@
+package interp
+
+import (
+	"spvx/spirv"
+)
+
+// Program is one compiled entry point. It is immutable and safe for
+// concurrent Dispatch calls.
+type Program struct {
+	m         *spirv.Module
+	model     spirv.ExecutionModel
+	S         int
+	localSize [3]uint32
+	hasLocal  bool
+	bindings  []Binding
+	params    []param
+	opts      Options
+
+	code   []inst
+	blocks []block
+	funcs  []*function
+	entry  *function
+
+	nslots    int
+	constVals []uint64 // one lane, by slot: constants, undefs, uniform pointers
+	constSet  []slotRange
+	lanePtrs  []lanePtr // slots holding a per-lane pointer into invocation memory
+
+	invSize  uint32 // bytes of invocation memory per lane
+	inputs   []inputVar
+	privInit []byte // per-lane template of invocation memory (Private initializers)
+	privSet  bool   // privInit has a non-zero byte
+	wgSize   uint32 // bytes of module workgroup variables
+
+	bufs      []bufBinding
+	nregions  int // buffer regions' end (exclusive)
+	ptrShift  uint
+	ptrBytes  uint32
+	maxDepth  int
+	physical  bool
+	leafLists [][]leaf
+	leafExt   []int
+	chains    []chain
+	edges     []edge
+	switches  []switchTab
+	calls     []callInfo
+	shuffles  [][]int32
+	groups    []groupInfo
+	atomics   []atomicInfo
+	exts      []extInfo
+	names     map[uint32]string
+}
+
+// Region numbers of pointers. Buffers and kernel arguments follow.
+const (
+	regNull = iota
+	regInv  // invocation memory (Input, Private, Function)
+	regWG   // workgroup memory
+	regPush // push constants
+	regFirstBuf
+)
+
+type slotRange struct{ start, n int32 }
+
+type lanePtr struct {
+	slot int32
+	off  uint32
+}
+
+type inputVar struct {
+	builtin spirv.BuiltIn
+	leaves  []leaf // at their offsets in invocation memory
+}
+
+type bufBinding struct {
+	key    BindingKey
+	kind   ResourceKind
+	count  int // descriptors; 0 runtime array
+	region int // first region number
+	span   int // region numbers reserved
+}
+
+// param is one kernel parameter.
+type param struct {
+	slot    int32
+	n       int32
+	pointer bool
+	storage spirv.StorageClass
+	size    int
+	leaves  []leaf // by-value: where each component lies in Bytes
+	invOff  uint32 // byval pointer: offset in invocation memory
+	sc      scalar
+}
+
+// function is one compiled function.
+type function struct {
+	id         uint32
+	name       string
+	firstBlock int32 // program-wide index of the entry block
+	nblocks    int32
+	params     []int32 // slots
+	paramN     []int32
+	retN       int32
+	depth      int // call depth below this function
+}
+
+// block is one basic block: code[start:end], the last instruction its
+// terminator.
+type block struct {
+	start, end int32
+	label      uint32
+	fn         *function
+}
+
+// inst is one compiled instruction.
+type inst struct {
+	op      op
+	sc, sc2 scalar
+	n       int32
+	dst     int32
+	a, b, c int32
+	aux     int32
+	src     int32 // module instruction index, for faults
+	imm     uint64
+}
+
+// chain is an access chain: a constant offset and dynamic steps.
+type chain struct {
+	constOff int64
+	steps    []chainStep
+	desc     bool  // the base is a descriptor array: the first index selects a region
+	descN    int   // its length, 0 for a runtime array
+	descIdx  int32 // slot of the descriptor index (-1: constant descConst)
+	descC    uint64
+	descW    uint8
+}
+
+type chainStep struct {
+	slot   int32 // index slot
+	w      uint8 // index width
+	stride int64
+	count  uint64 // bound to check (0: none)
+}
+
+// edge is a control-flow edge with its phi moves.
+type edge struct {
+	target int32 // program-wide block index
+	moves  []move
+	twoPh  bool // moves go through temporaries (a phi reads another phi of the target)
+	tmp    int32
+}
+
+type move struct{ dst, src, n int32 }
+
+type switchTab struct {
+	vals  []uint64
+	edges []int32 // edge index per value
+	def   int32
+}
+
+type callInfo struct {
+	fn   *function
+	args []int32
+}
+
+type extInfo struct {
+	set    uint8 // 1 GLSL, 2 OpenCL
+	op     uint32
+	res    extType
+	args   []int32
+	argT   []extType
+	ptrArg int32   // slot of the pointer operand (out2 destination), -1 none
+	ptrLv  []leaf  // leaves of the pointee
+	out2   int32   // struct result: slot of member 1, -1 none
+	clmem  clMemOp // OpenCL memory ops
+}
