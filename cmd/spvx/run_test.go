@@ -41,9 +41,9 @@ func TestRunErrors(t *testing.T) {
 	dir := t.TempDir()
 	am := filepath.Join(dir, "t.amber")
 	os.WriteFile(am, []byte("#!amber\nSHADER compute x GLSL\nEND\n"), 0o644)
-	_, errs, code := runCLI(t, nil, "run", am)
-	if code != exitUsage || !strings.Contains(errs, "Amber scripts are not supported in this build") {
-		t.Errorf("amber: exit %d, %q", code, errs)
+	out, errs, code := runCLI(t, nil, "run", am)
+	if code != exitRejected || !strings.Contains(out, "FAIL "+am+": "+am+":3: SHADER must not be empty") {
+		t.Errorf("amber: exit %d, %q %q", code, out, errs)
 	}
 	_, errs, code = runCLI(t, nil, "run", "../../examples/saxpy.spv", "--groups", "1")
 	if code != exitRejected || !strings.Contains(errs, "push constants") {
