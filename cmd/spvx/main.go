@@ -1,6 +1,7 @@
 // Command spvx is the command-line front end of the spvx SPIR-V toolkit:
-// assembler, disassembler, module inspector, MX numerics and the bitcast
-// shuffle explorer, each a subcommand.
+// assembler, disassembler, module inspector, the CPU executor and Amber
+// runner (run), MX numerics and the bitcast shuffle explorer, each a
+// subcommand.
 //
 // Exit status: 0 success, 1 input rejected, 2 usage error.
 package main
