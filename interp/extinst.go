@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"errors"
 	"fmt"
 
 	"spvx/internal/extinst"
@@ -35,9 +34,6 @@ var (
 	extInstGLSL   = extinst.GLSL
 	extInstOpenCL = extinst.OpenCL
 )
-
-// errExtMissing is the error when a set's evaluator is not linked in.
-var errExtMissing = errors.New("extended instruction set math is not implemented in this build")
 
 // OpenCL.std memory instructions, run by the core.
 type clMemOp struct {
@@ -147,12 +143,8 @@ func (sg *subgroup) extInst(in *inst, lanes []int32) *Fault {
 		return sg.clMem(in, ei, lanes)
 	}
 	fn := extInstGLSL
-	setName := "GLSL.std.450"
 	if ei.set == 2 {
-		fn, setName = extInstOpenCL, "OpenCL.std"
-	}
-	if fn == nil {
-		return &Fault{Kind: FaultUnsupported, Msg: setName + " " + errExtMissing.Error()}
+		fn = extInstOpenCL
 	}
 	S := int32(sg.S)
 	r := sg.regs
