@@ -350,3 +350,30 @@ void main() { if (gl_LocalInvocationID.x < 4) barrier(); outp[0] = 1; }`, "")
 		t.Fatalf("divergent barrier: got %v", err)
 	}
 }
+
+// TestIndexPastVector: without Strict, a dynamic index past a vector's
+// length addresses memory as a GPU does (the CTS relies on it) and is still
+// checked against the buffer; with Strict it faults.
+func TestIndexPastVector(t *testing.T) {
+	m := glsl(t, `#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer In { uint idx; } inp;
+layout(set = 0, binding = 1) buffer Out { uvec4 v; uint after[4]; } outp;
+void main() { outp.v[inp.idx] = 7u; }`, "")
+	out := make([]byte, 32)
+	if err := run(t, m, Options{}, [3]uint32{1, 1, 1}, map[BindingKey][]byte{{0, 0}: u32s(5), {0, 1}: out}, nil); err != nil {
+		t.Fatalf("index 5 of a uvec4 inside the buffer: %v", err)
+	}
+	if got := getU32(out, 5); got != 7 {
+		t.Errorf("v[5] landed at word 5 = %d, want 7 (after[1])", got)
+	}
+	var f *Fault
+	err := run(t, m, Options{Strict: true}, [3]uint32{1, 1, 1}, map[BindingKey][]byte{{0, 0}: u32s(5), {0, 1}: make([]byte, 32)}, nil)
+	if !errors.As(err, &f) || f.Kind != FaultOutOfBounds {
+		t.Errorf("Strict: got %v, want an out-of-bounds fault", err)
+	}
+	err = run(t, m, Options{}, [3]uint32{1, 1, 1}, map[BindingKey][]byte{{0, 0}: u32s(8), {0, 1}: make([]byte, 32)}, nil)
+	if !errors.As(err, &f) || f.Kind != FaultOutOfBounds {
+		t.Errorf("index past the buffer: got %v, want an out-of-bounds fault", err)
+	}
+}
