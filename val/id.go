@@ -1,0 +1,165 @@
+package val
+
+import (
+	"slices"
+	"strings"
+
+	"spvx/spirv"
+)
+
+// This file holds validate_id.cpp's first-loop rules (IdPass): every id
+// operand is defined before its use, except where SPIR-V allows a forward
+// reference; a Result Type operand names a type; and the forward
+// references made are all defined by the end of the module.
+
+type idState struct {
+	s       *state
+	defined []bool // by id, for ids below the bound (the decoder checked every id against it)
+	types   []bool // ids defined by a type declaration
+	forward map[uint32]bool
+	fwdPtr  map[uint32]bool // OpTypeForwardPointer targets
+	cur     int             // the instruction being checked
+}
+
+func newIDState(s *state) *idState {
+	n := int(min(uint64(s.m.Header.Bound), uint64(len(s.m.Words()))+64))
+	return &idState{s: s, defined: make([]bool, n), types: make([]bool, n), forward: map[uint32]bool{}, fwdPtr: map[uint32]bool{}}
+}
+
+func (d *idState) isDefined(id uint32) bool {
+	if int(id) < len(d.defined) {
+		return d.defined[id]
+	}
+	return d.bigDefined(id)
+}
+
+// bigDefined handles ids above the dense table (a bound far larger than
+// the module): defined if their definition comes earlier. Rare, so the
+// index is enough.
+func (d *idState) bigDefined(id uint32) bool {
+	j, ok := d.s.x.Def(id)
+	return ok && j < d.cur
+}
+
+func (d *idState) isType(id uint32) bool {
+	if int(id) < len(d.types) {
+		return d.types[id]
+	}
+	j, ok := d.s.x.Def(id)
+	return ok && spirv.DeclaresType(d.s.m.Inst(j).Opcode)
+}
+
+// forwardOK is spvOperandCanBeForwardDeclaredFunction: whether operand k
+// (Result Type and Result counted) of op may name an id defined later.
+func forwardOK(in *spirv.Instruction, k int, debugInfo bool) bool {
+	op := in.Opcode
+	if spirv.DeclaresType(op) {
+		return true
+	}
+	switch op {
+	case spirv.OpExecutionMode, spirv.OpExecutionModeId, spirv.OpEntryPoint, spirv.OpName, spirv.OpMemberName,
+		spirv.OpSelectionMerge, spirv.OpDecorate, spirv.OpMemberDecorate, spirv.OpMemberDecorateIdEXT,
+		spirv.OpDecorateId, spirv.OpDecorateString, spirv.OpMemberDecorateString, spirv.OpBranch,
+		spirv.OpLoopMerge, spirv.OpConditionalEntryPointINTEL, spirv.OpConditionalCapabilityINTEL,
+		spirv.OpConditionalExtensionINTEL, spirv.OpExtInstWithForwardRefsKHR:
+		return true
+	case spirv.OpGroupDecorate, spirv.OpGroupMemberDecorate, spirv.OpBranchConditional, spirv.OpSwitch:
+		return k != 0
+	case spirv.OpFunctionCall, spirv.OpConstantFunctionPointerINTEL, spirv.OpGetKernelWorkGroupSize,
+		spirv.OpGetKernelPreferredWorkGroupSizeMultiple:
+		return k == 2
+	case spirv.OpPhi:
+		return k > 1
+	case spirv.OpEnqueueKernel:
+		return k == 8
+	case spirv.OpGetKernelNDrangeSubGroupCount, spirv.OpGetKernelNDrangeMaxSubGroupSize:
+		return k == 3
+	case spirv.OpTypeForwardPointer, spirv.OpGraphEntryPointARM:
+		return k == 0
+	case spirv.OpCooperativeMatrixPerElementOpEXT:
+		return k == 3
+	case spirv.OpCooperativeMatrixReduceEXT:
+		return k == 4
+	case spirv.OpCooperativeMatrixLoadTensorNV:
+		return k > 6
+	case spirv.OpExtInst:
+		// The debug-info sets allow forward references in many operands
+		// (spvDbgInfoExtOperandCanBeForwardDeclaredFunction); until that
+		// table is here, allow them all rather than reject a valid module.
+		return debugInfo
+	}
+	return false
+}
+
+// check is IdPass for instruction i.
+func (d *idState) check(i int, in *spirv.Instruction) bool {
+	s := d.s
+	d.cur = i
+	debugInfo := false
+	if in.Opcode == spirv.OpExtInst && len(in.Words) > 3 {
+		switch s.x.ExtInstImports[in.Words[3]] {
+		case "DebugInfo", "OpenCL.DebugInfo.100", "NonSemantic.Shader.DebugInfo.100":
+			debugInfo = true
+		}
+	}
+	for k, o := range in.Operands {
+		ki := o.Kind.Info()
+		if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || ki.Set != "" {
+			continue
+		}
+		id := in.Words[o.Offset]
+		if o.Kind == spirv.OperandKindIdResultType {
+			if !d.isDefined(id) {
+				return s.fail(i, "", "ID %s has not been defined", s.idName(id))
+			}
+			if !d.isType(id) {
+				return s.fail(i, "", "ID %s is not a type id", s.idName(id))
+			}
+			continue
+		}
+		if d.isDefined(id) {
+			continue
+		}
+		if forwardOK(in, k, debugInfo) {
+			if spirv.DeclaresType(in.Opcode) && !d.fwdPtr[id] {
+				return s.fail(i, "", "Operand %s requires a previous definition", s.idName(id))
+			}
+			d.forward[id] = true
+			continue
+		}
+		return s.fail(i, "", "ID %s has not been defined", s.idName(id))
+	}
+	return false
+}
+
+// define records instruction i's result after the first-loop passes, as
+// RegisterInstruction does.
+func (d *idState) define(i int, in *spirv.Instruction) {
+	if id := in.ResultID; id != 0 {
+		if int(id) < len(d.defined) {
+			d.defined[id] = true
+			d.types[id] = spirv.DeclaresType(in.Opcode)
+		}
+		delete(d.forward, id)
+	}
+	if in.Opcode == spirv.OpTypeForwardPointer && len(in.Words) > 1 {
+		d.fwdPtr[in.Words[1]] = true
+	}
+}
+
+// finish is ValidateForwardDecls.
+func (d *idState) finish() bool {
+	if len(d.forward) == 0 {
+		return false
+	}
+	ids := make([]uint32, 0, len(d.forward))
+	for id := range d.forward {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	names := make([]string, len(ids))
+	for k, id := range ids {
+		names[k] = d.s.idName(id)
+	}
+	return d.s.fail(-1, "", "The following forward referenced IDs have not been defined:\n%s", strings.Join(names, " "))
+}
