@@ -40,6 +40,7 @@ var commands = []command{
 	{"info", "summarize SPIR-V modules (header, capabilities, entry points, opcodes)", cmdInfo},
 	{"mx", "OCP MX formats: types, decode, encode, table, quantize, dequantize", runMX},
 	{"shuffle", "explore OpSubgroupBitcastShuffleINTEL: bit sources, values, SVG", runShuffle},
+	{"val", "validate SPIR-V modules as spirv-val does (and the FP8/OCP/bitcast-shuffle extensions)", runVal},
 }
 
 func main() {
