@@ -13,6 +13,8 @@ func (s *state) typePass(i int, in *spirv.Instruction) bool {
 		return s.typeInt(i, in)
 	case spirv.OpTypeFloat:
 		return s.typeFloat(i, in)
+	case spirv.OpTypeVector:
+		return s.typeVector(i, in)
 	}
 	return false
 }
@@ -120,6 +122,42 @@ func (s *state) typeFloat(i int, in *spirv.Instruction) bool {
 		}
 	default:
 		return s.fail(i, "", "Invalid number of bits (%d) used for OpTypeFloat.", bits)
+	}
+	return false
+}
+
+// isScalarTypeOp is spvOpcodeIsScalarType.
+func isScalarTypeOp(op spirv.Opcode) bool {
+	return op == spirv.OpTypeInt || op == spirv.OpTypeFloat || op == spirv.OpTypeBool
+}
+
+// typeVector is ValidateTypeVector: a scalar component, and 2, 3 or 4
+// components unless Vector16 (8, 16) or LongVectorEXT (any) is declared.
+func (s *state) typeVector(i int, in *spirv.Instruction) bool {
+	if len(in.Words) < 4 {
+		return false
+	}
+	comp, n := in.Words[2], in.Words[3]
+	var compOp spirv.Opcode
+	if j, ok := s.x.Def(comp); ok {
+		compOp = s.m.Inst(j).Opcode
+	}
+	if s.caps.has(spirv.CapabilityMaskedGatherScatterINTEL) {
+		if compOp != spirv.OpTypePointer && !isScalarTypeOp(compOp) {
+			return s.fail(i, "", "Invalid OpTypeVector Component Type<id> %s: Expected a scalar or pointer type when using the SPV_INTEL_masked_gather_scatter extension.", s.idName(comp))
+		}
+	} else if !isScalarTypeOp(compOp) {
+		return s.fail(i, "", "OpTypeVector Component Type <id> %s is not a scalar type.", s.idName(comp))
+	}
+	switch {
+	case n == 2 || n == 3 || n == 4:
+	case n > 0 && s.caps.has(spirv.CapabilityLongVectorEXT):
+	case n == 8 || n == 16:
+		if !s.caps.has(spirv.CapabilityVector16) {
+			return s.fail(i, s.vuid("VUID-StandaloneSpirv-None-12295"), "Having %d components for TypeVector requires the Vector16 or LongVectorEXT capability", n)
+		}
+	default:
+		return s.fail(i, s.vuid("VUID-StandaloneSpirv-None-12295"), "Illegal number of components (%d) for TypeVector", n)
 	}
 	return false
 }

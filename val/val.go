@@ -63,8 +63,8 @@ type state struct {
 
 	names map[uint32]string // friendly names, built on the first message that needs one
 
-	structDepth map[uint32]uint32 // OpTypeStruct nesting depth, by id
-	memoryModelSeen bool
+	structDepth           map[uint32]uint32 // OpTypeStruct nesting depth, by id
+	memoryModelSeen       bool
 	localVars, globalVars uint32
 }
 
