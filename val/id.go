@@ -144,6 +144,7 @@ func (d *idState) define(i int, in *spirv.Instruction) {
 	}
 	if in.Opcode == spirv.OpTypeForwardPointer && len(in.Words) > 1 {
 		d.fwdPtr[in.Words[1]] = true
+		d.s.fwdPtr = d.fwdPtr
 	}
 }
 

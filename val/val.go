@@ -66,6 +66,8 @@ type state struct {
 	structDepth           map[uint32]uint32 // OpTypeStruct nesting depth, by id
 	memoryModelSeen       bool
 	localVars, globalVars uint32
+	containsCache         map[uint32]uint8 // see contains
+	fwdPtr                map[uint32]bool  // OpTypeForwardPointer targets
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
