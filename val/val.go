@@ -259,6 +259,17 @@ func (s *state) friendly(id uint32) string {
 	if n, ok := s.names[id]; ok {
 		return n
 	}
+	if n, ok := s.x.Names[id]; ok && n != "" {
+		// An id named but never defined: the name as the friendly-name
+		// mapper spells it (letters, digits and _ kept, others _).
+		b := []byte(n)
+		for k, c := range b {
+			if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				b[k] = '_'
+			}
+		}
+		return string(b)
+	}
 	return strconv.FormatUint(uint64(id), 10)
 }
 

@@ -181,7 +181,9 @@ func loadValModule(name, env string, s stdio) (*spirv.Module, error) {
 		return nil, pathless(err)
 	}
 	if strings.HasSuffix(name, ".spvasm") {
-		opt := asm.Options{File: name, TargetEnv: env}
+		// LaxIDs: undefined and twice-defined ids are the validator's to
+		// report, with spirv-val's messages.
+		opt := asm.Options{File: name, TargetEnv: env, LaxIDs: true}
 		words, err := asm.Assemble(b, opt)
 		if err != nil {
 			var list asm.ErrorList
