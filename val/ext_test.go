@@ -45,6 +45,16 @@ func (m module) text() string {
 	return b.String()
 }
 
+// assembleF is assemble for a fuzz target's seed corpus.
+func assembleF(f *testing.F, src string) []uint32 {
+	f.Helper()
+	words, err := asm.Assemble([]byte(src), asm.Options{})
+	if err != nil {
+		f.Fatalf("assembling:\n%s\n%v", src, err)
+	}
+	return words
+}
+
 // assemble assembles src, failing the test on an assembler error.
 func assemble(t *testing.T, src string) []uint32 {
 	t.Helper()
