@@ -16,14 +16,16 @@ type idState struct {
 	s       *state
 	defined []bool // by id, for ids below the bound (the decoder checked every id against it)
 	types   []bool // ids defined by a type declaration
-	forward map[uint32]bool
+	forward map[uint32]bool // forward references not yet defined, ids past the dense tables
+	fwdDense []bool         // the same for ids below len(defined)
+	nFwd     int            // forward references not yet defined
 	fwdPtr  map[uint32]bool // OpTypeForwardPointer targets
 	cur     int             // the instruction being checked
 }
 
 func newIDState(s *state) *idState {
 	n := int(min(uint64(s.m.Header.Bound), uint64(len(s.m.Words()))+64))
-	return &idState{s: s, defined: make([]bool, n), types: make([]bool, n), forward: map[uint32]bool{}, fwdPtr: map[uint32]bool{}}
+	return &idState{s: s, defined: make([]bool, n), types: make([]bool, n), fwdDense: make([]bool, n), forward: map[uint32]bool{}, fwdPtr: map[uint32]bool{}}
 }
 
 func (d *idState) isDefined(id uint32) bool {
@@ -124,7 +126,7 @@ func (d *idState) check(i int, in *spirv.Instruction) bool {
 			if spirv.DeclaresType(in.Opcode) && !d.fwdPtr[id] {
 				return s.fail(i, "", "Operand %s requires a previous definition", s.idName(id))
 			}
-			d.forward[id] = true
+			d.addForward(id)
 			continue
 		}
 		return s.fail(i, "", "ID %s has not been defined", s.idName(id))
@@ -140,7 +142,9 @@ func (d *idState) define(i int, in *spirv.Instruction) {
 			d.defined[id] = true
 			d.types[id] = spirv.DeclaresType(in.Opcode)
 		}
-		delete(d.forward, id)
+		if d.nFwd > 0 {
+			d.resolveForward(id)
+		}
 	}
 	if in.Opcode == spirv.OpTypeForwardPointer && len(in.Words) > 1 {
 		d.fwdPtr[in.Words[1]] = true
@@ -148,12 +152,45 @@ func (d *idState) define(i int, in *spirv.Instruction) {
 	}
 }
 
+func (d *idState) addForward(id uint32) {
+	if int(id) < len(d.fwdDense) {
+		if !d.fwdDense[id] {
+			d.fwdDense[id] = true
+			d.nFwd++
+		}
+		return
+	}
+	if !d.forward[id] {
+		d.forward[id] = true
+		d.nFwd++
+	}
+}
+
+func (d *idState) resolveForward(id uint32) {
+	if int(id) < len(d.fwdDense) {
+		if d.fwdDense[id] {
+			d.fwdDense[id] = false
+			d.nFwd--
+		}
+		return
+	}
+	if d.forward[id] {
+		delete(d.forward, id)
+		d.nFwd--
+	}
+}
+
 // finish is ValidateForwardDecls.
 func (d *idState) finish() bool {
-	if len(d.forward) == 0 {
+	if d.nFwd == 0 {
 		return false
 	}
-	ids := make([]uint32, 0, len(d.forward))
+	ids := make([]uint32, 0, d.nFwd)
+	for id, f := range d.fwdDense {
+		if f {
+			ids = append(ids, uint32(id))
+		}
+	}
 	for id := range d.forward {
 		ids = append(ids, id)
 	}
