@@ -105,6 +105,26 @@ func (s *state) filterCaps(cs []spirv.Capability) []spirv.Capability {
 	return slices.Compact(out)
 }
 
+// capsOK is hasAnyCap(filterCaps(cs)) without building the list: no
+// visible capability, or one of them declared.
+func (s *state) capsOK(cs []spirv.Capability) bool {
+	v := s.opts.Env.Version()
+	visible := false
+	for _, c := range cs {
+		e, ok := spirv.OperandKindCapability.Enumerant(uint32(c))
+		if !ok {
+			continue
+		}
+		if (v >= e.Version && v <= lastVersion(e.LastVersion)) || len(e.Extensions) > 0 || len(e.Capabilities) > 0 {
+			if s.caps.has(c) {
+				return true
+			}
+			visible = true
+		}
+	}
+	return !visible
+}
+
 // lastVersion maps the grammar's 0 ("still current") to the largest
 // version.
 func lastVersion(v spirv.Version) spirv.Version {
@@ -214,19 +234,17 @@ func (s *state) capabilityCheck(i int, in *spirv.Instruction) bool {
 	if info == nil {
 		return false
 	}
-	var opcodeCaps []spirv.Capability
+	opcodeCaps := info.Capabilities
 	switch in.Opcode {
 	case spirv.OpGroupIAddNonUniformAMD, spirv.OpGroupFAddNonUniformAMD, spirv.OpGroupFMinNonUniformAMD,
 		spirv.OpGroupUMinNonUniformAMD, spirv.OpGroupSMinNonUniformAMD, spirv.OpGroupFMaxNonUniformAMD,
 		spirv.OpGroupUMaxNonUniformAMD, spirv.OpGroupSMaxNonUniformAMD:
-		if !s.exts["SPV_AMD_shader_ballot"] {
-			opcodeCaps = s.filterCaps(info.Capabilities)
+		if s.exts["SPV_AMD_shader_ballot"] {
+			opcodeCaps = nil
 		}
-	default:
-		opcodeCaps = s.filterCaps(info.Capabilities)
 	}
-	if !s.hasAnyCap(opcodeCaps) {
-		return s.fail(i, "", "Opcode %s requires one of these capabilities: %s", opName(in.Opcode), capNames(opcodeCaps))
+	if !s.capsOK(opcodeCaps) {
+		return s.fail(i, "", "Opcode %s requires one of these capabilities: %s", opName(in.Opcode), capNames(s.filterCaps(opcodeCaps)))
 	}
 	for k, o := range in.Operands {
 		ki := o.Kind.Info()
@@ -272,23 +290,24 @@ func (s *state) requiredCaps(i int, in *spirv.Instruction, which int, k spirv.Op
 	if !ok {
 		return false
 	}
-	var enabling []spirv.Capability
-	if k == spirv.OperandKindDecoration && spirv.Decoration(word) == spirv.DecorationFPRoundingMode {
-		if s.feat.freeFPRoundingMode {
-			return false
-		}
-		if s.opts.Env.IsVulkan() {
-			enabling = []spirv.Capability{spirv.CapabilityStorageUniformBufferBlock16, spirv.CapabilityStorageUniform16,
-				spirv.CapabilityStoragePushConstant16, spirv.CapabilityStorageInputOutput16}
-			slices.Sort(enabling)
-		}
-	} else {
-		enabling = s.filterCaps(e.Capabilities)
-	}
 	if in.Opcode != spirv.OpCapability && in.Opcode != spirv.OpConditionalCapabilityINTEL {
-		if len(enabling) > 0 && !s.hasAnyCap(enabling) {
-			return s.fail(i, "", "Operand %d of %s requires one of these capabilities: %s", which, opName(in.Opcode), capNames(enabling))
+		if k == spirv.OperandKindDecoration && spirv.Decoration(word) == spirv.DecorationFPRoundingMode {
+			if s.feat.freeFPRoundingMode {
+				return false
+			}
+			if s.opts.Env.IsVulkan() {
+				enabling := []spirv.Capability{spirv.CapabilityStorageUniformBufferBlock16, spirv.CapabilityStorageUniform16,
+					spirv.CapabilityStoragePushConstant16, spirv.CapabilityStorageInputOutput16}
+				slices.Sort(enabling)
+				if !s.hasAnyCap(enabling) {
+					return s.fail(i, "", "Operand %d of %s requires one of these capabilities: %s", which, opName(in.Opcode), capNames(enabling))
+				}
+			}
+		} else if !s.capsOK(e.Capabilities) {
+			return s.fail(i, "", "Operand %d of %s requires one of these capabilities: %s", which, opName(in.Opcode), capNames(s.filterCaps(e.Capabilities)))
 		}
+	} else if k == spirv.OperandKindDecoration && spirv.Decoration(word) == spirv.DecorationFPRoundingMode && s.feat.freeFPRoundingMode {
+		return false
 	}
 	return s.operandVersionExtension(i, in, which, e, word)
 }
