@@ -13,14 +13,14 @@ import (
 // references made are all defined by the end of the module.
 
 type idState struct {
-	s       *state
-	defined []bool // by id, for ids below the bound (the decoder checked every id against it)
-	types   []bool // ids defined by a type declaration
-	forward map[uint32]bool // forward references not yet defined, ids past the dense tables
-	fwdDense []bool         // the same for ids below len(defined)
-	nFwd     int            // forward references not yet defined
-	fwdPtr  map[uint32]bool // OpTypeForwardPointer targets
-	cur     int             // the instruction being checked
+	s        *state
+	defined  []bool          // by id, for ids below the bound (the decoder checked every id against it)
+	types    []bool          // ids defined by a type declaration
+	forward  map[uint32]bool // forward references not yet defined, ids past the dense tables
+	fwdDense []bool          // the same for ids below len(defined)
+	nFwd     int             // forward references not yet defined
+	fwdPtr   map[uint32]bool // OpTypeForwardPointer targets
+	cur      int             // the instruction being checked
 }
 
 func newIDState(s *state) *idState {
