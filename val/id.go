@@ -201,3 +201,120 @@ func (d *idState) finish() bool {
 	}
 	return d.s.fail(-1, "", "The following forward referenced IDs have not been defined:\n%s", strings.Join(names, " "))
 }
+
+// checkDominance is CheckIdDefinitionDominateUse: in a reachable block,
+// every use of an id defined in a block is dominated by that block (OpPhi
+// operands: the definition dominates the matching parent block instead),
+// and a function's parameters and labels are not used in another
+// function. Errors come in spirv-val's order: by defining instruction,
+// then by use.
+func (s *state) checkDominance() bool {
+	if len(s.x.Functions) == 0 {
+		return false
+	}
+	g := s.buildCFG()
+	fnOf := func(inst int) int32 { // the function holding instruction inst
+		fs := s.x.Functions
+		lo, hi := 0, len(fs)
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if fs[mid].Start <= inst {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo > 0 && (fs[lo-1].End < 0 || inst <= fs[lo-1].End) {
+			return int32(lo - 1)
+		}
+		return -1
+	}
+	type violation struct {
+		def, use int // instruction indexes
+		block    int32
+		outside  bool // used outside the defining function
+	}
+	var found []violation
+	var phis []int
+	for k := range g.blocks {
+		b := &g.blocks[k]
+		if !b.reachable || b.end < 0 {
+			continue
+		}
+		for i := b.start + 1; i <= b.end; i++ {
+			in := s.m.Inst(i)
+			if in.Opcode == spirv.OpPhi {
+				phis = append(phis, i)
+				continue
+			}
+			for _, o := range in.Operands {
+				ki := o.Kind.Info()
+				if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+					continue
+				}
+				j, ok := s.x.Def(in.Words[o.Offset])
+				if !ok {
+					continue
+				}
+				if db := g.blockOf[j]; db >= 0 && s.m.Inst(j).Opcode != spirv.OpLabel {
+					if !g.dominates(db, int32(k)) {
+						found = append(found, violation{def: j, use: i, block: int32(k)})
+					}
+					continue
+				}
+				switch s.m.Inst(j).Opcode {
+				case spirv.OpFunctionParameter, spirv.OpLabel:
+					if f := fnOf(j); f >= 0 && f != b.fn {
+						found = append(found, violation{def: j, use: i, outside: true})
+					}
+				}
+			}
+		}
+	}
+	if len(found) > 0 {
+		first := found[0]
+		for _, v := range found[1:] {
+			if v.def < first.def || (v.def == first.def && v.use < first.use) {
+				first = v
+			}
+		}
+		if s.reportDominance(g, first.def, first.use, first.block, first.outside, fnOf) {
+			return true
+		}
+	}
+	for _, i := range phis {
+		in := s.m.Inst(i)
+		w := in.Words
+		for k := 3; k+1 < len(w); k += 2 {
+			j, ok := s.x.Def(w[k])
+			if !ok || s.m.Inst(j).Opcode == spirv.OpLabel {
+				continue
+			}
+			vb := g.blockOf[j]
+			pb, ok := g.byLabel[w[k+1]]
+			if vb < 0 || !ok || !g.blocks[pb].reachable || g.blocks[pb].fn != g.blocks[g.blockOf[i]].fn {
+				continue
+			}
+			if !g.dominates(vb, pb) {
+				if s.fail(i, "", "In OpPhi instruction %s, ID %s definition does not dominate its parent %s",
+					s.idName(in.ResultID), s.idName(w[k]), s.idName(w[k+1])) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (s *state) reportDominance(g *cfg, def, use int, block int32, outside bool, fnOf func(int) int32) bool {
+	defID := s.m.Inst(def).ResultID
+	if outside {
+		f := s.x.Functions[fnOf(def)]
+		uf := s.x.Functions[fnOf(use)]
+		return s.fail(f.Start, "", "ID %s used in function %s is used outside of it's defining function %s",
+			s.idName(defID), s.idName(uf.ID), s.idName(f.ID))
+	}
+	b := &g.blocks[block]
+	return s.fail(b.start, "", "ID %s defined in block %s does not dominate its use in block %s",
+		s.idName(defID), s.idName(g.blocks[g.blockOf[def]].label), s.idName(b.label))
+}

@@ -187,6 +187,10 @@ func (s *state) run() {
 	if s.stopped() {
 		return
 	}
+	// Module-level passes, in spirv-val's order; the ones before
+	// CheckIdDefinitionDominateUse (adjacency, entry points, CFG) are not
+	// written yet.
+	s.checkDominance()
 }
 
 // firstLoop is spirv-val's first per-instruction loop: ids, capabilities

@@ -21,6 +21,14 @@ OpReturn
 OpFunctionEnd
 `
 
+const domTypes = `%void = OpTypeVoid
+%bool = OpTypeBool
+%true = OpConstantTrue %bool
+%u32 = OpTypeInt 32 0
+%c = OpConstant %u32 1
+%fn = OpTypeFunction %void
+`
+
 // valCases are small modules for the layout, id, capability, extension
 // and version families, each checked against Debian's spirv-val: same
 // exit status, same output byte for byte.
@@ -55,6 +63,82 @@ var valCases = []struct {
 	{name: "binary version above target", asEnv: "spv1.6", src: valHead + valTail, args: []string{"--target-env", "spv1.0"}},
 	{name: "max id bound", src: valHead + valTail, args: []string{"--max-id-bound", "3"}},
 	{name: "max struct members", src: valHead + "%u32 = OpTypeInt 32 0\n%s = OpTypeStruct %u32 %u32 %u32\n" + valTail, args: []string{"--max-struct-members", "2"}},
+	{name: "use not dominated", src: valHead + domTypes + `%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %merge None
+OpBranchConditional %true %then %merge
+%then = OpLabel
+%x = OpIAdd %u32 %c %c
+OpBranch %merge
+%merge = OpLabel
+%y = OpIAdd %u32 %x %c
+OpReturn
+OpFunctionEnd
+`},
+	{name: "phi parent not dominated", src: valHead + domTypes + `%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %merge None
+OpBranchConditional %true %then %else
+%then = OpLabel
+%x = OpIAdd %u32 %c %c
+OpBranch %merge
+%else = OpLabel
+OpBranch %merge
+%merge = OpLabel
+%y = OpPhi %u32 %x %then %x %else
+OpReturn
+OpFunctionEnd
+`},
+	{name: "phi valid and unreachable use", src: valHead + domTypes + `%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %merge None
+OpBranchConditional %true %then %else
+%then = OpLabel
+%x = OpIAdd %u32 %c %c
+OpBranch %merge
+%else = OpLabel
+OpBranch %merge
+%merge = OpLabel
+%y = OpPhi %u32 %x %then %c %else
+OpReturn
+%dead = OpLabel
+%z = OpIAdd %u32 %x %c
+OpReturn
+OpFunctionEnd
+`},
+	{name: "loop with back edge", src: valHead + domTypes + `%main = OpFunction %void None %fn
+%entry = OpLabel
+OpBranch %header
+%header = OpLabel
+%i = OpPhi %u32 %c %entry %next %continue
+OpLoopMerge %exit %continue None
+OpBranchConditional %true %body %exit
+%body = OpLabel
+OpBranch %continue
+%continue = OpLabel
+%next = OpIAdd %u32 %i %c
+OpBranch %header
+%exit = OpLabel
+OpReturn
+OpFunctionEnd
+`},
+	{name: "parameter used in another function", src: valHead + domTypes + `%fnu = OpTypeFunction %void %u32
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%r = OpFunctionCall %void %f %c
+OpReturn
+OpFunctionEnd
+%f = OpFunction %void None %fnu
+%p = OpFunctionParameter %u32
+%fe = OpLabel
+OpReturn
+OpFunctionEnd
+%g = OpFunction %void None %fn
+%ge = OpLabel
+%q = OpIAdd %u32 %p %c
+OpReturn
+OpFunctionEnd
+`},
 	{name: "memory model twice", src: "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpMemoryModel Logical GLSL450\n" + valTail},
 }
 
