@@ -236,6 +236,9 @@ func (s *state) secondLoop() {
 		if s.conversionPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.derivativesPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.bitcastShufflePass(i, &in) && s.stopped() {
 			return
 		}
