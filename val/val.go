@@ -233,6 +233,9 @@ func (s *state) secondLoop() {
 		if s.memoryPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.functionPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.conversionPass(i, &in) && s.stopped() {
 			return
 		}
