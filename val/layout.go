@@ -323,3 +323,32 @@ func isTerminator(op spirv.Opcode) bool {
 	}
 	return false
 }
+
+// entryPoints is ValidateEntryPoints, as far as it exists here: a module
+// without entry points must declare Linkage (or GraphARM), and an entry
+// point is never also called.
+func (s *state) entryPoints() bool {
+	if len(s.x.EntryPoints) == 0 && !s.caps.has(spirv.CapabilityLinkage) && !s.caps.has(spirv.CapabilityGraphARM) {
+		return s.fail(-1, "", "No OpEntryPoint instruction was found. This is only allowed if the Linkage or GraphARM capability is being used.")
+	}
+	called := map[uint32]bool{}
+	for i := 0; i < s.m.Len(); i++ {
+		if in := s.m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
+			called[in.Words[3]] = true
+		}
+	}
+	seen := map[uint32]bool{}
+	for _, ep := range s.x.EntryPoints {
+		if seen[ep.Function] {
+			continue
+		}
+		seen[ep.Function] = true
+		if called[ep.Function] {
+			j, _ := s.x.Def(ep.Function)
+			if s.fail(j, "", "A function (%d) may not be targeted by both an OpEntryPoint instruction and an OpFunctionCall instruction.", ep.Function) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package val
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -187,9 +188,11 @@ func (s *state) run() {
 	if s.stopped() {
 		return
 	}
-	// Module-level passes, in spirv-val's order; the ones before
-	// CheckIdDefinitionDominateUse (adjacency, entry points, CFG) are not
-	// written yet.
+	// Module-level passes, in spirv-val's order (adjacency and the CFG
+	// checks, which come between these two, are not written yet).
+	if s.entryPoints() && s.stopped() {
+		return
+	}
 	s.checkDominance()
 }
 
@@ -340,4 +343,24 @@ func InstructionTexts(m *spirv.Module) []string {
 		pos = end
 	}
 	return texts
+}
+
+// FromDecodeError words the spirv.Decode errors that spirv-val's binary
+// parser also reports as spirv-val does (a bad magic number, a short
+// header, a zero word count), as an Error of the instruction it names;
+// false for other errors, which keep spirv.Decode's wording.
+func FromDecodeError(err error) (Error, bool) {
+	var de *spirv.DecodeError
+	if !errors.As(err, &de) {
+		return Error{}, false
+	}
+	switch {
+	case errors.Is(err, spirv.ErrBadMagic):
+		return Error{Inst: -1, Msg: "Invalid SPIR-V magic number."}, true
+	case errors.Is(err, spirv.ErrShortHeader):
+		return Error{Inst: -1, Msg: "Invalid SPIR-V header."}, true
+	case errors.Is(err, spirv.ErrZeroWordCount):
+		return Error{Inst: de.Inst, Word: de.Word, Msg: "Invalid instruction word count: 0"}, true
+	}
+	return Error{}, false
 }

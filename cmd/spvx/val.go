@@ -121,7 +121,11 @@ func runVal(args []string, s stdio) int {
 			if several {
 				fmt.Fprintf(out, "%s:\n", name)
 			}
-			fmt.Fprintf(out, "error: %v\n", err)
+			if d, ok := val.FromDecodeError(err); ok {
+				fmt.Fprintf(out, "error: line %d: %s\n", d.Line(), d.Msg)
+			} else {
+				fmt.Fprintf(out, "error: %v\n", err)
+			}
 			continue
 		}
 		verr := val.Validate(m, opts)
