@@ -245,3 +245,56 @@ func dominatorTree(g *cfg, lo, hi int32, succStart, succ []int32) {
 		g.blocks[vertex[v]].reachable = true
 	}
 }
+
+// controlFlowPass holds ControlFlowPass's per-instruction rules, as far
+// as they exist here: OpLoopMerge's targets and loop controls.
+func (s *state) controlFlowPass(i int, in *spirv.Instruction) bool {
+	if in.Opcode == spirv.OpLabel {
+		s.curLabel = in.ResultID
+		return false
+	}
+	if in.Opcode != spirv.OpLoopMerge || len(in.Words) < 4 {
+		return false
+	}
+	isLabel := func(id uint32) bool {
+		j, ok := s.x.Def(id)
+		return ok && s.m.Inst(j).Opcode == spirv.OpLabel
+	}
+	merge, cont, ctl := in.Words[1], in.Words[2], in.Words[3]
+	switch {
+	case !isLabel(merge):
+		return s.fail(i, "", "Merge Block %s must be an OpLabel", s.idName(merge))
+	case merge == s.curLabel:
+		return s.fail(i, "", "Merge Block may not be the block containing the OpLoopMerge\n")
+	case !isLabel(cont):
+		return s.fail(i, "", "Continue Target %s must be an OpLabel", s.idName(cont))
+	case merge == cont:
+		return s.fail(i, "", "Merge Block and Continue Target must be different ids")
+	}
+	const (
+		unroll, dontUnroll, dependencyLength = 0x1, 0x2, 0x8
+		minIterations, maxIterations         = 0x10, 0x20
+		iterationMultiple, peelCount         = 0x40, 0x80
+		partialCount                         = 0x100
+	)
+	switch {
+	case ctl&unroll != 0 && ctl&dontUnroll != 0:
+		return s.fail(i, "", "Unroll and DontUnroll loop controls must not both be specified")
+	case ctl&dontUnroll != 0 && ctl&peelCount != 0:
+		return s.fail(i, "", "PeelCount and DontUnroll loop controls must not both be specified")
+	case ctl&dontUnroll != 0 && ctl&partialCount != 0:
+		return s.fail(i, "", "PartialCount and DontUnroll loop controls must not both be specified")
+	}
+	if ctl&iterationMultiple != 0 {
+		k := 4 // word index of the first loop-control parameter
+		for _, bit := range []uint32{dependencyLength, minIterations, maxIterations} {
+			if ctl&bit != 0 {
+				k++
+			}
+		}
+		if k >= len(in.Words) || in.Words[k] == 0 {
+			return s.fail(i, "", "IterationMultiple loop control operand must be greater than zero")
+		}
+	}
+	return false
+}

@@ -69,6 +69,7 @@ type state struct {
 	localVars, globalVars uint32
 	containsCache         map[uint32]uint8 // see contains
 	fwdPtr                map[uint32]bool  // OpTypeForwardPointer targets
+	curLabel              uint32           // the block the second loop is in
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -240,6 +241,9 @@ func (s *state) secondLoop() {
 			return
 		}
 		if s.conversionPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.controlFlowPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.derivativesPass(i, &in) && s.stopped() {
