@@ -252,6 +252,9 @@ func (s *state) secondLoop() {
 		if s.bitcastShufflePass(i, &in) && s.stopped() {
 			return
 		}
+		if s.nonUniformPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.literalsPass(i, &in) && s.stopped() {
 			return
 		}
