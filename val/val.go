@@ -189,8 +189,11 @@ func (s *state) run() {
 	if s.stopped() {
 		return
 	}
-	// Module-level passes, in spirv-val's order (adjacency and the CFG
-	// checks, which come between these two, are not written yet).
+	// Module-level passes, in spirv-val's order (the CFG checks, which
+	// come before the dominance check, are not written yet).
+	if s.adjacency() && s.stopped() {
+		return
+	}
 	if s.entryPoints() && s.stopped() {
 		return
 	}
@@ -247,6 +250,9 @@ func (s *state) secondLoop() {
 			return
 		}
 		if s.derivativesPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.atomicsPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.bitcastShufflePass(i, &in) && s.stopped() {
