@@ -139,6 +139,46 @@ OpFunctionEnd
 OpReturn
 OpFunctionEnd
 `},
+	{name: "variable not first", src: valHead + domTypes + `%pf = OpTypePointer Function %u32
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%x = OpIAdd %u32 %c %c
+%v = OpVariable %pf Function
+OpReturn
+OpFunctionEnd
+`},
+	{name: "selection merge not before branch", src: valHead + domTypes + `%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %m None
+%x = OpIAdd %u32 %c %c
+OpBranchConditional %true %a %m
+%a = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+`},
+	{name: "function call argument type", src: valHead + domTypes + `%f32 = OpTypeFloat 32
+%fnf = OpTypeFunction %void %f32
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%r = OpFunctionCall %void %g %c
+OpReturn
+OpFunctionEnd
+%g = OpFunction %void None %fnf
+%p = OpFunctionParameter %f32
+%ge = OpLabel
+OpReturn
+OpFunctionEnd
+`},
+	{name: "derivative width", src: "OpCapability Shader\nOpCapability Float16\nOpMemoryModel Logical GLSL450\nOpEntryPoint Fragment %main \"main\"\nOpExecutionMode %main OriginUpperLeft\n" + domTypes + `%h = OpTypeFloat 16
+%hc = OpConstant %h 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%d = OpDPdx %h %hc
+OpReturn
+OpFunctionEnd
+`},
 	{name: "memory model twice", src: "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpMemoryModel Logical GLSL450\n" + valTail},
 }
 
