@@ -70,6 +70,7 @@ type state struct {
 	containsCache         map[uint32]uint8 // see contains
 	fwdPtr                map[uint32]bool  // OpTypeForwardPointer targets
 	curLabel              uint32           // the block the second loop is in
+	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -197,7 +198,13 @@ func (s *state) run() {
 	if s.entryPoints() && s.stopped() {
 		return
 	}
-	s.checkDominance()
+	if s.checkDominance() && s.stopped() {
+		return
+	}
+	// ValidateDecorations: the checks before CheckDecorationsCompatibility
+	// (imported variables, entry points, buffers, variables) are not
+	// written yet.
+	s.decorationsCompatibility()
 }
 
 // firstLoop is spirv-val's first per-instruction loop: ids, capabilities
