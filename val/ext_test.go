@@ -374,3 +374,38 @@ func TestSpecStrict(t *testing.T) {
 		{name: "memory, select, conversion strict", mod: allowed, opts: strict},
 	})
 }
+
+// TestCoreRules covers rules of current spirv-val that Debian's 2023.1
+// oracle lacks or words differently, with current SPIRV-Tools' messages.
+func TestCoreRules(t *testing.T) {
+	dup := module{caps: "Shader", annot: "OpDecorate %x RelaxedPrecision\nOpDecorate %x RelaxedPrecision",
+		decls: "%u32 = OpTypeInt 32 0\n%c = OpConstant %u32 1", body: "%x = OpIAdd %u32 %c %c"}
+	both := module{caps: "Shader", annot: "OpMemberDecorate %s 0 RowMajor\nOpMemberDecorate %s 0 ColMajor",
+		decls: "%f = OpTypeFloat 32\n%v = OpTypeVector %f 4\n%mat = OpTypeMatrix %v 4\n%s = OpTypeStruct %mat"}
+	noEntry := module{caps: "Shader", decls: ""}
+	runExtCases(t, []extCase{
+		{name: "decoration twice", mod: dup, want: "ID '*' decorated with RelaxedPrecision multiple times is not allowed."},
+		{name: "RowMajor and ColMajor", mod: both, want: "ID '*', member '0' decorated with both ColMajor and RowMajor is not allowed."},
+		{name: "no entry point", mod: noEntry, patch: dropEntryPoint,
+			want: "No OpEntryPoint instruction was found. This is only allowed if the Linkage or GraphARM capability is being used."},
+		{name: "SPV_KHR_vulkan_memory_model in 1.0", mod: module{caps: "Shader", exts: "SPV_KHR_vulkan_memory_model"}, patch: setVersion(0x10000),
+			want: "SPV_KHR_vulkan_memory_model extension requires SPIR-V version 1.3 or later."},
+	})
+}
+
+// dropEntryPoint removes the OpEntryPoint and OpExecutionMode.
+func dropEntryPoint(w []uint32) []uint32 {
+	out := append([]uint32(nil), w[:5]...)
+	for i := 5; i < len(w); {
+		n := int(w[i] >> 16)
+		if op := w[i] & 0xFFFF; op != uint32(spirv.OpEntryPoint) && op != uint32(spirv.OpExecutionMode) {
+			out = append(out, w[i:i+n]...)
+		}
+		i += n
+	}
+	return out
+}
+
+func setVersion(v uint32) func([]uint32) []uint32 {
+	return func(w []uint32) []uint32 { w[1] = v; return w }
+}

@@ -204,7 +204,10 @@ func (s *state) run() {
 	// ValidateDecorations: the checks before CheckDecorationsCompatibility
 	// (imported variables, entry points, buffers, variables) are not
 	// written yet.
-	s.decorationsCompatibility()
+	if s.decorationsCompatibility() && s.stopped() {
+		return
+	}
+	s.interfaces()
 }
 
 // firstLoop is spirv-val's first per-instruction loop: ids, capabilities

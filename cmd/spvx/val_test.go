@@ -179,6 +179,22 @@ OpFunctionEnd
 OpReturn
 OpFunctionEnd
 `},
+	{name: "interface variable not listed", src: valHead + domTypes + `%pp = OpTypePointer Private %u32
+%v = OpVariable %pp Private
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%x = OpLoad %u32 %v
+OpReturn
+OpFunctionEnd
+`},
+	{name: "interface variable listed", src: "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\" %v\nOpExecutionMode %main LocalSize 1 1 1\n" + domTypes + `%pp = OpTypePointer Private %u32
+%v = OpVariable %pp Private
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%x = OpLoad %u32 %v
+OpReturn
+OpFunctionEnd
+`},
 	{name: "memory model twice", src: "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpMemoryModel Logical GLSL450\n" + valTail},
 }
 
