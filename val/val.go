@@ -253,6 +253,9 @@ func (s *state) secondLoop() {
 		if s.functionPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.imagePass(i, &in) && s.stopped() {
+			return
+		}
 		if s.conversionPass(i, &in) && s.stopped() {
 			return
 		}
