@@ -9,7 +9,7 @@ import "spvx/spirv"
 // written yet.
 
 func (s *state) atomicsPass(i int, in *spirv.Instruction) bool {
-	name := opName(in.Opcode)
+	name := func() string { return opName(in.Opcode) }
 	switch in.Opcode {
 	case spirv.OpAtomicStore:
 		if len(in.Words) < 5 {
@@ -20,21 +20,21 @@ func (s *state) atomicsPass(i int, in *spirv.Instruction) bool {
 			return false
 		}
 		if s.typeOfValue(in.Words[4]) != pt.Elem {
-			return s.fail(i, "", "%s: expected Value type and the type pointed to by Pointer to be the same", name)
+			return s.fail(i, "", "%s: expected Value type and the type pointed to by Pointer to be the same", name())
 		}
 	case spirv.OpAtomicExchange, spirv.OpAtomicIAdd, spirv.OpAtomicISub, spirv.OpAtomicSMin, spirv.OpAtomicUMin,
 		spirv.OpAtomicSMax, spirv.OpAtomicUMax, spirv.OpAtomicAnd, spirv.OpAtomicOr, spirv.OpAtomicXor,
 		spirv.OpAtomicFAddEXT, spirv.OpAtomicFMinEXT, spirv.OpAtomicFMaxEXT:
 		if len(in.Words) > 6 && s.typeOfValue(in.Words[6]) != in.TypeID {
-			return s.fail(i, "", "%s: expected Value to be of type Result Type", name)
+			return s.fail(i, "", "%s: expected Value to be of type Result Type", name())
 		}
 	case spirv.OpAtomicCompareExchange, spirv.OpAtomicCompareExchangeWeak:
 		if len(in.Words) > 8 {
 			if s.typeOfValue(in.Words[7]) != in.TypeID {
-				return s.fail(i, "", "%s: expected Value to be of type Result Type", name)
+				return s.fail(i, "", "%s: expected Value to be of type Result Type", name())
 			}
 			if s.typeOfValue(in.Words[8]) != in.TypeID {
-				return s.fail(i, "", "%s: expected Comparator to be of type Result Type", name)
+				return s.fail(i, "", "%s: expected Comparator to be of type Result Type", name())
 			}
 		}
 	}

@@ -17,6 +17,11 @@ func (s *state) conversionPass(i int, in *spirv.Instruction) bool {
 		}
 		op, first = spirv.Opcode(in.Words[3]), 3
 	}
+	switch op {
+	case spirv.OpFConvert, spirv.OpConvertFToU, spirv.OpConvertFToS, spirv.OpConvertSToF, spirv.OpConvertUToF, spirv.OpBitcastExtractEXT:
+	default:
+		return false
+	}
 	name := opName(in.Opcode)
 	switch op {
 	case spirv.OpFConvert:

@@ -344,7 +344,7 @@ func (s *state) versionCheck(i int, in *spirv.Instruction) bool {
 	}
 	v := s.version
 	minV, lastV := info.Version, lastVersion(info.LastVersion)
-	name := opName(in.Opcode)
+	name := strings.TrimPrefix(info.Name, "Op")
 	if lastV < v {
 		return s.fail(i, "", "%s requires SPIR-V version %d.%d or earlier", name, lastV.Major(), lastV.Minor())
 	}
