@@ -281,3 +281,26 @@ func TestValCLI(t *testing.T) {
 		t.Errorf("missing file: status %d, %q", code, e)
 	}
 }
+
+// TestValRepoModules: the modules shipped in the repository get Debian
+// spirv-val's verdict and output.
+func TestValRepoModules(t *testing.T) {
+	sv := oracle.Require(t, "spirv-val")
+	files, _ := filepath.Glob("../../examples/*.spv")
+	more, _ := filepath.Glob("../../dis/testdata/*.spv")
+	files = append(files, more...)
+	if len(files) == 0 {
+		t.Skip("no modules found")
+	}
+	for _, f := range files {
+		_, want, ok := oracle.Exec(t, sv, nil, f)
+		wantCode := exitOK
+		if !ok {
+			wantCode = exitRejected
+		}
+		var out, errb bytes.Buffer
+		if code := run([]string{"val", f}, stdio{nil, &out, &errb}); code != wantCode || errb.String() != string(want) {
+			t.Errorf("%s: spvx val status %d\n%s\nspirv-val status %d\n%s", f, code, errb.String(), wantCode, want)
+		}
+	}
+}
