@@ -259,6 +259,9 @@ func (s *state) secondLoop() {
 		if s.conversionPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.compositesPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.controlFlowPass(i, &in) && s.stopped() {
 			return
 		}
