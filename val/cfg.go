@@ -1,6 +1,10 @@
 package val
 
-import "spvx/spirv"
+import (
+	"slices"
+
+	"spvx/spirv"
+)
 
 // This file holds the control-flow graph of each function, as far as
 // validate_cfg.cpp's checks here need it: blocks, their successors (the
@@ -14,6 +18,24 @@ type cfg struct {
 	blockOf []int32 // by instruction index: the block holding it, -1 if none
 	blocks  []cfgBlock
 	byLabel map[uint32]int32 // label id -> block
+	// succ[succStart[b]:succStart[b+1]] are block b's branch targets, in
+	// operand order, repeats kept (as spirv-val registers them).
+	succStart, succ []int32
+	preds           [][]int32 // built on first use (predecessors)
+}
+
+// predecessors returns block b's predecessors, one per branch edge
+// (repeats kept), as spirv-val's BasicBlock::predecessors.
+func (g *cfg) predecessors(b int32) []int32 {
+	if g.preds == nil {
+		g.preds = make([][]int32, len(g.blocks))
+		for k := range g.blocks {
+			for _, t := range g.succ[g.succStart[k]:g.succStart[k+1]] {
+				g.preds[t] = append(g.preds[t], int32(k))
+			}
+		}
+	}
+	return g.preds[b]
 }
 
 type cfgBlock struct {
@@ -94,6 +116,7 @@ func (s *state) buildCFG() *cfg {
 		succ = s.successors(g, &g.blocks[k], succ)
 	}
 	succStart[len(g.blocks)] = int32(len(succ))
+	g.succStart, g.succ = succStart, succ
 	first := int32(0)
 	for f := range s.x.Functions {
 		n := int32(len(s.x.Functions[f].Blocks))
@@ -253,12 +276,18 @@ func (s *state) controlFlowPass(i int, in *spirv.Instruction) bool {
 		s.curLabel = in.ResultID
 		return false
 	}
-	if in.Opcode != spirv.OpLoopMerge || len(in.Words) < 4 {
-		return false
-	}
 	isLabel := func(id uint32) bool {
 		j, ok := s.x.Def(id)
 		return ok && s.m.Inst(j).Opcode == spirv.OpLabel
+	}
+	switch in.Opcode {
+	case spirv.OpBranchConditional:
+		return s.branchConditional(i, in, isLabel)
+	case spirv.OpPhi:
+		return s.phi(i, in, isLabel)
+	}
+	if in.Opcode != spirv.OpLoopMerge || len(in.Words) < 4 {
+		return false
 	}
 	merge, cont, ctl := in.Words[1], in.Words[2], in.Words[3]
 	switch {
@@ -297,4 +326,90 @@ func (s *state) controlFlowPass(i int, in *spirv.Instruction) bool {
 		}
 	}
 	return false
+}
+
+// branchConditional is ValidateBranchConditional.
+func (s *state) branchConditional(i int, in *spirv.Instruction, isLabel func(uint32) bool) bool {
+	if n := len(in.Words) - 1; n != 3 && n != 5 {
+		return s.fail(i, "", "OpBranchConditional requires either 3 or 5 parameters")
+	}
+	if t := s.typeOfValue(in.Words[1]); t == 0 || !s.isBoolScalar(t) {
+		return s.fail(i, "", "Condition operand for OpBranchConditional must be of boolean type")
+	}
+	if !isLabel(in.Words[2]) {
+		return s.fail(i, "", "The 'True Label' operand for OpBranchConditional must be the ID of an OpLabel instruction")
+	}
+	if !isLabel(in.Words[3]) {
+		return s.fail(i, "", "The 'False Label' operand for OpBranchConditional must be the ID of an OpLabel instruction")
+	}
+	if s.version >= spirv.MakeVersion(1, 6) && in.Words[2] == in.Words[3] {
+		return s.fail(i, "", "In SPIR-V 1.6 or later, True Label and False Label must be different labels")
+	}
+	return false
+}
+
+// phi is ValidatePhi.
+func (s *state) phi(i int, in *spirv.Instruction, isLabel func(uint32) bool) bool {
+	w := in.Words
+	if (len(w)-3)%2 != 0 {
+		return s.fail(i, "", "OpPhi does not have an equal number of incoming values and basic blocks.")
+	}
+	rt := s.typeOf(in.TypeID)
+	if rt == nil {
+		return false
+	}
+	if rt.Kind == spirv.TypeVoid {
+		return s.fail(i, "", "OpPhi must not have void result type")
+	}
+	if (rt.Op == spirv.OpTypePointer || rt.Op == spirv.OpTypeUntypedPointerKHR) && s.x.AddressingModel == spirv.AddressingModelLogical &&
+		!s.caps.has(spirv.CapabilityVariablePointers) && !s.caps.has(spirv.CapabilityVariablePointersStorageBuffer) {
+		return s.fail(i, "", "Using pointers with OpPhi requires capability VariablePointers or VariablePointersStorageBuffer")
+	}
+	if !s.opts.BeforeHLSLLegalization && !s.caps.has(spirv.CapabilityBindlessTextureNV) {
+		if rt.Op == spirv.OpTypeSampledImage || (s.caps.has(spirv.CapabilityShader) && (rt.Op == spirv.OpTypeImage || rt.Op == spirv.OpTypeSampler)) {
+			return s.fail(i, "", "Result type cannot be %s", rt.Op)
+		}
+	}
+	g := s.getCFG()
+	b := g.blockOf[i]
+	if b < 0 {
+		return false
+	}
+	preds := g.predecessors(b)
+	ids := make([]uint32, 0, len(preds))
+	for _, p := range preds {
+		ids = append(ids, g.blocks[p].label)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if edges := (len(w) - 3) / 2; edges != len(ids) {
+		return s.fail(i, "", "OpPhi's number of incoming blocks (%d) does not match block's predecessor count (%d).", edges, len(preds))
+	}
+	observed := map[uint32]bool{}
+	for k := 3; k+1 < len(w); k += 2 {
+		if t := s.typeOfValue(w[k]); t != in.TypeID {
+			return s.fail(i, "", "OpPhi's result type <id> %s does not match incoming value <id> %s type <id> %s.",
+				s.idName(in.TypeID), s.idName(w[k]), s.idName(t))
+		}
+		p := w[k+1]
+		if !isLabel(p) {
+			return s.fail(i, "", "OpPhi's incoming basic block <id> %s is not an OpLabel.", s.idName(p))
+		}
+		if _, found := slices.BinarySearch(ids, p); !found {
+			return s.fail(i, "", "OpPhi's incoming basic block <id> %s is not a predecessor of <id> %s.", s.idName(p), s.idName(g.blocks[b].label))
+		}
+		if observed[p] {
+			return s.fail(i, "", "OpPhi references incoming basic block <id> %s multiple times.", s.idName(p))
+		}
+		observed[p] = true
+	}
+	return false
+}
+
+// getCFG builds the CFG once per validation.
+func (s *state) getCFG() *cfg {
+	if s.cfg == nil {
+		s.cfg = s.buildCFG()
+	}
+	return s.cfg
 }

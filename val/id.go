@@ -212,7 +212,7 @@ func (s *state) checkDominance() bool {
 	if len(s.x.Functions) == 0 {
 		return false
 	}
-	g := s.buildCFG()
+	g := s.getCFG()
 	fnOf := func(inst int) int32 { // the function holding instruction inst
 		fs := s.x.Functions
 		lo, hi := 0, len(fs)

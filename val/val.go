@@ -71,6 +71,7 @@ type state struct {
 	fwdPtr                map[uint32]bool  // OpTypeForwardPointer targets
 	curLabel              uint32           // the block the second loop is in
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
+	cfg                   *cfg             // see getCFG
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change

@@ -195,6 +195,38 @@ OpFunctionEnd
 OpReturn
 OpFunctionEnd
 `},
+	{name: "phi in entry block", src: valHead + domTypes + `%main = OpFunction %void None %fn
+%entry = OpLabel
+%p = OpPhi %u32 %c %entry
+OpReturn
+OpFunctionEnd
+`},
+	{name: "phi incoming type", src: valHead + domTypes + `%main = OpFunction %void None %fn
+%entry = OpLabel
+OpBranch %b
+%b = OpLabel
+%p = OpPhi %u32 %true %entry
+OpReturn
+OpFunctionEnd
+`},
+	{name: "branch to the same label twice", src: valHead + domTypes + `%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %m %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+`},
+	{name: "branch condition not bool", src: valHead + domTypes + `%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %c %a %m
+%a = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+`},
 	{name: "memory model twice", src: "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpMemoryModel Logical GLSL450\n" + valTail},
 }
 
