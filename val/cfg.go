@@ -285,6 +285,27 @@ func (s *state) controlFlowPass(i int, in *spirv.Instruction) bool {
 		return s.branchConditional(i, in, isLabel)
 	case spirv.OpPhi:
 		return s.phi(i, in, isLabel)
+	case spirv.OpBranch:
+		if len(in.Words) > 1 && !isLabel(in.Words[1]) {
+			return s.fail(i, "", "'Target Label' operands for OpBranch must be the ID of an OpLabel instruction")
+		}
+		return false
+	case spirv.OpSwitch:
+		if len(in.Words) < 3 {
+			return false
+		}
+		if !s.isIntScalar(s.typeOfValue(in.Words[1])) {
+			return s.fail(i, "", "Selector type must be OpTypeInt")
+		}
+		if !isLabel(in.Words[2]) {
+			return s.fail(i, "", "Default must be an OpLabel instruction")
+		}
+		for k := 3; k < len(in.Operands); k += 2 {
+			if !isLabel(in.Words[in.Operands[k].Offset]) {
+				return s.fail(i, "", "'Target Label' operands for OpSwitch must be IDs of an OpLabel instruction")
+			}
+		}
+		return false
 	}
 	if in.Opcode != spirv.OpLoopMerge || len(in.Words) < 4 {
 		return false
