@@ -285,6 +285,8 @@ func (s *state) controlFlowPass(i int, in *spirv.Instruction) bool {
 		return s.branchConditional(i, in, isLabel)
 	case spirv.OpPhi:
 		return s.phi(i, in, isLabel)
+	case spirv.OpReturnValue:
+		return s.returnValue(i, in)
 	case spirv.OpBranch:
 		if len(in.Words) > 1 && !isLabel(in.Words[1]) {
 			return s.fail(i, "", "'Target Label' operands for OpBranch must be the ID of an OpLabel instruction")
@@ -433,4 +435,34 @@ func (s *state) getCFG() *cfg {
 		s.cfg = s.buildCFG()
 	}
 	return s.cfg
+}
+
+// returnValue is ValidateReturnValue.
+func (s *state) returnValue(i int, in *spirv.Instruction) bool {
+	if len(in.Words) < 2 {
+		return false
+	}
+	v := in.Words[1]
+	vt := s.typeOfValue(v)
+	if vt == 0 {
+		return s.fail(i, "", "OpReturnValue Value <id> %s does not represent a value.", s.idName(v))
+	}
+	t := s.typeOf(vt)
+	if t == nil || t.Kind == spirv.TypeVoid {
+		return s.fail(i, "", "OpReturnValue value's type <id> %s is missing or void.", s.idName(vt))
+	}
+	if s.x.AddressingModel == spirv.AddressingModelLogical && (t.Op == spirv.OpTypePointer || t.Op == spirv.OpTypeUntypedPointerKHR) &&
+		!s.caps.has(spirv.CapabilityVariablePointers) && !s.caps.has(spirv.CapabilityVariablePointersStorageBuffer) &&
+		!s.opts.RelaxLogicalPointer && !s.opts.BeforeHLSLLegalization {
+		return s.fail(i, "", "OpReturnValue value's type <id> %s is a pointer, which is invalid in the Logical addressing model.", s.idName(vt))
+	}
+	g := s.getCFG()
+	b := g.blockOf[i]
+	if b < 0 {
+		return false
+	}
+	if fn := s.x.Functions[g.blocks[b].fn]; fn.Result != vt {
+		return s.fail(i, "", "OpReturnValue Value <id> %ss type does not match OpFunction's return type.", s.idName(v))
+	}
+	return false
 }

@@ -227,6 +227,17 @@ OpBranch %m
 OpReturn
 OpFunctionEnd
 `},
+	{name: "return value type", src: valHead + domTypes + `%fnu = OpTypeFunction %u32
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%r = OpFunctionCall %u32 %f
+OpReturn
+OpFunctionEnd
+%f = OpFunction %u32 None %fnu
+%fe = OpLabel
+OpReturnValue %true
+OpFunctionEnd
+`},
 	{name: "memory model twice", src: "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpMemoryModel Logical GLSL450\n" + valTail},
 }
 
