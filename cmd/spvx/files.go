@@ -134,3 +134,12 @@ func readModuleStream(r io.Reader) ([]byte, func(), error) {
 	}
 	return readAll(br, 0)
 }
+
+// readAny reads a named file, or standard input for "-", whatever its
+// content (spvx run and spvx val take binaries, hex dumps and text alike,
+// and tell them apart afterwards). A stream is read up to maxInput.
+// release, when not nil, frees data; a caller whose decoded module views
+// data must keep it until the module is no longer used.
+func readAny(name string, s stdio) (data []byte, release func(), err error) {
+	return readChecked(name, s, func(*bufio.Reader) (int, error) { return maxInput, nil })
+}

@@ -42,6 +42,7 @@ var commands = []command{
 	{"mx", "OCP MX formats: types, decode, encode, table, quantize, dequantize", runMX},
 	{"shuffle", "explore OpSubgroupBitcastShuffleINTEL: bit sources, values, SVG", runShuffle},
 	runCommand,
+	{"val", "validate SPIR-V modules as spirv-val does (and the FP8/OCP/bitcast-shuffle extensions)", runVal},
 }
 
 func main() {

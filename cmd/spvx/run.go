@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -70,7 +69,7 @@ func runRun(args []string, s stdio) int {
 		return usageErr(s, fs, "run", "want exactly one input file")
 	}
 	name := pos[0]
-	data, release, err := readChecked(name, s, func(*bufio.Reader) (int, error) { return maxInput, nil })
+	data, release, err := readAny(name, s)
 	if release != nil {
 		defer release()
 	}

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"spvx/asm"
+	"spvx/spirv"
+	"spvx/val"
+)
+
+const valUsage = `usage: spvx val [options] FILE...
+
+Validates SPIR-V modules as spirv-val does, with the same flags and the
+same output: "error: line N: <message>", then the instruction. A FILE may
+be a binary, a hex dump, or .spvasm text (assembled first); - reads
+standard input. With several files, each file's report is preceded by
+"FILE:". Exit status 1 if any module is invalid.
+
+Options (spirv-val's):
+  --target-env ENV                   ` + "spv1.0 … spv1.6 (default spv1.6), vulkan1.0 … vulkan1.4,\n" +
+	`                                     vulkan1.1spv1.4, opencl1.2 … opencl2.2[embedded], opengl4.0 … opengl4.5
+  --max-struct-members N, --max-struct-depth N, --max-local-variables N,
+  --max-global-variables N, --max-switch-branches N, --max-function-args N,
+  --max-control-flow-nesting-depth N, --max-access-chain-indexes N, --max-id-bound N
+  --relax-logical-pointer, --relax-block-layout, --uniform-buffer-standard-layout,
+  --scalar-block-layout, --workgroup-scalar-block-layout, --skip-block-layout,
+  --relax-struct-store, --allow-localsizeid, --before-hlsl-legalization
+Options (spvx's):
+  --all          report every error of a module, not only the first
+  --json         write the diagnostics as JSON on standard output
+  --spec-strict  also enforce the FP8/OCP extension spec texts where spirv-val is looser
+`
+
+// valDiag is one --json diagnostic.
+type valDiag struct {
+	File    string `json:"file"`
+	Inst    int    `json:"inst"` // instruction index, -1 for the module
+	Word    int    `json:"word"` // word offset, header included
+	Line    int    `json:"line"` // spirv-val's "line N"
+	Message string `json:"message"`
+	VUID    string `json:"vuid,omitempty"`
+	Text    string `json:"instruction,omitempty"`
+}
+
+func runVal(args []string, s stdio) int {
+	fs := flag.NewFlagSet("val", flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	fs.Usage = func() { fmt.Fprint(s.err, valUsage) }
+	var opts val.Options
+	env := fs.String("target-env", "spv1.6", "")
+	lim := &opts.Limits
+	for _, l := range []struct {
+		name string
+		p    *uint32
+	}{
+		{"max-struct-members", &lim.MaxStructMembers}, {"max-struct-depth", &lim.MaxStructDepth},
+		{"max-local-variables", &lim.MaxLocalVariables}, {"max-global-variables", &lim.MaxGlobalVariables},
+		{"max-switch-branches", &lim.MaxSwitchBranches}, {"max-function-args", &lim.MaxFunctionArgs},
+		{"max-control-flow-nesting-depth", &lim.MaxControlFlowNestingDepth},
+		{"max-access-chain-indexes", &lim.MaxAccessChainIndexes}, {"max-id-bound", &lim.MaxIDBound},
+	} {
+		fs.Func(l.name, "", func(v string) error {
+			var n uint32
+			if _, err := fmt.Sscan(v, &n); err != nil || n == 0 {
+				return fmt.Errorf("invalid value %q", v)
+			}
+			*l.p = n
+			return nil
+		})
+	}
+	fs.BoolVar(&opts.RelaxLogicalPointer, "relax-logical-pointer", false, "")
+	fs.BoolVar(&opts.RelaxBlockLayout, "relax-block-layout", false, "")
+	fs.BoolVar(&opts.UniformBufferStandardLayout, "uniform-buffer-standard-layout", false, "")
+	fs.BoolVar(&opts.ScalarBlockLayout, "scalar-block-layout", false, "")
+	fs.BoolVar(&opts.WorkgroupScalarBlockLayout, "workgroup-scalar-block-layout", false, "")
+	fs.BoolVar(&opts.SkipBlockLayout, "skip-block-layout", false, "")
+	fs.BoolVar(&opts.RelaxStructStore, "relax-struct-store", false, "")
+	fs.BoolVar(&opts.AllowLocalSizeID, "allow-localsizeid", false, "")
+	fs.BoolVar(&opts.BeforeHLSLLegalization, "before-hlsl-legalization", false, "")
+	fs.BoolVar(&opts.All, "all", false, "")
+	fs.BoolVar(&opts.SpecStrict, "spec-strict", false, "")
+	asJSON := fs.Bool("json", false, "")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	e, err := val.ParseEnv(*env)
+	if err != nil {
+		fmt.Fprintf(s.err, "spvx val: %v\n", err)
+		return exitUsage
+	}
+	opts.Env = e
+	if opts.BeforeHLSLLegalization {
+		opts.RelaxLogicalPointer = true
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	out := bufio.NewWriter(s.err)
+	defer out.Flush()
+	several := fs.NArg() > 1
+	status := exitOK
+	var diags []valDiag
+	for _, name := range fs.Args() {
+		m, err := loadValModule(name, *env, s)
+		if err != nil {
+			status = exitRejected
+			if *asJSON {
+				diags = append(diags, valDiag{File: name, Inst: -1, Message: err.Error()})
+				continue
+			}
+			if several {
+				fmt.Fprintf(out, "%s:\n", name)
+			}
+			if d, ok := val.FromDecodeError(err); ok {
+				fmt.Fprintf(out, "error: line %d: %s\n", d.Line(), d.Msg)
+			} else {
+				fmt.Fprintf(out, "error: %v\n", err)
+			}
+			continue
+		}
+		verr := val.Validate(m, opts)
+		if verr == nil {
+			continue
+		}
+		status = exitRejected
+		var list val.ErrorList
+		if !errors.As(verr, &list) {
+			fmt.Fprintf(out, "error: %v\n", verr)
+			continue
+		}
+		texts := val.InstructionTexts(m)
+		if several && !*asJSON {
+			fmt.Fprintf(out, "%s:\n", name)
+		}
+		for _, d := range list {
+			text := ""
+			if d.Inst >= 0 && d.Inst < len(texts) {
+				text = texts[d.Inst]
+			}
+			if *asJSON {
+				diags = append(diags, valDiag{File: name, Inst: d.Inst, Word: d.Word, Line: d.Line(),
+					Message: d.Msg, VUID: d.VUID, Text: text})
+				continue
+			}
+			printValError(out, d, text)
+		}
+	}
+	if *asJSON {
+		if diags == nil {
+			diags = []valDiag{}
+		}
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(diags); err != nil {
+			fmt.Fprintf(s.err, "spvx val: %v\n", err)
+		}
+	}
+	return status
+}
+
+// printValError writes one error as spirv-val does: the message line,
+// then, for an error about an instruction, the instruction indented by two
+// spaces and an empty line.
+func printValError(w io.Writer, d val.Error, text string) {
+	fmt.Fprintf(w, "error: line %d: %s\n", d.Line(), d.Error())
+	if d.Inst >= 0 {
+		fmt.Fprintf(w, "  %s\n\n", text)
+	}
+}
+
+// loadValModule reads a binary, hex dump or .spvasm file and decodes it.
+func loadValModule(name, env string, s stdio) (*spirv.Module, error) {
+	// Not released: the decoded module may view the bytes in place, and
+	// the caller keeps it; a mapping lasts until spvx exits.
+	b, _, err := readAny(name, s)
+	if err != nil {
+		return nil, pathless(err)
+	}
+	if strings.HasSuffix(name, ".spvasm") {
+		// LaxIDs: undefined and twice-defined ids are the validator's to
+		// report, with spirv-val's messages.
+		opt := asm.Options{File: name, TargetEnv: env, LaxIDs: true}
+		words, err := asm.Assemble(b, opt)
+		if err != nil {
+			var list asm.ErrorList
+			if errors.As(err, &list) {
+				var msgs []string
+				for _, e := range list {
+					msgs = append(msgs, e.Error())
+				}
+				return nil, errors.New(strings.Join(msgs, "\n"))
+			}
+			return nil, err
+		}
+		return spirv.DecodeWords(words)
+	}
+	b, err = binaryModule(b)
+	if err != nil {
+		return nil, err
+	}
+	return spirv.Decode(b)
+}

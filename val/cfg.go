@@ -1,0 +1,468 @@
+package val
+
+import (
+	"slices"
+
+	"spvx/spirv"
+)
+
+// This file holds the control-flow graph of each function, as far as
+// validate_cfg.cpp's checks here need it: blocks, their successors (the
+// branch targets of each terminator), reachability from the entry block,
+// and the dominator tree, computed with the Lengauer–Tarjan algorithm
+// (near-linear: O(E α(E, V)), never quadratic on big functions).
+// The structured control-flow rules are not written yet.
+
+// cfg is the module's blocks and their dominator trees.
+type cfg struct {
+	blockOf []int32 // by instruction index: the block holding it, -1 if none
+	blocks  []cfgBlock
+	byLabel map[uint32]int32 // label id -> block
+	// succ[succStart[b]:succStart[b+1]] are block b's branch targets, in
+	// operand order, repeats kept (as spirv-val registers them).
+	succStart, succ []int32
+	preds           [][]int32 // built on first use (predecessors)
+}
+
+// predecessors returns block b's predecessors, one per branch edge
+// (repeats kept), as spirv-val's BasicBlock::predecessors.
+func (g *cfg) predecessors(b int32) []int32 {
+	if g.preds == nil {
+		g.preds = make([][]int32, len(g.blocks))
+		for k := range g.blocks {
+			for _, t := range g.succ[g.succStart[k]:g.succStart[k+1]] {
+				g.preds[t] = append(g.preds[t], int32(k))
+			}
+		}
+	}
+	return g.preds[b]
+}
+
+type cfgBlock struct {
+	label      uint32
+	fn         int32 // index in Index.Functions
+	start, end int   // instruction indexes of OpLabel and the terminator (-1: none)
+	reachable  bool
+	// pre and post number the block in a depth-first walk of its
+	// function's dominator tree: a dominates b iff a.pre <= b.pre and
+	// b.post <= a.post. Unreachable blocks have none.
+	pre, post int32
+}
+
+// dominates reports whether block a dominates block b (both reachable,
+// same function).
+func (g *cfg) dominates(a, b int32) bool {
+	x, y := &g.blocks[a], &g.blocks[b]
+	if x.fn != y.fn || !x.reachable || !y.reachable {
+		return false
+	}
+	return x.pre <= y.pre && y.post <= x.post
+}
+
+// successors appends block b's branch targets (as block indexes) to dst.
+func (s *state) successors(g *cfg, b *cfgBlock, dst []int32) []int32 {
+	if b.end < 0 {
+		return dst
+	}
+	in := s.m.Inst(b.end)
+	switch in.Opcode {
+	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch:
+	default:
+		return dst
+	}
+	first := true
+	for _, o := range in.Operands {
+		if o.Kind != spirv.OperandKindIdRef {
+			continue
+		}
+		if first && in.Opcode != spirv.OpBranch {
+			first = false // the condition or the selector
+			continue
+		}
+		if t, ok := g.byLabel[in.Words[o.Offset]]; ok && g.blocks[t].fn == b.fn {
+			dst = append(dst, t)
+		}
+	}
+	return dst
+}
+
+// buildCFG builds the blocks of every function and their dominator trees.
+func (s *state) buildCFG() *cfg {
+	g := &cfg{blockOf: make([]int32, s.m.Len()), byLabel: map[uint32]int32{}}
+	for i := range g.blockOf {
+		g.blockOf[i] = -1
+	}
+	for f, fn := range s.x.Functions {
+		for _, b := range fn.Blocks {
+			k := int32(len(g.blocks))
+			g.blocks = append(g.blocks, cfgBlock{label: b.Label, fn: int32(f), start: b.Start, end: b.End})
+			if _, dup := g.byLabel[b.Label]; !dup {
+				g.byLabel[b.Label] = k
+			}
+			end := b.End
+			if end < 0 {
+				end = fn.End - 1
+			}
+			for i := b.Start; i <= end && i < len(g.blockOf); i++ {
+				g.blockOf[i] = k
+			}
+		}
+	}
+	// Successor lists, flattened.
+	succStart := make([]int32, len(g.blocks)+1)
+	var succ []int32
+	for k := range g.blocks {
+		succStart[k] = int32(len(succ))
+		succ = s.successors(g, &g.blocks[k], succ)
+	}
+	succStart[len(g.blocks)] = int32(len(succ))
+	g.succStart, g.succ = succStart, succ
+	first := int32(0)
+	for f := range s.x.Functions {
+		n := int32(len(s.x.Functions[f].Blocks))
+		if n > 0 {
+			dominatorTree(g, first, first+n, succStart, succ)
+		}
+		first += n
+	}
+	return g
+}
+
+// dominatorTree computes reachability and the dominator tree numbering of
+// the blocks [lo, hi) of one function, entry lo, by Lengauer–Tarjan.
+func dominatorTree(g *cfg, lo, hi int32, succStart, succ []int32) {
+	n := hi - lo
+	// Depth-first numbering from the entry (iterative).
+	dfn := make([]int32, n) // block-lo -> dfs number + 1 (0: unreached)
+	vertex := make([]int32, 0, n)
+	parent := make([]int32, 0, n) // by dfs number
+	type frame struct{ b, next int32 }
+	stack := []frame{{lo, succStart[lo]}}
+	dfn[0] = 1
+	vertex = append(vertex, lo)
+	parent = append(parent, -1)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == succStart[top.b+1] {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		t := succ[top.next]
+		top.next++
+		if dfn[t-lo] != 0 {
+			continue
+		}
+		dfn[t-lo] = int32(len(vertex)) + 1
+		parent = append(parent, dfn[top.b-lo]-1)
+		vertex = append(vertex, t)
+		stack = append(stack, frame{t, succStart[t]})
+	}
+	m := int32(len(vertex))
+	// Predecessors by dfs number, reachable ones only.
+	predStart := make([]int32, m+1)
+	for v := int32(0); v < m; v++ {
+		b := vertex[v]
+		for _, t := range succ[succStart[b]:succStart[b+1]] {
+			if d := dfn[t-lo]; d != 0 {
+				predStart[d-1+1]++
+			}
+		}
+	}
+	for v := int32(1); v <= m; v++ {
+		predStart[v] += predStart[v-1]
+	}
+	pred := make([]int32, predStart[m])
+	fill := append([]int32(nil), predStart[:m]...)
+	for v := int32(0); v < m; v++ {
+		b := vertex[v]
+		for _, t := range succ[succStart[b]:succStart[b+1]] {
+			if d := dfn[t-lo]; d != 0 {
+				pred[fill[d-1]] = v
+				fill[d-1]++
+			}
+		}
+	}
+	semi := make([]int32, m)
+	idom := make([]int32, m)
+	ancestor := make([]int32, m)
+	label := make([]int32, m)
+	bucketHead := make([]int32, m)
+	bucketNext := make([]int32, m)
+	for v := int32(0); v < m; v++ {
+		semi[v], label[v], ancestor[v], bucketHead[v] = v, v, -1, -1
+	}
+	var path []int32
+	eval := func(v int32) int32 {
+		if ancestor[v] < 0 {
+			return v
+		}
+		// Compress the path from v to the root of its tree, iteratively.
+		path = path[:0]
+		for u := v; ancestor[ancestor[u]] >= 0; u = ancestor[u] {
+			path = append(path, u)
+		}
+		for k := len(path) - 1; k >= 0; k-- {
+			u := path[k]
+			a := ancestor[u]
+			if semi[label[a]] < semi[label[u]] {
+				label[u] = label[a]
+			}
+			ancestor[u] = ancestor[a]
+		}
+		return label[v]
+	}
+	for w := m - 1; w >= 1; w-- {
+		for _, v := range pred[predStart[w]:predStart[w+1]] {
+			if u := eval(v); semi[u] < semi[w] {
+				semi[w] = semi[u]
+			}
+		}
+		s := semi[w]
+		bucketNext[w], bucketHead[s] = bucketHead[s], w
+		p := parent[w]
+		ancestor[w] = p
+		for v := bucketHead[p]; v >= 0; v = bucketNext[v] {
+			if u := eval(v); semi[u] < semi[v] {
+				idom[v] = u
+			} else {
+				idom[v] = p
+			}
+		}
+		bucketHead[p] = -1
+	}
+	for w := int32(1); w < m; w++ {
+		if idom[w] != semi[w] {
+			idom[w] = idom[idom[w]]
+		}
+	}
+	// Number the dominator tree (children lists, then an iterative walk).
+	childHead := make([]int32, m)
+	childNext := make([]int32, m)
+	for v := range childHead {
+		childHead[v] = -1
+	}
+	for w := m - 1; w >= 1; w-- {
+		p := idom[w]
+		childNext[w], childHead[p] = childHead[p], w
+	}
+	clock := int32(0)
+	walk := []int32{0}
+	next := make([]int32, m)
+	copy(next, childHead)
+	g.blocks[vertex[0]].pre = clock
+	clock++
+	for len(walk) > 0 {
+		v := walk[len(walk)-1]
+		if c := next[v]; c >= 0 {
+			next[v] = childNext[c]
+			g.blocks[vertex[c]].pre = clock
+			clock++
+			walk = append(walk, c)
+			continue
+		}
+		g.blocks[vertex[v]].post = clock
+		clock++
+		walk = walk[:len(walk)-1]
+	}
+	for v := int32(0); v < m; v++ {
+		g.blocks[vertex[v]].reachable = true
+	}
+}
+
+// controlFlowPass holds ControlFlowPass's per-instruction rules, as far
+// as they exist here: OpLoopMerge's targets and loop controls.
+func (s *state) controlFlowPass(i int, in *spirv.Instruction) bool {
+	if in.Opcode == spirv.OpLabel {
+		s.curLabel = in.ResultID
+		return false
+	}
+	isLabel := func(id uint32) bool {
+		j, ok := s.x.Def(id)
+		return ok && s.m.Inst(j).Opcode == spirv.OpLabel
+	}
+	switch in.Opcode {
+	case spirv.OpBranchConditional:
+		return s.branchConditional(i, in, isLabel)
+	case spirv.OpPhi:
+		return s.phi(i, in, isLabel)
+	case spirv.OpReturnValue:
+		return s.returnValue(i, in)
+	case spirv.OpBranch:
+		if len(in.Words) > 1 && !isLabel(in.Words[1]) {
+			return s.fail(i, "", "'Target Label' operands for OpBranch must be the ID of an OpLabel instruction")
+		}
+		return false
+	case spirv.OpSwitch:
+		if len(in.Words) < 3 {
+			return false
+		}
+		if !s.isIntScalar(s.typeOfValue(in.Words[1])) {
+			return s.fail(i, "", "Selector type must be OpTypeInt")
+		}
+		if !isLabel(in.Words[2]) {
+			return s.fail(i, "", "Default must be an OpLabel instruction")
+		}
+		for k := 3; k < len(in.Operands); k += 2 {
+			if !isLabel(in.Words[in.Operands[k].Offset]) {
+				return s.fail(i, "", "'Target Label' operands for OpSwitch must be IDs of an OpLabel instruction")
+			}
+		}
+		return false
+	}
+	if in.Opcode != spirv.OpLoopMerge || len(in.Words) < 4 {
+		return false
+	}
+	merge, cont, ctl := in.Words[1], in.Words[2], in.Words[3]
+	switch {
+	case !isLabel(merge):
+		return s.fail(i, "", "Merge Block %s must be an OpLabel", s.idName(merge))
+	case merge == s.curLabel:
+		return s.fail(i, "", "Merge Block may not be the block containing the OpLoopMerge\n")
+	case !isLabel(cont):
+		return s.fail(i, "", "Continue Target %s must be an OpLabel", s.idName(cont))
+	case merge == cont:
+		return s.fail(i, "", "Merge Block and Continue Target must be different ids")
+	}
+	const (
+		unroll, dontUnroll, dependencyLength = 0x1, 0x2, 0x8
+		minIterations, maxIterations         = 0x10, 0x20
+		iterationMultiple, peelCount         = 0x40, 0x80
+		partialCount                         = 0x100
+	)
+	switch {
+	case ctl&unroll != 0 && ctl&dontUnroll != 0:
+		return s.fail(i, "", "Unroll and DontUnroll loop controls must not both be specified")
+	case ctl&dontUnroll != 0 && ctl&peelCount != 0:
+		return s.fail(i, "", "PeelCount and DontUnroll loop controls must not both be specified")
+	case ctl&dontUnroll != 0 && ctl&partialCount != 0:
+		return s.fail(i, "", "PartialCount and DontUnroll loop controls must not both be specified")
+	}
+	if ctl&iterationMultiple != 0 {
+		k := 4 // word index of the first loop-control parameter
+		for _, bit := range []uint32{dependencyLength, minIterations, maxIterations} {
+			if ctl&bit != 0 {
+				k++
+			}
+		}
+		if k >= len(in.Words) || in.Words[k] == 0 {
+			return s.fail(i, "", "IterationMultiple loop control operand must be greater than zero")
+		}
+	}
+	return false
+}
+
+// branchConditional is ValidateBranchConditional.
+func (s *state) branchConditional(i int, in *spirv.Instruction, isLabel func(uint32) bool) bool {
+	if n := len(in.Words) - 1; n != 3 && n != 5 {
+		return s.fail(i, "", "OpBranchConditional requires either 3 or 5 parameters")
+	}
+	if t := s.typeOfValue(in.Words[1]); t == 0 || !s.isBoolScalar(t) {
+		return s.fail(i, "", "Condition operand for OpBranchConditional must be of boolean type")
+	}
+	if !isLabel(in.Words[2]) {
+		return s.fail(i, "", "The 'True Label' operand for OpBranchConditional must be the ID of an OpLabel instruction")
+	}
+	if !isLabel(in.Words[3]) {
+		return s.fail(i, "", "The 'False Label' operand for OpBranchConditional must be the ID of an OpLabel instruction")
+	}
+	if s.version >= spirv.MakeVersion(1, 6) && in.Words[2] == in.Words[3] {
+		return s.fail(i, "", "In SPIR-V 1.6 or later, True Label and False Label must be different labels")
+	}
+	return false
+}
+
+// phi is ValidatePhi.
+func (s *state) phi(i int, in *spirv.Instruction, isLabel func(uint32) bool) bool {
+	w := in.Words
+	if (len(w)-3)%2 != 0 {
+		return s.fail(i, "", "OpPhi does not have an equal number of incoming values and basic blocks.")
+	}
+	rt := s.typeOf(in.TypeID)
+	if rt == nil {
+		return false
+	}
+	if rt.Kind == spirv.TypeVoid {
+		return s.fail(i, "", "OpPhi must not have void result type")
+	}
+	if (rt.Op == spirv.OpTypePointer || rt.Op == spirv.OpTypeUntypedPointerKHR) && s.x.AddressingModel == spirv.AddressingModelLogical &&
+		!s.caps.has(spirv.CapabilityVariablePointers) && !s.caps.has(spirv.CapabilityVariablePointersStorageBuffer) {
+		return s.fail(i, "", "Using pointers with OpPhi requires capability VariablePointers or VariablePointersStorageBuffer")
+	}
+	if !s.opts.BeforeHLSLLegalization && !s.caps.has(spirv.CapabilityBindlessTextureNV) {
+		if rt.Op == spirv.OpTypeSampledImage || (s.caps.has(spirv.CapabilityShader) && (rt.Op == spirv.OpTypeImage || rt.Op == spirv.OpTypeSampler)) {
+			return s.fail(i, "", "Result type cannot be %s", rt.Op)
+		}
+	}
+	g := s.getCFG()
+	b := g.blockOf[i]
+	if b < 0 {
+		return false
+	}
+	preds := g.predecessors(b)
+	ids := make([]uint32, 0, len(preds))
+	for _, p := range preds {
+		ids = append(ids, g.blocks[p].label)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if edges := (len(w) - 3) / 2; edges != len(ids) {
+		return s.fail(i, "", "OpPhi's number of incoming blocks (%d) does not match block's predecessor count (%d).", edges, len(preds))
+	}
+	observed := map[uint32]bool{}
+	for k := 3; k+1 < len(w); k += 2 {
+		if t := s.typeOfValue(w[k]); t != in.TypeID {
+			return s.fail(i, "", "OpPhi's result type <id> %s does not match incoming value <id> %s type <id> %s.",
+				s.idName(in.TypeID), s.idName(w[k]), s.idName(t))
+		}
+		p := w[k+1]
+		if !isLabel(p) {
+			return s.fail(i, "", "OpPhi's incoming basic block <id> %s is not an OpLabel.", s.idName(p))
+		}
+		if _, found := slices.BinarySearch(ids, p); !found {
+			return s.fail(i, "", "OpPhi's incoming basic block <id> %s is not a predecessor of <id> %s.", s.idName(p), s.idName(g.blocks[b].label))
+		}
+		if observed[p] {
+			return s.fail(i, "", "OpPhi references incoming basic block <id> %s multiple times.", s.idName(p))
+		}
+		observed[p] = true
+	}
+	return false
+}
+
+// getCFG builds the CFG once per validation.
+func (s *state) getCFG() *cfg {
+	if s.cfg == nil {
+		s.cfg = s.buildCFG()
+	}
+	return s.cfg
+}
+
+// returnValue is ValidateReturnValue.
+func (s *state) returnValue(i int, in *spirv.Instruction) bool {
+	if len(in.Words) < 2 {
+		return false
+	}
+	v := in.Words[1]
+	vt := s.typeOfValue(v)
+	if vt == 0 {
+		return s.fail(i, "", "OpReturnValue Value <id> %s does not represent a value.", s.idName(v))
+	}
+	t := s.typeOf(vt)
+	if t == nil || t.Kind == spirv.TypeVoid {
+		return s.fail(i, "", "OpReturnValue value's type <id> %s is missing or void.", s.idName(vt))
+	}
+	if s.x.AddressingModel == spirv.AddressingModelLogical && (t.Op == spirv.OpTypePointer || t.Op == spirv.OpTypeUntypedPointerKHR) &&
+		!s.caps.has(spirv.CapabilityVariablePointers) && !s.caps.has(spirv.CapabilityVariablePointersStorageBuffer) &&
+		!s.opts.RelaxLogicalPointer && !s.opts.BeforeHLSLLegalization {
+		return s.fail(i, "", "OpReturnValue value's type <id> %s is a pointer, which is invalid in the Logical addressing model.", s.idName(vt))
+	}
+	g := s.getCFG()
+	b := g.blockOf[i]
+	if b < 0 {
+		return false
+	}
+	if fn := s.x.Functions[g.blocks[b].fn]; fn.Result != vt {
+		return s.fail(i, "", "OpReturnValue Value <id> %ss type does not match OpFunction's return type.", s.idName(v))
+	}
+	return false
+}

@@ -1,0 +1,128 @@
+package val
+
+import "spvx/spirv"
+
+// This file holds validate_memory.cpp's rules, as far as they exist here:
+// SPV_EXT_ocp_microscaling_types' storage-class rule for OpVariable
+// (OCP-MX-RULES.md §2.2 E): with the Shader capability, a variable whose
+// data type contains E2M1, E2M3 or E3M2 must be in the Function or Private
+// storage class, following the data type through pointers to the
+// innermost pointer's storage class.
+
+func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
+	if in.Opcode != spirv.OpVariable {
+		return false
+	}
+	if s.variablePointer(i, in) {
+		return true
+	}
+	if !s.caps.has(spirv.CapabilityShader) {
+		return false
+	}
+	return s.memoryStorage(i, in)
+}
+
+// variablePointer is ValidateVariablePointer: in Logical (or
+// PhysicalStorageBuffer64) addressing, the first pointer other than a
+// PhysicalStorageBuffer one that a variable's data type holds (depth
+// first, the type itself first) points to StorageBuffer or Workgroup, with
+// the matching variable-pointers capability.
+func (s *state) variablePointer(i int, in *spirv.Instruction) bool {
+	if s.opts.RelaxLogicalPointer || s.opts.BeforeHLSLLegalization ||
+		(s.x.AddressingModel != spirv.AddressingModelLogical && s.x.AddressingModel != spirv.AddressingModelPhysicalStorageBuffer64) {
+		return false
+	}
+	ptr := s.typeOf(in.TypeID)
+	if ptr == nil || ptr.Kind != spirv.TypePointer {
+		return false
+	}
+	sc, found := s.firstLogicalPointer(ptr.Elem)
+	if !found {
+		return false
+	}
+	switch {
+	case sc != spirv.StorageClassStorageBuffer && sc != spirv.StorageClassWorkgroup:
+		return s.fail(i, "", "In Logical addressing, variables can only allocate a pointer to the StorageBuffer or Workgroup storage classes")
+	case sc == spirv.StorageClassStorageBuffer && !s.caps.has(spirv.CapabilityVariablePointersStorageBuffer):
+		return s.fail(i, "", "In Logical addressing, variables can only allocate a storage buffer pointer if the VariablePointersStorageBuffer capability is declared")
+	case sc == spirv.StorageClassWorkgroup && !s.caps.has(spirv.CapabilityVariablePointers):
+		return s.fail(i, "", "In Logical addressing, variables can only allocate a workgroup pointer if the VariablePointers capability is declared")
+	}
+	return false
+}
+
+// firstLogicalPointer finds, depth first as ContainsType walks, the first
+// pointer type in t that is not a PhysicalStorageBuffer pointer, and
+// returns its storage class. Results are cached per type.
+func (s *state) firstLogicalPointer(t uint32) (spirv.StorageClass, bool) {
+	if s.logicalPtrCache == nil {
+		s.logicalPtrCache = map[uint32]int64{}
+	}
+	if v, ok := s.logicalPtrCache[t]; ok {
+		return spirv.StorageClass(v), v >= 0
+	}
+	s.logicalPtrCache[t] = -1 // cycles contribute nothing
+	var res int64 = -1
+	ty := s.typeOf(t)
+	var kids []uint32
+	if ty != nil {
+		switch ty.Kind {
+		case spirv.TypePointer:
+			if ty.Storage != spirv.StorageClassPhysicalStorageBuffer {
+				res = int64(ty.Storage)
+			} else if !s.fwdPtr[t] {
+				kids = []uint32{ty.Elem}
+			}
+		case spirv.TypeVector, spirv.TypeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray,
+			spirv.TypeImage, spirv.TypeSampledImage, spirv.TypeCooperativeMatrix:
+			kids = []uint32{ty.Elem}
+		case spirv.TypeStruct:
+			kids = ty.Members
+		case spirv.TypeFunction:
+			kids = append([]uint32{ty.Return}, ty.Members...)
+		}
+		if ty.Op == spirv.OpTypeUntypedPointerKHR {
+			if j, ok := s.x.Def(t); ok && len(s.m.Inst(j).Words) > 2 {
+				if sc := spirv.StorageClass(s.m.Inst(j).Words[2]); sc != spirv.StorageClassPhysicalStorageBuffer {
+					res = int64(sc)
+				}
+			}
+		}
+	}
+	for _, k := range kids {
+		if res >= 0 {
+			break
+		}
+		if sc, ok := s.firstLogicalPointer(k); ok {
+			res = int64(sc)
+		}
+	}
+	s.logicalPtrCache[t] = res
+	return spirv.StorageClass(res), res >= 0
+}
+
+// memoryStorage applies the storage-class rule to variable i.
+func (s *state) memoryStorage(i int, in *spirv.Instruction) bool {
+	if len(in.Words) < 4 {
+		return false
+	}
+	ptr := s.x.Types[in.TypeID]
+	if ptr == nil || ptr.Kind != spirv.TypePointer {
+		return false
+	}
+	if !s.containsOCPNB(ptr.Elem) {
+		return false
+	}
+	sc := ptr.Storage
+	for t := s.x.Types[ptr.Elem]; t != nil && t.Kind == spirv.TypePointer; t = s.x.Types[t.Elem] {
+		sc = t.Storage
+	}
+	if sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate {
+		name := "?"
+		if e, ok := spirv.OperandKindStorageClass.Enumerant(uint32(sc)); ok {
+			name = e.Name
+		}
+		return s.fail(i, "", "Cannot allocate a variable containing a Float4EXT or Float6EXT type in %s storage class", name)
+	}
+	return false
+}

@@ -1,0 +1,83 @@
+package val
+
+import "spvx/spirv"
+
+// This file holds the rules Options.SpecStrict adds where spirv-val is
+// looser than the SPV_EXT_float8 and SPV_EXT_ocp_microscaling_types texts
+// (OCP-MX-RULES.md §2.3). No other validator enforces them:
+//
+//   - the allow-list: an object whose type is or contains an FP8
+//     (E4M3/E5M2) or OCP (E2M1, E2M3, E3M2, E8M0, MXINT8) float may be used
+//     only by constant-creation, memory, function, conversion, composite,
+//     annotation, debug, miscellaneous, extension and mode-setting
+//     instructions, and OpSelect, OpPhi, OpReturnValue, OpLifetimeStart
+//     and OpLifetimeStop; OpCooperativeMatrixMulAddKHR too for FP8 (the OCP
+//     spec defers cooperative matrices, its Issue 4). Type declarations
+//     name types, not objects, and are not uses.
+//   - the SaturatedToLargestFloat8NormalConversionEXT decoration goes only
+//     on OpFConvert, OpConvertSToF or OpConvertUToF whose Result Type's
+//     component is E4M3 or E5M2.
+//   - E2M1, E2M3 and E3M2 variables are Function or Private also without
+//     the Shader capability (spirv-val checks Shader modules only).
+
+const (
+	msgStrictFP8 = "%s cannot use an object of FP8 E4M3/E5M2 type: SPV_EXT_float8 allows them only in the instructions it lists (spec-strict)"
+	msgStrictOCP = "%s cannot use an object of OCP microscaling type: SPV_EXT_ocp_microscaling_types allows them only in the instructions it lists (spec-strict)"
+	msgStrictSat = "The SaturatedToLargestFloat8NormalConversionEXT decoration must decorate an OpFConvert, OpConvertSToF or OpConvertUToF whose Result Type is an FP8 E4M3/E5M2 type (spec-strict)"
+)
+
+// allowedClass reports the instruction classes of the allow-list.
+func allowedClass(c string) bool {
+	switch c {
+	case "Constant-Creation", "Memory", "Function", "Conversion", "Composite", "Annotation", "Debug",
+		"Miscellaneous", "Extension", "Mode-Setting", "Type-Declaration":
+		return true
+	}
+	return false
+}
+
+func (s *state) specStrictPass(i int, in *spirv.Instruction) bool {
+	if in.Opcode == spirv.OpDecorate && len(in.Words) > 2 &&
+		spirv.Decoration(in.Words[2]) == spirv.DecorationSaturatedToLargestFloat8NormalConversionEXT {
+		ok := false
+		if j, found := s.x.Def(in.Words[1]); found {
+			t := s.m.Inst(j)
+			switch t.Opcode {
+			case spirv.OpFConvert, spirv.OpConvertSToF, spirv.OpConvertUToF:
+				ok = s.isFP8Scalar(s.componentType(t.TypeID))
+			}
+		}
+		if !ok {
+			return s.fail(i, "", msgStrictSat)
+		}
+	}
+	if in.Opcode == spirv.OpVariable && !s.caps.has(spirv.CapabilityShader) && s.memoryStorage(i, in) {
+		return true
+	}
+	info := in.Opcode.Info()
+	if info == nil || allowedClass(info.Class) {
+		return false
+	}
+	switch in.Opcode {
+	case spirv.OpSelect, spirv.OpPhi, spirv.OpReturnValue, spirv.OpLifetimeStart, spirv.OpLifetimeStop:
+		return false
+	}
+	for _, o := range in.Operands {
+		ki := o.Kind.Info()
+		if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+			continue
+		}
+		t := s.typeOfValue(in.Words[o.Offset])
+		if t == 0 {
+			continue
+		}
+		c := s.contains(t)
+		if c&containsOCP != 0 {
+			return s.fail(i, "", msgStrictOCP, opName(in.Opcode))
+		}
+		if c&containsFP8 != 0 && in.Opcode != spirv.OpCooperativeMatrixMulAddKHR {
+			return s.fail(i, "", msgStrictFP8, opName(in.Opcode))
+		}
+	}
+	return false
+}

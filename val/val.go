@@ -1,0 +1,396 @@
+package val
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"spvx/dis"
+	"spvx/spirv"
+)
+
+// Error is one validation error: the instruction it is about (an index
+// for spirv.Module.Inst, -1 for the module as a whole), that instruction's
+// word offset in the module (header included; 0 for none), the message
+// as spirv-val words it, and the Vulkan VUID spirv-val prefixes it with,
+// if any ("VUID-StandaloneSpirv-OpFConvert-12466").
+type Error struct {
+	Inst int
+	Word int
+	Msg  string
+	VUID string
+}
+
+// Error returns the message as spirv-val prints it after "error: line N: ",
+// with the "[VUID-...] " prefix where there is one.
+func (e Error) Error() string {
+	if e.VUID != "" {
+		return "[" + e.VUID + "] " + e.Msg
+	}
+	return e.Msg
+}
+
+// Line is spirv-val's "line N": the 1-based instruction number, 0 for an
+// error about the module as a whole.
+func (e Error) Line() int { return e.Inst + 1 }
+
+// ErrorList is the error Validate returns: the errors in the order found
+// (the first is spirv-val's).
+type ErrorList []Error
+
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more errors)", l[0].Error(), len(l)-1)
+}
+
+// state is one validation run.
+type state struct {
+	m    *spirv.Module
+	x    *spirv.Index
+	opts Options
+	lim  Limits
+	errs ErrorList
+
+	version spirv.Version // the module's version
+	caps    capSet        // declared capabilities and the ones they imply
+	exts    map[string]bool
+	feat    features
+
+	names map[uint32]string // friendly names, built on the first message that needs one
+
+	structDepth           map[uint32]uint32 // OpTypeStruct nesting depth, by id
+	memoryModelSeen       bool
+	localVars, globalVars uint32
+	containsCache         map[uint32]uint8 // see contains
+	fwdPtr                map[uint32]bool  // OpTypeForwardPointer targets
+	curLabel              uint32           // the block the second loop is in
+	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
+	cfg                   *cfg             // see getCFG
+}
+
+// features are SPIRV-Tools' ValidationState_t::Feature flags that change
+// rules; they follow from capabilities and extensions.
+type features struct {
+	freeFPRoundingMode      bool
+	groupOpsReduceAndScans  bool
+	declareInt8, declareI16 bool
+	declareFloat16          bool
+	declareFloat8           bool
+}
+
+// capSet is a set of capabilities. Capability values go up to about 6500,
+// so a bitmap is small and fast.
+type capSet struct{ bits []uint64 }
+
+func (s *capSet) has(c spirv.Capability) bool {
+	i := int(c) / 64
+	return i < len(s.bits) && s.bits[i]&(1<<(uint(c)%64)) != 0
+}
+
+func (s *capSet) add(c spirv.Capability) bool {
+	i := int(c) / 64
+	if i > 1<<12 { // no capability is this large; keep the bitmap bounded
+		return false
+	}
+	for len(s.bits) <= i {
+		s.bits = append(s.bits, 0)
+	}
+	if s.bits[i]&(1<<(uint(c)%64)) != 0 {
+		return false
+	}
+	s.bits[i] |= 1 << (uint(c) % 64)
+	return true
+}
+
+// errStop is returned by passes to say "stop validating".
+type stopError struct{}
+
+func (stopError) Error() string { return "stop" }
+
+// fail records an error at instruction i (-1: none). It reports whether
+// validation must stop (always, unless Options.All).
+func (s *state) fail(i int, vuid, format string, args ...any) bool {
+	e := Error{Inst: i, Msg: fmt.Sprintf(format, args...), VUID: vuid}
+	if i >= 0 {
+		e.Word = int(s.m.Inst(i).Offset)
+	}
+	s.errs = append(s.errs, e)
+	return !s.opts.All
+}
+
+// stopped reports whether an error has been found and validation must
+// stop.
+func (s *state) stopped() bool { return len(s.errs) > 0 && !s.opts.All }
+
+// vuid returns id's VUID name in a Vulkan environment, "" elsewhere
+// (SPIRV-Tools' VkErrorID prints nothing outside Vulkan).
+func (s *state) vuid(name string) string {
+	if s.opts.Env.IsVulkan() {
+		return name
+	}
+	return ""
+}
+
+// Validate checks m against the rules of opts.Env and returns nil or an
+// ErrorList. The module is read, never modified; m.Index is built if it
+// was not.
+func Validate(m *spirv.Module, opts Options) error {
+	s := &state{m: m, opts: opts, lim: opts.Limits.withDefaults(), exts: map[string]bool{}}
+	s.run()
+	if len(s.errs) == 0 {
+		return nil
+	}
+	return s.errs
+}
+
+// run applies the passes in spirv-val's order (validate.cpp
+// ValidateBinaryUsingContextAndValidationState).
+func (s *state) run() {
+	m := s.m
+	h := m.Header
+	s.version = h.Version
+	if h.Version > s.opts.Env.Version() {
+		s.fail(-1, "", "Invalid SPIR-V binary version %d.%d for target environment %s.",
+			h.Version.Major(), h.Version.Minor(), s.opts.Env.Description())
+		return
+	}
+	if h.Bound > s.lim.MaxIDBound {
+		s.fail(-1, "", "Invalid SPIR-V.  The id bound is larger than the max id bound %d.", s.lim.MaxIDBound)
+		return
+	}
+	s.x = m.Index()
+	// ProcessExtensions: every OpExtension is registered before the first
+	// per-instruction loop.
+	for i := 0; i < m.Len(); i++ {
+		in := m.Inst(i)
+		if in.Opcode == spirv.OpExtension && len(in.Operands) > 0 {
+			s.registerExtension(in.String(0))
+		}
+	}
+	// Capabilities are registered as the loop meets them; they all come
+	// first in a module whose layout is valid, so registering them up front
+	// gives the same answers until the layout check fails.
+	for i := 0; i < m.Len(); i++ {
+		in := m.Inst(i)
+		if in.Opcode == spirv.OpCapability && len(in.Words) > 1 {
+			s.registerCapability(spirv.Capability(in.Words[1]))
+		}
+	}
+
+	s.firstLoop()
+	if s.stopped() {
+		return
+	}
+	s.secondLoop()
+	if s.stopped() {
+		return
+	}
+	// Module-level passes, in spirv-val's order (the CFG checks, which
+	// come before the dominance check, are not written yet).
+	if s.adjacency() && s.stopped() {
+		return
+	}
+	if s.entryPoints() && s.stopped() {
+		return
+	}
+	if s.checkDominance() && s.stopped() {
+		return
+	}
+	// ValidateDecorations: the checks before CheckDecorationsCompatibility
+	// (imported variables, entry points, buffers, variables) are not
+	// written yet.
+	if s.decorationsCompatibility() && s.stopped() {
+		return
+	}
+	s.interfaces()
+}
+
+// firstLoop is spirv-val's first per-instruction loop: ids, capabilities
+// in the environment, layout, instruction-level capability/version checks.
+func (s *state) firstLoop() {
+	ids := newIDState(s)
+	lay := newLayoutState(s)
+	m := s.m
+	for i := 0; i < m.Len(); i++ {
+		in := m.Inst(i)
+		if ids.check(i, &in) && s.stopped() {
+			return
+		}
+		if lay.check(i, &in) && s.stopped() {
+			return
+		}
+		if s.instructionPass(i, &in) && s.stopped() {
+			return
+		}
+		ids.define(i, &in)
+	}
+	if lay.finish() && s.stopped() {
+		return
+	}
+	ids.finish()
+}
+
+// secondLoop is spirv-val's second per-instruction loop: the rule passes
+// in SPIRV-Tools' order, as far as they exist here.
+func (s *state) secondLoop() {
+	m := s.m
+	for i := 0; i < m.Len(); i++ {
+		in := m.Inst(i)
+		if s.extensionPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.typePass(i, &in) && s.stopped() {
+			return
+		}
+		if s.memoryPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.functionPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.imagePass(i, &in) && s.stopped() {
+			return
+		}
+		if s.conversionPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.compositesPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.controlFlowPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.derivativesPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.atomicsPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.bitcastShufflePass(i, &in) && s.stopped() {
+			return
+		}
+		if s.nonUniformPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.literalsPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.invalidTypePass(i, &in) && s.stopped() {
+			return
+		}
+	}
+}
+
+// idName is SPIRV-Tools' getIdName: '5[%name]'.
+func (s *state) idName(id uint32) string {
+	return "'" + strconv.FormatUint(uint64(id), 10) + "[%" + s.friendly(id) + "]'"
+}
+
+// friendly returns id's friendly name as spirv-dis (and so spirv-val)
+// prints it, or the number when the id has no definition. The names come
+// from disassembling the module once, on the first message that needs one.
+func (s *state) friendly(id uint32) string {
+	if s.names == nil {
+		s.names = friendlyNames(s.m)
+	}
+	if n, ok := s.names[id]; ok {
+		return n
+	}
+	if n, ok := s.x.Names[id]; ok && n != "" {
+		// An id named but never defined: the name as the friendly-name
+		// mapper spells it (letters, digits and _ kept, others _).
+		b := []byte(n)
+		for k, c := range b {
+			if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				b[k] = '_'
+			}
+		}
+		return string(b)
+	}
+	return strconv.FormatUint(uint64(id), 10)
+}
+
+// friendlyNames maps result ids to the names dis gives them (see
+// InstructionTexts).
+func friendlyNames(m *spirv.Module) map[uint32]string {
+	names := map[uint32]string{}
+	texts := InstructionTexts(m)
+	for i := 0; i < m.Len() && i < len(texts); i++ {
+		in := m.Inst(i)
+		if in.ResultID == 0 {
+			continue
+		}
+		l := texts[i]
+		if strings.HasPrefix(l, "%") {
+			if k := strings.Index(l, " = "); k > 1 {
+				if _, dup := names[in.ResultID]; !dup {
+					names[in.ResultID] = l[1:k]
+				}
+			}
+		}
+	}
+	return names
+}
+
+// InstructionTexts returns each instruction's disassembly as spirv-val
+// shows it under a message (friendly names, no alignment), indexed like
+// m.Inst. A string operand may hold newlines (OpSource's source text), so
+// an instruction's text is the next 1+n lines of the unindented
+// disassembly, n the newlines in its strings.
+func InstructionTexts(m *spirv.Module) []string {
+	text := string(dis.Disassemble(m, dis.Options{NoHeader: true, NoIndent: true}))
+	texts := make([]string, 0, m.Len())
+	pos := 0
+	for i := 0; i < m.Len(); i++ {
+		in := m.Inst(i)
+		n := 1
+		for k, o := range in.Operands {
+			if o.Kind == spirv.OperandKindLiteralString {
+				n += strings.Count(in.String(k), "\n")
+			}
+		}
+		end := pos
+		for ; n > 0 && end <= len(text); n-- {
+			j := strings.IndexByte(text[end:], '\n')
+			if j < 0 {
+				end = len(text) + 1
+				break
+			}
+			end += j + 1
+		}
+		if end > len(text) {
+			texts = append(texts, strings.TrimRight(text[pos:], "\n"))
+			pos = len(text)
+			continue
+		}
+		texts = append(texts, text[pos:end-1])
+		pos = end
+	}
+	return texts
+}
+
+// FromDecodeError words the spirv.Decode errors that spirv-val's binary
+// parser also reports as spirv-val does (a bad magic number, a short
+// header, a zero word count), as an Error of the instruction it names;
+// false for other errors, which keep spirv.Decode's wording.
+func FromDecodeError(err error) (Error, bool) {
+	var de *spirv.DecodeError
+	if !errors.As(err, &de) {
+		return Error{}, false
+	}
+	switch {
+	case errors.Is(err, spirv.ErrBadMagic):
+		return Error{Inst: -1, Msg: "Invalid SPIR-V magic number."}, true
+	case errors.Is(err, spirv.ErrShortHeader):
+		return Error{Inst: -1, Msg: "Invalid SPIR-V header."}, true
+	case errors.Is(err, spirv.ErrZeroWordCount):
+		return Error{Inst: de.Inst, Word: de.Word, Msg: "Invalid instruction word count: 0"}, true
+	}
+	return Error{}, false
+}
