@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"spvx/spirv"
+	"spvx/val"
 )
 
 // Status is a script's outcome.
@@ -65,6 +66,9 @@ type Options struct {
 	// note (the executor runs the unoptimized module).
 	SpirvOpt string
 	Parse    ParseOptions
+	// NoValidate skips validating each compiled shader with spvx's
+	// validator (package val), which amber does with SPIRV-Tools.
+	NoValidate bool
 }
 
 // IsExpectFail reports whether a script path marks an expected failure
@@ -275,6 +279,11 @@ func (r *runner) compile(a *Attachment) error {
 	m, err := spirv.Decode(bin)
 	if err != nil {
 		return fmt.Errorf("%s:%d: shader %s: %v", r.s.Path, a.Shader.Line, a.Shader.Name, err)
+	}
+	if !r.opt.NoValidate {
+		if err := validateShader(m, env); err != nil {
+			return fmt.Errorf("%s:%d: shader %s fails validation: %v", r.s.Path, a.Shader.Line, a.Shader.Name, err)
+		}
 	}
 	r.shaders[a] = &compiled{module: m, binary: bin, env: env, cache: map[string]*any{}}
 	return nil
@@ -498,4 +507,24 @@ func (r *runner) dispatch(c *RunCommand) error {
 		return fmt.Errorf("%s:%d: RUN %s: %w", r.s.Path, c.Line, pl.Name, err)
 	}
 	return nil
+}
+
+// validateShader validates a compiled shader for its target environment
+// (vulkan1.0 when the script names none, amber's default), as amber does
+// with SPIRV-Tools before it creates the pipeline. Only the first error is
+// reported.
+func validateShader(m *spirv.Module, env string) error {
+	if env == "" {
+		env = "vulkan1.0"
+	}
+	e, err := val.ParseEnv(env)
+	if err != nil {
+		return err
+	}
+	err = val.Validate(m, val.Options{Env: e})
+	var list val.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		return list[0]
+	}
+	return err
 }

@@ -45,6 +45,7 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 	targetEnv := fl.String("target-env", "", "compile every shader for `ENV` (spv1.0-1.6, vulkan1.0-1.3), overriding TARGET_ENV and the CTS folder rules")
 	timeout := fl.Duration("timeout", 0, "fail a script that runs longer than `D` (e.g. 2m; 0 for no limit)")
 	stats := fl.Bool("stats", false, "after the summary, print the per-script median and the slowest five")
+	noValidate := fl.Bool("no-validate", false, "do not validate compiled shaders with spvx val (amber validates with spirv-val)")
 	cacheDir := fl.String("cache", defaultCacheDir(), "keep compiled GLSL in `DIR` across runs (\"\" for none)")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, runScriptsUsage)
@@ -78,7 +79,7 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 	if *listUnsupported {
 		return listUnsupportedMain(paths, stdout, dev)
 	}
-	opt := amber.Options{Engine: engine, Device: dev,
+	opt := amber.Options{Engine: engine, Device: dev, NoValidate: *noValidate,
 		Compile: amber.CompileOptions{TargetEnv: *targetEnv, CacheDir: *cacheDir}}
 	start := time.Now()
 	results := make([]amber.Result, len(paths))
