@@ -703,6 +703,9 @@ func (c ctx) shuffle(op uint32, res Type, args []Arg) (out Value, err error) {
 		case op == CLShuffle2 && k < 2*m:
 			out[i] = args[1].V[k-m]
 		}
+		// Components are moved, not computed: mask them, so that bits a
+		// caller left above the width never reach the result.
+		out[i] &= mask(res.Width)
 	}
 	return
 }
