@@ -661,7 +661,9 @@ func (c ctx) geometric(s set, op uint32, res Type, args []Arg) (out Value, err e
 				}
 				return
 			case allZero:
-				copy(out[:n], args[0].V[:n])
+				for i := range n {
+					out[i] = args[0].V[i] & mask(w) // the zeros, signs kept
+				}
 				return
 			case anyInf:
 				for i := range n {
@@ -684,7 +686,7 @@ func (c ctx) geometric(s set, op uint32, res Type, args []Arg) (out Value, err e
 		load(&e, &args[2]) // Nref
 		neg := !(dot(&e, &b, n) < 0)
 		for i := range n {
-			out[i] = args[0].V[i]
+			out[i] = args[0].V[i] & mask(w)
 			if neg {
 				out[i] ^= 1 << (w - 1)
 			}
