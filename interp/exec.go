@@ -55,6 +55,7 @@ type subgroup struct {
 	bsrc     []uint64
 	bdst     []uint64
 	pending  *inst // the work-group collective the subgroup waits at
+	lastInit initKey
 }
 
 // identity lists of lanes.
