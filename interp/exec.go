@@ -927,6 +927,12 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.load(in, lanes)
 	case opStore:
 		return sg.store(in, lanes)
+	case opLoadLane:
+		sg.loadLane(in, lanes)
+	case opStoreLane:
+		sg.storeLane(in, lanes)
+	case opLoadUni:
+		return sg.loadUni(in, lanes)
 	case opChain:
 		return sg.chain(in, lanes)
 	case opArrayLength:

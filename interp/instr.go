@@ -881,7 +881,15 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 			c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
-		c.emit(inst{op: opLoad, dst: d, a: a, n: int32(rt.ncomp), aux: int32(len(c.p.leafLists) - 1)})
+		ld := inst{op: opLoad, dst: d, a: a, n: int32(rt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
+		if fp, ok := c.fixed[a]; ok {
+			if !fp.lane {
+				ld.op = opLoadUni
+			} else if leafExtent(lv) <= int(fp.size) {
+				ld.op, ld.imm = opLoadLane, uint64(fp.off)
+			}
+		}
+		c.emit(ld)
 		return nil
 	case spirv.OpStore:
 		if err := need(2); err != nil {
@@ -907,7 +915,11 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 			return err
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
-		c.emit(inst{op: opStore, a: a, b: b, n: int32(vt.ncomp), aux: int32(len(c.p.leafLists) - 1)})
+		st := inst{op: opStore, a: a, b: b, n: int32(vt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
+		if fp, ok := c.fixed[a]; ok && fp.lane && leafExtent(lv) <= int(fp.size) {
+			st.op, st.imm = opStoreLane, uint64(fp.off)
+		}
+		c.emit(st)
 		return nil
 	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
 		return c.accessChain(opc, result, ops)
@@ -1303,6 +1315,7 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 		c.wgSize = off + pe.size
 		c.growCV()
 		c.cv[s] = uint64(regWG)<<c.p.ptrShift | uint64(off)
+		c.fixed[s] = fixedPtr{}
 		return nil
 	}
 	off, err := c.invAlloc(pe)
@@ -1310,6 +1323,7 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 		return err
 	}
 	c.p.lanePtrs = append(c.p.lanePtrs, lanePtr{slot: s, off: off})
+	c.fixed[s] = fixedPtr{lane: true, off: off, size: pe.size}
 	if len(ops) > 1 {
 		is, it, err := c.val(ops[1])
 		if err != nil {
@@ -1446,6 +1460,28 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 		return fmt.Errorf("%s: result type does not match the indexed type", opc)
 	}
 	c.ptrs[result] = &ptrInfo{pointee: t, ml: ml, vs: vs, storage: rt.storage}
+	if fp, ok := c.fixed[base]; ok && !ch.desc && len(ch.steps) == 0 {
+		// A constant offset from a pointer known at compile time: fold it
+		// (what opChain would compute, for every lane).
+		if !fp.lane {
+			c.growCV()
+			p, shift := c.cv[base], c.p.ptrShift
+			np := p + uint64(ch.constOff)
+			if p>>shift != np>>shift && p != 0 {
+				np = 0
+			}
+			c.cv[d] = np
+			c.fixed[d] = fixedPtr{}
+			return nil
+		}
+		if ch.constOff >= 0 && ch.constOff < int64(fp.size) {
+			// inside the lane's own variable: another per-lane pointer
+			off := fp.off + uint32(ch.constOff)
+			c.p.lanePtrs = append(c.p.lanePtrs, lanePtr{slot: d, off: off})
+			c.fixed[d] = fixedPtr{lane: true, off: off, size: fp.size - uint32(ch.constOff)}
+			return nil
+		}
+	}
 	c.p.chains = append(c.p.chains, ch)
 	c.emit(inst{op: opChain, dst: d, a: base, n: 1, aux: int32(len(c.p.chains) - 1)})
 	return nil

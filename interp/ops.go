@@ -76,6 +76,9 @@ const (
 	// memory
 	opLoad
 	opStore
+	opLoadLane  // load through a per-lane pointer known at compile time, imm: its offset
+	opStoreLane // store through such a pointer
+	opLoadUni   // load through a uniform pointer known at compile time: once, for all lanes
 	opChain
 	opArrayLength
 	opCopyMem

@@ -62,6 +62,14 @@ const (
 
 type slotRange struct{ start, n int32 }
 
+// fixedPtr describes a pointer known at compile time: a uniform one (its
+// value in constVals) or a per-lane one into invocation memory at off,
+// with size bytes of its variable from there.
+type fixedPtr struct {
+	lane      bool
+	off, size uint32
+}
+
 type lanePtr struct {
 	slot int32
 	off  uint32
