@@ -40,6 +40,7 @@ type compiler struct {
 	privT      []byte
 	lastInvOff uint32
 	fixed      map[int32]fixedPtr // slots whose pointer is known at compile time
+	inputMem   map[int]bool       // inputs (by index) some instruction reads from memory
 	zero       int32
 	regVars    map[uint32]int32
 	regVarN    map[uint32]int32
@@ -85,7 +86,7 @@ func Compile(m *spirv.Module, entry string, opts Options) (p *Program, err error
 	opts.SubgroupSize = S
 	c := &compiler{
 		m: m, x: m.Index(), opts: opts,
-		types: map[uint32]*tinfo{}, slots: map[uint32]int32{}, cdone: map[uint32]bool{}, fixed: map[int32]fixedPtr{}, cbusy: map[uint32]bool{},
+		types: map[uint32]*tinfo{}, slots: map[uint32]int32{}, cdone: map[uint32]bool{}, fixed: map[int32]fixedPtr{}, inputMem: map[int]bool{}, cbusy: map[uint32]bool{},
 		ptrs: map[uint32]*ptrInfo{}, funcs: map[uint32]*function{}, fnIndex: map[uint32]*spirv.Function{},
 		extSets: map[uint32]uint8{}, regVars: map[uint32]int32{}, regVarN: map[uint32]int32{},
 	}
@@ -149,6 +150,7 @@ func (c *compiler) compile(entry string) error {
 	if err := c.globals(ep); err != nil {
 		return err
 	}
+	c.lazyInputs()
 	// Functions: the entry and everything it calls, recursion rejected.
 	order, err := c.callOrder(ep.Function)
 	if err != nil {
@@ -164,6 +166,10 @@ func (c *compiler) compile(entry string) error {
 		if err := c.kernelParams(); err != nil {
 			return err
 		}
+	}
+	for i := range c.p.inputs {
+		iv := &c.p.inputs[i]
+		iv.lazy = iv.lazy && !c.inputMem[i]
 	}
 	c.p.code = c.code
 	for _, lv := range c.p.leafLists {
@@ -670,7 +676,10 @@ func (c *compiler) globals(ep *spirv.EntryPoint) error {
 					if err != nil {
 						return err
 					}
-					c.p.inputs = append(c.p.inputs, inputVar{builtin: bi, leaves: lv})
+					c.p.inputs = append(c.p.inputs, inputVar{builtin: bi, leaves: lv, id: id})
+					fp := c.fixed[s]
+					fp.input = int32(len(c.p.inputs))
+					c.fixed[s] = fp
 				}
 			}
 		default:

@@ -476,6 +476,9 @@ func (sg *subgroup) initInvocations(k, n, nsg int) {
 		}
 		lid := sg.localID[l]
 		for _, iv := range p.inputs {
+			if iv.lazy {
+				continue
+			}
 			var vals []uint64
 			switch iv.builtin {
 			case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId:
@@ -594,4 +597,42 @@ func (sg *subgroup) builtin(b spirv.BuiltIn, l, n, nsg int) []uint64 {
 		return mask(func(i int) bool { return i < l })
 	}
 	return v
+}
+
+// loadBuiltin computes a load of a lazy built-in input (opBuiltin): the
+// value initInvocations would have written, truncated to its leaf.
+func (sg *subgroup) loadBuiltin(in *inst, lanes []int32) {
+	p, st, d := sg.p, sg.wg, sg.wg.d
+	bl := &p.bloads[in.aux]
+	iv := &p.inputs[bl.input]
+	S := int32(sg.S)
+	nsg := (int(st.size[0]*st.size[1]*st.size[2]) + p.S - 1) / p.S
+	for k, c := range bl.comps {
+		dst := sg.regs[(in.dst+int32(k))*S : (in.dst+int32(k))*S+S]
+		size := iv.leaves[c].size
+		m := ^uint64(0)
+		if size < 8 {
+			m = 1<<(8*size) - 1
+		}
+		switch {
+		case iv.builtin == spirv.BuiltInGlobalInvocationId && c < 3:
+			base := st.id[c]*d.local[c] + d.offset[c]
+			for _, l := range lanes {
+				dst[l] = uint64(base+sg.localID[l][c]) & m
+			}
+		case iv.builtin == spirv.BuiltInLocalInvocationId && c < 3:
+			for _, l := range lanes {
+				dst[l] = uint64(sg.localID[l][c]) & m
+			}
+		default:
+			for _, l := range lanes {
+				vals := sg.builtin(iv.builtin, int(l), sg.n, nsg)
+				v := uint64(0)
+				if c < len(vals) {
+					v = vals[c] & m
+				}
+				dst[l] = v
+			}
+		}
+	}
 }

@@ -933,6 +933,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		sg.storeLane(in, lanes)
 	case opLoadUni:
 		return sg.loadUni(in, lanes)
+	case opBuiltin:
+		sg.loadBuiltin(in, lanes)
 	case opChain:
 		return sg.chain(in, lanes)
 	case opArrayLength:

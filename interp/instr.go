@@ -887,6 +887,9 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 				ld.op = opLoadUni
 			} else if leafExtent(lv) <= int(fp.size) {
 				ld.op, ld.imm = opLoadLane, uint64(fp.off)
+				if fp.input > 0 {
+					c.builtinLoad(&ld, fp, lv)
+				}
 			}
 		}
 		c.emit(ld)
@@ -1478,7 +1481,7 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 			// inside the lane's own variable: another per-lane pointer
 			off := fp.off + uint32(ch.constOff)
 			c.p.lanePtrs = append(c.p.lanePtrs, lanePtr{slot: d, off: off})
-			c.fixed[d] = fixedPtr{lane: true, off: off, size: fp.size - uint32(ch.constOff)}
+			c.fixed[d] = fixedPtr{lane: true, off: off, size: fp.size - uint32(ch.constOff), input: fp.input}
 			return nil
 		}
 	}
@@ -1539,4 +1542,96 @@ func (c *compiler) implicitLayout(sc spirv.StorageClass) bool {
 		return c.wgBlock == 0
 	}
 	return false
+}
+
+// builtinLoad turns a load from a built-in input variable into an
+// opBuiltin that computes the value, if the variable is lazy and every
+// loaded leaf is one of its components; otherwise the variable must be
+// written to invocation memory.
+func (c *compiler) builtinLoad(ld *inst, fp fixedPtr, lv []leaf) {
+	k := int(fp.input - 1)
+	iv := &c.p.inputs[k]
+	bl := builtinLoad{input: k}
+	ok := iv.lazy
+	for _, lf := range lv {
+		if !ok {
+			break
+		}
+		abs, found := fp.off+lf.off, false
+		for ci, il := range iv.leaves {
+			if il.off == abs && il.size == lf.size && lf.kind != skBool {
+				bl.comps, found = append(bl.comps, ci), true
+				break
+			}
+		}
+		ok = found
+	}
+	if !ok {
+		c.inputMem[k] = true
+		return
+	}
+	c.p.bloads = append(c.p.bloads, bl)
+	ld.op, ld.aux = opBuiltin, int32(len(c.p.bloads)-1)
+}
+
+// lazyInputs marks the built-in input variables that are only loaded,
+// directly or through access chains with constant indices (glslang's
+// gl_GlobalInvocationID.x): those loads can compute the value, and the
+// variable need not be written per invocation.
+func (c *compiler) lazyInputs() {
+	if len(c.p.inputs) == 0 {
+		return
+	}
+	of := map[uint32]int{} // variable or chain on it -> input index
+	for i, iv := range c.p.inputs {
+		of[iv.id] = i
+	}
+	isChain := func(op spirv.Opcode) bool {
+		return op == spirv.OpAccessChain || op == spirv.OpInBoundsAccessChain
+	}
+	// chains on the variables (a chain follows its base in module order)
+	for i := 0; i < c.m.Len(); i++ {
+		in := c.m.Inst(i)
+		if isChain(in.Opcode) && len(in.Words) > 3 {
+			if k, ok := of[in.Words[3]]; ok && in.ResultID != 0 {
+				of[in.ResultID] = k
+			}
+		}
+	}
+	escaped := map[int]bool{}
+	for i := 0; i < c.m.Len(); i++ {
+		in := c.m.Inst(i)
+		switch in.Opcode {
+		case spirv.OpName, spirv.OpMemberName, spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString, spirv.OpEntryPoint:
+			continue
+		}
+		for k, o := range in.Operands {
+			info := o.Kind.Info()
+			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+				continue
+			}
+			for _, w := range in.OperandWords(k) {
+				vi, ok := of[w]
+				if !ok {
+					continue
+				}
+				first := int(o.Offset) == operandOffset(in, 0)
+				allowed := first && in.Opcode == spirv.OpLoad
+				if first && isChain(in.Opcode) {
+					allowed = true
+					for _, ix := range in.Words[4:] {
+						if _, isConst := c.x.Constants[ix]; !isConst {
+							allowed = false
+						}
+					}
+				}
+				if !allowed {
+					escaped[vi] = true
+				}
+			}
+		}
+	}
+	for i := range c.p.inputs {
+		c.p.inputs[i].lazy = !escaped[i]
+	}
 }

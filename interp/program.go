@@ -48,6 +48,7 @@ type Program struct {
 	groups    []groupInfo
 	atomics   []atomicInfo
 	exts      []extInfo
+	bloads    []builtinLoad
 	names     map[uint32]string
 }
 
@@ -68,6 +69,7 @@ type slotRange struct{ start, n int32 }
 type fixedPtr struct {
 	lane      bool
 	off, size uint32
+	input     int32 // 1 + index of the built-in input variable it points into; 0 none
 }
 
 type lanePtr struct {
@@ -78,6 +80,18 @@ type lanePtr struct {
 type inputVar struct {
 	builtin spirv.BuiltIn
 	leaves  []leaf // at their offsets in invocation memory
+	id      uint32
+	// lazy: the variable is only loaded (directly or through constant
+	// access chains), and every load computes the value (opBuiltin), so
+	// nothing is written to invocation memory
+	lazy bool
+}
+
+// builtinLoad is an opBuiltin: components comps of input number input,
+// each truncated to its leaf's size.
+type builtinLoad struct {
+	input int
+	comps []int
 }
 
 type bufBinding struct {
