@@ -170,6 +170,15 @@ func (c *compiler) compile(entry string) error {
 	for i := range c.p.inputs {
 		iv := &c.p.inputs[i]
 		iv.lazy = iv.lazy && !c.inputMem[i]
+		switch iv.builtin {
+		case spirv.BuiltInGlobalInvocationId, spirv.BuiltInWorkgroupId, spirv.BuiltInGlobalLinearId:
+			c.p.initPerWG = c.p.initPerWG || !iv.lazy
+		}
+	}
+	for _, pa := range c.p.params {
+		if pa.pointer && pa.storage == spirv.StorageClassFunction {
+			c.p.initPerWG = true
+		}
 	}
 	c.p.code = c.code
 	for _, lv := range c.p.leafLists {

@@ -458,6 +458,9 @@ func (sg *subgroup) initInvocations(k, n, nsg int) {
 	key := initKey{size: st.size, n: n, nsg: nsg, ok: true}
 	same := key == sg.lastInit && !p.privSet
 	sg.lastInit = key
+	if same && !p.initPerWG {
+		return
+	}
 	if !same {
 		sx, sxy := st.size[0], st.size[0]*st.size[1]
 		for l := 0; l < n; l++ {

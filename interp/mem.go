@@ -214,6 +214,20 @@ func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 	if !ch.desc && len(ch.steps) == 1 {
 		st := ch.steps[0]
 		idx := r[st.slot*S : st.slot*S+S]
+		if st.count == 0 && st.w == 32 {
+			// the common case (an unchecked 32-bit index), without the
+			// general sign extension and bound
+			off0, stride := ch.constOff, st.stride
+			for _, l := range lanes {
+				p := base[l]
+				np := p + uint64(off0+int64(int32(idx[l]))*stride)
+				if p>>shift != np>>shift && p != 0 {
+					np = 0
+				}
+				d[l] = np
+			}
+			return nil
+		}
 		for _, l := range lanes {
 			p := base[l]
 			iv := sext(idx[l], st.w)

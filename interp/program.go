@@ -30,7 +30,10 @@ type Program struct {
 	inputs   []inputVar
 	privInit []byte // per-lane template of invocation memory (Private initializers)
 	privSet  bool   // privInit has a non-zero byte
-	wgSize   uint32 // bytes of module workgroup variables
+	// initPerWG: some invocation memory depends on the workgroup (a
+	// written workgroup-dependent built-in, a byval kernel argument)
+	initPerWG bool
+	wgSize    uint32 // bytes of module workgroup variables
 
 	bufs      []bufBinding
 	nregions  int // buffer regions' end (exclusive)
