@@ -39,6 +39,8 @@ type compiler struct {
 	extSets    map[uint32]uint8
 	privT      []byte
 	lastInvOff uint32
+	fixed      map[int32]fixedPtr // slots whose pointer is known at compile time
+	inputMem   map[int]bool       // inputs (by index) some instruction reads from memory
 	zero       int32
 	regVars    map[uint32]int32
 	regVarN    map[uint32]int32
@@ -84,7 +86,7 @@ func Compile(m *spirv.Module, entry string, opts Options) (p *Program, err error
 	opts.SubgroupSize = S
 	c := &compiler{
 		m: m, x: m.Index(), opts: opts,
-		types: map[uint32]*tinfo{}, slots: map[uint32]int32{}, cdone: map[uint32]bool{}, cbusy: map[uint32]bool{},
+		types: map[uint32]*tinfo{}, slots: map[uint32]int32{}, cdone: map[uint32]bool{}, fixed: map[int32]fixedPtr{}, inputMem: map[int]bool{}, cbusy: map[uint32]bool{},
 		ptrs: map[uint32]*ptrInfo{}, funcs: map[uint32]*function{}, fnIndex: map[uint32]*spirv.Function{},
 		extSets: map[uint32]uint8{}, regVars: map[uint32]int32{}, regVarN: map[uint32]int32{},
 	}
@@ -148,6 +150,7 @@ func (c *compiler) compile(entry string) error {
 	if err := c.globals(ep); err != nil {
 		return err
 	}
+	c.lazyInputs()
 	// Functions: the entry and everything it calls, recursion rejected.
 	order, err := c.callOrder(ep.Function)
 	if err != nil {
@@ -162,6 +165,19 @@ func (c *compiler) compile(entry string) error {
 	if c.kernel {
 		if err := c.kernelParams(); err != nil {
 			return err
+		}
+	}
+	for i := range c.p.inputs {
+		iv := &c.p.inputs[i]
+		iv.lazy = iv.lazy && !c.inputMem[i]
+		switch iv.builtin {
+		case spirv.BuiltInGlobalInvocationId, spirv.BuiltInWorkgroupId, spirv.BuiltInGlobalLinearId:
+			c.p.initPerWG = c.p.initPerWG || !iv.lazy
+		}
+	}
+	for _, pa := range c.p.params {
+		if pa.pointer && pa.storage == spirv.StorageClassFunction {
+			c.p.initPerWG = true
 		}
 	}
 	c.p.code = c.code
@@ -628,9 +644,13 @@ func (c *compiler) globals(ep *spirv.EntryPoint) error {
 			c.p.bufs = append(c.p.bufs, bufBinding{key: BindingKey{set, binding}, kind: kind, count: count, region: region, span: span})
 			c.p.bindings = append(c.p.bindings, Binding{Set: set, Binding: binding, Kind: kind, ArraySize: count})
 			c.cv[s] = uint64(region) << c.p.ptrShift
+			if !pi.desc {
+				c.fixed[s] = fixedPtr{}
+			}
 			region += span
 		case spirv.StorageClassPushConstant:
 			c.cv[s] = uint64(regPush) << c.p.ptrShift
+			c.fixed[s] = fixedPtr{}
 		case spirv.StorageClassWorkgroup:
 			if err := c.layout(pointee); err != nil {
 				return err
@@ -647,6 +667,7 @@ func (c *compiler) globals(ep *spirv.EntryPoint) error {
 			}
 			c.wgSize = off + pointee.size
 			c.cv[s] = uint64(regWG)<<c.p.ptrShift | uint64(off)
+			c.fixed[s] = fixedPtr{}
 		case spirv.StorageClassInput, spirv.StorageClassPrivate, spirv.StorageClassCrossWorkgroup, spirv.StorageClassOutput:
 			if err := c.invVar(id, s, pointee, init, sc != spirv.StorageClassInput); err != nil {
 				return err
@@ -664,7 +685,10 @@ func (c *compiler) globals(ep *spirv.EntryPoint) error {
 					if err != nil {
 						return err
 					}
-					c.p.inputs = append(c.p.inputs, inputVar{builtin: bi, leaves: lv})
+					c.p.inputs = append(c.p.inputs, inputVar{builtin: bi, leaves: lv, id: id})
+					fp := c.fixed[s]
+					fp.input = int32(len(c.p.inputs))
+					c.fixed[s] = fp
 				}
 			}
 		default:
@@ -701,6 +725,7 @@ func (c *compiler) invVar(id uint32, s int32, pointee *tinfo, init uint32, withI
 		return err
 	}
 	c.p.lanePtrs = append(c.p.lanePtrs, lanePtr{slot: s, off: off})
+	c.fixed[s] = fixedPtr{lane: true, off: off, size: pointee.size}
 	if init != 0 && withInit {
 		is, it, err := c.val(init)
 		if err != nil {

@@ -448,19 +448,40 @@ func (st *wgState) runGroup(i uint64) *Fault {
 
 // initInvocations sets the invocation memory of subgroup k for a new
 // workgroup: the Private template, the built-ins, byval kernel arguments.
+// Input memory is read-only to the shader, so when the workgroup has the
+// shape of the subgroup's previous one (and no Private template rewrites
+// the memory) only the built-ins that depend on the workgroup's id are
+// written again: most of a dispatch's workgroups are alike.
 func (sg *subgroup) initInvocations(k, n, nsg int) {
 	p, st, d := sg.p, sg.wg, sg.wg.d
 	isz := int(p.invSize)
-	sx, sxy := st.size[0], st.size[0]*st.size[1]
+	key := initKey{size: st.size, n: n, nsg: nsg, ok: true}
+	same := key == sg.lastInit && !p.privSet
+	sg.lastInit = key
+	if same && !p.initPerWG {
+		return
+	}
+	if !same {
+		sx, sxy := st.size[0], st.size[0]*st.size[1]
+		for l := 0; l < n; l++ {
+			li := uint32(k*p.S + l)
+			sg.localID[l], sg.localIdx[l] = [3]uint32{li % sx, li / sx % st.size[1], li / sxy}, li
+		}
+	}
+	var base [3]uint32
+	for c := 0; c < 3; c++ {
+		base[c] = st.id[c]*d.local[c] + d.offset[c]
+	}
 	for l := 0; l < n; l++ {
 		inv := sg.inv[l*isz : (l+1)*isz]
 		if p.privSet {
 			copy(inv, p.privInit)
 		}
-		li := uint32(k*p.S + l)
-		lid := [3]uint32{li % sx, li / sx % st.size[1], li / sxy}
-		sg.localID[l], sg.localIdx[l] = lid, li
+		lid := sg.localID[l]
 		for _, iv := range p.inputs {
+			if iv.lazy {
+				continue
+			}
 			var vals []uint64
 			switch iv.builtin {
 			case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId:
@@ -468,8 +489,10 @@ func (sg *subgroup) initInvocations(k, n, nsg int) {
 				a := lid
 				if iv.builtin == spirv.BuiltInGlobalInvocationId {
 					for c := 0; c < 3; c++ {
-						a[c] = st.id[c]*d.local[c] + lid[c] + d.offset[c]
+						a[c] += base[c]
 					}
+				} else if same {
+					continue
 				}
 				for c, lf := range iv.leaves {
 					if c < 3 {
@@ -477,9 +500,13 @@ func (sg *subgroup) initInvocations(k, n, nsg int) {
 					}
 				}
 				continue
+			case spirv.BuiltInWorkgroupId, spirv.BuiltInGlobalLinearId:
 			default:
-				vals = sg.builtin(iv.builtin, l, n, nsg)
+				if same {
+					continue
+				}
 			}
+			vals = sg.builtin(iv.builtin, l, n, nsg)
 			for c, lf := range iv.leaves {
 				if c < len(vals) {
 					putLE(inv[lf.off:], lf.size, vals[c])
@@ -492,6 +519,14 @@ func (sg *subgroup) initInvocations(k, n, nsg int) {
 			}
 		}
 	}
+}
+
+// initKey is the shape of the workgroup a subgroup's invocation memory
+// was last set up for.
+type initKey struct {
+	size   [3]uint32
+	n, nsg int
+	ok     bool
 }
 
 // builtin returns the components of a built-in input for lane l.
@@ -565,4 +600,42 @@ func (sg *subgroup) builtin(b spirv.BuiltIn, l, n, nsg int) []uint64 {
 		return mask(func(i int) bool { return i < l })
 	}
 	return v
+}
+
+// loadBuiltin computes a load of a lazy built-in input (opBuiltin): the
+// value initInvocations would have written, truncated to its leaf.
+func (sg *subgroup) loadBuiltin(in *inst, lanes []int32) {
+	p, st, d := sg.p, sg.wg, sg.wg.d
+	bl := &p.bloads[in.aux]
+	iv := &p.inputs[bl.input]
+	S := int32(sg.S)
+	nsg := (int(st.size[0]*st.size[1]*st.size[2]) + p.S - 1) / p.S
+	for k, c := range bl.comps {
+		dst := sg.regs[(in.dst+int32(k))*S : (in.dst+int32(k))*S+S]
+		size := iv.leaves[c].size
+		m := ^uint64(0)
+		if size < 8 {
+			m = 1<<(8*size) - 1
+		}
+		switch {
+		case iv.builtin == spirv.BuiltInGlobalInvocationId && c < 3:
+			base := st.id[c]*d.local[c] + d.offset[c]
+			for _, l := range lanes {
+				dst[l] = uint64(base+sg.localID[l][c]) & m
+			}
+		case iv.builtin == spirv.BuiltInLocalInvocationId && c < 3:
+			for _, l := range lanes {
+				dst[l] = uint64(sg.localID[l][c]) & m
+			}
+		default:
+			for _, l := range lanes {
+				vals := sg.builtin(iv.builtin, int(l), sg.n, nsg)
+				v := uint64(0)
+				if c < len(vals) {
+					v = vals[c] & m
+				}
+				dst[l] = v
+			}
+		}
+	}
 }

@@ -55,6 +55,7 @@ type subgroup struct {
 	bsrc     []uint64
 	bdst     []uint64
 	pending  *inst // the work-group collective the subgroup waits at
+	lastInit initKey
 }
 
 // identity lists of lanes.
@@ -926,6 +927,14 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.load(in, lanes)
 	case opStore:
 		return sg.store(in, lanes)
+	case opLoadLane:
+		sg.loadLane(in, lanes)
+	case opStoreLane:
+		sg.storeLane(in, lanes)
+	case opLoadUni:
+		return sg.loadUni(in, lanes)
+	case opBuiltin:
+		sg.loadBuiltin(in, lanes)
 	case opChain:
 		return sg.chain(in, lanes)
 	case opArrayLength:

@@ -881,7 +881,18 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 			c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
-		c.emit(inst{op: opLoad, dst: d, a: a, n: int32(rt.ncomp), aux: int32(len(c.p.leafLists) - 1)})
+		ld := inst{op: opLoad, dst: d, a: a, n: int32(rt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
+		if fp, ok := c.fixed[a]; ok {
+			if !fp.lane {
+				ld.op = opLoadUni
+			} else if leafExtent(lv) <= int(fp.size) {
+				ld.op, ld.imm = opLoadLane, uint64(fp.off)
+				if fp.input > 0 {
+					c.builtinLoad(&ld, fp, lv)
+				}
+			}
+		}
+		c.emit(ld)
 		return nil
 	case spirv.OpStore:
 		if err := need(2); err != nil {
@@ -907,7 +918,11 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 			return err
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
-		c.emit(inst{op: opStore, a: a, b: b, n: int32(vt.ncomp), aux: int32(len(c.p.leafLists) - 1)})
+		st := inst{op: opStore, a: a, b: b, n: int32(vt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
+		if fp, ok := c.fixed[a]; ok && fp.lane && leafExtent(lv) <= int(fp.size) {
+			st.op, st.imm = opStoreLane, uint64(fp.off)
+		}
+		c.emit(st)
 		return nil
 	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
 		return c.accessChain(opc, result, ops)
@@ -1303,6 +1318,7 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 		c.wgSize = off + pe.size
 		c.growCV()
 		c.cv[s] = uint64(regWG)<<c.p.ptrShift | uint64(off)
+		c.fixed[s] = fixedPtr{}
 		return nil
 	}
 	off, err := c.invAlloc(pe)
@@ -1310,6 +1326,7 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 		return err
 	}
 	c.p.lanePtrs = append(c.p.lanePtrs, lanePtr{slot: s, off: off})
+	c.fixed[s] = fixedPtr{lane: true, off: off, size: pe.size}
 	if len(ops) > 1 {
 		is, it, err := c.val(ops[1])
 		if err != nil {
@@ -1446,6 +1463,28 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 		return fmt.Errorf("%s: result type does not match the indexed type", opc)
 	}
 	c.ptrs[result] = &ptrInfo{pointee: t, ml: ml, vs: vs, storage: rt.storage}
+	if fp, ok := c.fixed[base]; ok && !ch.desc && len(ch.steps) == 0 {
+		// A constant offset from a pointer known at compile time: fold it
+		// (what opChain would compute, for every lane).
+		if !fp.lane {
+			c.growCV()
+			p, shift := c.cv[base], c.p.ptrShift
+			np := p + uint64(ch.constOff)
+			if p>>shift != np>>shift && p != 0 {
+				np = 0
+			}
+			c.cv[d] = np
+			c.fixed[d] = fixedPtr{}
+			return nil
+		}
+		if ch.constOff >= 0 && ch.constOff < int64(fp.size) {
+			// inside the lane's own variable: another per-lane pointer
+			off := fp.off + uint32(ch.constOff)
+			c.p.lanePtrs = append(c.p.lanePtrs, lanePtr{slot: d, off: off})
+			c.fixed[d] = fixedPtr{lane: true, off: off, size: fp.size - uint32(ch.constOff), input: fp.input}
+			return nil
+		}
+	}
 	c.p.chains = append(c.p.chains, ch)
 	c.emit(inst{op: opChain, dst: d, a: base, n: 1, aux: int32(len(c.p.chains) - 1)})
 	return nil
@@ -1503,4 +1542,96 @@ func (c *compiler) implicitLayout(sc spirv.StorageClass) bool {
 		return c.wgBlock == 0
 	}
 	return false
+}
+
+// builtinLoad turns a load from a built-in input variable into an
+// opBuiltin that computes the value, if the variable is lazy and every
+// loaded leaf is one of its components; otherwise the variable must be
+// written to invocation memory.
+func (c *compiler) builtinLoad(ld *inst, fp fixedPtr, lv []leaf) {
+	k := int(fp.input - 1)
+	iv := &c.p.inputs[k]
+	bl := builtinLoad{input: k}
+	ok := iv.lazy
+	for _, lf := range lv {
+		if !ok {
+			break
+		}
+		abs, found := fp.off+lf.off, false
+		for ci, il := range iv.leaves {
+			if il.off == abs && il.size == lf.size && lf.kind != skBool {
+				bl.comps, found = append(bl.comps, ci), true
+				break
+			}
+		}
+		ok = found
+	}
+	if !ok {
+		c.inputMem[k] = true
+		return
+	}
+	c.p.bloads = append(c.p.bloads, bl)
+	ld.op, ld.aux = opBuiltin, int32(len(c.p.bloads)-1)
+}
+
+// lazyInputs marks the built-in input variables that are only loaded,
+// directly or through access chains with constant indices (glslang's
+// gl_GlobalInvocationID.x): those loads can compute the value, and the
+// variable need not be written per invocation.
+func (c *compiler) lazyInputs() {
+	if len(c.p.inputs) == 0 {
+		return
+	}
+	of := map[uint32]int{} // variable or chain on it -> input index
+	for i, iv := range c.p.inputs {
+		of[iv.id] = i
+	}
+	isChain := func(op spirv.Opcode) bool {
+		return op == spirv.OpAccessChain || op == spirv.OpInBoundsAccessChain
+	}
+	// chains on the variables (a chain follows its base in module order)
+	for i := 0; i < c.m.Len(); i++ {
+		in := c.m.Inst(i)
+		if isChain(in.Opcode) && len(in.Words) > 3 {
+			if k, ok := of[in.Words[3]]; ok && in.ResultID != 0 {
+				of[in.ResultID] = k
+			}
+		}
+	}
+	escaped := map[int]bool{}
+	for i := 0; i < c.m.Len(); i++ {
+		in := c.m.Inst(i)
+		switch in.Opcode {
+		case spirv.OpName, spirv.OpMemberName, spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString, spirv.OpEntryPoint:
+			continue
+		}
+		for k, o := range in.Operands {
+			info := o.Kind.Info()
+			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+				continue
+			}
+			for _, w := range in.OperandWords(k) {
+				vi, ok := of[w]
+				if !ok {
+					continue
+				}
+				first := int(o.Offset) == operandOffset(in, 0)
+				allowed := first && in.Opcode == spirv.OpLoad
+				if first && isChain(in.Opcode) {
+					allowed = true
+					for _, ix := range in.Words[4:] {
+						if _, isConst := c.x.Constants[ix]; !isConst {
+							allowed = false
+						}
+					}
+				}
+				if !allowed {
+					escaped[vi] = true
+				}
+			}
+		}
+	}
+	for i := range c.p.inputs {
+		c.p.inputs[i].lazy = !escaped[i]
+	}
 }

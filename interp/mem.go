@@ -214,6 +214,20 @@ func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 	if !ch.desc && len(ch.steps) == 1 {
 		st := ch.steps[0]
 		idx := r[st.slot*S : st.slot*S+S]
+		if st.count == 0 && st.w == 32 {
+			// the common case (an unchecked 32-bit index), without the
+			// general sign extension and bound
+			off0, stride := ch.constOff, st.stride
+			for _, l := range lanes {
+				p := base[l]
+				np := p + uint64(off0+int64(int32(idx[l]))*stride)
+				if p>>shift != np>>shift && p != 0 {
+					np = 0
+				}
+				d[l] = np
+			}
+			return nil
+		}
 		for _, l := range lanes {
 			p := base[l]
 			iv := sext(idx[l], st.w)
@@ -255,6 +269,78 @@ func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 			np = 0
 		}
 		d[l] = np
+	}
+	return nil
+}
+
+// loadLane loads through a per-lane pointer into invocation memory whose
+// offset is known at compile time, and whose access the compiler checked
+// lies inside the lane's own variable: no pointer to decode or check.
+func (sg *subgroup) loadLane(in *inst, lanes []int32) {
+	lv := sg.p.leafLists[in.aux]
+	S := int32(sg.S)
+	r := sg.regs
+	isz := int(sg.p.invSize)
+	off := int(in.imm)
+	for k, lf := range lv {
+		d := r[(in.dst+int32(k))*S : (in.dst+int32(k))*S+S]
+		at := off + int(lf.off)
+		for _, l := range lanes {
+			v := getLE(sg.inv[int(l)*isz+at:], lf.size)
+			if lf.kind == skBool {
+				v = b2u(v != 0)
+			}
+			d[l] = v
+		}
+	}
+}
+
+// storeLane is loadLane's store.
+func (sg *subgroup) storeLane(in *inst, lanes []int32) {
+	lv := sg.p.leafLists[in.aux]
+	S := int32(sg.S)
+	r := sg.regs
+	isz := int(sg.p.invSize)
+	off := int(in.imm)
+	for k, lf := range lv {
+		v := r[(in.b+int32(k))*S : (in.b+int32(k))*S+S]
+		at := off + int(lf.off)
+		for _, l := range lanes {
+			putLE(sg.inv[int(l)*isz+at:], lf.size, v[l])
+		}
+	}
+}
+
+// loadUni loads through a uniform pointer known at compile time (a
+// buffer, push constants, workgroup memory): every lane reads the same
+// bytes, so they are read once and broadcast.
+func (sg *subgroup) loadUni(in *inst, lanes []int32) *Fault {
+	if len(lanes) == 0 {
+		return nil
+	}
+	lv := sg.p.leafLists[in.aux]
+	S := int32(sg.S)
+	r := sg.regs
+	l0 := lanes[0]
+	m, off, f := sg.deref(r[in.a*S+l0], sg.p.leafExt[in.aux], l0)
+	if f != nil {
+		return f
+	}
+	for k, lf := range lv {
+		v := getLE(m[off+int(lf.off):], lf.size)
+		if lf.kind == skBool {
+			v = b2u(v != 0)
+		}
+		d := r[(in.dst+int32(k))*S : (in.dst+int32(k))*S+S]
+		if len(lanes) == len(d) {
+			for l := range d {
+				d[l] = v
+			}
+			continue
+		}
+		for _, l := range lanes {
+			d[l] = v
+		}
 	}
 	return nil
 }

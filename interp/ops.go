@@ -76,6 +76,10 @@ const (
 	// memory
 	opLoad
 	opStore
+	opLoadLane  // load through a per-lane pointer known at compile time, imm: its offset
+	opStoreLane // store through such a pointer
+	opLoadUni   // load through a uniform pointer known at compile time: once, for all lanes
+	opBuiltin   // load of a built-in input computed, not read, aux: bloads index
 	opChain
 	opArrayLength
 	opCopyMem

@@ -30,7 +30,10 @@ type Program struct {
 	inputs   []inputVar
 	privInit []byte // per-lane template of invocation memory (Private initializers)
 	privSet  bool   // privInit has a non-zero byte
-	wgSize   uint32 // bytes of module workgroup variables
+	// initPerWG: some invocation memory depends on the workgroup (a
+	// written workgroup-dependent built-in, a byval kernel argument)
+	initPerWG bool
+	wgSize    uint32 // bytes of module workgroup variables
 
 	bufs      []bufBinding
 	nregions  int // buffer regions' end (exclusive)
@@ -48,6 +51,7 @@ type Program struct {
 	groups    []groupInfo
 	atomics   []atomicInfo
 	exts      []extInfo
+	bloads    []builtinLoad
 	names     map[uint32]string
 }
 
@@ -62,6 +66,15 @@ const (
 
 type slotRange struct{ start, n int32 }
 
+// fixedPtr describes a pointer known at compile time: a uniform one (its
+// value in constVals) or a per-lane one into invocation memory at off,
+// with size bytes of its variable from there.
+type fixedPtr struct {
+	lane      bool
+	off, size uint32
+	input     int32 // 1 + index of the built-in input variable it points into; 0 none
+}
+
 type lanePtr struct {
 	slot int32
 	off  uint32
@@ -70,6 +83,18 @@ type lanePtr struct {
 type inputVar struct {
 	builtin spirv.BuiltIn
 	leaves  []leaf // at their offsets in invocation memory
+	id      uint32
+	// lazy: the variable is only loaded (directly or through constant
+	// access chains), and every load computes the value (opBuiltin), so
+	// nothing is written to invocation memory
+	lazy bool
+}
+
+// builtinLoad is an opBuiltin: components comps of input number input,
+// each truncated to its leaf's size.
+type builtinLoad struct {
+	input int
+	comps []int
 }
 
 type bufBinding struct {
