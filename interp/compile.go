@@ -16,34 +16,36 @@ type compiler struct {
 	p      *Program
 	kernel bool
 
-	ptrBytes   uint32
-	types      map[uint32]*tinfo
-	slots      map[uint32]int32
-	nslots     int32
-	cv         []uint64 // constant values, one lane, by slot
-	cdone      map[uint32]bool
-	cbusy      map[uint32]bool
-	ptrs       map[uint32]*ptrInfo
-	funcs      map[uint32]*function
-	fnIndex    map[uint32]*spirv.Function
-	invSize    uint32
-	wgSize     uint32
-	wgBlock    uint32 // size of the aliased explicit-layout workgroup blocks
-	code       []inst
-	blockOf    map[uint32]int32 // label -> program-wide block (current function)
-	phis       map[uint32][]phiInfo
-	curLabel   uint32
-	curFn      *function
-	curFnID    uint32
-	instIdx    int
-	extSets    map[uint32]uint8
-	privT      []byte
-	lastInvOff uint32
-	fixed      map[int32]fixedPtr // slots whose pointer is known at compile time
-	inputMem   map[int]bool       // inputs (by index) some instruction reads from memory
-	zero       int32
-	regVars    map[uint32]int32
-	regVarN    map[uint32]int32
+	ptrBytes uint32
+	types    map[uint32]*tinfo
+	slots    map[uint32]int32
+	nslots   int32
+	cv       []uint64 // constant values, one lane, by slot
+	cdone    map[uint32]bool
+	cbusy    map[uint32]bool
+	ptrs     map[uint32]*ptrInfo
+	funcs    map[uint32]*function
+	fnIndex  map[uint32]*spirv.Function
+	invSize  uint32
+	wgSize   uint32
+	wgBlock  uint32 // size of the aliased explicit-layout workgroup blocks
+	code     []inst
+	blockOf  map[uint32]int32 // label -> program-wide block (current function)
+	phis     map[uint32][]phiInfo
+	curLabel uint32
+	curFn    *function
+	curFnID  uint32
+	instIdx  int
+	extSets  map[uint32]uint8
+	privT    []byte
+	// privInitialized: some Private variable has an initializer.
+	privInitialized bool
+	lastInvOff      uint32
+	fixed           map[int32]fixedPtr // slots whose pointer is known at compile time
+	inputMem        map[int]bool       // inputs (by index) some instruction reads from memory
+	zero            int32
+	regVars         map[uint32]int32
+	regVarN         map[uint32]int32
 }
 
 type phiInfo struct {
@@ -198,6 +200,10 @@ func (c *compiler) compile(entry string) error {
 	if len(c.p.privInit) < int(c.p.invSize) {
 		c.p.privInit = append(c.p.privInit, make([]byte, int(c.p.invSize)-len(c.p.privInit))...)
 	}
+	// An initialized Private variable must be reset for every workgroup,
+	// even to zeros: a subgroup's invocation memory is reused, and an
+	// earlier workgroup may have written the variable.
+	c.p.privSet = c.privInitialized
 	for _, b := range c.p.privInit {
 		if b != 0 {
 			c.p.privSet = true
@@ -745,6 +751,7 @@ func (c *compiler) invVar(id uint32, s int32, pointee *tinfo, init uint32, withI
 			c.privT = append(c.privT, make([]byte, int(off+pointee.size)-len(c.privT))...)
 		}
 		c.growCV()
+		c.privInitialized = true
 		for k, l := range lv {
 			putLE(c.privT[l.off:], l.size, c.cv[is+int32(k)])
 		}

@@ -377,3 +377,55 @@ void main() { outp.v[inp.idx] = 7u; }`, "")
 		t.Errorf("index past the buffer: got %v, want an out-of-bounds fault", err)
 	}
 }
+
+// TestPrivateZeroInitPerWorkgroup: an initialized Private variable starts
+// from its initializer in every workgroup, also when that is zero and the
+// subgroup's memory was used by an earlier workgroup.
+func TestPrivateZeroInitPerWorkgroup(t *testing.T) {
+	m := assemble(t, `OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %gid
+OpExecutionMode %main LocalSize 4 1 1
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %blk 0 Offset 0
+OpDecorate %blk Block
+OpDecorate %out DescriptorSet 0
+OpDecorate %out Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%v3 = OpTypeVector %uint 3
+%pin = OpTypePointer Input %v3
+%gid = OpVariable %pin Input
+%arr = OpTypeRuntimeArray %uint
+%blk = OpTypeStruct %arr
+%pblk = OpTypePointer StorageBuffer %blk
+%out = OpVariable %pblk StorageBuffer
+%ppriv = OpTypePointer Private %uint
+%pbuf = OpTypePointer StorageBuffer %uint
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%g = OpVariable %ppriv Private %uint_0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%v = OpLoad %uint %g
+%w = OpIAdd %uint %v %uint_1
+OpStore %g %w
+%id = OpLoad %v3 %gid
+%x = OpCompositeExtract %uint %id 0
+%dst = OpAccessChain %pbuf %out %uint_0 %x
+OpStore %dst %w
+OpReturn
+OpFunctionEnd
+`)
+	out := make([]byte, 4*4*8)
+	if err := run(t, m, Options{SubgroupSize: 4, Parallelism: 1}, [3]uint32{8, 1, 1}, map[BindingKey][]byte{{0, 0}: out}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 32 {
+		if got := getU32(out, i); got != 1 {
+			t.Fatalf("invocation %d saw g = %d, want 1", i, got)
+		}
+	}
+}

@@ -29,7 +29,7 @@ type Program struct {
 	invSize  uint32 // bytes of invocation memory per lane
 	inputs   []inputVar
 	privInit []byte // per-lane template of invocation memory (Private initializers)
-	privSet  bool   // privInit has a non-zero byte
+	privSet  bool   // invocation memory is reset from privInit per workgroup (an initialized Private variable)
 	// initPerWG: some invocation memory depends on the workgroup (a
 	// written workgroup-dependent built-in, a byval kernel argument)
 	initPerWG bool
