@@ -90,6 +90,28 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		return nil
 	}
 	res := func() (int32, *tinfo, error) { return c.slot(result) }
+	// operands1 and operands2: the result slot and the first one or two
+	// operands' slots, with their types.
+	operands1 := func() (d int32, rt *tinfo, a int32, at *tinfo, err error) {
+		if err = need(1); err != nil {
+			return
+		}
+		if d, rt, err = res(); err != nil {
+			return
+		}
+		a, at, err = c.val(ops[0])
+		return
+	}
+	operands2 := func() (d int32, rt *tinfo, a int32, at *tinfo, b int32, bt *tinfo, err error) {
+		if d, rt, a, at, err = operands1(); err != nil {
+			return
+		}
+		if err = need(2); err != nil {
+			return
+		}
+		b, bt, err = c.val(ops[1])
+		return
+	}
 	// unary/binary elementwise checks
 	elem2 := func() (d, a, b int32, rt, at *tinfo, err error) {
 		if err = need(2); err != nil {
@@ -195,18 +217,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 	case spirv.OpBitwiseXor:
 		return intBin(opXor)
 	case spirv.OpShiftLeftLogical, spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic:
-		if err := need(2); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return err
-		}
-		b, bt, err := c.val(ops[1])
+		d, rt, a, at, b, bt, err := operands2()
 		if err != nil {
 			return err
 		}
@@ -275,18 +286,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		c.emit(in)
 		return nil
 	case spirv.OpIAddCarry, spirv.OpISubBorrow, spirv.OpUMulExtended, spirv.OpSMulExtended:
-		if err := need(2); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return err
-		}
-		b, bt, err := c.val(ops[1])
+		d, rt, a, at, b, bt, err := operands2()
 		if err != nil {
 			return err
 		}
@@ -348,14 +348,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 	case spirv.OpLogicalNot:
 		return un(uLNot, skBool)
 	case spirv.OpAny, spirv.OpAll:
-		if err := need(1); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
+		d, rt, a, at, err := operands1()
 		if err != nil {
 			return err
 		}
@@ -405,14 +398,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 
 	// ---- composites
 	case spirv.OpCopyObject, spirv.OpCopyLogical, spirv.OpExpectKHR, spirv.OpFreezeKHR:
-		if err := need(1); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
+		d, rt, a, at, err := operands1()
 		if err != nil {
 			return err
 		}
@@ -446,14 +432,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		}
 		return nil
 	case spirv.OpCompositeConstructReplicateEXT:
-		if err := need(1); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
+		d, rt, a, at, err := operands1()
 		if err != nil {
 			return err
 		}
@@ -465,14 +444,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		}
 		return nil
 	case spirv.OpCompositeExtract:
-		if err := need(1); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
+		d, rt, a, at, err := operands1()
 		if err != nil {
 			return err
 		}
@@ -515,18 +487,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		c.emit(inst{op: opCopy, dst: d + off, a: o, n: int32(ot.ncomp)})
 		return nil
 	case spirv.OpVectorShuffle:
-		if err := need(2); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return err
-		}
-		b, bt, err := c.val(ops[1])
+		d, rt, a, at, b, bt, err := operands2()
 		if err != nil {
 			return err
 		}
@@ -551,18 +512,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		c.emit(inst{op: opShuffle, dst: d, n: int32(rt.ncomp), aux: int32(len(c.p.shuffles) - 1)})
 		return nil
 	case spirv.OpVectorExtractDynamic:
-		if err := need(2); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return err
-		}
-		b, bt, err := c.val(ops[1])
+		d, rt, a, at, b, bt, err := operands2()
 		if err != nil {
 			return err
 		}
@@ -674,14 +624,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		c.emit(inst{op: opGenericCast, dst: d, a: a, n: 1, imm: 1 << 32})
 		return nil
 	case spirv.OpBitcast:
-		if err := need(1); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
+		d, rt, a, at, err := operands1()
 		if err != nil {
 			return err
 		}
@@ -699,18 +642,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		c.emit(inst{op: opBitcast, dst: d, a: a, n: int32(rt.ncomp), aux: int32(at.ncomp), sc: scalar{width: uint8(wr)}, sc2: scalar{width: uint8(wa)}})
 		return nil
 	case spirv.OpBitcastExtractEXT:
-		if err := need(2); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return err
-		}
-		b, bt, err := c.val(ops[1])
+		d, rt, a, at, b, bt, err := operands2()
 		if err != nil {
 			return err
 		}
@@ -722,18 +654,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 
 	// ---- vector and matrix float ops
 	case spirv.OpDot:
-		if err := need(2); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return err
-		}
-		b, bt, err := c.val(ops[1])
+		d, rt, a, at, b, bt, err := operands2()
 		if err != nil {
 			return err
 		}
@@ -744,18 +665,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		return nil
 	case spirv.OpVectorTimesScalar, spirv.OpMatrixTimesScalar, spirv.OpVectorTimesMatrix, spirv.OpMatrixTimesVector,
 		spirv.OpMatrixTimesMatrix, spirv.OpOuterProduct:
-		if err := need(2); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return err
-		}
-		b, bt, err := c.val(ops[1])
+		d, rt, a, at, b, bt, err := operands2()
 		if err != nil {
 			return err
 		}
@@ -787,18 +697,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		c.emit(inst{op: opMatrix, aux: k, dst: d, a: a, b: b, n: int32(rt.ncomp), sc: rt.sc, imm: uint64(rows) | uint64(cols)<<8 | uint64(inner)<<16})
 		return nil
 	case spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat, spirv.OpSUDotAccSat:
-		if err := need(2); err != nil {
-			return err
-		}
-		d, rt, err := res()
-		if err != nil {
-			return err
-		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return err
-		}
-		b, bt, err := c.val(ops[1])
+		d, rt, a, at, b, bt, err := operands2()
 		if err != nil {
 			return err
 		}
