@@ -30,7 +30,19 @@ subcommands:
   quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT
                                            .npy/.f32/.bin float32 -> .safetensors
                                            (N: 1 to 1048576, default 32)
+  quantize -f FORMAT [--layout spvx|gpt-oss] [--include GLOB] [--exclude GLOB]
+           [--stats] -i MODEL.safetensors -o OUT.safetensors
+                                           a whole checkpoint (or a sharded one:
+                                           model.safetensors.index.json)
   dequantize -i IN -o OUT                  .safetensors -> .npy (or raw .f32/.bin)
+  dequantize [--dtype bf16|f16|f32] -i IN.safetensors -o OUT.safetensors
+                                           a quantized checkpoint, either layout
+  convert --to gguf|safetensors [--layout spvx|gpt-oss] -i IN -o OUT
+                                           MXFP4 weights between safetensors and
+                                           GGUF, or between layouts, bit for bit
+  inspect [--svg OUT.svg] FILE             tensors of a .safetensors or .gguf file,
+                                           with MX tensors' scale histograms
+  gguf info FILE                           tensors and metadata of a GGUF file
 
 TYPE: e2m1 e2m3 e3m2 e4m3 e5m2 e8m0 mxint8, or a SPIR-V FPEncoding name
 MODE: rte (default) rtz rtp rtn
@@ -58,13 +70,44 @@ func runMX(args []string, s stdio) int {
 	case "table":
 		return mxTable(rest, s)
 	case "quantize":
+		if isCheckpoint(flagValue(rest, "i")) {
+			return quantizeCheckpoint(rest, s)
+		}
 		return mxQuantize(rest, s)
 	case "dequantize":
+		if isCheckpoint(flagValue(rest, "o")) {
+			return dequantizeCheckpoint(rest, s)
+		}
 		return mxDequantize(rest, s)
+	case "convert":
+		return mxConvert(rest, s)
+	case "inspect":
+		return mxInspect(rest, s, "inspect")
+	case "gguf":
+		return mxGGUF(rest, s)
 	}
 	fmt.Fprintf(s.err, "spvx mx: unknown subcommand %q\n", sub)
 	fmt.Fprint(s.err, mxUsage)
 	return exitUsage
+}
+
+// flagValue returns the value given to flag name (-name V, --name V,
+// -name=V) in args, or "": it tells which form of a subcommand the
+// arguments ask for before the form's own flags are parsed.
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		t := strings.TrimLeft(a, "-")
+		if t == a {
+			continue
+		}
+		if t == name && i+1 < len(args) {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(t, name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // newFlagSet returns a FlagSet that reports errors instead of exiting and

@@ -1,0 +1,140 @@
+package checkpoint
+
+import (
+	"fmt"
+	"strings"
+
+	"spvx/internal/tensorfile"
+	"spvx/mx"
+)
+
+// DequantizeOptions configure Dequantize.
+type DequantizeOptions struct {
+	// DType is the output dtype of dequantized tensors: F32, F16 or BF16;
+	// "" restores the dtype recorded at quantization (BF16 for a gpt-oss
+	// pair without a record).
+	DType    string
+	Workers  int
+	Progress func(Progress)
+}
+
+// Dequantize reads a checkpoint in either layout and writes its quantized
+// tensors back as floating tensors, copying the others; the
+// descriptions of the dequantized tensors leave the __metadata__.
+func Dequantize(in, out string, opts DequantizeOptions) (*Report, error) {
+	if opts.DType != "" && opts.DType != "F32" && opts.DType != "F16" && opts.DType != "BF16" {
+		return nil, fmt.Errorf("output dtype %q: want F32, F16 or BF16", opts.DType)
+	}
+	return eachFile(in, out, func(in, out string, r *Report) ([]string, error) {
+		return dequantizeFile(in, out, opts, r)
+	})
+}
+
+func dequantizeFile(inName, outName string, opts DequantizeOptions, r *Report) ([]string, error) {
+	in, err := openInput(inName)
+	if err != nil {
+		return nil, err
+	}
+	defer in.f.Close()
+	qs, used, err := findQuantized(in.h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", inName, err)
+	}
+	meta := map[string]string{}
+	for k, v := range in.h.Metadata {
+		if !strings.HasPrefix(k, metaPrefix) {
+			meta[k] = v
+		}
+	}
+	var outs []tensorfile.TensorInfo
+	var totalIn int64
+	for _, t := range in.h.Tensors {
+		totalIn += t.Size
+		if !used[t.Name] {
+			outs = append(outs, tensorfile.TensorInfo{Name: t.Name, DType: t.DType, Shape: t.Shape, Size: t.Size})
+		}
+	}
+	for i := range qs {
+		q := &qs[i]
+		if opts.DType != "" {
+			q.meta.DType = opts.DType
+		}
+		if in.h.Tensor(q.name) != nil {
+			return nil, fmt.Errorf("%s: cannot dequantize %q: the file already has a tensor of that name", inName, q.name)
+		}
+		n, ok := product(q.meta.Shape)
+		esize, _ := tensorfile.DTypeSize(q.meta.DType)
+		if !ok || int64(n) > (1<<62)/int64(esize) {
+			return nil, fmt.Errorf("%s: quantized tensor %q: shape %v is too large", inName, q.name, q.meta.Shape)
+		}
+		outs = append(outs, tensorfile.TensorInfo{Name: q.name, DType: q.meta.DType, Shape: q.meta.Shape, Size: int64(n * esize)})
+	}
+	o, names, err := createSafeTensors(outName, outs, meta)
+	if err != nil {
+		return nil, err
+	}
+	var buf buffers
+	var done int64
+	progress := func(name string, n int64) {
+		done += n
+		if opts.Progress != nil {
+			opts.Progress(Progress{Tensor: name, Done: done, Total: totalIn})
+		}
+	}
+	for _, t := range in.h.Tensors {
+		if used[t.Name] {
+			continue
+		}
+		dst := o.placed[t.Name]
+		buf.copy = grow(buf.copy, 4<<20)
+		if err := copyRange(o.f, dst.Offset, in.f, t.Offset, t.Size, buf.copy); err != nil {
+			return nil, o.close(fmt.Errorf("%s: tensor %q: %w", inName, t.Name, err))
+		}
+		progress(t.Name, t.Size)
+		r.add(TensorReport{Name: t.Name, DType: t.DType, Shape: t.Shape, Action: "copied", InBytes: t.Size, OutBytes: t.Size})
+	}
+	for i := range qs {
+		tr, err := dequantizeTensor(in, o, &qs[i], opts.Workers, &buf, progress)
+		if err != nil {
+			return nil, o.close(fmt.Errorf("%s: tensor %q: %w", inName, qs[i].name, err))
+		}
+		r.add(tr)
+	}
+	return names, o.close(nil)
+}
+
+func dequantizeTensor(in *input, o *output, q *qtensor, workers int, buf *buffers, progress func(string, int64)) (TensorReport, error) {
+	esize, _ := tensorfile.DTypeSize(q.meta.DType)
+	g := newGeometry(q.meta.Shape, q.format, q.meta.BlockSize, esize)
+	dst := o.placed[q.name]
+	err := g.pieces(func(pc piece) error {
+		n := pc.nrows * pc.n
+		sl, el := g.scaleLen(pc), g.elemLen(pc, q.format)
+		buf.scales, buf.elems = grow(buf.scales, sl), grow(buf.elems, el)
+		buf.f32, buf.raw = grow(buf.f32, n), grow(buf.raw, n*esize)
+		if _, err := in.f.ReadAt(buf.scales, q.scales.Offset+g.scaleOff(pc)); err != nil {
+			return err
+		}
+		if _, err := in.f.ReadAt(buf.elems, q.blocks.Offset+g.elemOff(pc)); err != nil {
+			return err
+		}
+		for r := 0; r < pc.nrows; r++ {
+			s, e := buf.scales, buf.elems
+			if pc.nrows > 1 {
+				s, e = s[r*g.scaleRow:(r+1)*g.scaleRow], e[r*g.elemRow:(r+1)*g.elemRow]
+			}
+			if err := mx.Dequantize(buf.f32[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, workers); err != nil {
+				return err
+			}
+		}
+		fromFloat32(buf.raw, buf.f32, q.meta.DType)
+		if _, err := o.f.WriteAt(buf.raw, dst.Offset+g.srcOff(pc)); err != nil {
+			return err
+		}
+		progress(q.name, int64(sl+el))
+		return nil
+	})
+	return TensorReport{Name: q.name, DType: q.meta.DType, Shape: q.meta.Shape, Action: "dequantized",
+		Note:    fmt.Sprintf("from %s, blocks of %d, %s layout", q.format, q.meta.BlockSize, q.layout),
+		InBytes: q.scales.Size + q.blocks.Size, OutBytes: dst.Size}, err
+}

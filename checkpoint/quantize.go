@@ -1,0 +1,576 @@
+package checkpoint
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"spvx/internal/tensorfile"
+	"spvx/mx"
+)
+
+// Options configure Quantize.
+type Options struct {
+	Format    mx.BlockFormat
+	BlockSize int         // 0 means mx.DefaultBlockSize
+	Rounding  mx.Rounding // element rounding
+	Layout    Layout
+	Filter    Filter
+	Stats     bool // measure each quantized tensor's error (max abs, RMSE)
+	Workers   int  // goroutines for mx; 0 means GOMAXPROCS
+	Progress  func(Progress)
+}
+
+// Progress is reported after every segment of work.
+type Progress struct {
+	Tensor      string
+	Done, Total int64 // input bytes
+}
+
+// TensorReport says what happened to one input tensor.
+type TensorReport struct {
+	Name     string
+	DType    string
+	Shape    []int
+	Action   string // "quantized", "dequantized", "copied", "converted"
+	Note     string // why a floating tensor was copied, and the like
+	InBytes  int64
+	OutBytes int64
+	// With Options.Stats, over the finite input values: the largest
+	// absolute difference between a value and its dequantized value, and
+	// the root mean square of the differences.
+	HasStats  bool
+	MaxAbsErr float64
+	RMSE      float64
+}
+
+// Report summarizes a run.
+type Report struct {
+	Files    int
+	Tensors  []TensorReport
+	InBytes  int64
+	OutBytes int64
+}
+
+func (r *Report) add(t TensorReport) {
+	r.Tensors = append(r.Tensors, t)
+	r.InBytes += t.InBytes
+	r.OutBytes += t.OutBytes
+}
+
+// segTarget is about the number of elements converted at once: it bounds
+// the working set (a few buffers of this many float32s), whatever the
+// tensor sizes.
+const segTarget = 1 << 22
+
+// segUnit is the granularity of a segment inside a row: a multiple of
+// the block size whose elements fill whole bytes in every format (8
+// elements do).
+func segUnit(k int) int {
+	a, b := k, 8
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return k / a * 8
+}
+
+// IsIndex reports whether a path names a sharded checkpoint's index.
+func IsIndex(name string) bool { return strings.HasSuffix(name, ".index.json") }
+
+// job is one output file to produce from one input file.
+type job struct{ in, out string }
+
+// shardJobs expands an index into per-shard jobs, checking that the
+// output is an index too and in a directory where the shards can go.
+func shardJobs(in, out string) (*tensorfile.ShardIndex, []job, error) {
+	if !IsIndex(out) {
+		return nil, nil, fmt.Errorf("%s is a sharded checkpoint's index: the output must be an index too (a name ending in .index.json), its shards are written beside it", in)
+	}
+	b, err := readSmall(in, tensorfile.MaxShardIndex)
+	if err != nil {
+		return nil, nil, err
+	}
+	x, err := tensorfile.ReadShardIndex(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", in, err)
+	}
+	var jobs []job
+	for _, s := range x.Shards() {
+		jobs = append(jobs, job{filepath.Join(filepath.Dir(in), s), filepath.Join(filepath.Dir(out), s)})
+	}
+	return x, jobs, nil
+}
+
+func readSmall(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: more than %d bytes", name, limit)
+	}
+	return b, nil
+}
+
+// sameFile rejects an output that is its input.
+func sameFile(in, out string) error {
+	a, err := os.Stat(in)
+	if err != nil {
+		return err
+	}
+	if b, err := os.Stat(out); err == nil && os.SameFile(a, b) {
+		return fmt.Errorf("%s: the output is the input", out)
+	}
+	return nil
+}
+
+// eachFile runs one per-file function over a single file or over every
+// shard of an index, then writes the new index with the tensors each
+// shard now holds.
+func eachFile(in, out string, do func(in, out string, r *Report) ([]string, error)) (*Report, error) {
+	r := &Report{}
+	if !IsIndex(in) {
+		if IsIndex(out) {
+			return nil, fmt.Errorf("%s is an index name, but %s is a single file", out, in)
+		}
+		if err := sameFile(in, out); err != nil {
+			return nil, err
+		}
+		_, err := do(in, out, r)
+		r.Files = 1
+		return r, err
+	}
+	x, jobs, err := shardJobs(in, out)
+	if err != nil {
+		return nil, err
+	}
+	if err := sameFile(in, out); err != nil {
+		return nil, err
+	}
+	nx := &tensorfile.ShardIndex{Metadata: map[string]any{}, WeightMap: map[string]string{}}
+	for k, v := range x.Metadata {
+		nx.Metadata[k] = v
+	}
+	for _, j := range jobs {
+		if err := sameFile(j.in, j.out); err != nil {
+			return nil, err
+		}
+		names, err := do(j.in, j.out, r)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			nx.WeightMap[n] = filepath.Base(j.out)
+		}
+		r.Files++
+	}
+	var total int64
+	for _, t := range r.Tensors {
+		total += t.OutBytes
+	}
+	nx.Metadata["total_size"] = total
+	b, err := tensorfile.WriteShardIndex(nx)
+	if err != nil {
+		return nil, err
+	}
+	return r, os.WriteFile(out, b, 0o644)
+}
+
+// Quantize quantizes the floating tensors of the checkpoint in (a
+// safetensors file or a shard index) that opts.Filter selects, copies the
+// others, and writes the result to out (a file, or an index whose shards
+// go beside it with the input shards' names).
+func Quantize(in, out string, opts Options) (*Report, error) {
+	if opts.BlockSize == 0 {
+		opts.BlockSize = mx.DefaultBlockSize
+	}
+	if opts.BlockSize < mx.MinBlockSize || opts.BlockSize > mx.MaxBlockSize {
+		return nil, fmt.Errorf("block size %d: want %d to %d", opts.BlockSize, mx.MinBlockSize, mx.MaxBlockSize)
+	}
+	if _, err := mx.ParseBlockFormat(opts.Format.String()); err != nil {
+		return nil, err
+	}
+	if opts.Layout == LayoutGPTOSS && (opts.Format != mx.MXFP4 || opts.BlockSize != 32) {
+		return nil, errors.New("the gpt-oss layout holds MXFP4 with blocks of 32 only")
+	}
+	if err := opts.Filter.Check(); err != nil {
+		return nil, err
+	}
+	return eachFile(in, out, func(in, out string, r *Report) ([]string, error) {
+		return quantizeFile(in, out, opts, r)
+	})
+}
+
+// input is an open safetensors file and its header.
+type input struct {
+	f    *os.File
+	name string
+	h    *tensorfile.Header
+	size int64
+}
+
+func openInput(name string) (*input, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	h, err := tensorfile.ReadSafeTensorsHeader(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &input{f: f, name: name, h: h, size: st.Size()}, nil
+}
+
+// output is a file being written: its header first, then tensors at
+// their planned offsets.
+type output struct {
+	f      *os.File
+	name   string
+	placed map[string]tensorfile.TensorInfo
+}
+
+func createSafeTensors(name string, tensors []tensorfile.TensorInfo, meta map[string]string) (*output, []string, error) {
+	sort.Slice(tensors, func(i, j int) bool { return tensors[i].Name < tensors[j].Name })
+	header, placed, total, err := tensorfile.PlanSafeTensors(tensors, meta)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	o := &output{f: f, name: name, placed: map[string]tensorfile.TensorInfo{}}
+	if err := f.Truncate(total); err == nil {
+		_, err = f.WriteAt(header, 0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	names := make([]string, len(placed))
+	for i, p := range placed {
+		o.placed[p.Name] = p
+		names[i] = p.Name
+	}
+	return o, names, nil
+}
+
+func (o *output) close(err error) error {
+	if cerr := o.f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("%s: %w", o.name, cerr)
+	}
+	if err != nil {
+		os.Remove(o.name)
+	}
+	return err
+}
+
+// copyRange copies n bytes from src at so to dst at do, through buf.
+func copyRange(dst io.WriterAt, do int64, src io.ReaderAt, so, n int64, buf []byte) error {
+	for n > 0 {
+		c := int64(len(buf))
+		if c > n {
+			c = n
+		}
+		if _, err := src.ReadAt(buf[:c], so); err != nil {
+			return err
+		}
+		if _, err := dst.WriteAt(buf[:c], do); err != nil {
+			return err
+		}
+		so, do, n = so+c, do+c, n-c
+	}
+	return nil
+}
+
+// buffers is the working set of one conversion, reused across tensors.
+type buffers struct {
+	raw    []byte
+	f32    []float32
+	back   []float32
+	scales []byte
+	elems  []byte
+	copy   []byte
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// plan of one tensor to quantize.
+type quantPlan struct {
+	src            tensorfile.TensorInfo
+	scales, blocks string
+	meta           mxMeta
+}
+
+func quantizeFile(inName, outName string, opts Options, r *Report) ([]string, error) {
+	in, err := openInput(inName)
+	if err != nil {
+		return nil, err
+	}
+	defer in.f.Close()
+	meta := map[string]string{}
+	for k, v := range in.h.Metadata {
+		meta[k] = v
+	}
+	exists := map[string]bool{}
+	for _, t := range in.h.Tensors {
+		exists[t.Name] = true
+	}
+	var outs []tensorfile.TensorInfo
+	var plans []quantPlan
+	notes := map[string]string{}
+	var totalIn int64
+	for _, t := range in.h.Tensors {
+		totalIn += t.Size
+		note := ""
+		switch {
+		case !floatDTypes[t.DType]:
+		case !opts.Filter.selects(t.Name):
+			note = "not selected"
+		case len(t.Shape) == 0:
+			note = "a scalar has no rows"
+		case t.Size == 0:
+			note = "empty"
+		case opts.Layout == LayoutGPTOSS:
+			note = gptOSSReason(t.Shape, opts.Format, opts.BlockSize)
+		}
+		if !floatDTypes[t.DType] || note != "" {
+			notes[t.Name] = note
+			outs = append(outs, tensorfile.TensorInfo{Name: t.Name, DType: t.DType, Shape: t.Shape, Size: t.Size})
+			continue
+		}
+		ss, bs, err := quantizedShapes(t.Shape, opts.Format, opts.BlockSize, opts.Layout)
+		if err != nil {
+			return nil, fmt.Errorf("%s: tensor %q: %w", inName, t.Name, err)
+		}
+		p := quantPlan{src: t, scales: t.Name + ".scales", blocks: t.Name + ".blocks", meta: mxMeta{
+			Format: opts.Format.String(), BlockSize: opts.BlockSize, Rounding: roundingName(opts.Rounding),
+			DType: t.DType, Shape: t.Shape, Layout: opts.Layout.String(),
+		}}
+		for _, n := range []string{p.scales, p.blocks} {
+			if exists[n] {
+				return nil, fmt.Errorf("%s: tensor %q cannot be quantized: the file already has a tensor %q", inName, t.Name, n)
+			}
+		}
+		ns, _ := product(ss)
+		nb, _ := product(bs)
+		outs = append(outs,
+			tensorfile.TensorInfo{Name: p.scales, DType: "U8", Shape: ss, Size: int64(ns)},
+			tensorfile.TensorInfo{Name: p.blocks, DType: "U8", Shape: bs, Size: int64(nb)})
+		if keepMeta(opts.Layout, p.meta) {
+			meta[metaPrefix+t.Name] = p.meta.encode()
+		}
+		plans = append(plans, p)
+	}
+	o, names, err := createSafeTensors(outName, outs, meta)
+	if err != nil {
+		return nil, err
+	}
+	var buf buffers
+	var done int64
+	progress := func(name string, n int64) {
+		done += n
+		if opts.Progress != nil {
+			opts.Progress(Progress{Tensor: name, Done: done, Total: totalIn})
+		}
+	}
+	planned := map[string]*quantPlan{}
+	for i := range plans {
+		planned[plans[i].src.Name] = &plans[i]
+	}
+	for _, t := range in.h.Tensors {
+		if p := planned[t.Name]; p != nil {
+			tr, err := quantizeTensor(in, o, p, opts, &buf, progress)
+			if err != nil {
+				return nil, o.close(fmt.Errorf("%s: tensor %q: %w", inName, t.Name, err))
+			}
+			r.add(tr)
+			continue
+		}
+		dst := o.placed[t.Name]
+		buf.copy = grow(buf.copy, 4<<20)
+		if err := copyRange(o.f, dst.Offset, in.f, t.Offset, t.Size, buf.copy); err != nil {
+			return nil, o.close(fmt.Errorf("%s: tensor %q: %w", inName, t.Name, err))
+		}
+		progress(t.Name, t.Size)
+		r.add(TensorReport{Name: t.Name, DType: t.DType, Shape: t.Shape, Action: "copied", Note: notes[t.Name], InBytes: t.Size, OutBytes: t.Size})
+	}
+	return names, o.close(nil)
+}
+
+func roundingName(r mx.Rounding) string {
+	if r == mx.TiesAway {
+		return "away"
+	}
+	return "even"
+}
+
+func product(shape []int) (int, bool) {
+	n := 1
+	for _, d := range shape {
+		if d < 0 || d != 0 && n > math.MaxInt64/d {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
+}
+
+// geometry is how a quantized tensor's rows map to bytes.
+type geometry struct {
+	rows, rowLen   int // after folding whole rows into one when they pack exactly
+	scaleRow       int // scale bytes per row
+	elemRow        int // element bytes per row
+	unit, seg      int // segment granularity and length within a row
+	rowsPerBatch   int // rows handled at once when a row fits a segment
+	bits, k, esize int
+}
+
+func newGeometry(shape []int, b mx.BlockFormat, k, esize int) geometry {
+	rows, rowLen := rowsAndLen(shape)
+	bits := b.Element().Bits()
+	if rowLen%k == 0 && rowLen*bits%8 == 0 {
+		// Rows that are whole blocks and whole bytes are one long row:
+		// the layout is the same, and segments can span rows.
+		rows, rowLen = 1, rows*rowLen
+	}
+	g := geometry{rows: rows, rowLen: rowLen, bits: bits, k: k, esize: esize}
+	g.scaleRow, _ = mx.ScaleBytes(rowLen, k)
+	g.elemRow, _ = mx.ElementBytes(b, rowLen)
+	g.unit = segUnit(k)
+	g.seg = max(g.unit, segTarget/g.unit*g.unit)
+	g.rowsPerBatch = 1
+	if rowLen > 0 && rowLen <= g.seg {
+		g.rowsPerBatch = max(1, segTarget/rowLen)
+	}
+	return g
+}
+
+// piece is a run of work: rows [r0, r0+nrows) from column c, n columns
+// each (n < rowLen only when nrows is 1).
+type piece struct{ r0, nrows, c, n int }
+
+func (g geometry) pieces(f func(piece) error) error {
+	if g.rowLen <= g.seg {
+		for r := 0; r < g.rows; r += g.rowsPerBatch {
+			if err := f(piece{r, min(g.rowsPerBatch, g.rows-r), 0, g.rowLen}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for r := 0; r < g.rows; r++ {
+		for c := 0; c < g.rowLen; c += g.seg {
+			if err := f(piece{r, 1, c, min(g.seg, g.rowLen-c)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// offsets of a piece in the source, scales and elements tensors.
+func (g geometry) srcOff(p piece) int64   { return int64(p.r0*g.rowLen+p.c) * int64(g.esize) }
+func (g geometry) scaleOff(p piece) int64 { return int64(p.r0*g.scaleRow + p.c/g.k) }
+func (g geometry) elemOff(p piece) int64  { return int64(p.r0*g.elemRow) + int64(p.c/8*g.bits) }
+
+// sizes of a piece's scales and elements.
+func (g geometry) scaleLen(p piece) int {
+	if p.nrows > 1 || p.n == g.rowLen {
+		return p.nrows * g.scaleRow
+	}
+	s, _ := mx.ScaleBytes(p.n, g.k)
+	return s
+}
+
+func (g geometry) elemLen(p piece, b mx.BlockFormat) int {
+	if p.nrows > 1 || p.n == g.rowLen {
+		return p.nrows * g.elemRow
+	}
+	e, _ := mx.ElementBytes(b, p.n)
+	return e
+}
+
+func quantizeTensor(in *input, o *output, p *quantPlan, opts Options, buf *buffers, progress func(string, int64)) (TensorReport, error) {
+	t := p.src
+	esize, _ := tensorfile.DTypeSize(t.DType)
+	g := newGeometry(t.Shape, opts.Format, opts.BlockSize, esize)
+	sDst, bDst := o.placed[p.scales], o.placed[p.blocks]
+	var maxErr, sumSq float64
+	var count int64
+	mopt := mx.Options{BlockSize: opts.BlockSize, Rounding: opts.Rounding, Workers: opts.Workers}
+	err := g.pieces(func(pc piece) error {
+		n := pc.nrows * pc.n
+		buf.raw = grow(buf.raw, n*esize)
+		buf.f32 = grow(buf.f32, n)
+		sl, el := g.scaleLen(pc), g.elemLen(pc, opts.Format)
+		buf.scales, buf.elems = grow(buf.scales, sl), grow(buf.elems, el)
+		if _, err := in.f.ReadAt(buf.raw, t.Offset+g.srcOff(pc)); err != nil {
+			return err
+		}
+		toFloat32(buf.f32, buf.raw, t.DType)
+		for r := 0; r < pc.nrows; r++ {
+			src := buf.f32[r*pc.n : (r+1)*pc.n]
+			s, e := buf.scales, buf.elems
+			if pc.nrows > 1 {
+				s, e = s[r*g.scaleRow:(r+1)*g.scaleRow], e[r*g.elemRow:(r+1)*g.elemRow]
+			}
+			if err := mx.Quantize(s, e, src, opts.Format, mopt); err != nil {
+				return err
+			}
+			if opts.Stats {
+				buf.back = grow(buf.back, len(src))
+				if err := mx.Dequantize(buf.back, s, e, opts.Format, opts.BlockSize, opts.Workers); err != nil {
+					return err
+				}
+				for i, v := range src {
+					if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+						continue
+					}
+					d := math.Abs(float64(v) - float64(buf.back[i]))
+					maxErr = math.Max(maxErr, d)
+					sumSq += d * d
+					count++
+				}
+			}
+		}
+		if _, err := o.f.WriteAt(buf.scales, sDst.Offset+g.scaleOff(pc)); err != nil {
+			return err
+		}
+		if _, err := o.f.WriteAt(buf.elems, bDst.Offset+g.elemOff(pc)); err != nil {
+			return err
+		}
+		progress(t.Name, int64(n*esize))
+		return nil
+	})
+	tr := TensorReport{Name: t.Name, DType: t.DType, Shape: t.Shape, Action: "quantized",
+		Note: fmt.Sprintf("%s, blocks of %d, %s layout", opts.Format, opts.BlockSize, opts.Layout), InBytes: t.Size, OutBytes: sDst.Size + bDst.Size}
+	if opts.Stats {
+		tr.HasStats, tr.MaxAbsErr = true, maxErr
+		if count > 0 {
+			tr.RMSE = math.Sqrt(sumSq / float64(count))
+		}
+	}
+	return tr, err
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"spvx/checkpoint"
+	"spvx/mx"
+)
+
+// isCheckpoint reports whether a path names a safetensors checkpoint (a
+// file or a shard index), which the checkpoint forms of quantize and
+// dequantize handle.
+func isCheckpoint(name string) bool {
+	l := strings.ToLower(name)
+	return strings.HasSuffix(l, ".safetensors") || checkpoint.IsIndex(l)
+}
+
+// globList is a repeatable flag of comma-separated globs.
+type globList []string
+
+func (g *globList) String() string { return strings.Join(*g, ",") }
+func (g *globList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*g = append(*g, p)
+		}
+	}
+	return nil
+}
+
+// progressBar draws a one-line bar on a terminal, at most every 100 ms.
+type progressBar struct {
+	w    io.Writer
+	last time.Time
+	on   bool
+}
+
+func newProgressBar(w io.Writer, enabled bool) *progressBar {
+	return &progressBar{w: w, on: enabled && isTerminal(w)}
+}
+
+func (p *progressBar) update(pr checkpoint.Progress) {
+	if !p.on || time.Since(p.last) < 100*time.Millisecond && pr.Done < pr.Total {
+		return
+	}
+	p.last = time.Now()
+	frac := 1.0
+	if pr.Total > 0 {
+		frac = float64(pr.Done) / float64(pr.Total)
+	}
+	const width = 30
+	n := int(frac * width)
+	name := pr.Tensor
+	if len(name) > 40 {
+		name = "..." + name[len(name)-37:]
+	}
+	fmt.Fprintf(p.w, "\r[%s%s] %3.0f%% %s / %s  %-40s", strings.Repeat("=", n), strings.Repeat(" ", width-n), frac*100,
+		byteSize(pr.Done), byteSize(pr.Total), name)
+}
+
+func (p *progressBar) done() {
+	if p.on {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// writeSummary prints what a checkpoint run did: per tensor with
+// verbose or stats, then the totals.
+func writeSummary(w io.Writer, r *checkpoint.Report, perTensor bool, elapsed time.Duration) {
+	counts := map[string]int{}
+	for _, t := range r.Tensors {
+		counts[t.Action]++
+		if !perTensor && t.Note == "" {
+			continue
+		}
+		if !perTensor && t.Action != "copied" && t.Action != "dropped" {
+			continue
+		}
+		line := fmt.Sprintf("%-11s %s", t.Action, t.Name)
+		if t.DType != "" {
+			line += fmt.Sprintf(" %s%s", t.DType, shapeString(t.Shape))
+		}
+		if t.Note != "" {
+			line += ": " + t.Note
+		}
+		if t.HasStats {
+			line += fmt.Sprintf("  max abs err %.6g  rmse %.6g", t.MaxAbsErr, t.RMSE)
+		}
+		fmt.Fprintln(w, line)
+	}
+	var parts []string
+	for _, a := range []string{"quantized", "dequantized", "converted", "copied", "dropped"} {
+		if counts[a] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[a], a))
+		}
+	}
+	ratio := ""
+	if r.InBytes > 0 {
+		ratio = fmt.Sprintf(" (%.3f×)", float64(r.OutBytes)/float64(r.InBytes))
+	}
+	fmt.Fprintf(w, "%d file(s), %d tensors: %s; %s in, %s out%s; %.2fs\n", r.Files, len(r.Tensors), strings.Join(parts, ", "),
+		byteSize(r.InBytes), byteSize(r.OutBytes), ratio, elapsed.Seconds())
+}
+
+// quantizeCheckpoint is `spvx mx quantize` on a safetensors checkpoint.
+func quantizeCheckpoint(args []string, s stdio) int {
+	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] [--layout spvx|gpt-oss] [--include GLOB] [--exclude GLOB] [--stats] -i IN.safetensors -o OUT.safetensors", s)
+	opts := checkpointFlags(fs)
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 || *opts.in == "" || *opts.out == "" || *opts.format == "" {
+		return usageErr(s, fs, "mx quantize", "-f, -i and -o are required and no positional arguments are taken")
+	}
+	b, err := mx.ParseBlockFormat(*opts.format)
+	if err != nil {
+		return usageErr(s, fs, "mx quantize", err.Error())
+	}
+	layout, err := checkpoint.ParseLayout(*opts.layout)
+	if err != nil {
+		return usageErr(s, fs, "mx quantize", err.Error())
+	}
+	var rounding mx.Rounding
+	switch *opts.round {
+	case "even":
+	case "away":
+		rounding = mx.TiesAway
+	default:
+		return usageErr(s, fs, "mx quantize", fmt.Sprintf("--round %q: want even or away", *opts.round))
+	}
+	if !isCheckpoint(*opts.out) {
+		return usageErr(s, fs, "mx quantize", fmt.Sprintf("-o %s: a checkpoint quantizes to a .safetensors file (or a .index.json for a sharded one)", *opts.out))
+	}
+	bar := newProgressBar(s.err, !*opts.quiet)
+	start := time.Now()
+	r, err := checkpoint.Quantize(*opts.in, *opts.out, checkpoint.Options{
+		Format: b, BlockSize: *opts.block, Rounding: rounding, Layout: layout,
+		Filter: checkpoint.Filter{Include: *opts.include, Exclude: *opts.exclude},
+		Stats:  *opts.stats, Progress: bar.update,
+	})
+	bar.done()
+	if err != nil {
+		return fail(s, "mx quantize", err)
+	}
+	if !*opts.quiet {
+		writeSummary(s.err, r, *opts.stats || *opts.verbose, time.Since(start))
+	}
+	return exitOK
+}
+
+type ckptFlags struct {
+	format, round, layout, in, out, dtype *string
+	block                                 *int
+	include, exclude                      *globList
+	stats, quiet, verbose                 *bool
+}
+
+func checkpointFlags(fs *flag.FlagSet) ckptFlags {
+	f := ckptFlags{include: &globList{}, exclude: &globList{}}
+	f.format = fs.String("f", "", "MX `FORMAT`: mxfp8_e4m3 mxfp8_e5m2 mxfp6_e3m2 mxfp6_e2m3 mxfp4 mxint8")
+	f.block = fs.Int("block", mx.DefaultBlockSize, fmt.Sprintf("elements per shared scale, %d to %d", mx.MinBlockSize, mx.MaxBlockSize))
+	f.round = fs.String("round", "even", "element rounding: even (OCP RNE) or away (ties away)")
+	f.layout = fs.String("layout", "spvx", "quantized tensor layout: spvx, or gpt-oss (MXFP4 *.blocks + *.scales)")
+	fs.Var(f.include, "include", "quantize only tensors matching `GLOB` (repeatable, comma-separated)")
+	fs.Var(f.exclude, "exclude", "do not quantize tensors matching `GLOB` (repeatable, comma-separated)")
+	f.stats = fs.Bool("stats", false, "report each quantized tensor's max abs error and RMSE")
+	f.quiet = fs.Bool("q", false, "no progress bar and no summary")
+	f.verbose = fs.Bool("v", false, "list every tensor in the summary")
+	f.in = fs.String("i", "", "input checkpoint `FILE` (.safetensors, or model.safetensors.index.json)")
+	f.out = fs.String("o", "", "output checkpoint `FILE` (.safetensors, or an .index.json with the shards beside it)")
+	return f
+}
+
+// dequantizeCheckpoint is `spvx mx dequantize` to a safetensors checkpoint.
+func dequantizeCheckpoint(args []string, s stdio) int {
+	fs := newFlagSet("mx dequantize", "spvx mx dequantize [--dtype bf16|f16|f32] -i IN.safetensors -o OUT.safetensors", s)
+	in := fs.String("i", "", "input checkpoint `FILE` in the spvx or gpt-oss layout (.safetensors or .index.json)")
+	out := fs.String("o", "", "output checkpoint `FILE` (.safetensors or .index.json)")
+	dtype := fs.String("dtype", "", "output dtype of dequantized tensors: bf16, f16 or f32 (default: the recorded one, bf16 for gpt-oss)")
+	quiet := fs.Bool("q", false, "no progress bar and no summary")
+	verbose := fs.Bool("v", false, "list every tensor in the summary")
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 || *in == "" || *out == "" {
+		return usageErr(s, fs, "mx dequantize", "-i and -o are required and no positional arguments are taken")
+	}
+	bar := newProgressBar(s.err, !*quiet)
+	start := time.Now()
+	r, err := checkpoint.Dequantize(*in, *out, checkpoint.DequantizeOptions{DType: strings.ToUpper(*dtype), Progress: bar.update})
+	bar.done()
+	if err != nil {
+		return fail(s, "mx dequantize", err)
+	}
+	if !*quiet {
+		writeSummary(s.err, r, *verbose, time.Since(start))
+	}
+	return exitOK
+}
+
+func mxConvert(args []string, s stdio) int {
+	fs := newFlagSet("mx convert", "spvx mx convert --to gguf|safetensors [--layout spvx|gpt-oss] -i IN -o OUT", s)
+	to := fs.String("to", "", "output format: gguf or safetensors")
+	layout := fs.String("layout", "", "safetensors layout of MXFP4 tensors: spvx or gpt-oss (default: the recorded one, else spvx); between safetensors files it converts every MXFP4 tensor")
+	in := fs.String("i", "", "input `FILE`: .safetensors (either layout) or .gguf")
+	out := fs.String("o", "", "output `FILE`")
+	quiet := fs.Bool("q", false, "no progress bar and no summary")
+	verbose := fs.Bool("v", false, "list every tensor in the summary")
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 || *in == "" || *out == "" || *to == "" {
+		return usageErr(s, fs, "mx convert", "--to, -i and -o are required and no positional arguments are taken")
+	}
+	opts := checkpoint.ConvertOptions{To: *to}
+	if *layout != "" {
+		l, err := checkpoint.ParseLayout(*layout)
+		if err != nil {
+			return usageErr(s, fs, "mx convert", err.Error())
+		}
+		opts.Layout, opts.Relayout = l, true
+	}
+	if *to != "gguf" && *to != "safetensors" {
+		return usageErr(s, fs, "mx convert", fmt.Sprintf("--to %q: want gguf or safetensors", *to))
+	}
+	bar := newProgressBar(s.err, !*quiet)
+	opts.Progress = bar.update
+	start := time.Now()
+	r, err := checkpoint.Convert(*in, *out, opts)
+	bar.done()
+	if err != nil {
+		return fail(s, "mx convert", err)
+	}
+	if !*quiet {
+		writeSummary(s.err, r, *verbose, time.Since(start))
+	}
+	return exitOK
+}
+
+func mxInspect(args []string, s stdio, cmd string) int {
+	fs := newFlagSet("mx "+cmd, "spvx mx "+cmd+" [--svg OUT.svg] FILE", s)
+	svg := fs.String("svg", "", "also plot the MX tensors' scale histogram to `FILE` (- for stdout)")
+	pos, code, ok := parseFlags(fs, args, s)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		return usageErr(s, fs, "mx "+cmd, "want one FILE")
+	}
+	if cmd == "gguf info" {
+		if isG, err := checkpoint.IsGGUF(pos[0]); err != nil {
+			return fail(s, "mx "+cmd, err)
+		} else if !isG {
+			return fail(s, "mx "+cmd, fmt.Errorf("%s: not a GGUF file (no GGUF magic)", pos[0]))
+		}
+	}
+	l, err := checkpoint.Inspect(pos[0])
+	if err != nil {
+		return fail(s, "mx "+cmd, err)
+	}
+	if *svg != "" {
+		pic := checkpoint.HistogramSVG(l, pos[0])
+		if pic == nil {
+			return fail(s, "mx "+cmd, fmt.Errorf("%s has no MX tensor to plot", pos[0]))
+		}
+		if err := writeOutput(*svg, s, pic); err != nil {
+			return fail(s, "mx "+cmd, err)
+		}
+		if *svg == "-" {
+			return exitOK
+		}
+	}
+	if err := checkpoint.WriteListing(s.out, l); err != nil {
+		return fail(s, "mx "+cmd, err)
+	}
+	return exitOK
+}
+
+// mxGGUF dispatches `spvx mx gguf` subcommands.
+func mxGGUF(args []string, s stdio) int {
+	if len(args) == 0 || args[0] != "info" {
+		fmt.Fprintln(s.err, "usage: spvx mx gguf info FILE")
+		return exitUsage
+	}
+	return mxInspect(args[1:], s, "gguf info")
+}
