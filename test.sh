@@ -3,9 +3,10 @@
 # this user can install packages, Debian's spirv-tools (the oracles of the
 # differential tests), glslang-tools (glslangValidator, which the examples
 # test compiles examples/src/saxpy.comp with), and clang-15 and
-# llvm-spirv-15 (installed for the executor and Amber tests; no test uses
-# them yet). Without them the tests that need them skip with a message and
-# everything else still runs.
+# llvm-spirv-15 (the OpenCL C kernels of the executor's tests), and
+# python3-numpy (the independent reader of the checkpoint files). Without
+# them the tests that need them skip with a message and everything else
+# still runs.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -14,6 +15,7 @@ command -v spirv-as >/dev/null 2>&1 || need+=(spirv-tools)
 command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
 command -v clang-15 >/dev/null 2>&1 || need+=(clang-15)
 command -v llvm-spirv-15 >/dev/null 2>&1 || need+=(llvm-spirv-15)
+[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "test.sh: installing ${need[*]}"

@@ -126,7 +126,9 @@ func WriteListing(w io.Writer, l *Listing) error {
 	fmt.Fprintf(&b, "%s, %d tensors\n", l.Kind, len(l.Tensors))
 	keys := make([]string, 0, len(l.Metadata))
 	for k := range l.Metadata {
-		keys = append(keys, k)
+		if !strings.HasPrefix(k, metaPrefix) { // shown as the MX tensors' rows
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	for _, k := range keys {

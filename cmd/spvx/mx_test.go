@@ -76,7 +76,7 @@ func TestMXErrors(t *testing.T) {
 }
 
 func TestMXHelp(t *testing.T) {
-	for _, sub := range []string{"types", "decode", "encode", "table", "quantize", "dequantize"} {
+	for _, sub := range []string{"types", "decode", "encode", "table", "quantize", "dequantize", "convert", "inspect"} {
 		out, _, code := runCLI(t, nil, "mx", sub, "--help")
 		if code != exitOK || !strings.Contains(out, "usage: spvx mx "+sub) {
 			t.Errorf("spvx mx %s --help: exit %d, %q", sub, code, out)
@@ -399,7 +399,7 @@ func TestMXStreamsRejectedEarly(t *testing.T) {
 // TestMXHelpOnce: --help prints the usage once, on stdout; a bad flag
 // prints the error and the usage once, on stderr.
 func TestMXHelpOnce(t *testing.T) {
-	for _, sub := range []string{"types", "decode", "encode", "table", "quantize", "dequantize"} {
+	for _, sub := range []string{"types", "decode", "encode", "table", "quantize", "dequantize", "convert", "inspect"} {
 		for _, h := range []string{"-h", "--help"} {
 			out, errs, code := runCLI(t, nil, "mx", sub, h)
 			if code != exitOK || strings.Count(out, "usage:") != 1 || errs != "" {
