@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spvx/diagram"
 	"spvx/subgroup"
 )
 
@@ -20,7 +21,8 @@ func runShuffle(args []string, s stdio) int {
 	n := fs.Int("subgroup", 0, "subgroup size `N` (at least 1)")
 	values := fs.String("values", "", "operand data: invocations separated by ';', components by ',' (decimal in the type's range, or 0x hex bit patterns)")
 	asJSON := fs.Bool("json", false, "with --values, print the result as a JSON array of arrays")
-	svg := fs.String("svg", "", "draw where each result component comes from into `FILE`")
+	svg := fs.String("svg", "", "draw where each result bit comes from into `FILE`")
+	style := fs.String("style", "grid", "picture style: grid (result cells coloured by source invocation) or lines (arrows; small cases)")
 	pos, code, ok := parseFlags(fs, args, s)
 	if !ok {
 		return code
@@ -43,7 +45,19 @@ func runShuffle(args []string, s stdio) int {
 		return fail(s, "shuffle", err)
 	}
 	if *svg != "" {
-		if err := writeOutput(*svg, s, shuffleSVG(src, dst, *n)); err != nil {
+		opts := diagram.ShuffleOptions{}
+		switch *style {
+		case "grid":
+		case "lines":
+			opts.Style = diagram.Lines
+		default:
+			return usageErr(s, fs, "shuffle", fmt.Sprintf("--style %q: want grid or lines", *style))
+		}
+		pic, err := diagram.ShuffleSVG(src, dst, *n, opts)
+		if err != nil {
+			return fail(s, "shuffle", err)
+		}
+		if err := writeOutput(*svg, s, pic); err != nil {
 			return fail(s, "shuffle", err)
 		}
 	}
@@ -216,76 +230,13 @@ func formatComponent(v uint64, t subgroup.Type) string {
 	return strconv.FormatUint(v, 10)
 }
 
-// piece is a run of bits of one result component and where it comes from.
-type piece struct {
-	dstInv, dstComp, dstLo int
-	srcInv, srcComp, srcLo int
-	bits                   int
-}
-
-// sources lists, per result component in (invocation, component) order,
-// the operand bit ranges it is made of, straight from the stream formula.
-func sources(src, dst subgroup.Type, n int) []piece {
-	var ps []piece
-	for i := range n {
-		for c := range dst.Components {
-			g := (c*n + i) * dst.Width
-			for got := 0; got < dst.Width; {
-				e := g / src.Width
-				off := g % src.Width
-				take := min(src.Width-off, dst.Width-got)
-				ps = append(ps, piece{i, c, got, e % n, e / n, off, take})
-				got += take
-				g += take
-			}
-		}
-	}
-	return ps
-}
-
+// writeSources prints where every result bit range comes from.
 func writeSources(out *bytes.Buffer, src, dst subgroup.Type, n int) {
 	fmt.Fprintf(out, "# %s -> %s, subgroup size %d: result bits <- operand bits\n", src, dst, n)
 	fmt.Fprintf(out, "%-10s %-9s %-8s    %-10s %-9s %s\n", "invocation", "component", "bits", "invocation", "component", "bits")
-	for _, p := range sources(src, dst, n) {
-		fmt.Fprintf(out, "%-10d %-9d %-8s <- %-10d %-9d %s\n", p.dstInv, p.dstComp, bitRange(p.dstLo, p.bits), p.srcInv, p.srcComp, bitRange(p.srcLo, p.bits))
+	for _, p := range diagram.Sources(src, dst, n) {
+		fmt.Fprintf(out, "%-10d %-9d %-8s <- %-10d %-9d %s\n", p.DstInv, p.DstComp, bitRange(p.DstLo, p.Bits), p.SrcInv, p.SrcComp, bitRange(p.SrcLo, p.Bits))
 	}
 }
 
 func bitRange(lo, bits int) string { return fmt.Sprintf("[%d:%d]", lo+bits-1, lo) }
-
-// shuffleSVG draws operand components (left) and result components
-// (right) as boxes per invocation, with a line for every moved bit range.
-func shuffleSVG(src, dst subgroup.Type, n int) []byte {
-	const boxW, boxH, gap, colGap = 46.0, 18.0, 4.0, 260.0
-	leftW := float64(src.Components) * (boxW + gap)
-	rightX := 20 + leftW + colGap
-	height := 50 + float64(n)*(boxH+gap)
-	width := rightX + float64(dst.Components)*(boxW+gap) + 20
-	box := func(x0 float64, inv, comp int) (float64, float64) {
-		return x0 + float64(comp)*(boxW+gap), 40 + float64(inv)*(boxH+gap)
-	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" font-family="sans-serif" font-size="10">`+"\n", width, height)
-	fmt.Fprintf(&b, `<text x="20" y="16" font-size="13">OpSubgroupBitcastShuffleINTEL %s → %s, subgroup size %d (rows: invocations)</text>`+"\n", src, dst, n)
-	colors := []string{"#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f"}
-	for _, p := range sources(src, dst, n) {
-		sx, sy := box(20, p.srcInv, p.srcComp)
-		dx, dy := box(rightX, p.dstInv, p.dstComp)
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-opacity="0.6"/>`+"\n",
-			sx+boxW, sy+boxH/2, dx, dy+boxH/2, colors[p.srcComp%len(colors)])
-	}
-	for i := range n {
-		for c := range src.Components {
-			x, y := box(20, i, c)
-			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%g" height="%g" fill="none" stroke="%s"/><text x="%.1f" y="%.1f">%d.%d</text>`+"\n",
-				x, y, boxW, boxH, colors[c%len(colors)], x+3, y+13, i, c)
-		}
-		for c := range dst.Components {
-			x, y := box(rightX, i, c)
-			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%g" height="%g" fill="none" stroke="#444"/><text x="%.1f" y="%.1f">%d.%d</text>`+"\n",
-				x, y, boxW, boxH, x+3, y+13, i, c)
-		}
-	}
-	b.WriteString("</svg>\n")
-	return b.Bytes()
-}

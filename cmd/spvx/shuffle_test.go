@@ -42,9 +42,19 @@ func TestShuffleSourcesAndSVG(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, want) || strings.Count(out, "\n") != 6 {
 		t.Errorf("exit %d %s\n%s", code, errs, out)
 	}
+	// The grid: 2 invocations × 4 byte cells of the result, each
+	// labelled with its source.
 	b, err := os.ReadFile(svg)
-	if err != nil || strings.Count(string(b), "<line") != 4 {
+	if err != nil || strings.Count(string(b), `class="dst"`) != 8 || !strings.Contains(string(b), ">1.0</text>") {
 		t.Errorf("SVG: %v\n%s", err, b)
+	}
+	_, errs, code = runCLI(t, nil, "shuffle", "--from", "2xu16", "--to", "u32", "--subgroup", "2", "--svg", svg, "--style", "lines")
+	b, _ = os.ReadFile(svg)
+	if code != exitOK || strings.Count(string(b), `class="arrow"`) != 4 {
+		t.Errorf("lines: exit %d %s\n%s", code, errs, b)
+	}
+	if _, errs, code = runCLI(t, nil, "shuffle", "--from", "2xu16", "--to", "u32", "--subgroup", "2", "--svg", svg, "--style", "dots"); code != exitUsage {
+		t.Errorf("--style dots: exit %d %s", code, errs)
 	}
 }
 
