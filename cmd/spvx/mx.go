@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spvx/diagram"
 	"spvx/internal/checked"
 	"spvx/internal/tensorfile"
 	"spvx/mx"
@@ -26,7 +27,8 @@ subcommands:
   encode -t TYPE [-r MODE] [--sat] [--bits] VALUE...
                                            code of each value (decimal, hex float,
                                            inf, -inf, nan; --bits: float32 bits)
-  table -t TYPE [--svg FILE]               every code with its value
+  table -t TYPE [--svg FILE]               every code with its value (--all: every
+                                           format, one picture on a common scale)
   quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT
                                            .npy/.f32/.bin float32 -> .safetensors
                                            (N: 1 to 1048576, default 32)
@@ -372,63 +374,44 @@ func mxEncode(args []string, s stdio) int {
 }
 
 func mxTable(args []string, s stdio) int {
-	fs := newFlagSet("mx table", "spvx mx table -t TYPE [--svg FILE]", s)
+	fs := newFlagSet("mx table", "spvx mx table -t TYPE [--svg FILE] | spvx mx table --all --svg FILE", s)
 	typ := formatFlag(fs)
-	svg := fs.String("svg", "", "also draw the representable values on a log-scale number line into `FILE`")
+	svg := fs.String("svg", "", "also draw every code and value on a log2 number line into `FILE`")
+	all := fs.Bool("all", false, "every format: the table of each, and with --svg one page, one axis per format on a common log2 scale")
 	pos, code, ok := parseFlags(fs, args, s)
 	if !ok {
-		return code
-	}
-	f, code := lookupFormat(s, fs, "mx table", *typ)
-	if code != 0 {
 		return code
 	}
 	if len(pos) > 0 {
 		return usageErr(s, fs, "mx table", "takes no positional arguments")
 	}
+	formats := mx.Formats
+	if !*all || *typ != "" {
+		if *all {
+			return usageErr(s, fs, "mx table", "--all and -t exclude each other")
+		}
+		f, code := lookupFormat(s, fs, "mx table", *typ)
+		if code != 0 {
+			return code
+		}
+		formats = []mx.Format{f}
+	}
 	var out bytes.Buffer
-	for c := range f.Codes() {
-		fmt.Fprintf(&out, "0x%02x %s\n", c, formatValue(f.Decode(uint8(c))))
+	for _, f := range formats {
+		if len(formats) > 1 {
+			fmt.Fprintf(&out, "# %s (%s)\n", f, f.SPIRVName())
+		}
+		for c := range f.Codes() {
+			fmt.Fprintf(&out, "0x%02x %s\n", c, formatValue(f.Decode(uint8(c))))
+		}
 	}
 	if *svg != "" {
-		if err := writeOutput(*svg, s, numberLineSVG(f)); err != nil {
+		if err := writeOutput(*svg, s, diagram.MXTableSVG(formats)); err != nil {
 			return fail(s, "mx table", err)
 		}
 	}
 	s.out.Write(out.Bytes())
 	return exitOK
-}
-
-// numberLineSVG draws the positive finite values of f on a log2 axis (the
-// negative ones mirror them), one tick per power of two.
-func numberLineSVG(f mx.Format) []byte {
-	var vals []float64
-	for c := range f.Codes() {
-		if v := f.Decode(uint8(c)); v > 0 && !math.IsInf(v, 0) {
-			vals = append(vals, v)
-		}
-	}
-	lo, hi := math.Floor(math.Log2(f.MinSubnormal())), math.Ceil(math.Log2(f.Max()))
-	if hi <= lo {
-		hi = lo + 1
-	}
-	const width, left, right = 960.0, 40.0, 40.0
-	x := func(v float64) float64 { return left + (math.Log2(v)-lo)/(hi-lo)*(width-left-right) }
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="130" font-family="sans-serif" font-size="11">`+"\n", width)
-	fmt.Fprintf(&b, `<text x="%g" y="18" font-size="14">%s (%s): %d positive finite values, log2 scale</text>`+"\n", left, f, f.SPIRVName(), len(vals))
-	fmt.Fprintf(&b, `<line x1="%g" y1="70" x2="%g" y2="70" stroke="#444"/>`+"\n", left, width-right)
-	step := math.Max(1, math.Ceil((hi-lo)/24))
-	for e := lo; e <= hi; e += step {
-		px := x(math.Exp2(e))
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="64" x2="%.1f" y2="76" stroke="#888"/><text x="%.1f" y="95" text-anchor="middle">2^%g</text>`+"\n", px, px, px, e)
-	}
-	for _, v := range vals {
-		fmt.Fprintf(&b, `<circle cx="%.2f" cy="70" r="3" fill="#1565c0"><title>%s</title></circle>`+"\n", x(v), formatValue(v))
-	}
-	fmt.Fprintf(&b, `<text x="%g" y="120">min %s, max %s</text>`+"\n", left, formatValue(f.MinSubnormal()), formatValue(f.Max()))
-	b.WriteString("</svg>\n")
-	return b.Bytes()
 }
 
 // writeOutputWith writes a file, or standard output for "-", with write,

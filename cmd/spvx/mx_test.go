@@ -94,9 +94,18 @@ func TestMXTypesAndTable(t *testing.T) {
 	if code != exitOK || strings.Count(out, "\n") != 16 || !strings.HasPrefix(out, "0x00 0\n0x01 0.5\n") || !strings.Contains(out, "0x0f -6\n") {
 		t.Errorf("mx table: exit %d %s\n%s", code, errs, out)
 	}
+	// A tick per positive finite code: 0.5 … 6, with 0.5 subnormal and 6 the largest.
 	b, err := os.ReadFile(svg)
-	if err != nil || !bytes.HasPrefix(b, []byte("<svg")) || bytes.Count(b, []byte("<circle")) != 7 {
-		t.Errorf("SVG: %v, %d circles", err, bytes.Count(b, []byte("<circle")))
+	ticks := bytes.Count(b, []byte(`class="normal"`)) + bytes.Count(b, []byte(`class="subnormal"`)) + bytes.Count(b, []byte(`class="max"`))
+	if err != nil || !bytes.HasPrefix(b, []byte("<svg")) || ticks != 7 || !bytes.Contains(b, []byte(`class="subnormal" data-code="1"`)) {
+		t.Errorf("SVG: %v, %d ticks", err, ticks)
+	}
+	out, errs, code = runCLI(t, nil, "mx", "table", "--all", "--svg", svg)
+	if code != exitOK || !strings.Contains(out, "# e4m3 (Float8E4M3EXT)\n") {
+		t.Errorf("mx table --all: exit %d %s", code, errs)
+	}
+	if _, _, code = runCLI(t, nil, "mx", "table", "--all", "-t", "e2m1"); code != exitUsage {
+		t.Errorf("--all with -t: exit %d", code)
 	}
 }
 
