@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,6 +85,28 @@ func TestFailReports(t *testing.T) {
 	if f.Buffer != "out" || f.Index != 2 || f.Got != "6" || f.Want != "6.5" || f.Tolerance != "0.01" || f.Line != 13 {
 		t.Errorf("failure %+v", f)
 	}
+	// The context: every value of the EXPECT against the buffer, only
+	// the third differing.
+	want := "0:2=2 1:4=4 2:6≠6.5 3:8=8"
+	if got := contextText(f.Context); got != want {
+		t.Errorf("context %s, want %s", got, want)
+	}
+	r = runTestScript(t, "testdata/fail_buffer.amber", &fakeEngine{})
+	if got, want := contextText(r.Failure.Context), "0:1=1 1:2=2 2:3≠5 3:4≠6"; got != want {
+		t.Errorf("EQ_BUFFER context %s, want %s", got, want)
+	}
+}
+
+func contextText(c []ValueDiff) string {
+	var parts []string
+	for _, v := range c {
+		op := "="
+		if v.Differs {
+			op = "≠"
+		}
+		parts = append(parts, fmt.Sprintf("%d:%s%s%s", v.Index, v.Got, op, v.Want))
+	}
+	return strings.Join(parts, " ")
 }
 
 func golden(t *testing.T, path, got string) {

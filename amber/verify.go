@@ -24,7 +24,25 @@ type Failure struct {
 	// Msg is the whole message for buffer comparisons (EQ_BUFFER, RMSE,
 	// EMD) and bounds errors, in amber's wording.
 	Msg string
+	// Context holds the values around the failure, for a report to show
+	// as a diff: for an EXPECT, the expected values near the failed one
+	// against the buffer; for EQ_BUFFER, the components near the first
+	// difference in both buffers (Got from the first, Want from the
+	// second).
+	Context []ValueDiff
 }
+
+// ValueDiff is one value of a Failure's context.
+type ValueDiff struct {
+	Index     int    // position in the EXPECT's value list, or component number for EQ_BUFFER
+	Element   int    // element of the buffer
+	Component int    // component within the element
+	Got, Want string // the buffer's value and the expected one
+	Differs   bool   // whether this value fails the comparison
+}
+
+// contextRadius is how many values either side of a failure its Context holds.
+const contextRadius = 4
 
 func (f *Failure) Error() string {
 	var b strings.Builder
@@ -86,13 +104,14 @@ func probe(ec *ExpectCommand, data []byte, file string) *Failure {
 	if len(ec.Tolerances) > 0 {
 		tol, pct = ec.Tolerances[0].Value, ec.Tolerances[0].Percent
 	}
-	for i, v := range ec.Values {
+	// check compares value i with the buffer.
+	check := func(i int) (ok bool, got number, want string, at int) {
+		v := ec.Values[i]
 		e, c := i/f.Inputs(), i%f.Inputs()
 		sc := f.Comps[c].Scalar
-		at := ec.Offset + e*f.Stride + f.Comps[c].Off
-		got := get(data[at:], sc)
-		ok := true
-		var want string
+		at = ec.Offset + e*f.Stride + f.Comps[c].Off
+		got = get(data[at:], sc)
+		ok = true
 		if sc.Kind == Float {
 			exp := v.asFloat()
 			want = formatFloat(exp)
@@ -157,6 +176,11 @@ func probe(ec *ExpectCommand, data []byte, file string) *Failure {
 				}
 			}
 		}
+		return ok, got, want, at
+	}
+	for i := range ec.Values {
+		ok, got, want, at := check(i)
+		e, c := i/f.Inputs(), i%f.Inputs()
 		if !ok {
 			fail.Index, fail.Element, fail.Component, fail.Byte = i, (ec.Offset/f.Stride)+e, c, at
 			fail.Got, fail.Want, fail.Op = got.String(), want, comparatorSymbols[ec.Comparator]
@@ -166,6 +190,11 @@ func probe(ec *ExpectCommand, data []byte, file string) *Failure {
 				} else {
 					fail.Tolerance = "0.000001%"
 				}
+			}
+			for k := max(0, i-contextRadius); k < min(len(ec.Values), i+contextRadius+1); k++ {
+				kok, kgot, kwant, _ := check(k)
+				fail.Context = append(fail.Context, ValueDiff{Index: k, Element: ec.Offset/f.Stride + k/f.Inputs(),
+					Component: k % f.Inputs(), Got: kgot.String(), Want: kwant, Differs: !kok})
 			}
 			return fail
 		}
@@ -213,6 +242,7 @@ func compare(cc *CompareCommand, a, b *rtBuffer, file string) *Failure {
 			}
 			av, bv := byteAt(a.data, first), byteAt(b.data, first)
 			fail.Msg = fmt.Sprintf("Buffers have different values. %d values differed, first difference at byte %d values %s != %s", n, first, av, bv)
+			fail.Context = componentContext(a, b, first)
 			return fail
 		}
 	case RMSEBuffer:
@@ -263,6 +293,43 @@ func compare(cc *CompareCommand, a, b *rtBuffer, file string) *Failure {
 		}
 	}
 	return nil
+}
+
+// componentContext lists the components of a and b around the one that
+// holds byte first.
+func componentContext(a, b *rtBuffer, first int) []ValueDiff {
+	type comp struct {
+		at, e, c int
+		sc       Scalar
+	}
+	var all []comp
+	hit := -1
+	e, k := 0, 0
+	forComponents(a, func(at int, sc Scalar) {
+		c := k % len(a.format.Comps)
+		if k > 0 && c == 0 {
+			e++
+		}
+		if hit < 0 && first >= at && first < at+sc.Size() {
+			hit = len(all)
+		}
+		all = append(all, comp{at, e, c, sc})
+		k++
+	})
+	if hit < 0 {
+		return nil
+	}
+	var out []ValueDiff
+	for i := max(0, hit-contextRadius); i < min(len(all), hit+contextRadius+1); i++ {
+		x := all[i]
+		if x.at+x.sc.Size() > len(a.data) || x.at+x.sc.Size() > len(b.data) {
+			break
+		}
+		ga, gb := get(a.data[x.at:], x.sc), get(b.data[x.at:], x.sc)
+		out = append(out, ValueDiff{Index: i, Element: x.e, Component: x.c, Got: ga.String(), Want: gb.String(),
+			Differs: string(a.data[x.at:x.at+x.sc.Size()]) != string(b.data[x.at:x.at+x.sc.Size()])})
+	}
+	return out
 }
 
 func byteAt(b []byte, i int) string {

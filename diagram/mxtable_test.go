@@ -63,3 +63,5 @@ func TestMXTableAll(t *testing.T) {
 		t.Error("E8M0's clipped scales are not counted")
 	}
 }
+
+var allFormats = mx.Formats

@@ -231,3 +231,5 @@ func crosses(s segment, r rectEl) bool {
 	return hi(s.x0, s.x1) > r.x+eps && lo(s.x0, s.x1) < r.x+r.w-eps &&
 		hi(s.y0, s.y1) > r.y+eps && lo(s.y0, s.y1) < r.y+r.h-eps
 }
+
+func u(w, c int) subgroup.Type { return subgroup.U(w, c) }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"spvx/amber"
+	"spvx/diagram"
 )
 
 const runScriptsUsage = `usage: spvx run [options] SCRIPT|DIR...
@@ -40,6 +41,7 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 	verbose := fl.Bool("v", false, "print every command of a script as it runs")
 	jsonOut := fl.Bool("json", false, `write one JSON object per script, one per line: {"script", "status", "reason", "seconds"}`)
 	junit := fl.String("junit", "", "also write a JUnit XML report to `FILE`")
+	htmlOut := fl.String("html", "", "also write a self-contained HTML report to `FILE`: summary, sortable table, each failure's values, the scripts' texts")
 	listUnsupported := fl.Bool("list-unsupported", false, "name, per script, what it needs that spvx lacks (runs nothing)")
 	deviceInfo := fl.Bool("device-info", false, "print the declared device: features, extensions, properties, limits, subgroup sizes")
 	targetEnv := fl.String("target-env", "", "compile every shader for `ENV` (spv1.0-1.6, vulkan1.0-1.3), overriding TARGET_ENV and the CTS folder rules")
@@ -181,10 +183,57 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 			return exitRejected
 		}
 	}
+	if *htmlOut != "" {
+		if err := writeHTMLReport(*htmlOut, results, time.Since(start)); err != nil {
+			fmt.Fprintf(stderr, "spvx run: %v\n", err)
+			return exitRejected
+		}
+	}
 	if fail > 0 {
 		return exitRejected
 	}
 	return exitOK
+}
+
+// maxReportSource bounds the script text a report shows.
+const maxReportSource = 256 << 10
+
+func writeHTMLReport(path string, results []amber.Result, total time.Duration) error {
+	rep := diagram.Report{Title: fmt.Sprintf("spvx run: %d scripts", len(results)), Seconds: total.Seconds()}
+	for _, r := range results {
+		sc := diagram.Script{Path: r.Path, Status: statusWord(r.Status), Seconds: r.Elapsed.Seconds(), Reason: r.Reason}
+		if b, err := readHead(r.Path, maxReportSource); err == nil {
+			sc.Source = string(b)
+		}
+		if f := r.Failure; f != nil {
+			df := &diagram.Failure{Location: fmt.Sprintf("%s:%d", f.File, f.Line), Command: f.Command, Buffer: f.Buffer,
+				Got: f.Got, Want: f.Want, Op: f.Op, Tolerance: f.Tolerance, Message: f.Msg}
+			for _, c := range f.Context {
+				df.Context = append(df.Context, diagram.Value{Index: c.Index, Element: c.Element, Component: c.Component, Got: c.Got, Want: c.Want, Differs: c.Differs})
+			}
+			sc.Failure = df
+		}
+		rep.Scripts = append(rep.Scripts, sc)
+	}
+	var b bytes.Buffer
+	if err := diagram.WriteRunReport(&b, rep); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// readHead reads at most limit bytes of a file, marking a cut.
+func readHead(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if int64(len(b)) > limit {
+		b = append(b[:limit], "\n[... cut at 256 KiB]"...)
+	}
+	return b, err
 }
 
 func defaultCacheDir() string {
@@ -359,7 +408,7 @@ func looksLikeScripts(args []string) bool {
 		switch strings.TrimLeft(a, "-") {
 		case "device-info", "list-unsupported":
 			return true
-		case "j", "junit", "target-env", "cache", "timeout":
+		case "j", "junit", "html", "target-env", "cache", "timeout":
 			i++ // the flag's value
 			continue
 		}

@@ -162,3 +162,29 @@ func TestRunScriptsStats(t *testing.T) {
 		t.Errorf("--stats: %s", out)
 	}
 }
+
+func TestRunScriptsHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "report.html")
+	_, _, code := runScriptsT(t, "--html", page, td+"emd.amber", td+"fail_buffer.amber", td+"fail_expect.amber", td+"needs_geometry.amber")
+	if code != exitRejected {
+		t.Errorf("exit %d", code)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	// Two failures with their values around the first difference: the
+	// EQ_BUFFER's components 2 and 3 differ; the no-op engine leaves the
+	// EXPECT's buffer zero, so its first value differs.
+	for _, want := range []string{`<tr class="fail">`, `<tr class="skip">`, `<tr class="pass">`, "2 failed", "1 skipped",
+		`<tr class="differs"><td class="num">2</td><td class="num">2</td><td class="num">0</td><td>3</td><td>5</td></tr>`,
+		"EXPECT out IDX 0 TOLERANCE 0.01 EQ 2 4 6.5 8", "BUFFER a DATA_TYPE uint8 DATA 1 2 3 4 END"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Count(s, `class="failure"`) != 2 {
+		t.Errorf("%d failure sections", strings.Count(s, `class="failure"`))
+	}
+}
