@@ -4,7 +4,8 @@
 # differential tests), glslang-tools (glslangValidator, which the examples
 # test compiles examples/src/saxpy.comp with), and clang-15 and
 # llvm-spirv-15 (the OpenCL C kernels of the executor's tests), and
-# python3-numpy (the independent reader of the checkpoint files). Without
+# python3-numpy (the independent reader of the checkpoint files),
+# librsvg2-bin and chromium (rendering the SVGs and the run report). Without
 # them the tests that need them skip with a message and everything else
 # still runs.
 set -euo pipefail
@@ -16,6 +17,8 @@ command -v glslangValidator >/dev/null 2>&1 || need+=(glslang-tools)
 command -v clang-15 >/dev/null 2>&1 || need+=(clang-15)
 command -v llvm-spirv-15 >/dev/null 2>&1 || need+=(llvm-spirv-15)
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
+command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "test.sh: installing ${need[*]}"

@@ -101,7 +101,8 @@ body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
 h1 { font-size: 1.4em; }
 .bar { display: flex; height: 1.6em; border-radius: 4px; overflow: hidden; margin: .5em 0 1.5em; background: #eee; }
 .bar div { height: 100%; }
-.pass { background: #4c9a2a; } .fail { background: #c62828; } .skip { background: #b0b0b0; }
+.bar .pass { background: #4c9a2a; } .bar .fail { background: #c62828; } .bar .skip { background: #b0b0b0; }
+tr.fail { background: #fff3f3; }
 .counts span { margin-right: 1.5em; }
 table { border-collapse: collapse; font-size: .9em; }
 th, td { border-bottom: 1px solid #ddd; padding: .25em .7em; text-align: left; vertical-align: top; }
