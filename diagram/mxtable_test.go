@@ -65,3 +65,26 @@ func TestMXTableAll(t *testing.T) {
 }
 
 var allFormats = mx.Formats
+
+func TestScaleHistogram(t *testing.T) {
+	var h [256]int64
+	if ScaleHistogramSVG(&h, "none") != nil {
+		t.Error("an empty histogram was drawn")
+	}
+	for s := 90; s < 140; s++ {
+		h[s] = int64((s - 85) * 1234567)
+	}
+	h[0xFF] = 3
+	b := ScaleHistogramSVG(&h, "model.safetensors: 12 MX tensors")
+	p := parseSVG(t, b)
+	checkLayout(t, "histogram", p)
+	bars := 0
+	for _, r := range p.rects {
+		if r.attr["class"] == "bar" {
+			bars++
+		}
+	}
+	if bars != 51 || !strings.Contains(string(b), `data-scale="255" data-count="3"`) {
+		t.Errorf("%d bars", bars)
+	}
+}
