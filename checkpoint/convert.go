@@ -119,9 +119,9 @@ func toGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 		return err
 	}
 	defer in.f.Close()
-	qs, used, err := findQuantized(in.h)
+	qs, used, err := in.quantized()
 	if err != nil {
-		return fmt.Errorf("%s: %w", inName, err)
+		return err
 	}
 	var kvs []gguf.KV
 	for k, v := range in.h.Metadata {
@@ -188,21 +188,15 @@ func toGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 	}
 	start := int64(len(header))
 	var buf buffers
-	var done, totalIn int64
+	var totalIn int64
 	for _, t := range in.h.Tensors {
 		totalIn += t.Size
 	}
-	progress := func(name string, n int64) {
-		done += n
-		if opts.Progress != nil {
-			opts.Progress(Progress{Tensor: name, Done: done, Total: totalIn})
-		}
-	}
+	progress := progressCounter(opts.Progress, totalIn)
 	for _, p := range placed {
 		s := srcs[p.Name]
 		if s.t != nil {
-			buf.copy = grow(buf.copy, 4<<20)
-			if err := copyRange(f, start+int64(p.Offset), in.f, s.t.Offset, s.t.Size, buf.copy); err != nil {
+			if err := copyTensor(f, start+int64(p.Offset), in, *s.t, &buf); err != nil {
 				return o.close(err)
 			}
 			progress(p.Name, s.t.Size)
@@ -418,9 +412,9 @@ func relayout(inName, outName string, opts ConvertOptions, r *Report) ([]string,
 		return nil, err
 	}
 	defer in.f.Close()
-	qs, used, err := findQuantized(in.h)
+	qs, used, err := in.quantized()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", inName, err)
+		return nil, err
 	}
 	meta := map[string]string{}
 	for k, v := range in.h.Metadata {

@@ -36,9 +36,9 @@ func dequantizeFile(inName, outName string, opts DequantizeOptions, r *Report) (
 		return nil, err
 	}
 	defer in.f.Close()
-	qs, used, err := findQuantized(in.h)
+	qs, used, err := in.quantized()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", inName, err)
+		return nil, err
 	}
 	meta := map[string]string{}
 	for k, v := range in.h.Metadata {
@@ -74,21 +74,13 @@ func dequantizeFile(inName, outName string, opts DequantizeOptions, r *Report) (
 		return nil, err
 	}
 	var buf buffers
-	var done int64
-	progress := func(name string, n int64) {
-		done += n
-		if opts.Progress != nil {
-			opts.Progress(Progress{Tensor: name, Done: done, Total: totalIn})
-		}
-	}
+	progress := progressCounter(opts.Progress, totalIn)
 	for _, t := range in.h.Tensors {
 		if used[t.Name] {
 			continue
 		}
-		dst := o.placed[t.Name]
-		buf.copy = grow(buf.copy, 4<<20)
-		if err := copyRange(o.f, dst.Offset, in.f, t.Offset, t.Size, buf.copy); err != nil {
-			return nil, o.close(fmt.Errorf("%s: tensor %q: %w", inName, t.Name, err))
+		if err := copyTensor(o.f, o.placed[t.Name].Offset, in, t, &buf); err != nil {
+			return nil, o.close(err)
 		}
 		progress(t.Name, t.Size)
 		r.add(TensorReport{Name: t.Name, DType: t.DType, Shape: t.Shape, Action: "copied", InBytes: t.Size, OutBytes: t.Size})

@@ -48,9 +48,9 @@ func Inspect(name string) (*Listing, error) {
 		return nil, err
 	}
 	defer in.f.Close()
-	qs, used, err := findQuantized(in.h)
+	qs, used, err := in.quantized()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	l := &Listing{Kind: "safetensors", Metadata: in.h.Metadata}
 	for _, t := range in.h.Tensors {

@@ -299,6 +299,38 @@ func copyRange(dst io.WriterAt, do int64, src io.ReaderAt, so, n int64, buf []by
 	return nil
 }
 
+// quantized finds the input's quantized tensors (findQuantized), naming
+// the file in an error.
+func (in *input) quantized() ([]qtensor, map[string]bool, error) {
+	qs, used, err := findQuantized(in.h)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", in.name, err)
+	}
+	return qs, used, nil
+}
+
+// copyTensor copies a tensor's bytes unchanged from the input to the
+// output at offset at.
+func copyTensor(dst io.WriterAt, at int64, in *input, t tensorfile.TensorInfo, buf *buffers) error {
+	buf.copy = grow(buf.copy, 4<<20)
+	if err := copyRange(dst, at, in.f, t.Offset, t.Size, buf.copy); err != nil {
+		return fmt.Errorf("%s: tensor %q: %w", in.name, t.Name, err)
+	}
+	return nil
+}
+
+// progressCounter returns a function that adds n bytes of work done on
+// a tensor and reports the total to cb (which may be nil).
+func progressCounter(cb func(Progress), total int64) func(tensor string, n int64) {
+	var done int64
+	return func(tensor string, n int64) {
+		done += n
+		if cb != nil {
+			cb(Progress{Tensor: tensor, Done: done, Total: total})
+		}
+	}
+}
+
 // buffers is the working set of one conversion, reused across tensors.
 type buffers struct {
 	raw    []byte
@@ -388,13 +420,7 @@ func quantizeFile(inName, outName string, opts Options, r *Report) ([]string, er
 		return nil, err
 	}
 	var buf buffers
-	var done int64
-	progress := func(name string, n int64) {
-		done += n
-		if opts.Progress != nil {
-			opts.Progress(Progress{Tensor: name, Done: done, Total: totalIn})
-		}
-	}
+	progress := progressCounter(opts.Progress, totalIn)
 	planned := map[string]*quantPlan{}
 	for i := range plans {
 		planned[plans[i].src.Name] = &plans[i]
@@ -408,10 +434,8 @@ func quantizeFile(inName, outName string, opts Options, r *Report) ([]string, er
 			r.add(tr)
 			continue
 		}
-		dst := o.placed[t.Name]
-		buf.copy = grow(buf.copy, 4<<20)
-		if err := copyRange(o.f, dst.Offset, in.f, t.Offset, t.Size, buf.copy); err != nil {
-			return nil, o.close(fmt.Errorf("%s: tensor %q: %w", inName, t.Name, err))
+		if err := copyTensor(o.f, o.placed[t.Name].Offset, in, t, &buf); err != nil {
+			return nil, o.close(err)
 		}
 		progress(t.Name, t.Size)
 		r.add(TensorReport{Name: t.Name, DType: t.DType, Shape: t.Shape, Action: "copied", Note: notes[t.Name], InBytes: t.Size, OutBytes: t.Size})

@@ -148,19 +148,27 @@ func quantizeCheckpoint(args []string, s stdio) int {
 	if !isCheckpoint(*opts.out) {
 		return usageErr(s, fs, "mx quantize", fmt.Sprintf("-o %s: a checkpoint quantizes to a .safetensors file (or a .index.json for a sharded one)", *opts.out))
 	}
-	bar := newProgressBar(s.err, !*opts.quiet)
-	start := time.Now()
-	r, err := checkpoint.Quantize(*opts.in, *opts.out, checkpoint.Options{
-		Format: b, BlockSize: *opts.block, Rounding: rounding, Layout: layout,
-		Filter: checkpoint.Filter{Include: *opts.include, Exclude: *opts.exclude},
-		Stats:  *opts.stats, Progress: bar.update,
+	return runCheckpoint(s, "mx quantize", *opts.quiet, *opts.stats || *opts.verbose, func(progress func(checkpoint.Progress)) (*checkpoint.Report, error) {
+		return checkpoint.Quantize(*opts.in, *opts.out, checkpoint.Options{
+			Format: b, BlockSize: *opts.block, Rounding: rounding, Layout: layout,
+			Filter: checkpoint.Filter{Include: *opts.include, Exclude: *opts.exclude},
+			Stats:  *opts.stats, Progress: progress,
+		})
 	})
+}
+
+// runCheckpoint runs one checkpoint job with a progress bar on a
+// terminal, then prints its summary (unless quiet).
+func runCheckpoint(s stdio, cmd string, quiet, perTensor bool, job func(func(checkpoint.Progress)) (*checkpoint.Report, error)) int {
+	bar := newProgressBar(s.err, !quiet)
+	start := time.Now()
+	r, err := job(bar.update)
 	bar.done()
 	if err != nil {
-		return fail(s, "mx quantize", err)
+		return fail(s, cmd, err)
 	}
-	if !*opts.quiet {
-		writeSummary(s.err, r, *opts.stats || *opts.verbose, time.Since(start))
+	if !quiet {
+		writeSummary(s.err, r, perTensor, time.Since(start))
 	}
 	return exitOK
 }
@@ -203,17 +211,9 @@ func dequantizeCheckpoint(args []string, s stdio) int {
 	if len(pos) > 0 || *in == "" || *out == "" {
 		return usageErr(s, fs, "mx dequantize", "-i and -o are required and no positional arguments are taken")
 	}
-	bar := newProgressBar(s.err, !*quiet)
-	start := time.Now()
-	r, err := checkpoint.Dequantize(*in, *out, checkpoint.DequantizeOptions{DType: strings.ToUpper(*dtype), Progress: bar.update})
-	bar.done()
-	if err != nil {
-		return fail(s, "mx dequantize", err)
-	}
-	if !*quiet {
-		writeSummary(s.err, r, *verbose, time.Since(start))
-	}
-	return exitOK
+	return runCheckpoint(s, "mx dequantize", *quiet, *verbose, func(progress func(checkpoint.Progress)) (*checkpoint.Report, error) {
+		return checkpoint.Dequantize(*in, *out, checkpoint.DequantizeOptions{DType: strings.ToUpper(*dtype), Progress: progress})
+	})
 }
 
 func mxConvert(args []string, s stdio) int {
@@ -242,18 +242,10 @@ func mxConvert(args []string, s stdio) int {
 	if *to != "gguf" && *to != "safetensors" {
 		return usageErr(s, fs, "mx convert", fmt.Sprintf("--to %q: want gguf or safetensors", *to))
 	}
-	bar := newProgressBar(s.err, !*quiet)
-	opts.Progress = bar.update
-	start := time.Now()
-	r, err := checkpoint.Convert(*in, *out, opts)
-	bar.done()
-	if err != nil {
-		return fail(s, "mx convert", err)
-	}
-	if !*quiet {
-		writeSummary(s.err, r, *verbose, time.Since(start))
-	}
-	return exitOK
+	return runCheckpoint(s, "mx convert", *quiet, *verbose, func(progress func(checkpoint.Progress)) (*checkpoint.Report, error) {
+		opts.Progress = progress
+		return checkpoint.Convert(*in, *out, opts)
+	})
 }
 
 func mxInspect(args []string, s stdio, cmd string) int {
