@@ -65,7 +65,8 @@ func TestPathological(t *testing.T) {
 		{"switch of 16383 cases", hugeSwitch(16383), ""},
 		{"switch of 16384 cases", hugeSwitch(16384), "Number of (literal, label) pairs in OpSwitch (16384) exceeds the limit (16383)."},
 		{"chain of 100k blocks", chain(100000), ""},
-		{"20k nested selections", nested(20000), ""},
+		{"1000 nested selections", nested(1000), ""},
+		{"20k nested selections", nested(20000), "Maximum Control Flow nesting depth exceeded."},
 		{"struct nested 300 deep", deepStruct(300), "Structure Nesting Depth may not be larger than 255. Found 256."},
 	} {
 		words := assemble(t, c.src)

@@ -191,12 +191,14 @@ func (s *state) run() {
 	if s.stopped() {
 		return
 	}
-	// Module-level passes, in spirv-val's order (the CFG checks, which
-	// come before the dominance check, are not written yet).
+	// Module-level passes, in spirv-val's order.
 	if s.adjacency() && s.stopped() {
 		return
 	}
 	if s.entryPoints() && s.stopped() {
+		return
+	}
+	if s.cfgChecks() && s.stopped() {
 		return
 	}
 	if s.checkDominance() && s.stopped() {
@@ -216,6 +218,7 @@ func (s *state) run() {
 func (s *state) firstLoop() {
 	ids := newIDState(s)
 	lay := newLayoutState(s)
+	cf := newCFGFirst(s)
 	m := s.m
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
@@ -223,6 +226,9 @@ func (s *state) firstLoop() {
 			return
 		}
 		if lay.check(i, &in) && s.stopped() {
+			return
+		}
+		if cf.check(i, &in) && s.stopped() {
 			return
 		}
 		if s.instructionPass(i, &in) && s.stopped() {
