@@ -1,0 +1,479 @@
+package val
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"spvx/internal/oracle"
+)
+
+// cfgCase is one control-flow module: the blocks of main (after its
+// OpFunction) and, optionally, more functions, each label named so that
+// messages say '%name'.
+type cfgCase struct {
+	name     string
+	body     string // main's blocks
+	more     string // declarations before main (other functions go after)
+	after    string // functions after main
+	caps     string // extra capabilities
+	noShader bool   // a Kernel module (no structured rules)
+	opts     Options
+	args     []string // the same options for spirv-val
+	want     string   // first message, ids as '[%name]'; "" for valid
+	// older is why Debian's spirv-val 2023.1 answers differently (a rule
+	// newer than it), or "" when it must agree.
+	older string
+}
+
+var labelDef = regexp.MustCompile(`(?m)^\s*%(\w+) = OpLabel`)
+
+func (c cfgCase) text() string {
+	var b strings.Builder
+	if c.noShader {
+		b.WriteString("OpCapability Addresses\nOpCapability Kernel\n")
+	} else {
+		b.WriteString("OpCapability Shader\n")
+	}
+	for _, cp := range strings.Fields(c.caps) {
+		b.WriteString("OpCapability " + cp + "\n")
+	}
+	if c.noShader {
+		b.WriteString("OpMemoryModel Physical32 OpenCL\nOpEntryPoint Kernel %main \"main\"\n")
+	} else {
+		b.WriteString("OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n")
+	}
+	b.WriteString("OpName %main \"main\"\n")
+	for _, m := range labelDef.FindAllStringSubmatch(c.body+c.after, -1) {
+		b.WriteString("OpName %" + m[1] + " \"" + m[1] + "\"\n")
+	}
+	b.WriteString(`%void = OpTypeVoid
+%bool = OpTypeBool
+%true = OpConstantTrue %bool
+%u32 = OpTypeInt 32 0
+%c0 = OpConstant %u32 0
+%fn = OpTypeFunction %void
+%fnu = OpTypeFunction %u32
+`)
+	b.WriteString(c.more)
+	b.WriteString("%main = OpFunction %void None %fn\n")
+	b.WriteString(c.body)
+	b.WriteString("OpFunctionEnd\n")
+	b.WriteString(c.after)
+	return b.String()
+}
+
+var idNum = regexp.MustCompile(`'\d+\[%`)
+
+// normIDs drops the numbers of '5[%name]' ids, which the assembler picks.
+func normIDs(s string) string { return idNum.ReplaceAllString(s, "'[%") }
+
+func runCFGCases(t *testing.T, cases []cfgCase) {
+	t.Helper()
+	sv := ""
+	if p, err := oracle.Path("spirv-val"); err == nil && !testing.Short() {
+		sv = p
+	}
+	if sv == "" {
+		t.Log("Debian spirv-val not found: the messages are not compared with it")
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := c.text()
+			words := assemble(t, src)
+			got := firstError(t, words, c.opts)
+			if normIDs(got) != c.want {
+				t.Fatalf("got  %q\nwant %q\nmodule:\n%s", got, c.want, src)
+			}
+			if sv == "" {
+				return
+			}
+			bin := filepath.Join(t.TempDir(), "m.spv")
+			buf := make([]byte, 4*len(words))
+			for k, w := range words {
+				binary.LittleEndian.PutUint32(buf[4*k:], w)
+			}
+			if err := os.WriteFile(bin, buf, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, ok := oracle.Exec(t, sv, nil, append(append([]string{}, c.args...), bin)...)
+			theirs := ""
+			if !ok {
+				line, _, _ := strings.Cut(string(stderr), "\n")
+				if k := strings.Index(line, ": "); strings.HasPrefix(line, "error: line ") && k > 0 {
+					if j := strings.Index(line[k+2:], ": "); j >= 0 {
+						line = line[k+2+j+2:]
+					}
+				} else {
+					line = strings.TrimPrefix(line, "error: ")
+				}
+				theirs = line
+			}
+			ours, _, _ := strings.Cut(got, "\n")
+			if theirs != ours {
+				if c.older != "" {
+					t.Logf("older oracle (%s): spirv-val 2023.1 says %q", c.older, theirs)
+					return
+				}
+				t.Errorf("Debian spirv-val says %q, we say %q", theirs, ours)
+			}
+		})
+	}
+}
+
+// A selection whose header is the entry block, and a loop, both valid.
+const (
+	cfgIfElse = `%entry = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %b
+%a = OpLabel
+OpBranch %m
+%b = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`
+	cfgLoop = `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %c None
+OpBranchConditional %true %body %m
+%body = OpLabel
+OpBranch %c
+%c = OpLabel
+OpBranch %h
+%m = OpLabel
+OpReturn
+`
+)
+
+func TestCFGRules(t *testing.T) {
+	nest := func(depth int) string { // selections nested depth deep
+		var b strings.Builder
+		b.WriteString("%entry = OpLabel\nOpBranch %h0\n")
+		for i := 0; i < depth; i++ {
+			n := strconv.Itoa(i)
+			b.WriteString("%h" + n + " = OpLabel\nOpSelectionMerge %m" + n + " None\nOpBranchConditional %true %h" + strconv.Itoa(i+1) + " %m" + n + "\n")
+		}
+		b.WriteString("%h" + strconv.Itoa(depth) + " = OpLabel\nOpBranch %m" + strconv.Itoa(depth-1) + "\n")
+		for i := depth - 1; i >= 0; i-- {
+			b.WriteString("%m" + strconv.Itoa(i) + " = OpLabel\n")
+			if i > 0 {
+				b.WriteString("OpBranch %m" + strconv.Itoa(i-1) + "\n")
+			} else {
+				b.WriteString("OpReturn\n")
+			}
+		}
+		return b.String()
+	}
+	cases := []cfgCase{
+		{name: "if-else", body: cfgIfElse},
+		{name: "loop", body: cfgLoop},
+		{name: "loop, header its own continue target", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %h None
+OpBranchConditional %true %h %m
+%m = OpLabel
+OpReturn
+`},
+		// FirstBlockAssert.
+		{name: "first block targeted", body: `%entry = OpLabel
+OpBranch %entry
+`, want: "First block '[%entry]' of function '[%main]' is targeted by block '[%entry]'"},
+		// MergeBlockAssert.
+		{name: "merge block of two headers", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %m
+%a = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %b %m
+%b = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`, want: "Block '[%m]' is already a merge block for another header"},
+		// CfgPass's OpReturn.
+		{name: "OpReturn in a void function", body: "%entry = OpLabel\nOpReturn\n"},
+		{name: "OpReturn in a non-void function", body: "%entry = OpLabel\nOpReturn\n",
+			after: "%f = OpFunction %u32 None %fnu\n%fe = OpLabel\nOpReturn\nOpFunctionEnd\n",
+			want:  "OpReturn can only be called from a function with void return type."},
+		// Blocks referenced but not defined in the function.
+		{name: "branch to another function's block", body: "%entry = OpLabel\nOpBranch %fe\n",
+			after: "%f = OpFunction %void None %fn\n%fe = OpLabel\nOpReturn\nOpFunctionEnd\n",
+			want:  "Block(s) {'[%fe]'} are referenced but not defined in function '[%main]'"},
+		// Block order.
+		{name: "block before its dominator", body: `%entry = OpLabel
+OpBranch %b2
+%b1 = OpLabel
+OpReturn
+%b2 = OpLabel
+OpBranch %b1
+`, want: "Block '[%b1]' appears in the binary before its dominator '[%b2]'"},
+		{name: "block order, kernel", noShader: true, body: `%entry = OpLabel
+OpBranch %b2
+%b1 = OpLabel
+OpReturn
+%b2 = OpLabel
+OpBranch %b1
+`, want: "Block '[%b1]' appears in the binary before its dominator '[%b2]'"},
+		{name: "unreachable block anywhere", body: `%entry = OpLabel
+OpReturn
+%dead = OpLabel
+OpBranch %entry2
+%entry2 = OpLabel
+OpReturn
+`},
+		// Nesting depth.
+		{name: "nesting depth at the limit", body: nest(2), opts: Options{Limits: Limits{MaxControlFlowNestingDepth: 2}},
+			args: []string{"--max-control-flow-nesting-depth", "2"}},
+		{name: "nesting depth over the limit", body: nest(3), opts: Options{Limits: Limits{MaxControlFlowNestingDepth: 2}},
+			args: []string{"--max-control-flow-nesting-depth", "2"}, want: "Maximum Control Flow nesting depth exceeded."},
+		// Back-edges.
+		{name: "back-edge to a non-loop block", body: `%entry = OpLabel
+OpBranch %a
+%a = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %m
+%m = OpLabel
+OpReturn
+`, want: "Back-edges ('[%a]' -> '[%a]') can only be formed between a block and a loop header."},
+		{name: "loop header without back-edge", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %c None
+OpBranch %c
+%c = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`, want: "Loop header '[%h]' is targeted by 0 back-edge blocks but the standard requires exactly one"},
+		{name: "loop header with two back-edges", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %c None
+OpBranchConditional %true %body %m
+%body = OpLabel
+OpSelectionMerge %c None
+OpBranchConditional %true %h %c
+%c = OpLabel
+OpBranch %h
+%m = OpLabel
+OpReturn
+`, want: "Loop header '[%h]' is targeted by 2 back-edge blocks but the standard requires exactly one"},
+		// Construct dominance.
+		{name: "selection header does not dominate its merge", body: `%entry = OpLabel
+OpSelectionMerge %m0 None
+OpBranchConditional %true %h %x
+%h = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %m
+%a = OpLabel
+OpBranch %m
+%x = OpLabel
+OpBranch %m
+%m = OpLabel
+OpBranch %m0
+%m0 = OpLabel
+OpReturn
+`, want: "The selection construct with the selection header '[%h]' does not structurally dominate the merge block '[%m]'"},
+		{name: "selection header its own merge", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpSelectionMerge %h None
+OpBranchConditional %true %a %b
+%a = OpLabel
+OpReturn
+%b = OpLabel
+OpReturn
+`, want: "The selection construct with the selection header '[%h]' does not strictly structurally dominate the merge block '[%h]'"},
+		{name: "continue target not post-dominated by the back-edge block", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %c None
+OpBranchConditional %true %c %m
+%c = OpLabel
+OpBranchConditional %true %l %m
+%l = OpLabel
+OpBranch %h
+%m = OpLabel
+OpReturn
+`, want: "The continue construct with the continue target '[%c]' is not structurally post dominated by the back-edge block '[%l]'"},
+		// Construct exits and entries.
+		{name: "exit from a selection not via a structured exit", body: `%entry = OpLabel
+OpSelectionMerge %m0 None
+OpBranchConditional %true %h %x
+%h = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %m
+%a = OpLabel
+OpBranch %x
+%m = OpLabel
+OpBranch %m0
+%x = OpLabel
+OpBranch %m0
+%m0 = OpLabel
+OpReturn
+`, want: "block <ID> '[%a]' exits the selection headed by <ID> '[%h]', but not via a structured exit"},
+		{name: "break and continue from a selection in a loop", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %c None
+OpBranch %s
+%s = OpLabel
+OpSelectionMerge %sm None
+OpBranchConditional %true %brk %cont
+%brk = OpLabel
+OpBranch %m
+%cont = OpLabel
+OpBranch %c
+%sm = OpLabel
+OpBranch %c
+%c = OpLabel
+OpBranch %h
+%m = OpLabel
+OpReturn
+`},
+		{name: "branch into a selection", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %m
+%a = OpLabel
+OpBranch %m
+%m = OpLabel
+OpSelectionMerge %m2 None
+OpBranchConditional %true %a2 %m2
+%a2 = OpLabel
+OpBranch %m2
+%m2 = OpLabel
+OpReturn
+`},
+		{name: "header in a loop whose merge is not", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %c None
+OpBranch %b
+%b = OpLabel
+OpSelectionMerge %c None
+OpBranchConditional %true %x %c
+%x = OpLabel
+OpBranch %c
+%c = OpLabel
+OpBranch %h
+%m = OpLabel
+OpReturn
+`, want: "Header block '[%b]' is contained in the loop construct headed by '[%h]', but its merge block '[%c]' is not"},
+		// Switches.
+		{name: "switch with fall-through in order", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpSwitch %c0 %m 0 %a 1 %b
+%a = OpLabel
+OpBranch %b
+%b = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`},
+		{name: "switch fall-through out of order", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpSwitch %c0 %m 0 %b 1 %a
+%a = OpLabel
+OpBranch %b
+%b = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`, want: "Case construct that targets '[%a]' has branches to the case construct that targets '[%b]', but does not immediately precede it in the OpSwitch's target list"},
+		{name: "case branching to two cases", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpSwitch %c0 %m 0 %a 1 %b 2 %d
+%a = OpLabel
+OpBranchConditional %true %b %d
+%b = OpLabel
+OpBranch %m
+%d = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`, want: "Case construct that targets '[%a]' has branches to multiple other case construct targets '[%d]' and '[%b]'"},
+		{name: "two cases falling into one", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpSwitch %c0 %m 0 %a 1 %b 2 %d
+%a = OpLabel
+OpBranch %d
+%b = OpLabel
+OpBranch %d
+%d = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`, want: "Case construct that targets '[%a]' has branches to the case construct that targets '[%d]', but does not immediately precede it in the OpSwitch's target list"},
+		{name: "case branching to a shared block", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpSwitch %c0 %m 0 %a 1 %b
+%a = OpLabel
+OpBranch %y
+%b = OpLabel
+OpBranch %y
+%y = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`, want: "Case construct that targets '[%a]' has invalid branch to block '[%y]' (not another case construct, corresponding merge, outer loop merge or outer loop continue)"},
+		{name: "case breaking to the enclosing loop's merge and continue", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %lm %c None
+OpBranch %s
+%s = OpLabel
+OpSelectionMerge %m None
+OpSwitch %c0 %m 0 %a 1 %b
+%a = OpLabel
+OpBranch %lm
+%b = OpLabel
+OpBranch %c
+%m = OpLabel
+OpBranch %c
+%c = OpLabel
+OpBranch %h
+%lm = OpLabel
+OpReturn
+`},
+		{name: "switch without a merge", body: `%entry = OpLabel
+OpSwitch %c0 %m 0 %a
+%a = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`, want: "OpSwitch must be preceded by an OpSelectionMerge instruction"},
+		// ValidateStructuredSelections.
+		{name: "unstructured conditional branch", body: `%entry = OpLabel
+OpBranchConditional %true %a %b
+%a = OpLabel
+OpReturn
+%b = OpLabel
+OpReturn
+`, want: "Selection must be structured"},
+		{name: "conditional branch to a merge needs no merge", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %m
+%a = OpLabel
+OpBranchConditional %true %m %b
+%b = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`},
+		{name: "unstructured branch, kernel", noShader: true, body: `%entry = OpLabel
+OpBranchConditional %true %a %b
+%a = OpLabel
+OpReturn
+%b = OpLabel
+OpReturn
+`},
+	}
+	runCFGCases(t, cases)
+}
