@@ -21,6 +21,7 @@ type cfgCase struct {
 	more     string // declarations before main (other functions go after)
 	after    string // functions after main
 	caps     string // extra capabilities
+	iface    string // the entry point's interface (" %v ...")
 	noShader bool   // a Kernel module (no structured rules)
 	opts     Options
 	args     []string // the same options for spirv-val
@@ -30,7 +31,9 @@ type cfgCase struct {
 	older string
 }
 
-var labelDef = regexp.MustCompile(`(?m)^\s*%(\w+) = OpLabel`)
+// valueDef matches the definitions that get an OpName: every one but
+// types and constants, which keep the names spirv-dis derives.
+var valueDef = regexp.MustCompile(`(?m)^\s*%(\w+) = (Op\w+)`)
 
 func (c cfgCase) text() string {
 	var b strings.Builder
@@ -45,11 +48,13 @@ func (c cfgCase) text() string {
 	if c.noShader {
 		b.WriteString("OpMemoryModel Physical32 OpenCL\nOpEntryPoint Kernel %main \"main\"\n")
 	} else {
-		b.WriteString("OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n")
+		b.WriteString("OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"" + c.iface + "\nOpExecutionMode %main LocalSize 1 1 1\n")
 	}
 	b.WriteString("OpName %main \"main\"\n")
-	for _, m := range labelDef.FindAllStringSubmatch(c.body+c.after, -1) {
-		b.WriteString("OpName %" + m[1] + " \"" + m[1] + "\"\n")
+	for _, m := range valueDef.FindAllStringSubmatch(c.more+c.body+c.after, -1) {
+		if !strings.HasPrefix(m[2], "OpType") && !strings.HasPrefix(m[2], "OpConstant") {
+			b.WriteString("OpName %" + m[1] + " \"" + m[1] + "\"\n")
+		}
 	}
 	b.WriteString(`%void = OpTypeVoid
 %bool = OpTypeBool
@@ -474,6 +479,56 @@ OpReturn
 %b = OpLabel
 OpReturn
 `},
+	}
+	runCFGCases(t, cases)
+}
+
+func TestFunctionRules(t *testing.T) {
+	const ptrs = `%st = OpTypeStruct %u32
+%pst = OpTypePointer Function %st
+%pf = OpTypePointer Function %u32
+%psb = OpTypePointer StorageBuffer %u32
+%pin = OpTypePointer Input %u32
+%fnpf = OpTypeFunction %void %pf
+%fnpsb = OpTypeFunction %void %psb
+%fnpin = OpTypeFunction %void %pin
+%fnp = OpTypeFunction %void %u32
+%sb = OpVariable %psb StorageBuffer
+%in = OpVariable %pin Input
+`
+	callee := func(name, typ string) string {
+		return "%" + name + " = OpFunction %void None " + typ + "\n%" + name + "p = OpFunctionParameter " + map[string]string{
+			"%fnpf": "%pf", "%fnpsb": "%psb", "%fnpin": "%pin", "%fnp": "%u32"}[typ] + "\n%" + name + "e = OpLabel\nOpReturn\nOpFunctionEnd\n"
+	}
+	cases := []cfgCase{
+		{name: "function and parameter", more: ptrs, body: "%entry = OpLabel\n%r = OpFunctionCall %void %g %c0\nOpReturn\n", after: callee("g", "%fnp")},
+		{name: "function type not a function type", body: "%entry = OpLabel\nOpReturn\n",
+			after: "%f = OpFunction %void None %u32\n%fe = OpLabel\nOpReturn\nOpFunctionEnd\n",
+			want:  "OpFunction Function Type <id> '[%uint]' is not a function type."},
+		{name: "function result type not the type's", body: "%entry = OpLabel\nOpReturn\n",
+			after: "%f = OpFunction %u32 None %fn\n%fe = OpLabel\nOpUnreachable\nOpFunctionEnd\n",
+			want:  "OpFunction Result Type <id> '[%uint]' does not match the Function Type's return type <id> '[%void]'."},
+		{name: "function id used as a value", body: "%entry = OpLabel\nOpReturn\n",
+			after: "%f = OpFunction %void None %fn\n%fe = OpLabel\nOpReturn\nOpFunctionEnd\n" +
+				"%g = OpFunction %void None %fn\n%ge = OpLabel\n%x = OpCopyObject %void %f\nOpReturn\nOpFunctionEnd\n",
+			want: "Invalid use of function result id '[%f]'."},
+		{name: "too many parameters", body: "%entry = OpLabel\nOpReturn\n",
+			after: "%f = OpFunction %void None %fn\n%p = OpFunctionParameter %u32\n%fe = OpLabel\nOpReturn\nOpFunctionEnd\n",
+			want:  "Too many OpFunctionParameters for 3: expected 0 based on the function's type"},
+		{name: "parameter type not the type's", more: ptrs, body: "%entry = OpLabel\nOpReturn\n",
+			after: "%f = OpFunction %void None %fnp\n%p = OpFunctionParameter %bool\n%fe = OpLabel\nOpReturn\nOpFunctionEnd\n",
+			want:  "OpFunctionParameter Result Type <id> '[%bool]' does not match the OpTypeFunction parameter type of the same index."},
+		{name: "Function pointer argument", more: ptrs, body: "%entry = OpLabel\n%v = OpVariable %pf Function\n%r = OpFunctionCall %void %g %v\nOpReturn\n",
+			after: callee("g", "%fnpf")},
+		{name: "StorageBuffer pointer argument without variable pointers", more: ptrs, body: "%entry = OpLabel\n%r = OpFunctionCall %void %g %sb\nOpReturn\n",
+			after: callee("g", "%fnpsb"), want: "StorageBuffer pointer operand '[%sb]' requires a variable pointers capability"},
+		{name: "StorageBuffer pointer argument with variable pointers", caps: "VariablePointersStorageBuffer", more: ptrs, iface: " %sb %in",
+			body: "%entry = OpLabel\n%r = OpFunctionCall %void %g %sb\nOpReturn\n", after: callee("g", "%fnpsb")},
+		{name: "Input pointer argument", more: ptrs, body: "%entry = OpLabel\n%r = OpFunctionCall %void %g %in\nOpReturn\n",
+			after: callee("g", "%fnpin"), want: "Invalid storage class for pointer operand '[%in]'"},
+		{name: "pointer argument not a memory object declaration", more: ptrs,
+			body:  "%entry = OpLabel\n%v = OpVariable %pst Function\n%ac = OpAccessChain %pf %v %c0\n%r = OpFunctionCall %void %g %ac\nOpReturn\n",
+			after: callee("g", "%fnpf"), want: "Pointer operand '[%ac]' must be a memory object declaration"},
 	}
 	runCFGCases(t, cases)
 }

@@ -72,6 +72,7 @@ type state struct {
 	curLabel              uint32           // the block the second loop is in
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
+	badFnUse              map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
