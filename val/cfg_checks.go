@@ -407,6 +407,106 @@ func (s *state) cfgChecks() bool {
 			return true
 		}
 	}
+	return s.maximalReconvergence()
+}
+
+// maximalReconvergence is MaximalReconvergenceChecks: in the functions
+// an entry point with MaximallyReconvergesKHR calls (transitively), a
+// conditional branch has two different targets, and a block with several
+// predecessors is a loop header or a merge, continue or switch target.
+func (s *state) maximalReconvergence() bool {
+	fnIndex := map[uint32]int{}
+	for k, fn := range s.x.Functions {
+		if _, dup := fnIndex[fn.ID]; !dup {
+			fnIndex[fn.ID] = k
+		}
+	}
+	maximal := make([]bool, len(s.x.Functions))
+	var work []int
+	for _, ep := range s.x.EntryPoints {
+		for _, m := range ep.Modes {
+			if m.Mode == spirv.ExecutionModeMaximallyReconvergesKHR {
+				if k, ok := fnIndex[ep.Function]; ok && !maximal[k] {
+					maximal[k] = true
+					work = append(work, k)
+				}
+			}
+		}
+	}
+	if len(work) == 0 {
+		return false
+	}
+	// The call graph from those entry points.
+	for len(work) > 0 {
+		fn := &s.x.Functions[work[len(work)-1]]
+		work = work[:len(work)-1]
+		end := fn.End
+		if end < 0 {
+			end = s.m.Len() - 1
+		}
+		for i := fn.Start; i <= end; i++ {
+			if in := s.m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
+				if k, ok := fnIndex[in.Words[3]]; ok && !maximal[k] {
+					maximal[k] = true
+					work = append(work, k)
+				}
+			}
+		}
+	}
+	inMaximal := func(i int) bool {
+		fs := s.x.Functions
+		k, _ := slices.BinarySearchFunc(fs, i, func(f spirv.Function, i int) int { return f.Start - i })
+		if k < len(fs) && fs[k].Start == i {
+			return maximal[k]
+		}
+		return k > 0 && maximal[k-1] && (fs[k-1].End < 0 || i <= fs[k-1].End)
+	}
+	// Labels a merge instruction or a switch names.
+	named := map[uint32]bool{}
+	for i := 0; i < s.m.Len(); i++ {
+		in := s.m.Inst(i)
+		switch in.Opcode {
+		case spirv.OpBranchConditional:
+			if len(in.Words) > 3 && in.Words[2] == in.Words[3] && inMaximal(i) {
+				return s.fail(i, "", "In entry points using the MaximallyReconvergesKHR execution mode, True Label and False Label must be different labels")
+			}
+		case spirv.OpSelectionMerge, spirv.OpLoopMerge, spirv.OpSwitch:
+			for _, o := range in.Operands {
+				if o.Kind == spirv.OperandKindIdRef {
+					named[in.Words[o.Offset]] = true
+				}
+			}
+		}
+	}
+	g := s.getCFG()
+	first := int32(0)
+	for k := range s.x.Functions {
+		fn := &s.x.Functions[k]
+		n := int32(len(fn.Blocks))
+		if maximal[k] {
+			for b := first; b < first+n; b++ {
+				blk := &g.blocks[b]
+				preds := g.predecessors(b)
+				unique := 0
+				for j, p := range preds {
+					if !slices.Contains(preds[:j], p) {
+						unique++
+						if unique >= 2 {
+							break
+						}
+					}
+				}
+				if unique < 2 || blk.end < 1 {
+					continue
+				}
+				if s.m.Inst(blk.end-1).Opcode == spirv.OpLoopMerge || named[blk.label] {
+					continue
+				}
+				return s.fail(blk.start, "", "In entry points using the MaximallyReconvergesKHR execution mode, this basic block must not have multiple unique predecessors")
+			}
+		}
+		first += n
+	}
 	return false
 }
 

@@ -22,6 +22,7 @@ type cfgCase struct {
 	after    string // functions after main
 	caps     string // extra capabilities
 	iface    string // the entry point's interface (" %v ...")
+	maximal  bool   // main has MaximallyReconvergesKHR
 	noShader bool   // a Kernel module (no structured rules)
 	opts     Options
 	args     []string // the same options for spirv-val
@@ -45,10 +46,16 @@ func (c cfgCase) text() string {
 	for _, cp := range strings.Fields(c.caps) {
 		b.WriteString("OpCapability " + cp + "\n")
 	}
+	if c.maximal {
+		b.WriteString("OpExtension \"SPV_KHR_maximal_reconvergence\"\n")
+	}
 	if c.noShader {
 		b.WriteString("OpMemoryModel Physical32 OpenCL\nOpEntryPoint Kernel %main \"main\"\n")
 	} else {
 		b.WriteString("OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"" + c.iface + "\nOpExecutionMode %main LocalSize 1 1 1\n")
+		if c.maximal {
+			b.WriteString("OpExecutionMode %main MaximallyReconvergesKHR\n")
+		}
 	}
 	b.WriteString("OpName %main \"main\"\n")
 	for _, m := range valueDef.FindAllStringSubmatch(c.more+c.body+c.after, -1) {
@@ -454,6 +461,34 @@ OpBranch %m
 %m = OpLabel
 OpReturn
 `, want: "OpSwitch must be preceded by an OpSelectionMerge instruction"},
+		// MaximalReconvergenceChecks.
+		{name: "maximal reconvergence, if-else", maximal: true, body: cfgIfElse, older: "no SPV_KHR_maximal_reconvergence"},
+		{name: "maximal reconvergence, loop", maximal: true, body: cfgLoop, older: "no SPV_KHR_maximal_reconvergence"},
+		{name: "maximal reconvergence, join outside a merge", maximal: true, body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %b
+%a = OpLabel
+OpBranch %x
+%b = OpLabel
+OpBranch %x
+%x = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`, want: "In entry points using the MaximallyReconvergesKHR execution mode, this basic block must not have multiple unique predecessors",
+			older: "no SPV_KHR_maximal_reconvergence"},
+		{name: "join outside a merge without maximal reconvergence", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %b
+%a = OpLabel
+OpBranch %x
+%b = OpLabel
+OpBranch %x
+%x = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+`},
 		// ValidateStructuredSelections.
 		{name: "unstructured conditional branch", body: `%entry = OpLabel
 OpBranchConditional %true %a %b
