@@ -380,9 +380,11 @@ type fnCFG struct {
 	s          *state
 	fn         *spirv.Function
 	n          int
-	local      map[uint32]int32 // label -> block
-	succ, pred csr              // branch edges (repeats kept)
-	ssucc      csr              // structural: merge, continue, then branch targets
+	g          *cfg  // the module's blocks, for their labels
+	first      int32 // g's index of block 0
+	fi         int32 // the function's index
+	succ, pred csr   // branch edges (repeats kept)
+	ssucc      csr   // structural: merge, continue, then branch targets
 	spred      csr
 	mergeInst  []int // by block: its OpSelectionMerge/OpLoopMerge, -1
 	btype      []uint8
@@ -397,6 +399,18 @@ type fnCFG struct {
 }
 
 func (f *fnCFG) labelInst(b int32) int { return f.fn.Blocks[b].Start }
+
+// lookup returns the block labelled id in this function, -1 if none.
+func (f *fnCFG) lookup(id uint32) int32 {
+	if t, ok := f.g.byLabel[id]; ok && f.g.blocks[t].fn == f.fi && t >= f.first && t < f.first+int32(f.n) {
+		return t - f.first
+	}
+	return -1
+}
+
+// block is lookup for a label known to be defined here (the undefined
+// blocks have been reported before); 0 otherwise, never out of range.
+func (f *fnCFG) block(id uint32) int32 { return max(f.lookup(id), 0) }
 func (f *fnCFG) label(b int32) uint32  { return f.fn.Blocks[b].Label }
 func (f *fnCFG) term(b int32) int      { return f.fn.Blocks[b].End }
 
@@ -515,17 +529,17 @@ func (s *state) cfgFunction(fn *spirv.Function) bool {
 	if n == 0 {
 		return false
 	}
-	f := &fnCFG{s: s, fn: fn, n: n, local: make(map[uint32]int32, n)}
-	for k, b := range fn.Blocks {
-		if _, dup := f.local[b.Label]; !dup {
-			f.local[b.Label] = int32(k)
-		}
+	g := s.getCFG()
+	f := &fnCFG{s: s, fn: fn, n: n, g: g}
+	if n > 0 {
+		f.first = g.blockOf[fn.Blocks[0].Start]
+		f.fi = g.blocks[f.first].fn
 	}
 	// Edges, and the blocks referenced but not defined here.
 	var undefined []uint32
 	undefSeen := map[uint32]bool{}
 	ref := func(id uint32) int32 {
-		if k, ok := f.local[id]; ok {
+		if k := f.lookup(id); k >= 0 {
 			return k
 		}
 		if !undefSeen[id] {
@@ -843,9 +857,9 @@ func (f *fnCFG) mergeTargets(b int32) (op spirv.Opcode, merge, cont int32) {
 		return 0, -1, -1
 	}
 	in := f.s.m.Inst(mi)
-	merge, cont = f.local[in.Words[1]], -1
+	merge, cont = f.block(in.Words[1]), -1
 	if in.Opcode == spirv.OpLoopMerge {
-		cont = f.local[in.Words[2]]
+		cont = f.block(in.Words[2])
 	}
 	return in.Opcode, merge, cont
 }
@@ -1050,7 +1064,7 @@ func (f *fnCFG) switchChecks(c *construct) bool {
 	h, merge := c.header, c.exit
 	in := s.m.Inst(f.term(h))
 	ops := in.Operands
-	target := func(j int) int32 { return f.local[in.Words[ops[j].Offset]] }
+	target := func(j int) int32 { return f.block(in.Words[ops[j].Offset]) }
 	isCase := make(map[int32]bool)
 	for j := 1; j < len(ops); j += 2 {
 		if t := target(j); t != merge {
@@ -1197,7 +1211,7 @@ func (f *fnCFG) structuredSelections(postorder []int32) bool {
 			if len(in.Words) < 4 {
 				continue
 			}
-			t, e := f.local[in.Words[2]], f.local[in.Words[3]]
+			t, e := f.block(in.Words[2]), f.block(in.Words[3])
 			tu, eu := !seen[t], !seen[e]
 			seen[t], seen[e] = true, true
 			if (op == 0 || op == spirv.OpLoopMerge) && tu && eu {
@@ -1208,7 +1222,7 @@ func (f *fnCFG) structuredSelections(postorder []int32) bool {
 				return s.fail(f.term(b), "", "OpSwitch must be preceded by an OpSelectionMerge instruction")
 			}
 			for j := 1; j < len(in.Operands); j += 2 {
-				seen[f.local[in.Words[in.Operands[j].Offset]]] = true
+				seen[f.block(in.Words[in.Operands[j].Offset])] = true
 			}
 		}
 	}

@@ -164,8 +164,35 @@ func (s *state) findBadFunctionUses() map[uint32]int {
 	if len(s.x.Functions) == 0 {
 		return bad
 	}
+	// A word equal to a function id is rare; only instructions that have
+	// one are decoded operand by operand.
+	var isFn []bool
+	big := false // an id too large for the table: decode every instruction
+	for _, fn := range s.x.Functions {
+		big = big || fn.ID >= 1<<22
+		if fn.ID < 1<<22 {
+			for int(fn.ID) >= len(isFn) {
+				isFn = append(isFn, make([]bool, len(isFn)+64)...)
+			}
+			isFn[fn.ID] = true
+		}
+	}
+	hasFnWord := func(w []uint32) bool {
+		if big {
+			return true
+		}
+		for _, x := range w {
+			if int(x) < len(isFn) && isFn[x] {
+				return true
+			}
+		}
+		return false
+	}
 	for i := 0; i < s.m.Len(); i++ {
 		in := s.m.Inst(i)
+		if len(in.Words) < 2 || !hasFnWord(in.Words[1:]) {
+			continue
+		}
 		switch in.Opcode {
 		case spirv.OpGroupDecorate, spirv.OpDecorate, spirv.OpEnqueueKernel, spirv.OpEntryPoint,
 			spirv.OpExecutionMode, spirv.OpExecutionModeId, spirv.OpFunctionCall,
