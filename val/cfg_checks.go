@@ -631,6 +631,11 @@ func (s *state) cfgFunction(fn *spirv.Function) bool {
 		}
 		return s.fail(fn.Start, "", "Block(s) %s} are referenced but not defined in function %s", b.String(), s.idName(fn.ID))
 	}
+	if n == 1 && f.mergeInst[0] < 0 {
+		// One block and no merge instruction: no edge (a branch to the
+		// entry block was refused in the first loop), nothing to check.
+		return false
+	}
 	// The pseudo blocks have no edges of their own.
 	sb.next()
 	sb.next()

@@ -363,6 +363,28 @@ OpBranch %m2
 %m2 = OpLabel
 OpReturn
 `},
+		{name: "branch into a selection past its header", body: `%entry = OpLabel
+OpSelectionMerge %m None
+OpBranchConditional %true %a %m
+%a = OpLabel
+OpBranch %x
+%m = OpLabel
+OpBranch %x
+%x = OpLabel
+OpReturn
+`, want: "block <ID> 4 branches to the selection construct, but not to the selection header <ID> 2"},
+		{name: "branch to a continue target from outside the loop", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %c None
+OpBranchConditional %true %body %m
+%body = OpLabel
+OpBranch %c
+%c = OpLabel
+OpBranch %h
+%m = OpLabel
+OpBranch %c
+`, want: "Block '[%m]' branches to the loop continue target '[%c]', but is not contained in the associated loop construct '[%h]'"},
 		{name: "header in a loop whose merge is not", body: `%entry = OpLabel
 OpBranch %h
 %h = OpLabel
