@@ -416,10 +416,12 @@ func (f *fnCFG) term(b int32) int      { return f.fn.Blocks[b].End }
 
 // cfgChecks is PerformCfgChecks.
 func (s *state) cfgChecks() bool {
+	first := int32(0) // the module CFG numbers blocks function by function
 	for fi := range s.x.Functions {
-		if s.cfgFunction(&s.x.Functions[fi]) && s.stopped() {
+		if s.cfgFunction(&s.x.Functions[fi], int32(fi), first) && s.stopped() {
 			return true
 		}
+		first += int32(len(s.x.Functions[fi].Blocks))
 	}
 	return s.maximalReconvergence()
 }
@@ -524,17 +526,13 @@ func (s *state) maximalReconvergence() bool {
 	return false
 }
 
-func (s *state) cfgFunction(fn *spirv.Function) bool {
+func (s *state) cfgFunction(fn *spirv.Function, fi, first int32) bool {
 	n := len(fn.Blocks)
 	if n == 0 {
 		return false
 	}
 	g := s.getCFG()
-	f := &fnCFG{s: s, fn: fn, n: n, g: g}
-	if n > 0 {
-		f.first = g.blockOf[fn.Blocks[0].Start]
-		f.fi = g.blocks[f.first].fn
-	}
+	f := &fnCFG{s: s, fn: fn, n: n, g: g, first: first, fi: fi}
 	// Edges, and the blocks referenced but not defined here.
 	var undefined []uint32
 	undefSeen := map[uint32]bool{}

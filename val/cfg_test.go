@@ -827,3 +827,28 @@ func TestCFGDifferential(t *testing.T) {
 	}
 	t.Logf("%d of %d random CFGs agree with Debian spirv-val; %d differ by a rule newer than it", agree, total, older)
 }
+
+// FuzzCFG: the control-flow modules of the tests above and random
+// structured functions, mutated by the fuzzer, are validated (with and
+// without --all) without panicking.
+func FuzzCFG(f *testing.F) {
+	for _, body := range []string{cfgIfElse, cfgLoop} {
+		f.Add(wordsToBytes(assembleF(f, cfgCase{body: body}.text())))
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20 {
+		g := &cfgGen{r: r}
+		g.emit("%l0 = OpLabel", false)
+		g.region(4, "", "")
+		g.emit("OpReturn", false)
+		f.Add(wordsToBytes(assembleF(f, cfgCase{body: strings.Join(g.text, "\n") + "\n"}.text())))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := spirv.Decode(b)
+		if err != nil {
+			return
+		}
+		_ = Validate(m, Options{})
+		_ = Validate(m, Options{All: true})
+	})
+}
