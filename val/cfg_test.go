@@ -542,6 +542,46 @@ OpReturn
 	runCFGCases(t, cases)
 }
 
+func TestAdjacencyRules(t *testing.T) {
+	const ptr = "%pf = OpTypePointer Function %u32\n"
+	runCFGCases(t, []cfgCase{
+		{name: "OpPhi after OpLine", body: `%entry = OpLabel
+OpBranch %b
+%b = OpLabel
+OpNoLine
+%p = OpPhi %u32 %c0 %entry
+OpReturn
+`},
+		{name: "OpPhi in the entry block", body: `%entry = OpLabel
+%p = OpPhi %u32
+OpReturn
+`, want: "OpPhi must appear within a non-entry block before all non-OpPhi instructions (except for OpLine, which can be mixed with OpPhi)."},
+		{name: "OpPhi after another instruction", body: `%entry = OpLabel
+OpBranch %b
+%b = OpLabel
+%x = OpCopyObject %u32 %c0
+%p = OpPhi %u32 %c0 %entry
+OpReturn
+`, want: "OpPhi must appear within a non-entry block before all non-OpPhi instructions (except for OpLine, which can be mixed with OpPhi)."},
+		{name: "variables first in the entry block", more: ptr, body: "%entry = OpLabel\n%v = OpVariable %pf Function\n%w = OpVariable %pf Function\nOpReturn\n"},
+		{name: "variable after an instruction", more: ptr, body: "%entry = OpLabel\n%x = OpCopyObject %u32 %c0\n%v = OpVariable %pf Function\nOpReturn\n",
+			want: "All OpVariable instructions in a function must be the first instructions in the first block."},
+		{name: "variable in a later block", more: ptr, body: "%entry = OpLabel\nOpBranch %b\n%b = OpLabel\n%v = OpVariable %pf Function\nOpReturn\n",
+			want: "All OpVariable instructions in a function must be the first instructions in the first block."},
+		{name: "selection merge before OpBranch", body: "%entry = OpLabel\nOpSelectionMerge %m None\nOpBranch %m\n%m = OpLabel\nOpReturn\n",
+			want: "OpSelectionMerge must immediately precede either an OpBranchConditional or OpSwitch instruction. OpSelectionMerge must be the second-to-last instruction in its block."},
+		{name: "loop merge not before a branch", body: `%entry = OpLabel
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %h None
+%x = OpCopyObject %u32 %c0
+OpBranchConditional %true %h %m
+%m = OpLabel
+OpReturn
+`, want: "OpLoopMerge must immediately precede either an OpBranch or OpBranchConditional instruction. OpLoopMerge must be the second-to-last instruction in its block."},
+	})
+}
+
 func TestFunctionRules(t *testing.T) {
 	const ptrs = `%st = OpTypeStruct %u32
 %pst = OpTypePointer Function %st
