@@ -1,12 +1,24 @@
 package val
 
-import "spvx/spirv"
+import (
+	"strings"
 
-// This file holds validate_function.cpp's rules, as far as they exist
-// here: OpFunctionCall's callee, return type, logical-pointer return,
-// argument count and argument types.
+	"spvx/spirv"
+)
+
+// This file holds validate_function.cpp's rules: OpFunction's type and
+// the uses of its result, OpFunctionParameter's index and type, and
+// OpFunctionCall's callee, return type, logical-pointer return, argument
+// count, argument types and pointer arguments.
+// (OpCooperativeMatrixPerElementOpEXT's function rules are not written.)
 
 func (s *state) functionPass(i int, in *spirv.Instruction) bool {
+	switch in.Opcode {
+	case spirv.OpFunction:
+		return s.function(i, in)
+	case spirv.OpFunctionParameter:
+		return s.functionParameter(i, in)
+	}
 	if in.Opcode != spirv.OpFunctionCall || len(in.Words) < 4 {
 		return false
 	}
@@ -68,6 +80,182 @@ func (s *state) functionPass(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "OpFunctionCall Argument <id> %ss type does not match Function <id> %ss parameter type.",
 				s.idName(a), s.idName(pt))
 		}
+		if s.pointerArgument(i, a, ft.Members[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// pointerArgument is ValidateFunctionCall's rule for a pointer parameter
+// in the Logical and PhysicalStorageBuffer64 addressing models: the
+// storage classes a pointer argument may have, and that it be a memory
+// object declaration.
+func (s *state) pointerArgument(i int, arg, paramType uint32) bool {
+	if s.x.AddressingModel != spirv.AddressingModelLogical && s.x.AddressingModel != spirv.AddressingModelPhysicalStorageBuffer64 {
+		return false
+	}
+	j, ok := s.x.Def(paramType)
+	if !ok || s.opts.RelaxLogicalPointer {
+		return false
+	}
+	pt := s.m.Inst(j)
+	if (pt.Opcode != spirv.OpTypePointer && pt.Opcode != spirv.OpTypeUntypedPointerKHR) || len(pt.Words) < 3 {
+		return false
+	}
+	sc := spirv.StorageClass(pt.Words[2])
+	switch sc {
+	case spirv.StorageClassPhysicalStorageBuffer:
+		return false
+	case spirv.StorageClassUniformConstant, spirv.StorageClassFunction, spirv.StorageClassPrivate,
+		spirv.StorageClassWorkgroup, spirv.StorageClassAtomicCounter, spirv.StorageClassTileImageEXT,
+		spirv.StorageClassShaderRecordBufferKHR:
+	case spirv.StorageClassStorageBuffer:
+		if !s.caps.has(spirv.CapabilityVariablePointers) && !s.caps.has(spirv.CapabilityVariablePointersStorageBuffer) {
+			return s.fail(i, "", "StorageBuffer pointer operand %s requires a variable pointers capability", s.idName(arg))
+		}
+	default:
+		return s.fail(i, "", "Invalid storage class for pointer operand %s", s.idName(arg))
+	}
+	a, ok := s.x.Def(arg)
+	if !ok {
+		return false
+	}
+	switch s.m.Inst(a).Opcode {
+	case spirv.OpVariable, spirv.OpUntypedVariableKHR, spirv.OpFunctionParameter:
+		return false
+	}
+	ssboVptr := s.caps.has(spirv.CapabilityVariablePointersStorageBuffer) && sc == spirv.StorageClassStorageBuffer
+	wgVptr := s.caps.has(spirv.CapabilityVariablePointers) && sc == spirv.StorageClassWorkgroup
+	if !s.opts.BeforeHLSLLegalization && !ssboVptr && !wgVptr && sc != spirv.StorageClassUniformConstant {
+		return s.fail(i, "", "Pointer operand %s must be a memory object declaration", s.idName(arg))
+	}
+	return false
+}
+
+// function is ValidateFunction: the function type, its return type, and
+// where the function's result id may be used.
+func (s *state) function(i int, in *spirv.Instruction) bool {
+	if len(in.Words) < 5 {
+		return false
+	}
+	ftID := in.Words[4]
+	j, ok := s.x.Def(ftID)
+	if !ok || s.m.Inst(j).Opcode != spirv.OpTypeFunction {
+		return s.fail(i, "", "OpFunction Function Type <id> %s is not a function type.", s.idName(ftID))
+	}
+	if ft := s.m.Inst(j); len(ft.Words) > 2 && ft.Words[2] != in.TypeID {
+		return s.fail(i, "", "OpFunction Result Type <id> %s does not match the Function Type's return type <id> %s.",
+			s.idName(in.TypeID), s.idName(ft.Words[2]))
+	}
+	if s.badFnUse == nil {
+		s.badFnUse = s.findBadFunctionUses()
+	}
+	if u, bad := s.badFnUse[in.ResultID]; bad {
+		return s.fail(u, "", "Invalid use of function result id %s.", s.idName(in.ResultID))
+	}
+	return false
+}
+
+// findBadFunctionUses maps each function id to its first use (by
+// instruction) that ValidateFunction refuses, in one pass over the module.
+func (s *state) findBadFunctionUses() map[uint32]int {
+	bad := map[uint32]int{}
+	if len(s.x.Functions) == 0 {
+		return bad
+	}
+	// A word equal to a function id is rare; only instructions that have
+	// one are decoded operand by operand.
+	var isFn []bool
+	big := false // an id too large for the table: decode every instruction
+	for _, fn := range s.x.Functions {
+		big = big || fn.ID >= 1<<22
+		if fn.ID < 1<<22 {
+			for int(fn.ID) >= len(isFn) {
+				isFn = append(isFn, make([]bool, len(isFn)+64)...)
+			}
+			isFn[fn.ID] = true
+		}
+	}
+	hasFnWord := func(w []uint32) bool {
+		if big {
+			return true
+		}
+		for _, x := range w {
+			if int(x) < len(isFn) && isFn[x] {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < s.m.Len(); i++ {
+		in := s.m.Inst(i)
+		if len(in.Words) < 2 || !hasFnWord(in.Words[1:]) {
+			continue
+		}
+		switch in.Opcode {
+		case spirv.OpGroupDecorate, spirv.OpDecorate, spirv.OpEnqueueKernel, spirv.OpEntryPoint,
+			spirv.OpExecutionMode, spirv.OpExecutionModeId, spirv.OpFunctionCall,
+			spirv.OpGetKernelNDrangeSubGroupCount, spirv.OpGetKernelNDrangeMaxSubGroupSize,
+			spirv.OpGetKernelWorkGroupSize, spirv.OpGetKernelPreferredWorkGroupSizeMultiple,
+			spirv.OpGetKernelLocalSizeForSubgroupCount, spirv.OpGetKernelMaxNumSubgroups, spirv.OpName,
+			spirv.OpCooperativeMatrixPerElementOpEXT, spirv.OpCooperativeMatrixReduceEXT,
+			spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpConditionalEntryPointINTEL,
+			spirv.OpConstantFunctionPointerINTEL,
+			spirv.OpDecorateId, spirv.OpMemberDecorate, spirv.OpGroupMemberDecorate,
+			spirv.OpDecorateString, spirv.OpMemberDecorateString, spirv.OpDecorationGroup:
+			continue
+		case spirv.OpExtInst, spirv.OpExtInstWithForwardRefsKHR:
+			if len(in.Words) > 3 {
+				switch set := s.x.ExtInstImports[in.Words[3]]; {
+				case strings.HasPrefix(set, "NonSemantic."), set == "DebugInfo", set == "OpenCL.DebugInfo.100":
+					continue
+				}
+			}
+		}
+		for _, o := range in.Operands {
+			ki := o.Kind.Info()
+			if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult {
+				continue
+			}
+			id := in.Words[o.Offset]
+			j, ok := s.x.Def(id)
+			if !ok || s.m.Inst(j).Opcode != spirv.OpFunction {
+				continue
+			}
+			if _, seen := bad[id]; !seen {
+				bad[id] = i
+			}
+		}
+	}
+	return bad
+}
+
+// functionParameter is ValidateFunctionParameter: the parameter's index
+// within its function's type, and its type.
+func (s *state) functionParameter(i int, in *spirv.Instruction) bool {
+	k := 0
+	f := i - 1
+	for ; f > 0 && s.m.Inst(f).Opcode == spirv.OpFunctionParameter; f-- {
+		k++
+	}
+	if f < 0 || s.m.Inst(f).Opcode != spirv.OpFunction {
+		return false // the layout check has said so
+	}
+	fn := s.m.Inst(f)
+	if len(fn.Words) < 5 {
+		return false
+	}
+	j, ok := s.x.Def(fn.Words[4])
+	if !ok {
+		return s.fail(f, "", "Missing function type definition.")
+	}
+	ft := s.m.Inst(j)
+	if k >= len(ft.Words)-3 {
+		return s.fail(i, "", "Too many OpFunctionParameters for %d: expected %d based on the function's type", fn.ResultID, len(ft.Words)-3)
+	}
+	if pt := ft.Words[3+k]; in.TypeID != pt {
+		return s.fail(i, "", "OpFunctionParameter Result Type <id> %s does not match the OpTypeFunction parameter type of the same index.", s.idName(in.TypeID))
 	}
 	return false
 }

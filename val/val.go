@@ -72,6 +72,7 @@ type state struct {
 	curLabel              uint32           // the block the second loop is in
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
+	badFnUse              map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -191,12 +192,14 @@ func (s *state) run() {
 	if s.stopped() {
 		return
 	}
-	// Module-level passes, in spirv-val's order (the CFG checks, which
-	// come before the dominance check, are not written yet).
+	// Module-level passes, in spirv-val's order.
 	if s.adjacency() && s.stopped() {
 		return
 	}
 	if s.entryPoints() && s.stopped() {
+		return
+	}
+	if s.cfgChecks() && s.stopped() {
 		return
 	}
 	if s.checkDominance() && s.stopped() {
@@ -216,6 +219,7 @@ func (s *state) run() {
 func (s *state) firstLoop() {
 	ids := newIDState(s)
 	lay := newLayoutState(s)
+	cf := newCFGFirst(s)
 	m := s.m
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
@@ -223,6 +227,9 @@ func (s *state) firstLoop() {
 			return
 		}
 		if lay.check(i, &in) && s.stopped() {
+			return
+		}
+		if cf.check(i, &in) && s.stopped() {
 			return
 		}
 		if s.instructionPass(i, &in) && s.stopped() {

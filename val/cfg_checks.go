@@ -1,0 +1,1236 @@
+package val
+
+import (
+	"slices"
+	"strings"
+
+	"spvx/spirv"
+)
+
+// This file holds validate_cfg.cpp's CfgPass (checked as the first loop
+// meets each instruction) and PerformCfgChecks (run once per function
+// after the adjacency and entry-point checks, before the dominance
+// check): undefined blocks, blocks before their dominators, the control
+// flow nesting depth and, with the Shader capability, the structured
+// control-flow rules (back-edges, loop headers, selection, loop, continue
+// and case constructs, structured selections).
+//
+// Dominance here is SPIRV-Tools' on its "augmented" CFG (a pseudo entry
+// before every source and a pseudo exit after every sink), computed by
+// Lengauer–Tarjan and numbered, so that each dominance query is O(1).
+// Depth-first orders follow SPIRV-Tools' successor order exactly, because
+// back-edges and the "Selection must be structured" check depend on them.
+// Construct membership is a depth-first walk per construct, as in
+// construct.cpp, over stamp arrays (no set allocation): the work is the
+// sum of the construct sizes, which nesting bounds (and nesting deeper
+// than --max-control-flow-nesting-depth is rejected before).
+
+// cfgFirst is CfgPass's per-function view while the first loop runs.
+type cfgFirst struct {
+	s          *state
+	fnInst     int    // OpFunction of the current function, -1 outside
+	fnID       uint32 // its result id
+	fnResult   uint32 // its return type
+	firstLabel uint32 // its first block, 0 before it
+	curLabel   uint32 // the block being read, 0 between blocks
+	merges     map[uint32]bool
+}
+
+func newCFGFirst(s *state) *cfgFirst { return &cfgFirst{s: s, fnInst: -1, merges: map[uint32]bool{}} }
+
+// check applies CfgPass's rules to instruction i: the first block of a
+// function is never a branch target, a block is the merge block of one
+// header only, OpReturn only in a function returning void.
+func (c *cfgFirst) check(i int, in *spirv.Instruction) bool {
+	s := c.s
+	w := in.Words
+	switch in.Opcode {
+	case spirv.OpFunction:
+		c.fnInst, c.fnID, c.fnResult, c.firstLabel, c.curLabel = i, in.ResultID, in.TypeID, 0, 0
+		clear(c.merges)
+		return false
+	case spirv.OpFunctionEnd:
+		c.fnInst = -1
+		return false
+	case spirv.OpLabel:
+		if c.firstLabel == 0 {
+			c.firstLabel = in.ResultID
+		}
+		c.curLabel = in.ResultID
+		return false
+	}
+	if c.fnInst < 0 || c.curLabel == 0 {
+		return false
+	}
+	first := func(t uint32) bool {
+		if t == c.firstLabel {
+			return s.fail(c.fnInst, "", "First block %s of function %s is targeted by block %s",
+				s.idName(t), s.idName(c.fnID), s.idName(c.curLabel))
+		}
+		return false
+	}
+	merge := func(t uint32) bool {
+		if c.merges[t] {
+			return s.fail(c.fnInst, "", "Block %s is already a merge block for another header", s.idName(t))
+		}
+		c.merges[t] = true
+		return false
+	}
+	switch in.Opcode {
+	case spirv.OpLoopMerge, spirv.OpSelectionMerge:
+		if len(w) > 1 && merge(w[1]) {
+			return true
+		}
+	case spirv.OpBranch:
+		if len(w) > 1 && first(w[1]) {
+			return true
+		}
+		c.curLabel = 0
+	case spirv.OpBranchConditional:
+		for k := 2; k < len(w) && k < 4; k++ {
+			if first(w[k]) {
+				return true
+			}
+		}
+		c.curLabel = 0
+	case spirv.OpSwitch:
+		for k := 1; k < len(in.Operands); k += 2 {
+			if first(w[in.Operands[k].Offset]) {
+				return true
+			}
+		}
+		c.curLabel = 0
+	case spirv.OpReturn:
+		if j, ok := s.x.Def(c.fnResult); ok && s.m.Inst(j).Opcode != spirv.OpTypeVoid {
+			return s.fail(i, "", "OpReturn can only be called from a function with void return type.")
+		}
+		c.curLabel = 0
+	case spirv.OpKill, spirv.OpReturnValue, spirv.OpUnreachable, spirv.OpTerminateInvocation,
+		spirv.OpIgnoreIntersectionKHR, spirv.OpTerminateRayKHR, spirv.OpEmitMeshTasksEXT:
+		c.curLabel = 0
+	}
+	return false
+}
+
+// csr is an adjacency list in compressed form: adj[start[v]:start[v+1]].
+type csr struct{ start, adj []int32 }
+
+func (g *csr) of(v int32) []int32 { return g.adj[g.start[v]:g.start[v+1]] }
+
+// csrBuilder appends node after node.
+type csrBuilder struct{ g csr }
+
+func (b *csrBuilder) next() { b.g.start = append(b.g.start, int32(len(b.g.adj))) }
+func (b *csrBuilder) done() csr {
+	b.g.start = append(b.g.start, int32(len(b.g.adj)))
+	return b.g
+}
+
+// domInfo is a dominator tree numbered for O(1) queries.
+type domInfo struct {
+	idom      []int32 // -1: none (the root, or unreached)
+	pre, post []int32
+	reached   []bool
+}
+
+// dominates reports whether a dominates b (a == b included); an unreached
+// b is dominated by itself only, as SPIRV-Tools' iterators have it.
+func (d *domInfo) dominates(a, b int32) bool {
+	if a == b {
+		return true
+	}
+	if !d.reached[a] || !d.reached[b] {
+		return false
+	}
+	return d.pre[a] <= d.pre[b] && d.post[b] <= d.post[a]
+}
+
+// computeDominators returns the dominator tree of the nodes in set, for
+// the graph whose edges are p -> v for each p in preds(v) (both in set),
+// from root. That is what CFA::CalculateDominators computes from a
+// postorder (the nodes) and a predecessor function (the edges), which
+// need not be each other's reverse on the augmented CFG.
+func computeDominators(n int, root int32, set []bool, preds *csr) *domInfo {
+	// Successor lists of the edge set.
+	start := make([]int32, n+1)
+	for v := 0; v < n; v++ {
+		if !set[v] {
+			continue
+		}
+		for _, p := range preds.of(int32(v)) {
+			if set[p] {
+				start[p+1]++
+			}
+		}
+	}
+	for v := 1; v <= n; v++ {
+		start[v] += start[v-1]
+	}
+	adj := make([]int32, start[n])
+	fill := append([]int32(nil), start[:n]...)
+	for v := 0; v < n; v++ {
+		if !set[v] {
+			continue
+		}
+		for _, p := range preds.of(int32(v)) {
+			if set[p] {
+				adj[fill[p]] = int32(v)
+				fill[p]++
+			}
+		}
+	}
+	return lengauerTarjan(n, root, &csr{start, adj})
+}
+
+// lengauerTarjan computes the dominator tree of g from root and numbers it.
+func lengauerTarjan(n int, root int32, g *csr) *domInfo {
+	d := &domInfo{idom: make([]int32, n), pre: make([]int32, n), post: make([]int32, n), reached: make([]bool, n)}
+	for v := range d.idom {
+		d.idom[v] = -1
+	}
+	dfn := make([]int32, n) // node -> dfs number + 1
+	vertex := make([]int32, 0, n)
+	parent := make([]int32, 0, n)
+	type frame struct{ v, next int32 }
+	stack := []frame{{root, g.start[root]}}
+	dfn[root] = 1
+	vertex = append(vertex, root)
+	parent = append(parent, -1)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == g.start[top.v+1] {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		t := g.adj[top.next]
+		top.next++
+		if dfn[t] != 0 {
+			continue
+		}
+		dfn[t] = int32(len(vertex)) + 1
+		parent = append(parent, dfn[top.v]-1)
+		vertex = append(vertex, t)
+		stack = append(stack, frame{t, g.start[t]})
+	}
+	m := int32(len(vertex))
+	predStart := make([]int32, m+1)
+	for v := int32(0); v < m; v++ {
+		for _, t := range g.of(vertex[v]) {
+			if x := dfn[t]; x != 0 {
+				predStart[x]++
+			}
+		}
+	}
+	for v := int32(1); v <= m; v++ {
+		predStart[v] += predStart[v-1]
+	}
+	pred := make([]int32, predStart[m])
+	fill := append([]int32(nil), predStart[:m]...)
+	for v := int32(0); v < m; v++ {
+		for _, t := range g.of(vertex[v]) {
+			if x := dfn[t]; x != 0 {
+				pred[fill[x-1]] = v
+				fill[x-1]++
+			}
+		}
+	}
+	semi := make([]int32, m)
+	idom := make([]int32, m)
+	ancestor := make([]int32, m)
+	label := make([]int32, m)
+	bucketHead := make([]int32, m)
+	bucketNext := make([]int32, m)
+	for v := int32(0); v < m; v++ {
+		semi[v], label[v], ancestor[v], bucketHead[v] = v, v, -1, -1
+	}
+	var path []int32
+	eval := func(v int32) int32 {
+		if ancestor[v] < 0 {
+			return v
+		}
+		path = path[:0]
+		for u := v; ancestor[ancestor[u]] >= 0; u = ancestor[u] {
+			path = append(path, u)
+		}
+		for k := len(path) - 1; k >= 0; k-- {
+			u := path[k]
+			a := ancestor[u]
+			if semi[label[a]] < semi[label[u]] {
+				label[u] = label[a]
+			}
+			ancestor[u] = ancestor[a]
+		}
+		return label[v]
+	}
+	for w := m - 1; w >= 1; w-- {
+		for _, v := range pred[predStart[w]:predStart[w+1]] {
+			if u := eval(v); semi[u] < semi[w] {
+				semi[w] = semi[u]
+			}
+		}
+		sw := semi[w]
+		bucketNext[w], bucketHead[sw] = bucketHead[sw], w
+		p := parent[w]
+		ancestor[w] = p
+		for v := bucketHead[p]; v >= 0; v = bucketNext[v] {
+			if u := eval(v); semi[u] < semi[v] {
+				idom[v] = u
+			} else {
+				idom[v] = p
+			}
+		}
+		bucketHead[p] = -1
+	}
+	for w := int32(1); w < m; w++ {
+		if idom[w] != semi[w] {
+			idom[w] = idom[idom[w]]
+		}
+	}
+	childHead := make([]int32, m)
+	childNext := make([]int32, m)
+	for v := range childHead {
+		childHead[v] = -1
+	}
+	for w := m - 1; w >= 1; w-- {
+		p := idom[w]
+		childNext[w], childHead[p] = childHead[p], w
+		d.idom[vertex[w]] = vertex[p]
+	}
+	clock := int32(0)
+	walk := []int32{0}
+	d.pre[vertex[0]] = clock
+	clock++
+	for len(walk) > 0 {
+		v := walk[len(walk)-1]
+		if c := childHead[v]; c >= 0 {
+			childHead[v] = childNext[c]
+			d.pre[vertex[c]] = clock
+			clock++
+			walk = append(walk, c)
+			continue
+		}
+		d.post[vertex[v]] = clock
+		clock++
+		walk = walk[:len(walk)-1]
+	}
+	for v := int32(0); v < m; v++ {
+		d.reached[vertex[v]] = true
+	}
+	return d
+}
+
+// depthFirst is CFA::DepthFirstTraversal: successors in order, a node
+// entered the first time it is seen; post is called in postorder, back
+// (if not nil) for every edge to a node on the current path.
+func depthFirst(n int, root int32, g *csr, post func(int32), back func(from, to int32)) {
+	processed := make([]bool, n)
+	onPath := make([]bool, n)
+	type frame struct{ v, next int32 }
+	stack := []frame{{root, g.start[root]}}
+	processed[root], onPath[root] = true, true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == g.start[top.v+1] {
+			v := top.v
+			stack = stack[:len(stack)-1]
+			onPath[v] = false
+			if post != nil {
+				post(v)
+			}
+			continue
+		}
+		child := g.adj[top.next]
+		top.next++
+		if back != nil && onPath[child] {
+			back(top.v, child)
+		}
+		if !processed[child] {
+			processed[child], onPath[child] = true, true
+			stack = append(stack, frame{child, g.start[child]})
+		}
+	}
+}
+
+// Construct kinds, as ConstructType.
+const (
+	ctSelection = iota
+	ctLoop
+	ctContinue
+)
+
+type construct struct {
+	kind   int
+	header int32 // entry block
+	exit   int32 // merge block, back-edge block for a continue (-1: none yet)
+	loop   int32 // continue: its loop construct; loop: its continue construct
+}
+
+// Block types, as BlockType bits.
+const (
+	btSelection = 1 << iota
+	btLoop
+	btMerge
+	btContinue
+)
+
+// fnCFG is one function's CFG as PerformCfgChecks sees it. Blocks are
+// numbered 0..n-1 in binary order; n is the pseudo entry, n+1 the pseudo
+// exit.
+type fnCFG struct {
+	s          *state
+	fn         *spirv.Function
+	n          int
+	g          *cfg  // the module's blocks, for their labels
+	first      int32 // g's index of block 0
+	fi         int32 // the function's index
+	succ, pred csr   // branch edges (repeats kept)
+	ssucc      csr   // structural: merge, continue, then branch targets
+	spred      csr
+	mergeInst  []int // by block: its OpSelectionMerge/OpLoopMerge, -1
+	btype      []uint8
+	mergeHdr   []int32 // by block: the header naming it its merge (last), -1
+	contLoop   []int32 // by block: the loop construct naming it its continue (last), -1
+	loopOf     []int32 // by block: the loop construct it heads, -1
+	visited    []bool  // scratch for FindCaseFallThrough, all false between uses
+	cons       []construct
+	dom, sdom  *domInfo // dominators; structural dominators
+	spdom      *domInfo // structural post-dominators
+	sreach     []bool   // structurally reachable
+}
+
+func (f *fnCFG) labelInst(b int32) int { return f.fn.Blocks[b].Start }
+
+// lookup returns the block labelled id in this function, -1 if none.
+func (f *fnCFG) lookup(id uint32) int32 {
+	if t, ok := f.g.byLabel[id]; ok && f.g.blocks[t].fn == f.fi && t >= f.first && t < f.first+int32(f.n) {
+		return t - f.first
+	}
+	return -1
+}
+
+// block is lookup for a label known to be defined here (the undefined
+// blocks have been reported before); 0 otherwise, never out of range.
+func (f *fnCFG) block(id uint32) int32 { return max(f.lookup(id), 0) }
+func (f *fnCFG) label(b int32) uint32  { return f.fn.Blocks[b].Label }
+func (f *fnCFG) term(b int32) int      { return f.fn.Blocks[b].End }
+
+// cfgChecks is PerformCfgChecks.
+func (s *state) cfgChecks() bool {
+	first := int32(0) // the module CFG numbers blocks function by function
+	for fi := range s.x.Functions {
+		if s.cfgFunction(&s.x.Functions[fi], int32(fi), first) && s.stopped() {
+			return true
+		}
+		first += int32(len(s.x.Functions[fi].Blocks))
+	}
+	return s.maximalReconvergence()
+}
+
+// maximalReconvergence is MaximalReconvergenceChecks: in the functions
+// an entry point with MaximallyReconvergesKHR calls (transitively), a
+// conditional branch has two different targets, and a block with several
+// predecessors is a loop header or a merge, continue or switch target.
+func (s *state) maximalReconvergence() bool {
+	fnIndex := map[uint32]int{}
+	for k, fn := range s.x.Functions {
+		if _, dup := fnIndex[fn.ID]; !dup {
+			fnIndex[fn.ID] = k
+		}
+	}
+	maximal := make([]bool, len(s.x.Functions))
+	var work []int
+	for _, ep := range s.x.EntryPoints {
+		for _, m := range ep.Modes {
+			if m.Mode == spirv.ExecutionModeMaximallyReconvergesKHR {
+				if k, ok := fnIndex[ep.Function]; ok && !maximal[k] {
+					maximal[k] = true
+					work = append(work, k)
+				}
+			}
+		}
+	}
+	if len(work) == 0 {
+		return false
+	}
+	// The call graph from those entry points.
+	for len(work) > 0 {
+		fn := &s.x.Functions[work[len(work)-1]]
+		work = work[:len(work)-1]
+		end := fn.End
+		if end < 0 {
+			end = s.m.Len() - 1
+		}
+		for i := fn.Start; i <= end; i++ {
+			if in := s.m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
+				if k, ok := fnIndex[in.Words[3]]; ok && !maximal[k] {
+					maximal[k] = true
+					work = append(work, k)
+				}
+			}
+		}
+	}
+	inMaximal := func(i int) bool {
+		fs := s.x.Functions
+		k, _ := slices.BinarySearchFunc(fs, i, func(f spirv.Function, i int) int { return f.Start - i })
+		if k < len(fs) && fs[k].Start == i {
+			return maximal[k]
+		}
+		return k > 0 && maximal[k-1] && (fs[k-1].End < 0 || i <= fs[k-1].End)
+	}
+	// Labels a merge instruction or a switch names.
+	named := map[uint32]bool{}
+	for i := 0; i < s.m.Len(); i++ {
+		in := s.m.Inst(i)
+		switch in.Opcode {
+		case spirv.OpBranchConditional:
+			if len(in.Words) > 3 && in.Words[2] == in.Words[3] && inMaximal(i) {
+				return s.fail(i, "", "In entry points using the MaximallyReconvergesKHR execution mode, True Label and False Label must be different labels")
+			}
+		case spirv.OpSelectionMerge, spirv.OpLoopMerge, spirv.OpSwitch:
+			for _, o := range in.Operands {
+				if o.Kind == spirv.OperandKindIdRef {
+					named[in.Words[o.Offset]] = true
+				}
+			}
+		}
+	}
+	g := s.getCFG()
+	first := int32(0)
+	for k := range s.x.Functions {
+		fn := &s.x.Functions[k]
+		n := int32(len(fn.Blocks))
+		if maximal[k] {
+			for b := first; b < first+n; b++ {
+				blk := &g.blocks[b]
+				preds := g.predecessors(b)
+				unique := 0
+				for j, p := range preds {
+					if !slices.Contains(preds[:j], p) {
+						unique++
+						if unique >= 2 {
+							break
+						}
+					}
+				}
+				if unique < 2 || blk.end < 1 {
+					continue
+				}
+				if s.m.Inst(blk.end-1).Opcode == spirv.OpLoopMerge || named[blk.label] {
+					continue
+				}
+				return s.fail(blk.start, "", "In entry points using the MaximallyReconvergesKHR execution mode, this basic block must not have multiple unique predecessors")
+			}
+		}
+		first += n
+	}
+	return false
+}
+
+func (s *state) cfgFunction(fn *spirv.Function, fi, first int32) bool {
+	n := len(fn.Blocks)
+	if n == 0 {
+		return false
+	}
+	g := s.getCFG()
+	f := &fnCFG{s: s, fn: fn, n: n, g: g, first: first, fi: fi}
+	// Edges, and the blocks referenced but not defined here.
+	var undefined []uint32
+	undefSeen := map[uint32]bool{}
+	ref := func(id uint32) int32 {
+		if k := f.lookup(id); k >= 0 {
+			return k
+		}
+		if !undefSeen[id] {
+			undefSeen[id] = true
+			undefined = append(undefined, id)
+		}
+		return -1
+	}
+	f.mergeInst = make([]int, n)
+	f.btype = make([]uint8, n+2)
+	f.mergeHdr = make([]int32, n)
+	f.contLoop = make([]int32, n)
+	f.loopOf = make([]int32, n)
+	for k := range f.mergeHdr {
+		f.mergeHdr[k], f.contLoop[k], f.loopOf[k] = -1, -1, -1
+	}
+	var sb, ssb csrBuilder
+	for k := range fn.Blocks {
+		b := int32(k)
+		sb.next()
+		ssb.next()
+		f.mergeInst[k] = -1
+		t := f.term(b)
+		if t < 0 {
+			continue
+		}
+		if mi := t - 1; mi > fn.Blocks[k].Start {
+			in := s.m.Inst(mi)
+			switch {
+			case in.Opcode == spirv.OpSelectionMerge && len(in.Words) > 1:
+				f.mergeInst[k] = mi
+				if m := ref(in.Words[1]); m >= 0 {
+					ssb.g.adj = append(ssb.g.adj, m)
+					f.btype[k] |= btSelection
+					f.btype[m] |= btMerge
+					f.mergeHdr[m] = b
+					f.cons = append(f.cons, construct{kind: ctSelection, header: b, exit: m, loop: -1})
+				}
+			case in.Opcode == spirv.OpLoopMerge && len(in.Words) > 2:
+				f.mergeInst[k] = mi
+				m, c := ref(in.Words[1]), ref(in.Words[2])
+				if m >= 0 && c >= 0 {
+					ssb.g.adj = append(ssb.g.adj, m, c)
+					f.btype[k] |= btLoop
+					f.btype[m] |= btMerge
+					f.btype[c] |= btContinue
+					f.mergeHdr[m] = b
+					lc := int32(len(f.cons))
+					f.contLoop[c] = lc
+					f.loopOf[b] = lc
+					f.cons = append(f.cons, construct{kind: ctLoop, header: b, exit: m, loop: lc + 1},
+						construct{kind: ctContinue, header: c, exit: -1, loop: lc})
+				}
+			}
+		}
+		in := s.m.Inst(t)
+		w := in.Words
+		add := func(id uint32) {
+			if x := ref(id); x >= 0 {
+				sb.g.adj = append(sb.g.adj, x)
+				ssb.g.adj = append(ssb.g.adj, x)
+			}
+		}
+		switch in.Opcode {
+		case spirv.OpBranch:
+			if len(w) > 1 {
+				add(w[1])
+			}
+		case spirv.OpBranchConditional:
+			for j := 2; j < 4 && j < len(w); j++ {
+				add(w[j])
+			}
+		case spirv.OpSwitch:
+			for j := 1; j < len(in.Operands); j += 2 {
+				add(w[in.Operands[j].Offset])
+			}
+		}
+	}
+	if len(undefined) > 0 {
+		// SPIRV-Tools joins the names oddly (a space after every name but
+		// the first) and in hash-set order; here the order is first use.
+		var b strings.Builder
+		b.WriteString("{")
+		for j, id := range undefined {
+			b.WriteString(s.idName(id))
+			if j > 0 {
+				b.WriteString(" ")
+			}
+		}
+		return s.fail(fn.Start, "", "Block(s) %s} are referenced but not defined in function %s", b.String(), s.idName(fn.ID))
+	}
+	if n == 1 && f.mergeInst[0] < 0 {
+		// One block and no merge instruction: no edge (a branch to the
+		// entry block was refused in the first loop), nothing to check.
+		return false
+	}
+	// The pseudo blocks have no edges of their own.
+	sb.next()
+	sb.next()
+	ssb.next()
+	ssb.next()
+	f.succ, f.ssucc = sb.done(), ssb.done()
+	f.pred, f.spred = transpose(n+2, &f.succ), transpose(n+2, &f.ssucc)
+
+	// The augmented CFG: sources and sinks (CFA::TraversalRoots).
+	sources := traversalRoots(n, false, &f.ssucc, &f.spred)
+	sinks := traversalRoots(n, true, &f.spred, &f.ssucc)
+	entry, exit := int32(n), int32(n+1)
+	isSource := make([]bool, n+2)
+	isSink := make([]bool, n+2)
+	for _, b := range sources {
+		isSource[b] = true
+	}
+	for _, b := range sinks {
+		isSink[b] = true
+	}
+	augSucc := func(structural bool) csr {
+		var ab csrBuilder
+		for v := int32(0); v < int32(n+2); v++ {
+			ab.next()
+			switch {
+			case v == entry:
+				ab.g.adj = append(ab.g.adj, sources...)
+			case isSink[v]:
+				ab.g.adj = append(append(ab.g.adj, exit), f.ssucc.of(v)...)
+			case structural:
+				ab.g.adj = append(ab.g.adj, f.ssucc.of(v)...)
+			default:
+				ab.g.adj = append(ab.g.adj, f.succ.of(v)...)
+			}
+		}
+		return ab.done()
+	}
+	augPred := func(structural bool) csr {
+		var ab csrBuilder
+		for v := int32(0); v < int32(n+2); v++ {
+			ab.next()
+			switch {
+			case v == exit:
+				ab.g.adj = append(ab.g.adj, sinks...)
+			case isSource[v]:
+				ab.g.adj = append(append(ab.g.adj, entry), f.spred.of(v)...)
+			case structural:
+				ab.g.adj = append(ab.g.adj, f.spred.of(v)...)
+			default:
+				ab.g.adj = append(ab.g.adj, f.pred.of(v)...)
+			}
+		}
+		return ab.done()
+	}
+	N := n + 2
+	{
+		as, ap := augSucc(false), augPred(false)
+		set := make([]bool, N)
+		depthFirst(N, 0, &as, func(v int32) { set[v] = true }, nil)
+		f.dom = computeDominators(N, 0, set, &ap)
+	}
+	// Blocks before their dominators.
+	for b := int32(1); b < int32(n); b++ {
+		if d := f.dom.idom[b]; d >= 0 && d < int32(n) && d > b {
+			return s.fail(f.labelInst(d), "", "Block %s appears in the binary before its dominator %s", s.idName(f.label(b)), s.idName(f.label(d)))
+		}
+	}
+	if !s.caps.has(spirv.CapabilityShader) {
+		return false
+	}
+	if f.nestingDepth() {
+		return true
+	}
+	as, ap := augSucc(true), augPred(true)
+	var postorder []int32
+	set := make([]bool, N)
+	depthFirst(N, 0, &as, func(v int32) { postorder = append(postorder, v); set[v] = true }, nil)
+	f.sdom = computeDominators(N, 0, set, &ap)
+	f.sreach = set
+	pset := make([]bool, N)
+	depthFirst(N, exit, &ap, func(v int32) { pset[v] = true }, nil)
+	f.spdom = computeDominators(N, exit, pset, &as)
+	// Back-edges: real edges to a block on the depth-first path.
+	var backEdges []cfgEdge
+	depthFirst(N, entry, &as, nil, func(from, to int32) {
+		if from >= int32(n) {
+			return
+		}
+		for _, t := range f.succ.of(from) {
+			if t == to {
+				backEdges = append(backEdges, cfgEdge{from, to})
+			}
+		}
+	})
+	// UpdateContinueConstructExitBlocks.
+	for _, e := range backEdges {
+		if l := f.loopOf[e.to]; l >= 0 {
+			f.cons[f.cons[l].loop].exit = e.from
+		}
+	}
+	return f.structuredChecks(backEdges, postorder)
+}
+
+// transpose returns the reverse of g (edges in source order).
+func transpose(n int, g *csr) csr {
+	start := make([]int32, n+1)
+	for _, t := range g.adj {
+		start[t+1]++
+	}
+	for v := 1; v <= n; v++ {
+		start[v] += start[v-1]
+	}
+	adj := make([]int32, len(g.adj))
+	fill := append([]int32(nil), start[:n]...)
+	for v := 0; v < n; v++ {
+		for _, t := range g.of(int32(v)) {
+			adj[fill[t]] = int32(v)
+			fill[t]++
+		}
+	}
+	return csr{start, adj}
+}
+
+// traversalRoots is CFA::TraversalRoots over the blocks 0..n-1 (in
+// reverse order if reverse): the blocks without predecessors, then one
+// block of each part not reached from them.
+func traversalRoots(n int, reverse bool, succ, pred *csr) []int32 {
+	visited := make([]bool, n+2)
+	var roots, stack []int32
+	mark := func(r int32) {
+		stack = append(stack[:0], r)
+		visited[r] = true
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, t := range succ.of(v) {
+				if !visited[t] {
+					visited[t] = true
+					stack = append(stack, t)
+				}
+			}
+		}
+	}
+	order := func(k int) int32 {
+		if reverse {
+			return int32(n - 1 - k)
+		}
+		return int32(k)
+	}
+	for k := 0; k < n; k++ {
+		if b := order(k); len(pred.of(b)) == 0 {
+			roots = append(roots, b)
+			mark(b)
+		}
+	}
+	for k := 0; k < n; k++ {
+		if b := order(k); !visited[b] {
+			roots = append(roots, b)
+			mark(b)
+		}
+	}
+	return roots
+}
+
+// nestingDepth is the Maximum Control Flow nesting depth check
+// (Function::GetBlockDepth, memoized).
+func (f *fnCFG) nestingDepth() bool {
+	const unknown = -1
+	depth := make([]int32, f.n)
+	for k := range depth {
+		depth[k] = unknown
+	}
+	var get func(b int32) int32
+	get = func(b int32) int32 {
+		if depth[b] != unknown {
+			return depth[b]
+		}
+		depth[b] = 0 // a cycle reads 0, as SPIRV-Tools' memo does
+		d := f.dom.idom[b]
+		var r int32
+		switch {
+		case d < 0 || d >= int32(f.n):
+			r = 0
+		case f.btype[b]&btContinue != 0:
+			hdr := f.cons[f.contLoop[b]].header
+			if hdr == b {
+				r = 1 + get(d)
+			} else {
+				r = 1 + get(hdr)
+			}
+		case f.btype[b]&btMerge != 0:
+			r = get(f.mergeHdr[b])
+		case f.btype[d]&(btSelection|btLoop) != 0:
+			r = 1 + get(d)
+		default:
+			r = get(d)
+		}
+		depth[b] = r
+		return r
+	}
+	limit := int32(min(f.s.lim.MaxControlFlowNestingDepth, 1<<30))
+	for b := int32(0); b < int32(f.n); b++ {
+		if get(b) > limit {
+			return f.s.fail(f.labelInst(b), "", "Maximum Control Flow nesting depth exceeded.")
+		}
+	}
+	return false
+}
+
+var constructNames = [...][3]string{
+	ctSelection: {"selection", "selection header", "merge block"},
+	ctLoop:      {"loop", "loop header", "merge block"},
+	ctContinue:  {"continue", "continue target", "back-edge block"},
+}
+
+func (f *fnCFG) sdominates(a, b int32) bool  { return f.sdom.dominates(a, b) }
+func (f *fnCFG) spdominates(a, b int32) bool { return f.spdom.dominates(a, b) }
+
+// mergeWords returns block b's merge instruction's merge and continue
+// targets as blocks (-1 for none).
+func (f *fnCFG) mergeTargets(b int32) (op spirv.Opcode, merge, cont int32) {
+	mi := f.mergeInst[b]
+	if mi < 0 {
+		return 0, -1, -1
+	}
+	in := f.s.m.Inst(mi)
+	merge, cont = f.block(in.Words[1]), -1
+	if in.Opcode == spirv.OpLoopMerge {
+		cont = f.block(in.Words[2])
+	}
+	return in.Opcode, merge, cont
+}
+
+func (f *fnCFG) termOp(b int32) spirv.Opcode {
+	if t := f.term(b); t >= 0 {
+		return f.s.m.Inst(t).Opcode
+	}
+	return 0
+}
+
+// nextBlock is IsStructuredExit's NextBlock: the header naming b its
+// merge block (if it structurally dominates b), else b's immediate
+// structural dominator; -1 at the top.
+func (f *fnCFG) nextBlock(b int32) int32 {
+	if h := f.mergeHdr[b]; h >= 0 && h != b && f.sdominates(h, b) {
+		return h
+	}
+	if d := f.sdom.idom[b]; d >= 0 && d < int32(f.n) {
+		return d
+	}
+	return -1
+}
+
+// structuredExit is Construct::IsStructuredExit.
+func (f *fnCFG) structuredExit(c *construct, dest int32) bool {
+	switch c.kind {
+	case ctLoop:
+		_, m, k := f.mergeTargets(c.header)
+		return dest == m || dest == k
+	case ctContinue:
+		h := f.cons[c.loop].header
+		_, m, _ := f.mergeTargets(h)
+		return dest == h || dest == m
+	}
+	if dest == c.exit {
+		return true
+	}
+	headerSwitch := f.termOp(c.header) == spirv.OpSwitch
+	seenSwitch := false
+	for b := f.nextBlock(c.header); b >= 0; b = f.nextBlock(b) {
+		op, m, k := f.mergeTargets(b)
+		t := f.termOp(b)
+		if op == spirv.OpLoopMerge || (!headerSwitch && op == spirv.OpSelectionMerge && t == spirv.OpSwitch) {
+			if f.sdominates(m, c.header) {
+				continue
+			}
+			if (!seenSwitch || op == spirv.OpLoopMerge) && dest == m {
+				return true
+			} else if op == spirv.OpLoopMerge && dest == k {
+				return true
+			}
+			if t == spirv.OpSwitch {
+				seenSwitch = true
+			}
+			if op == spirv.OpLoopMerge {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// constructBlocks is Construct::blocks: the blocks reached from the
+// header through blocks the construct includes, marked in mark with
+// stamp, returned sorted by label id.
+func (f *fnCFG) constructBlocks(c *construct, mark []int32, stamp int32, out []int32) []int32 {
+	h, e := c.header, c.exit
+	contHdr := int32(-1)
+	if c.kind == ctLoop {
+		contHdr = f.cons[c.loop].header
+	}
+	stack := []int32{h}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if mark[b] == stamp || !f.sdominates(h, b) {
+			continue
+		}
+		include := false
+		if c.kind == ctContinue && f.spdominates(e, b) {
+			include = true
+		} else if !f.sdominates(e, b) {
+			include = !(c.kind == ctLoop && f.sdominates(contHdr, b))
+		}
+		if include {
+			mark[b] = stamp
+			out = append(out, b)
+			stack = append(stack, f.ssucc.of(b)...)
+		}
+	}
+	slices.SortFunc(out, func(a, b int32) int {
+		x, y := f.label(a), f.label(b)
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// structuredChecks is StructuredControlFlowChecks.
+func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
+	s := f.s
+	latches := map[cfgEdge]bool{}
+	count := make([]int32, f.n)
+	for _, e := range backEdges {
+		if f.btype[e.to]&btLoop == 0 {
+			return s.fail(f.labelInst(e.from), "", "Back-edges (%s -> %s) can only be formed between a block and a loop header.",
+				s.idName(f.label(e.from)), s.idName(f.label(e.to)))
+		}
+		if !latches[e] {
+			latches[e] = true
+			count[e.to]++
+		}
+	}
+	for b := int32(0); b < int32(f.n); b++ {
+		if f.sreach[b] && f.btype[b]&btLoop != 0 && count[b] != 1 {
+			return s.fail(f.labelInst(b), "", "Loop header %s is targeted by %d back-edge blocks but the standard requires exactly one",
+				s.idName(f.label(b)), count[b])
+		}
+	}
+	mark := make([]int32, f.n+2)
+	var blocks []int32
+	for k := range f.cons {
+		c := &f.cons[k]
+		h := c.header
+		if !f.sreach[h] {
+			continue
+		}
+		names := constructNames[c.kind]
+		if c.exit < 0 {
+			return s.fail(f.labelInst(h), "", "Construct %s with %s %s does not have a %s. This may be a bug in the validator.",
+				names[0], names[1], s.idName(f.label(h)), names[2])
+		}
+		e := c.exit
+		consErr := func(text string) bool {
+			return s.fail(f.labelInst(e), "", "The %s construct with the %s %s %s the %s %s",
+				names[0], names[1], s.idName(f.label(h)), text, names[2], s.idName(f.label(e)))
+		}
+		if !f.sdominates(h, e) {
+			return consErr("does not structurally dominate")
+		}
+		if c.kind != ctContinue && h == e {
+			return consErr("does not strictly structurally dominate")
+		}
+		if c.kind == ctContinue && !f.spdominates(e, h) {
+			return consErr("is not structurally post dominated by")
+		}
+		stamp := int32(k + 1)
+		blocks = f.constructBlocks(c, mark, stamp, blocks[:0])
+		for _, b := range blocks {
+			for _, t := range f.succ.of(b) {
+				if mark[t] != stamp && !f.structuredExit(c, t) {
+					return s.fail(f.labelInst(b), "", "block <ID> %s exits the %s headed by <ID> %s, but not via a structured exit",
+						s.idName(f.label(b)), names[0], s.idName(f.label(h)))
+				}
+			}
+			if b == h {
+				continue
+			}
+			for _, p := range f.pred.of(b) {
+				if p < int32(f.n) && f.sreach[p] && mark[p] != stamp {
+					return s.fail(f.labelInst(p), "", "block <ID> %d branches to the %s construct, but not to the %s <ID> %d",
+						f.label(p), names[0], names[1], f.label(h))
+				}
+			}
+			if _, m, _ := f.mergeTargets(b); m >= 0 && f.sreach[m] && mark[m] != stamp {
+				return s.fail(f.labelInst(b), "", "Header block %s is contained in the %s construct headed by %s, but its merge block %s is not",
+					s.idName(f.label(b)), names[0], s.idName(f.label(h)), s.idName(f.label(m)))
+			}
+		}
+		if c.kind == ctLoop {
+			_, _, ct := f.mergeTargets(h)
+			if ct >= 0 && ct != h {
+				for _, p := range f.pred.of(ct) {
+					if p >= int32(f.n) || !f.sreach[p] {
+						continue
+					}
+					if mark[p] != stamp && !latches[cfgEdge{p, ct}] {
+						return s.fail(f.term(p), "", "Block %s branches to the loop continue target %s, but is not contained in the associated loop construct %s",
+							s.idName(f.label(p)), s.idName(f.label(ct)), s.idName(f.label(h)))
+					}
+				}
+			}
+		}
+		if c.kind == ctSelection && f.termOp(h) == spirv.OpSwitch {
+			if f.switchChecks(c) {
+				return true
+			}
+		}
+	}
+	return f.structuredSelections(postorder)
+}
+
+// switchChecks is StructuredSwitchChecks.
+func (f *fnCFG) switchChecks(c *construct) bool {
+	s := f.s
+	h, merge := c.header, c.exit
+	in := s.m.Inst(f.term(h))
+	ops := in.Operands
+	target := func(j int) int32 { return f.block(in.Words[ops[j].Offset]) }
+	isCase := make(map[int32]bool)
+	for j := 1; j < len(ops); j += 2 {
+		if t := target(j); t != merge {
+			isCase[t] = true
+		}
+	}
+	numTargeted := map[int32]int32{}
+	defaultFall := int32(-1)
+	def := target(1)
+	defaultMany := false
+	for j := 3; j < len(ops); j += 2 {
+		if target(j) == def {
+			defaultMany = true
+			break
+		}
+	}
+	// runEnd[j]: the last label operand of the run of equal targets at j.
+	runEnd := make([]int, len(ops))
+	for j := len(ops) - 1; j >= 1; j-- {
+		if j%2 == 0 {
+			continue
+		}
+		runEnd[j] = j
+		if j+2 < len(ops) && target(j) == target(j+2) {
+			runEnd[j] = runEnd[j+2]
+		}
+	}
+	seen := map[int32]int32{}
+	if f.visited == nil {
+		f.visited = make([]bool, f.n+2)
+	}
+	visited := f.visited
+	var stack, touched []int32
+	defer func() {
+		for _, v := range touched {
+			visited[v] = false
+		}
+	}()
+	for j := 1; j < len(ops); j += 2 {
+		t := target(j)
+		if t == merge {
+			continue
+		}
+		fall, ok := seen[t]
+		if !ok {
+			fall = -1
+			if f.sreach[h] && f.sreach[t] && !f.sdominates(h, t) {
+				return s.fail(f.labelInst(h), "", "Switch header %s does not structurally dominate its case construct %s",
+					s.idName(f.label(h)), s.idName(f.label(t)))
+			}
+			// FindCaseFallThrough.
+			for _, v := range touched {
+				visited[v] = false
+			}
+			touched = touched[:0]
+			stack = append(stack[:0], t)
+			reach := f.sreach[t]
+			for len(stack) > 0 {
+				b := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if b == merge || visited[b] {
+					continue
+				}
+				visited[b] = true
+				touched = append(touched, b)
+				if reach && f.sreach[b] && f.sdominates(t, b) {
+					stack = append(stack, f.succ.of(b)...)
+					continue
+				}
+				if !isCase[b] {
+					if f.structuredExit(c, b) {
+						continue
+					}
+					return s.fail(f.labelInst(t), "", "Case construct that targets %s has invalid branch to block %s (not another case construct, corresponding merge, outer loop merge or outer loop continue)",
+						s.idName(f.label(t)), s.idName(f.label(b)))
+				}
+				if fall < 0 {
+					if t != b {
+						fall = b
+					}
+				} else if fall != b {
+					return s.fail(f.labelInst(t), "", "Case construct that targets %s has branches to multiple other case construct targets %s and %s",
+						s.idName(f.label(t)), s.idName(f.label(fall)), s.idName(f.label(b)))
+				}
+			}
+			if fall >= 0 {
+				numTargeted[fall]++
+			}
+			seen[t] = fall
+		}
+		if fall == def && !defaultMany {
+			fall = defaultFall
+		}
+		if fall >= 0 {
+			if j == 1 {
+				defaultFall = fall
+			} else {
+				e := runEnd[j]
+				if e+2 >= len(ops) || fall != target(e+2) {
+					return s.fail(f.term(h), "", "Case construct that targets %s has branches to the case construct that targets %s, but does not immediately precede it in the OpSwitch's target list",
+						s.idName(f.label(t)), s.idName(f.label(fall)))
+				}
+			}
+		}
+	}
+	// Each case construct is the fall-through of one other at most; the
+	// first by label id, as std::map orders them.
+	worst := int32(-1)
+	for b, k := range numTargeted {
+		if k > 1 && (worst < 0 || f.label(b) < f.label(worst)) {
+			worst = b
+		}
+	}
+	if worst >= 0 {
+		return s.fail(f.labelInst(worst), "", "Multiple case constructs have branches to the case construct that targets %s", s.idName(f.label(worst)))
+	}
+	return false
+}
+
+// structuredSelections is ValidateStructuredSelections: a conditional
+// branch without a selection merge may bring in one block not seen
+// before at most, walking the blocks in reverse postorder.
+func (f *fnCFG) structuredSelections(postorder []int32) bool {
+	s := f.s
+	seen := make([]bool, f.n)
+	for k := len(postorder) - 1; k >= 0; k-- {
+		b := postorder[k]
+		if b >= int32(f.n) || f.term(b) < 0 {
+			continue
+		}
+		op, m, ct := f.mergeTargets(b)
+		if m >= 0 {
+			seen[m] = true
+		}
+		if ct >= 0 {
+			seen[ct] = true
+		}
+		if !f.sreach[b] {
+			continue
+		}
+		in := s.m.Inst(f.term(b))
+		switch in.Opcode {
+		case spirv.OpBranchConditional:
+			if len(in.Words) < 4 {
+				continue
+			}
+			t, e := f.block(in.Words[2]), f.block(in.Words[3])
+			tu, eu := !seen[t], !seen[e]
+			seen[t], seen[e] = true, true
+			if (op == 0 || op == spirv.OpLoopMerge) && tu && eu {
+				return s.fail(f.term(b), "", "Selection must be structured")
+			}
+		case spirv.OpSwitch:
+			if op == 0 {
+				return s.fail(f.term(b), "", "OpSwitch must be preceded by an OpSelectionMerge instruction")
+			}
+			for j := 1; j < len(in.Operands); j += 2 {
+				seen[f.block(in.Words[in.Operands[j].Offset])] = true
+			}
+		}
+	}
+	return false
+}
+
+// cfgEdge is a branch edge between two blocks of a function.
+type cfgEdge struct{ from, to int32 }
