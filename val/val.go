@@ -72,6 +72,10 @@ type state struct {
 	curLabel              uint32           // the block the second loop is in
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
+
+	// Decorations, memory and block layout (s2h4).
+	decs   *decorationStore // mutable: built on first use by the module-level decoration checks
+	layout *blockLayout     // mutable: per-type layout caches of ValidateExplicitLayout
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -202,10 +206,10 @@ func (s *state) run() {
 	if s.checkDominance() && s.stopped() {
 		return
 	}
-	// ValidateDecorations: the checks before CheckDecorationsCompatibility
-	// (imported variables, entry points, buffers, variables) are not
-	// written yet.
-	if s.decorationsCompatibility() && s.stopped() {
+	if s.validateDecorations() && s.stopped() {
+		return
+	}
+	if s.explicitLayout() && s.stopped() {
 		return
 	}
 	s.interfaces()
