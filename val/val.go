@@ -74,8 +74,9 @@ type state struct {
 	cfg                   *cfg             // see getCFG
 
 	// Decorations, memory and block layout (s2h4).
-	decs   *decorationStore // mutable: built on first use by the module-level decoration checks
-	layout *blockLayout     // mutable: per-type layout caches of ValidateExplicitLayout
+	decs         *decorationStore // mutable: built on first use by the module-level decoration checks
+	layout       *blockLayout     // mutable: per-type layout caches of ValidateExplicitLayout
+	shallowCache map[uint32]uint8 // mutable: see shallow (memory rules), per type
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
