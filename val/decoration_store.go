@@ -19,6 +19,7 @@ type decorationStore struct {
 
 	epRefs    map[uint32][]uint32 // see entryPointRefs
 	bufferPtr map[uint32]bool     // pointer types to uniform blocks and storage buffers
+	groupUses map[uint32][][2]int // uses of decoration groups (see decorationGroup)
 }
 
 func compareDecoration(a, b spirv.DecorationEntry) int {

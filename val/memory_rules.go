@@ -109,7 +109,6 @@ func (s *state) containsInvalidBool(t uint32, skipBuiltin bool, depth int) bool 
 	return false
 }
 
-
 func (s *state) validStorageClass(sc spirv.StorageClass) bool {
 	if !s.opts.Env.IsVulkan() {
 		return true

@@ -247,6 +247,9 @@ func (s *state) secondLoop() {
 	m := s.m
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
+		if s.annotationPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.extensionPass(i, &in) && s.stopped() {
 			return
 		}
