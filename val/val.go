@@ -256,6 +256,9 @@ func (s *state) secondLoop() {
 		if s.typePass(i, &in) && s.stopped() {
 			return
 		}
+		if s.constantPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.memoryPass(i, &in) && s.stopped() {
 			return
 		}
