@@ -36,8 +36,14 @@ func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 	if s.variablePointer(i, in) {
 		return true
 	}
+	if s.variableRest(i, in) {
+		return true
+	}
 	if !s.caps.has(spirv.CapabilityShader) {
 		return false
+	}
+	if s.variableSmallTypes(i, in) {
+		return true
 	}
 	return s.memoryStorage(i, in)
 }

@@ -19,9 +19,6 @@ const (
 	shallowDone      = 1 << iota
 	shallowRTA       // OpTypeRuntimeArray
 	shallowForbidden // image, sampler, sampled image, acceleration structure
-	shallowInt8
-	shallowInt16
-	shallowFloat16
 )
 
 func (s *state) shallow(t uint32) uint8 {
@@ -47,17 +44,6 @@ func (s *state) shallow(t uint32) uint8 {
 			for _, m := range ty.Members {
 				v |= s.shallow(m)
 			}
-		case spirv.TypeInt:
-			switch ty.Width {
-			case 8:
-				v |= shallowInt8
-			case 16:
-				v |= shallowInt16
-			}
-		case spirv.TypeFloat:
-			if ty.Width == 16 {
-				v |= shallowFloat16
-			}
 		}
 		if ty.Op == spirv.OpTypeAccelerationStructureKHR {
 			v |= shallowForbidden
@@ -67,12 +53,71 @@ func (s *state) shallow(t uint32) uint8 {
 	return v
 }
 
+// Bits of the sized cache: ContainsSizedIntOrFloatType with
+// traverse_all_types (through pointers that are not forward declared,
+// and function types too); a float with an encoding operand is not one.
+const (
+	sizedDone = 1 << iota
+	sizedInt8
+	sizedInt16
+	sizedFloat16
+)
+
+func (s *state) sized(t uint32) uint8 {
+	if s.sizedCache == nil {
+		s.sizedCache = map[uint32]uint8{}
+	}
+	if v, ok := s.sizedCache[t]; ok {
+		return v
+	}
+	s.sizedCache[t] = sizedDone
+	var v uint8 = sizedDone
+	if ty := s.typeOf(t); ty != nil {
+		switch ty.Kind {
+		case spirv.TypeInt:
+			switch ty.Width {
+			case 8:
+				v |= sizedInt8
+			case 16:
+				v |= sizedInt16
+			}
+		case spirv.TypeFloat:
+			if ty.Width == 16 && !ty.HasEncoding {
+				v |= sizedFloat16
+			}
+		case spirv.TypeVector, spirv.TypeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray,
+			spirv.TypeImage, spirv.TypeSampledImage, spirv.TypeCooperativeMatrix:
+			v |= s.sized(ty.Elem)
+		case spirv.TypePointer:
+			if !s.fwdPtr[t] && ty.Op == spirv.OpTypePointer {
+				v |= s.sized(ty.Elem)
+			}
+		case spirv.TypeStruct:
+			for _, m := range ty.Members {
+				v |= s.sized(m)
+			}
+		case spirv.TypeFunction:
+			v |= s.sized(ty.Return)
+			for _, m := range ty.Members {
+				v |= s.sized(m)
+			}
+		}
+		if ty.Op == spirv.OpTypeCooperativeMatrixNV || ty.Op == spirv.OpTypeVectorIdEXT {
+			if j := s.defInst(t); j >= 0 && len(s.m.Inst(j).Words) > 2 {
+				v |= s.sized(s.m.Inst(j).Words[2])
+			}
+		}
+	}
+	s.sizedCache[t] = v
+	return v
+}
+
 // limitedUseType is ContainsLimitedUseIntOrFloatType.
 func (s *state) limitedUseType(t uint32) bool {
-	v := s.shallow(t)
-	return (v&shallowInt16 != 0 && !s.caps.has(spirv.CapabilityInt16)) ||
-		(v&shallowInt8 != 0 && !s.caps.has(spirv.CapabilityInt8)) ||
-		(v&shallowFloat16 != 0 && !s.caps.has(spirv.CapabilityFloat16))
+	v := s.sized(t)
+	return (v&sizedInt16 != 0 && !s.caps.has(spirv.CapabilityInt16)) ||
+		(v&sizedInt8 != 0 && !s.caps.has(spirv.CapabilityInt8)) ||
+		(v&sizedFloat16 != 0 && !s.caps.has(spirv.CapabilityFloat16))
 }
 
 // inFunction reports whether instruction i lies in a function.
@@ -602,6 +647,173 @@ func (s *state) arrayLength(i int, in *spirv.Instruction) bool {
 	}
 	if s.opts.Env.IsVulkan() && pt.Storage == spirv.StorageClassUniform && s.decorations().has(st.ID, spirv.DecorationBlock) {
 		return s.fail(i, s.vuid("VUID-StandaloneSpirv-OpArrayLength-11805"), "Op%s must not be used on the OpTypeRuntimeArray inside a Uniform block", name)
+	}
+	return false
+}
+
+// variableRest is ValidateVariableCoopMat and, in Vulkan,
+// ValidateVariableVulkanDescriptor, ValidateVariableVulkanInterface and
+// ValidateVariableVulkanArray.
+func (s *state) variableRest(i int, in *spirv.Instruction) bool {
+	pt := s.typeOf(in.TypeID)
+	if pt == nil || len(in.Words) < 4 {
+		return false
+	}
+	sc := spirv.StorageClass(in.Words[3])
+	value := pt.Elem
+	vt := s.typeOf(value)
+	if vt == nil {
+		return false
+	}
+	if sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate && s.containsCoopMat(value, 0) {
+		return s.fail(i, "", "Cooperative matrix types (or types containing them) can only be allocated in Function or Private storage classes or as function parameters")
+	}
+	if !s.opts.Env.IsVulkan() {
+		return false
+	}
+	name := s.idName(in.ResultID)
+	elemOp := func() spirv.Opcode {
+		if vt.Kind == spirv.TypeArray || vt.Kind == spirv.TypeRuntimeArray {
+			if e := s.typeOf(vt.Elem); e != nil {
+				return e.Op
+			}
+			return 0
+		}
+		return vt.Op
+	}
+	switch sc {
+	case spirv.StorageClassPushConstant:
+		if vt.Kind != spirv.TypeStruct {
+			return s.fail(i, s.vuid("VUID-StandaloneSpirv-PushConstant-06808"), "PushConstant OpVariable <id> %s has illegal type.\nFrom Vulkan spec, Push Constant Interface section:\nSuch variables must be typed as OpTypeStruct", name)
+		}
+	case spirv.StorageClassUniformConstant:
+		switch elemOp() {
+		case spirv.OpTypeImage, spirv.OpTypeSampler, spirv.OpTypeSampledImage, spirv.OpTypeTensorARM, spirv.OpTypeAccelerationStructureKHR:
+		default:
+			return s.fail(i, s.vuid("VUID-StandaloneSpirv-UniformConstant-04655"), "UniformConstant OpVariable <id> %s has illegal type.\nVariables identified with the UniformConstant storage class are used only as handles to refer to opaque resources. Such variables must be typed as OpTypeImage, OpTypeSampler, OpTypeSampledImage, OpTypeAccelerationStructureKHR, or an array of one of these types.", name)
+		}
+	case spirv.StorageClassUniform, spirv.StorageClassStorageBuffer:
+		if elemOp() != spirv.OpTypeStruct {
+			return s.fail(i, s.vuid("VUID-StandaloneSpirv-Uniform-06807"), "%s OpVariable <id> %s has illegal type.\nFrom Vulkan spec:\nVariables identified with the %s storage class are used to access transparent buffer backed resources. Such variables must be typed as OpTypeStruct, or an array of this type", storageClassName(sc), name, storageClassName(sc))
+		}
+	}
+	d := s.decorations()
+	if sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput {
+		if d.has(in.ResultID, spirv.DecorationInvariant) {
+			return s.fail(i, s.vuid("VUID-StandaloneSpirv-Invariant-04677"), "Variable decorated with Invariant must only be identified with the Input or Output storage class in Vulkan environment.")
+		}
+		if vt.Kind == spirv.TypeStruct && d.has(value, spirv.DecorationInvariant) {
+			return s.fail(i, s.vuid("VUID-StandaloneSpirv-Invariant-04677"), "Variable struct member decorated with Invariant must only be identified with the Input or Output storage class in Vulkan environment.")
+		}
+	}
+	rta := s.vuid("VUID-StandaloneSpirv-OpTypeRuntimeArray-04680")
+	if vt.Kind == spirv.TypeRuntimeArray {
+		if !s.caps.has(spirv.CapabilityRuntimeDescriptorArray) {
+			return s.fail(i, rta, "OpVariable, <id> %s, is attempting to create memory for an illegal type, OpTypeRuntimeArray.\nFor Vulkan OpTypeRuntimeArray can only appear as the final member of an OpTypeStruct, thus cannot be instantiated via OpVariable, unless the RuntimeDescriptorArray Capability is declared", name)
+		}
+		if sc != spirv.StorageClassStorageBuffer && sc != spirv.StorageClassUniform && sc != spirv.StorageClassUniformConstant {
+			return s.fail(i, rta, "For Vulkan with RuntimeDescriptorArray, a variable containing OpTypeRuntimeArray must have storage class of StorageBuffer, Uniform, or UniformConstant.")
+		}
+	}
+	if vt.Kind == spirv.TypeStruct {
+		hasRTA := false
+		for _, m := range vt.Members {
+			hasRTA = hasRTA || s.isKind(m, spirv.TypeRuntimeArray)
+		}
+		if hasRTA {
+			switch sc {
+			case spirv.StorageClassStorageBuffer, spirv.StorageClassPhysicalStorageBuffer:
+				if !d.has(value, spirv.DecorationBlock) {
+					return s.fail(i, rta, "For Vulkan, an OpTypeStruct variable containing an OpTypeRuntimeArray must be decorated with Block if it has storage class StorageBuffer or PhysicalStorageBuffer.")
+				}
+			case spirv.StorageClassUniform:
+			default:
+				return s.fail(i, rta, "For Vulkan, OpTypeStruct variables containing OpTypeRuntimeArray must have storage class of StorageBuffer, PhysicalStorageBuffer, or Uniform.")
+			}
+		}
+	}
+	return false
+}
+
+// containsCoopMat: ContainsType (all types) of a cooperative matrix.
+func (s *state) containsCoopMat(t uint32, depth int) bool {
+	ty := s.typeOf(t)
+	if ty == nil || depth > 64 {
+		return false
+	}
+	if ty.Op == spirv.OpTypeCooperativeMatrixKHR || ty.Op == spirv.OpTypeCooperativeMatrixNV {
+		return true
+	}
+	switch ty.Kind {
+	case spirv.TypeVector, spirv.TypeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray, spirv.TypeImage, spirv.TypeSampledImage:
+		return s.containsCoopMat(ty.Elem, depth+1)
+	case spirv.TypePointer:
+		return !s.fwdPtr[t] && s.containsCoopMat(ty.Elem, depth+1)
+	case spirv.TypeStruct:
+		for _, m := range ty.Members {
+			if s.containsCoopMat(m, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// variableSmallTypes is ValidateVariableShader's 16-bit and 8-bit rules.
+func (s *state) variableSmallTypes(i int, in *spirv.Instruction) bool {
+	pt := s.typeOf(in.TypeID)
+	if pt == nil || len(in.Words) < 4 {
+		return false
+	}
+	value := pt.Elem
+	bits := s.sized(value)
+	for _, w := range []uint32{16, 8} {
+		var need bool
+		if w == 16 {
+			need = (bits&sizedInt16 != 0 && !s.caps.has(spirv.CapabilityInt16)) || (bits&sizedFloat16 != 0 && !s.caps.has(spirv.CapabilityFloat16))
+		} else {
+			need = bits&sizedInt8 != 0 && !s.caps.has(spirv.CapabilityInt8)
+		}
+		if !need {
+			continue
+		}
+		sc := spirv.StorageClass(in.Words[3])
+		under := s.typeOf(value)
+		for k := 0; under != nil && under.Kind == spirv.TypePointer && k < 64; k++ {
+			sc = under.Storage
+			under = s.typeOf(under.Elem)
+		}
+		caps16 := map[spirv.StorageClass]spirv.Capability{
+			spirv.StorageClassStorageBuffer: spirv.CapabilityStorageBuffer16BitAccess, spirv.StorageClassPhysicalStorageBuffer: spirv.CapabilityStorageBuffer16BitAccess,
+			spirv.StorageClassPushConstant: spirv.CapabilityStoragePushConstant16, spirv.StorageClassInput: spirv.CapabilityStorageInputOutput16,
+			spirv.StorageClassOutput: spirv.CapabilityStorageInputOutput16, spirv.StorageClassWorkgroup: spirv.CapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR,
+		}
+		caps8 := map[spirv.StorageClass]spirv.Capability{
+			spirv.StorageClassStorageBuffer: spirv.CapabilityStorageBuffer8BitAccess, spirv.StorageClassPhysicalStorageBuffer: spirv.CapabilityStorageBuffer8BitAccess,
+			spirv.StorageClassPushConstant: spirv.CapabilityStoragePushConstant8, spirv.StorageClassWorkgroup: spirv.CapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR,
+		}
+		table, uniformCap, sbCap := caps16, spirv.CapabilityUniformAndStorageBuffer16BitAccess, spirv.CapabilityStorageBuffer16BitAccess
+		if w == 8 {
+			table, uniformCap, sbCap = caps8, spirv.CapabilityUniformAndStorageBuffer8BitAccess, spirv.CapabilityStorageBuffer8BitAccess
+		}
+		ok := true
+		if sc == spirv.StorageClassUniform {
+			if under != nil && !s.caps.has(uniformCap) {
+				if under.Kind == spirv.TypeArray || under.Kind == spirv.TypeRuntimeArray {
+					under = s.typeOf(under.Elem)
+				}
+				if !s.caps.has(sbCap) || under == nil || !s.decorations().has(under.ID, spirv.DecorationBufferBlock) {
+					ok = false
+				}
+			}
+		} else if c, known := table[sc]; known {
+			ok = s.caps.has(c)
+		} else {
+			return s.fail(i, "", "Cannot allocate a variable containing a %d-bit type in %s storage class", w, storageClassName(sc))
+		}
+		if !ok {
+			return s.fail(i, "", "Allocating a variable containing a %d-bit element in %s storage class requires an additional capability", w, storageClassName(sc))
+		}
 	}
 	return false
 }

@@ -110,3 +110,26 @@ func TestMemoryRules(t *testing.T) {
 	}
 	runRuleCases(t, cases)
 }
+
+func TestVariableRules(t *testing.T) {
+	cases := []ruleCase{
+		{name: "push constant of a scalar", src: comp("", "%pc = OpTypePointer PushConstant %f32\n%v = OpVariable %pc PushConstant", ""), opts: vk13, agree: oracleVerdict,
+			want: "[VUID-StandaloneSpirv-PushConstant-06808] PushConstant OpVariable <id> '*' has illegal type.\nFrom Vulkan spec, Push Constant Interface section:\nSuch variables must be typed as OpTypeStruct"},
+		{name: "uniform constant of a float", src: comp("OpDecorate %v DescriptorSet 0\nOpDecorate %v Binding 0\n", "%pc = OpTypePointer UniformConstant %f32\n%v = OpVariable %pc UniformConstant", ""), opts: vk13, agree: oracleVerdict,
+			want: "[VUID-StandaloneSpirv-UniformConstant-04655] UniformConstant OpVariable <id> '*' has illegal type.\nVariables identified with the UniformConstant storage class are used only as handles to refer to opaque resources. Such variables must be typed as OpTypeImage, OpTypeSampler, OpTypeSampledImage, OpTypeAccelerationStructureKHR, or an array of one of these types."},
+		{name: "storage buffer of a float", src: comp("OpDecorate %v DescriptorSet 0\nOpDecorate %v Binding 0\n", "%pc = OpTypePointer StorageBuffer %f32\n%v = OpVariable %pc StorageBuffer", ""), opts: vk13, agree: oracleVerdict,
+			want: "[VUID-StandaloneSpirv-Uniform-06807] StorageBuffer OpVariable <id> '*' has illegal type.\nFrom Vulkan spec:\nVariables identified with the StorageBuffer storage class are used to access transparent buffer backed resources. Such variables must be typed as OpTypeStruct, or an array of this type"},
+		{name: "Invariant on a private variable", src: comp("OpDecorate %priv Invariant\n", "", ""), opts: vk13, agree: oracleVerdict,
+			want: "[VUID-StandaloneSpirv-Invariant-04677] Variable decorated with Invariant must only be identified with the Input or Output storage class in Vulkan environment."},
+		{name: "bare runtime array", src: comp("", "%rta = OpTypeRuntimeArray %f32\n%pr = OpTypePointer Private %rta\n%r = OpVariable %pr Private", ""), opts: vk13, agree: oracleVerdict,
+			want: "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] OpVariable, <id> '*', is attempting to create memory for an illegal type, OpTypeRuntimeArray.\nFor Vulkan OpTypeRuntimeArray can only appear as the final member of an OpTypeStruct, thus cannot be instantiated via OpVariable, unless the RuntimeDescriptorArray Capability is declared"},
+		{name: "runtime array struct in Private", src: comp("", "%rta = OpTypeRuntimeArray %f32\n%R = OpTypeStruct %rta\n%pr = OpTypePointer Private %R\n%r = OpVariable %pr Private", ""), opts: vk13, agree: oracleVerdict,
+			want: "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] For Vulkan, OpTypeStruct variables containing OpTypeRuntimeArray must have storage class of StorageBuffer, PhysicalStorageBuffer, or Uniform."},
+		{name: "16-bit in Private", src: module{caps: "Shader StorageBuffer16BitAccess", exts: "SPV_KHR_16bit_storage", decls: "%u16 = OpTypeInt 16 0\n%p = OpTypePointer Private %u16\n%v = OpVariable %p Private"}.text(),
+			want: "Cannot allocate a variable containing a 16-bit type in Private storage class"},
+		{name: "16-bit in StorageBuffer without the capability", src: module{caps: "Shader StoragePushConstant16", exts: "SPV_KHR_16bit_storage", annot: "OpDecorate %S Block\nOpMemberDecorate %S 0 Offset 0\n", decls: "%u16 = OpTypeInt 16 0\n%S = OpTypeStruct %u16\n%p = OpTypePointer StorageBuffer %S\n%v = OpVariable %p StorageBuffer"}.text(),
+			want: "Allocating a variable containing a 16-bit element in StorageBuffer storage class requires an additional capability"},
+		{name: "16-bit in StorageBuffer", src: module{caps: "Shader StorageBuffer16BitAccess", exts: "SPV_KHR_16bit_storage", annot: "OpDecorate %S Block\nOpMemberDecorate %S 0 Offset 0\n", decls: "%u16 = OpTypeInt 16 0\n%S = OpTypeStruct %u16\n%p = OpTypePointer StorageBuffer %S\n%v = OpVariable %p StorageBuffer"}.text()},
+	}
+	runRuleCases(t, cases)
+}

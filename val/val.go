@@ -77,6 +77,7 @@ type state struct {
 	decs         *decorationStore // mutable: built on first use by the module-level decoration checks
 	layout       *blockLayout     // mutable: per-type layout caches of ValidateExplicitLayout
 	shallowCache map[uint32]uint8 // mutable: see shallow (memory rules), per type
+	sizedCache   map[uint32]uint8 // mutable: see sized (memory rules), per type
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
