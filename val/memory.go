@@ -27,6 +27,8 @@ func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 		return s.accessChain(i, in) || s.ptrAccessChain(i, in)
 	case spirv.OpArrayLength:
 		return s.arrayLength(i, in)
+	case spirv.OpCopyMemory, spirv.OpCopyMemorySized:
+		return s.copyMemory(i, in)
 	default:
 		return false
 	}

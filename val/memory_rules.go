@@ -299,6 +299,9 @@ func (s *state) load(i int, in *spirv.Instruction) bool {
 	if !s.opts.BeforeHLSLLegalization && s.shallow(in.TypeID)&shallowRTA != 0 {
 		return s.fail(i, "", "Cannot load a runtime-sized array")
 	}
+	if s.memoryAccess(i, in, 4) {
+		return true
+	}
 	if rt := s.typeOf(in.TypeID); s.caps.has(spirv.CapabilityShader) && rt != nil && rt.Kind != spirv.TypePointer && s.limitedUseType(in.TypeID) {
 		switch rt.Kind {
 		case spirv.TypeInt, spirv.TypeFloat, spirv.TypeVector, spirv.TypeMatrix:
@@ -393,6 +396,9 @@ func (s *state) store(i int, in *spirv.Instruction) bool {
 		if !s.layoutCompatibleStructs(typ, ot, 0) {
 			return s.fail(i, "", "OpStore Pointer <id> %ss layout does not match Object <id> %ss layout.", s.idName(ptrID), s.idName(objID))
 		}
+	}
+	if s.memoryAccess(i, in, 3) {
+		return true
 	}
 	if s.opts.Env.IsVulkan() && !s.opts.BeforeHLSLLegalization && s.shallow(objType)&shallowForbidden != 0 {
 		return s.fail(i, s.vuid("VUID-StandaloneSpirv-OpTypeImage-06924"), "Cannot store to OpTypeImage, OpTypeSampler, OpTypeSampledImage, or OpTypeAccelerationStructureKHR objects")
@@ -813,6 +819,265 @@ func (s *state) variableSmallTypes(i int, in *spirv.Instruction) bool {
 		}
 		if !ok {
 			return s.fail(i, "", "Allocating a variable containing a %d-bit element in %s storage class requires an additional capability", w, storageClassName(sc))
+		}
+	}
+	return false
+}
+
+// Memory access mask bits.
+const (
+	maVolatile     = 0x1
+	maAligned      = 0x2
+	maAvailable    = 0x8
+	maVisible      = 0x10
+	maNonPrivate   = 0x20
+	maAliasScope   = 0x10000
+	maNoAliasINTEL = 0x20000
+)
+
+func memoryAccessWords(mask uint32) int {
+	n := 1
+	for _, b := range []uint32{maAligned, maAvailable, maVisible, maAliasScope, maNoAliasINTEL} {
+		if mask&b != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// pointerTypeOf returns the type of pointer value id.
+func (s *state) pointerTypeOf(id uint32) *spirv.Type {
+	j := s.defInst(id)
+	if j < 0 {
+		return nil
+	}
+	return s.typeOf(s.m.Inst(j).TypeID)
+}
+
+// storageOf returns a pointer type's storage class (untyped pointers
+// included), or a value no storage class has.
+func (s *state) storageOf(t *spirv.Type) spirv.StorageClass {
+	if t == nil {
+		return spirv.StorageClass(0x7fffffff)
+	}
+	if t.Op == spirv.OpTypeUntypedPointerKHR {
+		if j := s.defInst(t.ID); j >= 0 && len(s.m.Inst(j).Words) > 2 {
+			return spirv.StorageClass(s.m.Inst(j).Words[2])
+		}
+	}
+	return t.Storage
+}
+
+// largestScalar is GetLargestScalarType, in bytes.
+func (s *state) largestScalar(t uint32, depth int) uint32 {
+	ty := s.typeOf(t)
+	if ty == nil || depth > 64 {
+		return 0
+	}
+	switch ty.Kind {
+	case spirv.TypeStruct:
+		var m uint32
+		for _, e := range ty.Members {
+			m = max(m, s.largestScalar(e, depth+1))
+		}
+		return m
+	case spirv.TypeArray, spirv.TypeVector:
+		return s.largestScalar(ty.Elem, depth+1)
+	}
+	return s.bitWidth(t) / 8
+}
+
+// memoryAccess is CheckMemoryAccess for the memory operands at word k
+// (the memory-scope checks of MakePointerAvailable/Visible are not
+// written yet).
+func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
+	var dst, src *spirv.Type
+	switch in.Opcode {
+	case spirv.OpLoad:
+		dst = s.pointerTypeOf(in.Words[3])
+	case spirv.OpStore:
+		dst = s.pointerTypeOf(in.Words[1])
+	case spirv.OpCopyMemory, spirv.OpCopyMemorySized:
+		dst, src = s.pointerTypeOf(in.Words[1]), s.pointerTypeOf(in.Words[2])
+	}
+	const none = spirv.StorageClass(0x7fffffff)
+	dsc, ssc := none, none
+	if dst != nil {
+		dsc = s.storageOf(dst)
+	}
+	if src != nil {
+		ssc = s.storageOf(src)
+	}
+	psb := spirv.StorageClassPhysicalStorageBuffer
+	if k >= len(in.Words) {
+		if ssc == psb || dsc == psb {
+			return s.fail(i, s.vuid("VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708"), "Memory accesses with PhysicalStorageBuffer must use Aligned.")
+		}
+		return false
+	}
+	mask := in.Words[k]
+	if mask&maAvailable != 0 {
+		if in.Opcode == spirv.OpLoad {
+			return s.fail(i, "", "MakePointerAvailableKHR cannot be used with OpLoad.")
+		}
+		if mask&maNonPrivate == 0 {
+			return s.fail(i, "", "NonPrivatePointerKHR must be specified if MakePointerAvailableKHR is specified.")
+		}
+	}
+	if mask&maVisible != 0 {
+		if in.Opcode == spirv.OpStore {
+			return s.fail(i, "", "MakePointerVisibleKHR cannot be used with OpStore.")
+		}
+		if mask&maNonPrivate == 0 {
+			return s.fail(i, "", "NonPrivatePointerKHR must be specified if MakePointerVisibleKHR is specified.")
+		}
+	}
+	if mask&maNonPrivate != 0 {
+		ok := func(sc spirv.StorageClass) bool {
+			switch sc {
+			case spirv.StorageClassUniform, spirv.StorageClassWorkgroup, spirv.StorageClassCrossWorkgroup, spirv.StorageClassGeneric,
+				spirv.StorageClassImage, spirv.StorageClassStorageBuffer, spirv.StorageClassPhysicalStorageBuffer:
+				return true
+			}
+			return false
+		}
+		if !ok(dsc) || (ssc != none && !ok(ssc)) {
+			return s.fail(i, "", "NonPrivatePointerKHR requires a pointer in Uniform, Workgroup, CrossWorkgroup, Generic, Image or StorageBuffer storage classes.")
+		}
+	}
+	if mask&maAligned == 0 {
+		if ssc == psb || dsc == psb {
+			return s.fail(i, s.vuid("VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708"), "Memory accesses with PhysicalStorageBuffer must use Aligned.")
+		}
+		return false
+	}
+	if k+1 >= len(in.Words) {
+		return false
+	}
+	a := in.Words[k+1]
+	if a == 0 || a&(a-1) != 0 {
+		return s.fail(i, "", "Memory accesses Aligned operand value %d is not a power of two.", a)
+	}
+	var largest uint32
+	if dsc == psb {
+		if dst.Op != spirv.OpTypeUntypedPointerKHR {
+			largest = s.largestScalar(dst.Elem, 0)
+		} else if in.TypeID != 0 {
+			largest = s.largestScalar(in.TypeID, 0)
+		}
+	}
+	if ssc == psb && src.Op != spirv.OpTypeUntypedPointerKHR {
+		largest = max(largest, s.largestScalar(src.Elem, 0))
+	}
+	if a < largest {
+		return s.fail(i, s.vuid("VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314"), "Memory accesses Aligned operand value %d is too small, the largest scalar type is %d bytes.", a, largest)
+	}
+	return false
+}
+
+// copyMemory is ValidateCopyMemory (the Shader rules on the size of
+// OpCopyMemorySized, VUID 11165, are not written yet).
+func (s *state) copyMemory(i int, in *spirv.Instruction) bool {
+	if len(in.Words) < 3 {
+		return false
+	}
+	tID, sID := in.Words[1], in.Words[2]
+	if s.defInst(tID) < 0 {
+		return s.fail(i, "", "Target operand <id> %s is not defined.", s.idName(tID))
+	}
+	if s.defInst(sID) < 0 {
+		return s.fail(i, "", "Source operand <id> %s is not defined.", s.idName(sID))
+	}
+	isPtr := func(t *spirv.Type) bool {
+		return t != nil && (t.Op == spirv.OpTypePointer || t.Op == spirv.OpTypeUntypedPointerKHR)
+	}
+	tp, sp := s.pointerTypeOf(tID), s.pointerTypeOf(sID)
+	if !isPtr(tp) {
+		return s.fail(i, "", "Target operand <id> %s is not a pointer.", s.idName(tID))
+	}
+	if !isPtr(sp) {
+		return s.fail(i, "", "Source operand <id> %s is not a pointer.", s.idName(sID))
+	}
+	first := 3
+	if in.Opcode == spirv.OpCopyMemory {
+		var tt, st *spirv.Type
+		if tp.Op == spirv.OpTypePointer {
+			tt = s.typeOf(tp.Elem)
+			if tt == nil || tt.Kind == spirv.TypeVoid {
+				return s.fail(i, "", "Target operand <id> %s cannot be a void pointer.", s.idName(tID))
+			}
+		}
+		if sp.Op == spirv.OpTypePointer {
+			st = s.typeOf(sp.Elem)
+			if st == nil || st.Kind == spirv.TypeVoid {
+				return s.fail(i, "", "Source operand <id> %s cannot be a void pointer.", s.idName(sID))
+			}
+		}
+		if tt != nil && st != nil && tt.ID != st.ID {
+			return s.fail(i, "", "Target <id> %ss type does not match Source <id> %ss type.", s.idName(sID), s.idName(st.ID))
+		}
+		if tt == nil && st == nil {
+			return s.fail(i, "", "One of Source or Target must be a typed pointer")
+		}
+	} else {
+		if len(in.Words) < 4 {
+			return false
+		}
+		first = 4
+		zID := in.Words[3]
+		zj := s.defInst(zID)
+		if zj < 0 {
+			return s.fail(i, "", "Size operand <id> %s is not defined.", s.idName(zID))
+		}
+		z := s.m.Inst(zj)
+		zt := s.typeOf(z.TypeID)
+		if zt == nil || zt.Kind != spirv.TypeInt {
+			return s.fail(i, "", "Size operand <id> %s must be a scalar integer type.", s.idName(zID))
+		}
+		switch z.Opcode {
+		case spirv.OpConstantNull:
+			return s.fail(i, "", "Size operand <id> %s cannot be a constant zero.", s.idName(zID))
+		case spirv.OpConstant:
+			if zt.Signed && len(z.Words) > 3 && z.Words[len(z.Words)-1]&0x80000000 != 0 {
+				return s.fail(i, "", "Size operand <id> %s cannot have the sign bit set to 1.", s.idName(zID))
+			}
+			zero := true
+			for _, w := range z.Words[3:] {
+				zero = zero && w == 0
+			}
+			if zero {
+				return s.fail(i, "", "Size operand <id> %s cannot be a constant zero.", s.idName(zID))
+			}
+		}
+	}
+	if s.memoryAccess(i, in, first) {
+		return true
+	}
+	if first < len(in.Words) {
+		m1 := in.Words[first]
+		second := first + memoryAccessWords(m1)
+		if second < len(in.Words) {
+			if s.version < spirv.MakeVersion(1, 4) {
+				return s.fail(i, "", "%s with two memory access operands requires SPIR-V 1.4 or later", opName(in.Opcode))
+			}
+			if s.memoryAccess(i, in, second) {
+				return true
+			}
+			if m1&maVisible != 0 {
+				return s.fail(i, "", "Target memory access must not include MakePointerVisibleKHR")
+			}
+			if in.Words[second]&maAvailable != 0 {
+				return s.fail(i, "", "Source memory access must not include MakePointerAvailableKHR")
+			}
+		}
+	}
+	if tp.Op == spirv.OpTypePointer {
+		sub := s.typeOf(tp.Elem)
+		for k := 0; sub != nil && sub.Kind == spirv.TypePointer && k < 64; k++ {
+			sub = s.typeOf(sub.Elem)
+		}
+		if sub != nil && s.caps.has(spirv.CapabilityShader) && s.limitedUseType(sub.ID) {
+			return s.fail(i, "", "Cannot copy memory of objects containing 8- or 16-bit types")
 		}
 	}
 	return false
