@@ -158,8 +158,38 @@ func TestBlockLayout(t *testing.T) {
 		{name: "double at 4", src: ssbo([]string{"%f32", "%f64"}, []int{0, 4}, "", ""), opts: vk13,
 			want: "Structure member 1 at offset 4 is not aligned to 8." + sb430 + hintScalar, agree: oracleVerdict},
 
+		// Workgroup blocks (SPV_KHR_workgroup_memory_explicit_layout).
+		{name: "workgroup block vec3 at 8", src: wgBlock(), opts: vk13,
+			want: "Structure member 1: Vector has improper straddle due to offset 8." + via + "Workgroup storage class using standard layout rules." +
+				"\nThis is may be allowed if you enable the workgroupMemoryExplicitLayoutScalarBlockLayout feature (or use the --workgroup-scalar-block-layout command line flag)", agree: oracleVerdict},
+		{name: "workgroup block vec3 at 8, --workgroup-scalar-block-layout", src: wgBlock(), opts: Options{Env: EnvVulkan1_3, WorkgroupScalarBlockLayout: true}, agree: oracleVerdict},
+		{name: "workgroup block vec3 at 8, --scalar-block-layout only", src: wgBlock(), opts: Options{Env: EnvVulkan1_3, ScalarBlockLayout: true}, agree: oracleNone,
+			want: "Structure member 1: Vector has improper straddle due to offset 8." + via + "Workgroup storage class using standard layout rules." +
+				"\nThis is may be allowed if you enable the workgroupMemoryExplicitLayoutScalarBlockLayout feature (or use the --workgroup-scalar-block-layout command line flag)"},
+
+		// Storage classes that prohibit a layout, and descriptor arrays.
+		{name: "Private array with ArrayStride in 1.6", src: comp("OpDecorate %arr ArrayStride 4\n", "%arr = OpTypeArray %f32 %u5\n%pa = OpTypePointer Private %arr\n%pvar = OpVariable %pa Private\n", ""), opts: vk13, agree: oracleNone,
+			want: "[VUID-StandaloneSpirv-None-10684] Invalid explicit layout decorations on type '*', the Private storage class has an explicit layout from the ArrayStride decoration"},
+		{name: "Private array with ArrayStride in 1.4", src: comp("OpDecorate %arr ArrayStride 4\n", "%arr = OpTypeArray %f32 %u5\n%pa = OpTypePointer Private %arr\n%pvar = OpVariable %pa Private\n", ""),
+			patch: setVersion(0x10400), opts: Options{Env: EnvVulkan1_1Spirv1_4}, agree: oracleNone},
+		{name: "Function struct with Offset in 1.6", src: comp("OpMemberDecorate %T 0 Offset 0\n", "%T = OpTypeStruct %f32\n%pT = OpTypePointer Function %T\n", "%fv = OpVariable %pT Function"), opts: vk13, agree: oracleNone,
+			want: "[VUID-StandaloneSpirv-None-10684] Invalid explicit layout decorations on type '*', the Function storage class has an explicit layout from the Offset decoration"},
+		{name: "descriptor array with ArrayStride", src: buffer("StorageBuffer", "OpMemberDecorate %B 0 Offset 0\nOpDecorate %B Block\nOpDecorate %S ArrayStride 16\n", "%B = OpTypeStruct %f32\n%S = OpTypeArray %B %c2", true), opts: vk13, agree: oracleNone,
+			want: "[VUID-StandaloneSpirv-None-10684] Invalid explicit layout decorations on type '*', the StorageBuffer storage class has an explicit layout from the ArrayStride decoration"},
+		{name: "descriptor array", src: buffer("StorageBuffer", "OpMemberDecorate %B 0 Offset 0\nOpDecorate %B Block\n", "%B = OpTypeStruct %f32\n%S = OpTypeArray %B %c2", true), opts: vk13, agree: oracleVerdict},
+
 		// Not laid out: Vulkan only.
 		{name: "universal env ignores layout", src: ssbo([]string{"%v4", "%f32"}, []int{0, 8}, "", ""), agree: oracleNone},
 	}
 	runRuleCases(t, cases)
+}
+
+// wgBlock is a Workgroup Block with a vec3 at offset 8.
+func wgBlock() string {
+	return "OpCapability Shader\nOpCapability WorkgroupMemoryExplicitLayoutKHR\nOpExtension \"SPV_KHR_workgroup_memory_explicit_layout\"\n" +
+		"OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\" %wg\nOpExecutionMode %main LocalSize 1 1 1\n" +
+		"OpDecorate %S Block\nOpMemberDecorate %S 0 Offset 0\nOpMemberDecorate %S 1 Offset 8\n" +
+		"%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%f32 = OpTypeFloat 32\n%v3 = OpTypeVector %f32 3\n%S = OpTypeStruct %f32 %v3\n" +
+		"%ptr = OpTypePointer Workgroup %S\n%wg = OpVariable %ptr Workgroup\n" +
+		"%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n"
 }
