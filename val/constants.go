@@ -82,38 +82,38 @@ func (s *state) constituent(id uint32) (spirv.Opcode, uint32) {
 // constantOperand is ValidateConstantOperand.
 func (s *state) constantOperand(i int, in *spirv.Instruction, id uint32) bool {
 	op, _ := s.constituent(id)
-	name := "Op" + opName(in.Opcode)
+	name := opName(in.Opcode)
 	if !(op == spirv.OpUndef || op == spirv.OpPoisonKHR || isConstantOp(op)) {
-		return s.fail(i, "", "%s must only have constant, undef, or poison operands: <id> %s", name, s.idName(id))
+		return s.fail(i, "", "Op%s must only have constant, undef, or poison operands: <id> %s", name, s.idName(id))
 	}
 	if !isSpecConstantOp(in.Opcode) && isSpecConstantOp(op) {
-		return s.fail(i, "", "%s must not have spec constant operands: <id> %s", name, s.idName(id))
+		return s.fail(i, "", "Op%s must not have spec constant operands: <id> %s", name, s.idName(id))
 	}
 	return false
 }
 
 func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
-	name := "Op" + opName(in.Opcode)
+	name := opName(in.Opcode)
 	rt := s.typeOf(in.TypeID)
 	if rt == nil || !isCompositeTypeOp(rt.Op) {
-		return s.fail(i, "", "%s Result Type <id> %s is not a composite type.", name, s.idName(in.TypeID))
+		return s.fail(i, "", "Op%s Result Type <id> %s is not a composite type.", name, s.idName(in.TypeID))
 	}
 	parts := in.Words[3:]
 	n := uint32(len(parts))
-	rtName := s.idName(rt.ID)
+	rtName := lazyName{s, rt.ID}
 	switch rt.Op {
 	case spirv.OpTypeVector:
 		if rt.Count != n {
-			return s.fail(i, "", "%s Constituent <id> count does not match Result Type <id> %ss vector component count.", name, rtName)
+			return s.fail(i, "", "Op%s Constituent <id> count does not match Result Type <id> %ss vector component count.", name, rtName)
 		}
 		for _, p := range parts {
 			if _, t := s.constituent(p); t == 0 || t != rt.Elem {
-				return s.fail(i, "", "%s Constituent <id> %ss type does not match Result Type <id> %ss vector element type.", name, s.idName(p), rtName)
+				return s.fail(i, "", "Op%s Constituent <id> %ss type does not match Result Type <id> %ss vector element type.", name, s.idName(p), rtName)
 			}
 		}
 	case spirv.OpTypeMatrix:
 		if rt.Count != n {
-			return s.fail(i, "", "%s Constituent <id> count does not match Result Type <id> %ss matrix column count.", name, rtName)
+			return s.fail(i, "", "Op%s Constituent <id> count does not match Result Type <id> %ss matrix column count.", name, rtName)
 		}
 		col := s.typeOf(rt.Elem)
 		if col == nil {
@@ -126,19 +126,19 @@ func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 				return false
 			}
 			if v.Op != col.Op {
-				return s.fail(i, "", "%s Constituent <id> %s type does not match Result Type <id> %ss matrix column type.", name, s.idName(p), rtName)
+				return s.fail(i, "", "Op%s Constituent <id> %s type does not match Result Type <id> %ss matrix column type.", name, s.idName(p), rtName)
 			}
 			if v.Elem != col.Elem {
-				return s.fail(i, "", "%s Constituent <id> %s component type does not match Result Type <id> %ss matrix column component type.", name, s.idName(p), rtName)
+				return s.fail(i, "", "Op%s Constituent <id> %s component type does not match Result Type <id> %ss matrix column component type.", name, s.idName(p), rtName)
 			}
 			if v.Count != col.Count {
-				return s.fail(i, "", "%s Constituent <id> %s vector component count does not match Result Type <id> %ss vector component count.", name, s.idName(p), rtName)
+				return s.fail(i, "", "Op%s Constituent <id> %s vector component count does not match Result Type <id> %ss vector component count.", name, s.idName(p), rtName)
 			}
 		}
 	case spirv.OpTypeArray:
 		if j := s.defInst(rt.ID); j >= 0 {
 			if v, ok := s.constU32(s.m.Inst(j).Words[3]); ok && v != n {
-				return s.fail(i, "", "%s Constituent count does not match Result Type <id> %ss array length.", name, rtName)
+				return s.fail(i, "", "Op%s Constituent count does not match Result Type <id> %ss array length.", name, rtName)
 			}
 		}
 		for _, p := range parts {
@@ -147,12 +147,12 @@ func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 				return false
 			}
 			if t != rt.Elem {
-				return s.fail(i, "", "%s Constituent <id> %ss type does not match Result Type <id> %ss array element type.", name, s.idName(p), rtName)
+				return s.fail(i, "", "Op%s Constituent <id> %ss type does not match Result Type <id> %ss array element type.", name, s.idName(p), rtName)
 			}
 		}
 	case spirv.OpTypeStruct:
 		if uint32(len(rt.Members)) != n {
-			return s.fail(i, "", "%s Constituent <id> %s count does not match Result Type <id> %ss struct member count.", name, s.idName(in.TypeID), rtName)
+			return s.fail(i, "", "Op%s Constituent <id> %s count does not match Result Type <id> %ss struct member count.", name, s.idName(in.TypeID), rtName)
 		}
 		for k, p := range parts {
 			_, t := s.constituent(p)
@@ -160,12 +160,12 @@ func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 				return false
 			}
 			if rt.Members[k] != t {
-				return s.fail(i, "", "%s Constituent <id> %s type does not match the Result Type <id> %ss member type.", name, s.idName(p), rtName)
+				return s.fail(i, "", "Op%s Constituent <id> %s type does not match the Result Type <id> %ss member type.", name, s.idName(p), rtName)
 			}
 		}
 	case spirv.OpTypeCooperativeMatrixKHR, spirv.OpTypeCooperativeMatrixNV:
 		if n != 1 {
-			return s.fail(i, "", "%s Constituent <id> %s count must be one.", name, s.idName(in.TypeID))
+			return s.fail(i, "", "Op%s Constituent <id> %s count must be one.", name, s.idName(in.TypeID))
 		}
 		_, t := s.constituent(parts[0])
 		elem := rt.Elem
@@ -173,7 +173,7 @@ func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 			elem = s.m.Inst(j).Words[2]
 		}
 		if t != 0 && t != elem {
-			return s.fail(i, "", "%s Constituent <id> %s type does not match the Result Type <id> %ss component type.", name, s.idName(parts[0]), rtName)
+			return s.fail(i, "", "Op%s Constituent <id> %s type does not match the Result Type <id> %ss component type.", name, s.idName(parts[0]), rtName)
 		}
 	}
 	for _, p := range parts {
@@ -185,10 +185,10 @@ func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 }
 
 func (s *state) constantCompositeReplicate(i int, in *spirv.Instruction) bool {
-	name := "Op" + opName(in.Opcode)
+	name := opName(in.Opcode)
 	rt := s.typeOf(in.TypeID)
 	if rt == nil || !isCompositeTypeOp(rt.Op) {
-		return s.fail(i, "", "%s Result Type <id> %s is not a composite type.", name, s.idName(in.TypeID))
+		return s.fail(i, "", "Op%s Result Type <id> %s is not a composite type.", name, s.idName(in.TypeID))
 	}
 	if len(in.Words) < 4 {
 		return false
@@ -203,12 +203,12 @@ func (s *state) constantCompositeReplicate(i int, in *spirv.Instruction) bool {
 			elem = s.m.Inst(j).Words[2]
 		}
 		if elem != t {
-			return s.fail(i, "", "%s Constituent <id> %ss type does not match Result Type <id> %ss element type.", name, s.idName(p), s.idName(rt.ID))
+			return s.fail(i, "", "Op%s Constituent <id> %ss type does not match Result Type <id> %ss element type.", name, s.idName(p), s.idName(rt.ID))
 		}
 	case spirv.OpTypeStruct:
 		for _, m := range rt.Members {
 			if m != t {
-				return s.fail(i, "", "%s Constituent <id> %s type does not match the Result Type <id> %ss member type.", name, s.idName(p), s.idName(rt.ID))
+				return s.fail(i, "", "Op%s Constituent <id> %s type does not match the Result Type <id> %ss member type.", name, s.idName(p), s.idName(rt.ID))
 			}
 		}
 	}
@@ -271,3 +271,13 @@ func (s *state) specConstantOp(i int, in *spirv.Instruction) bool {
 	}
 	return false
 }
+
+// lazyName formats as s.idName(id) only when a message is printed: the
+// friendly names are built from a disassembly of the module, which a
+// valid module must never pay for.
+type lazyName struct {
+	s  *state
+	id uint32
+}
+
+func (n lazyName) String() string { return n.s.idName(n.id) }

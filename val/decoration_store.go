@@ -38,41 +38,104 @@ func (s *state) decorations() *decorationStore {
 		return s.decs
 	}
 	d := &decorationStore{byID: map[uint32][]spirv.DecorationEntry{}, bufferPtr: map[uint32]bool{}}
+	m := s.m
+	grouped := false
+	for i := 0; i < m.Len() && !grouped; i++ {
+		switch m.Inst(i).Opcode {
+		case spirv.OpGroupDecorate, spirv.OpGroupMemberDecorate, spirv.OpMemberDecorateIdEXT:
+			grouped = true
+		}
+	}
+	if !grouped {
+		// The index has every decoration: share its lists where they are
+		// already in order (the index is read-only, so never sort them in
+		// place).
+		for id, list := range s.x.Decorations {
+			ordered := true
+			for k := 1; k < len(list) && ordered; k++ {
+				ordered = compareDecoration(list[k-1], list[k]) < 0
+			}
+			if !ordered {
+				list = slices.Clone(list)
+				slices.SortStableFunc(list, compareDecoration)
+				list = slices.CompactFunc(list, func(a, b spirv.DecorationEntry) bool { return compareDecoration(a, b) == 0 })
+			}
+			d.byID[id] = list
+			d.ids = append(d.ids, id)
+		}
+		slices.Sort(d.ids)
+		s.decs = d
+		return d
+	}
+	// Two passes: count the entries of each id, then fill one backing
+	// array, so that a module with many decoration groups costs a few
+	// allocations, not one per decoration.
+	var backing []spirv.DecorationEntry
+	counts := map[uint32]int{}
+	groupLen := map[uint32]int{}
+	filling := false
 	add := func(id uint32, e spirv.DecorationEntry) {
+		if !filling {
+			counts[id]++
+			return
+		}
 		d.byID[id] = append(d.byID[id], e)
 	}
-	m := s.m
-	for i := 0; i < m.Len(); i++ {
-		in := m.Inst(i)
-		w := in.Words
-		switch in.Opcode {
-		case spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString:
-			if len(w) >= 3 {
-				add(w[1], spirv.DecorationEntry{Inst: i, Member: -1, Kind: spirv.Decoration(w[2]), Params: w[3:]})
+	for pass := 0; pass < 2; pass++ {
+		if pass == 1 {
+			total := 0
+			for _, n := range counts {
+				total += n
 			}
-		case spirv.OpMemberDecorate, spirv.OpMemberDecorateString, spirv.OpMemberDecorateIdEXT:
-			if len(w) >= 4 {
-				add(w[1], spirv.DecorationEntry{Inst: i, Member: int(w[2]), Kind: spirv.Decoration(w[3]), Params: w[4:]})
+			backing = make([]spirv.DecorationEntry, total)
+			off := 0
+			for id, n := range counts {
+				d.byID[id] = backing[off : off : off+n]
+				off += n
 			}
-		case spirv.OpGroupDecorate:
-			if len(w) < 2 {
-				continue
-			}
-			group := d.byID[w[1]]
-			for _, t := range w[2:] {
-				for _, e := range group {
-					add(t, e)
+			filling = true
+		}
+		for i := 0; i < m.Len(); i++ {
+			in := m.Inst(i)
+			w := in.Words
+			switch in.Opcode {
+			case spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString:
+				if len(w) >= 3 {
+					if !filling && s.isDecorationGroupTarget(w[1]) {
+						groupLen[w[1]]++
+					}
+					add(w[1], spirv.DecorationEntry{Inst: i, Member: -1, Kind: spirv.Decoration(w[2]), Params: w[3:]})
 				}
-			}
-		case spirv.OpGroupMemberDecorate:
-			if len(w) < 2 {
-				continue
-			}
-			group := d.byID[w[1]]
-			for k := 2; k+1 < len(w); k += 2 {
-				for _, e := range group {
-					e.Member = int(w[k+1])
-					add(w[k], e)
+			case spirv.OpMemberDecorate, spirv.OpMemberDecorateString, spirv.OpMemberDecorateIdEXT:
+				if len(w) >= 4 {
+					add(w[1], spirv.DecorationEntry{Inst: i, Member: int(w[2]), Kind: spirv.Decoration(w[3]), Params: w[4:]})
+				}
+			case spirv.OpGroupDecorate:
+				if len(w) < 2 {
+					continue
+				}
+				for _, t := range w[2:] {
+					if !filling {
+						counts[t] += groupLen[w[1]]
+						continue
+					}
+					for _, e := range d.byID[w[1]] {
+						add(t, e)
+					}
+				}
+			case spirv.OpGroupMemberDecorate:
+				if len(w) < 2 {
+					continue
+				}
+				for k := 2; k+1 < len(w); k += 2 {
+					if !filling {
+						counts[w[k]] += groupLen[w[1]]
+						continue
+					}
+					for _, e := range d.byID[w[1]] {
+						e.Member = int(w[k+1])
+						add(w[k], e)
+					}
 				}
 			}
 		}
@@ -142,4 +205,10 @@ func enumName(k spirv.OperandKind, v uint32) string {
 
 func storageClassName(sc spirv.StorageClass) string {
 	return enumName(spirv.OperandKindStorageClass, uint32(sc))
+}
+
+// isDecorationGroupTarget reports whether id is an OpDecorationGroup.
+func (s *state) isDecorationGroupTarget(id uint32) bool {
+	j, ok := s.x.Def(id)
+	return ok && s.m.Inst(j).Opcode == spirv.OpDecorationGroup
 }

@@ -677,7 +677,7 @@ func (s *state) variableRest(i int, in *spirv.Instruction) bool {
 	if !s.opts.Env.IsVulkan() {
 		return false
 	}
-	name := s.idName(in.ResultID)
+	name := lazyName{s, in.ResultID}
 	elemOp := func() spirv.Opcode {
 		if vt.Kind == spirv.TypeArray || vt.Kind == spirv.TypeRuntimeArray {
 			if e := s.typeOf(vt.Elem); e != nil {
