@@ -79,6 +79,17 @@ type alignKey struct {
 	mode layoutMode
 }
 
+type arrayAlignKey struct {
+	t    uint32
+	mode layoutMode
+	mc   matrixConstraints
+}
+
+type arraySizeKey struct {
+	t  uint32
+	mc matrixConstraints
+}
+
 // blockLayout holds ValidateExplicitLayout's caches.
 type blockLayout struct {
 	noLayout    map[uint32]bool
@@ -86,9 +97,20 @@ type blockLayout struct {
 	checked     map[layoutKey]bool
 	structAlign map[alignKey]uint32
 	structSize  map[uint32]uint32
+	arrayAlign  map[arrayAlignKey]uint32
+	arraySize   map[arraySizeKey]uint32
 	ptrSize     uint32
 	relaxed     bool
+	// budget bounds the (type, offset) tuples checked: nested arrays with
+	// strides that share no factor reach distinct offsets at every level,
+	// exponentially many in the nesting depth. Past the budget the rest of
+	// the module's layouts are not checked (no module of any real size
+	// gets there).
+	budget int
 }
+
+// layoutBudget is the number of distinct layout checks per module.
+const layoutBudget = 1 << 17
 
 func (s *state) relaxedBlockLayout() bool {
 	return (s.opts.Env.IsVulkan() && s.opts.Env != EnvVulkan1_0) || s.opts.RelaxBlockLayout
@@ -150,7 +172,8 @@ func (s *state) explicitLayout() bool {
 	s.layout = &blockLayout{
 		noLayout: map[uint32]bool{}, members: map[uint32][]memberInfo{}, checked: map[layoutKey]bool{},
 		structAlign: map[alignKey]uint32{}, structSize: map[uint32]uint32{},
-		ptrSize: ptrSize, relaxed: s.relaxedBlockLayout(),
+		arrayAlign: map[arrayAlignKey]uint32{}, arraySize: map[arraySizeKey]uint32{},
+		ptrSize: ptrSize, relaxed: s.relaxedBlockLayout(), budget: layoutBudget,
 	}
 	d := s.decorations()
 	isStructWith := func(t uint32, dec spirv.Decoration) bool {
@@ -445,10 +468,15 @@ func (s *state) align(t uint32, mode layoutMode, mc matrixConstraints, allowRela
 		}
 		return a
 	case spirv.TypeArray, spirv.TypeRuntimeArray:
+		k := arrayAlignKey{t, mode, mc}
+		if a, ok := L.arrayAlign[k]; ok {
+			return a
+		}
 		a := s.align(ty.Elem, mode, mc, false, depth+1)
 		if mode == layoutExtended {
 			a = alignTo(a, 16)
 		}
+		L.arrayAlign[k] = a
 		return a
 	case spirv.TypeStruct:
 		k := alignKey{t, mode}
@@ -484,6 +512,10 @@ func (s *state) size(t uint32, mc matrixConstraints, depth int) uint32 {
 	case spirv.TypeVector:
 		return s.size(ty.Elem, defaultMatrix, depth+1) * ty.Count
 	case spirv.TypeArray:
+		k := arraySizeKey{t, mc}
+		if v, ok := L.arraySize[k]; ok {
+			return v
+		}
 		j, ok := s.x.Def(t)
 		if !ok {
 			return 0
@@ -493,11 +525,12 @@ func (s *state) size(t uint32, mc matrixConstraints, depth int) uint32 {
 			return 0
 		}
 		_, stride := s.arrayStride(t)
-		elem := s.size(ty.Elem, mc, depth+1)
-		if stride == unknownU32 {
-			return elem
+		v := s.size(ty.Elem, mc, depth+1)
+		if stride != unknownU32 {
+			v += (uint32(count) - 1) * stride
 		}
-		return (uint32(count)-1)*stride + elem
+		L.arraySize[k] = v
+		return v
 	case spirv.TypeMatrix:
 		if mc.colMajor {
 			return ty.Count * mc.stride
@@ -572,9 +605,10 @@ func (s *state) checkLayout(i int, t uint32, sc spirv.StorageClass, mode layoutM
 	}
 	L := s.layout
 	key := layoutKey{t, mode, offset, mc}
-	if L.checked[key] {
+	if L.checked[key] || L.budget <= 0 {
 		return false
 	}
+	L.budget--
 	ty := s.typeOf(t)
 	if ty == nil {
 		return false

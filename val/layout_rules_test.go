@@ -2,7 +2,9 @@ package val
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 )
 
 // buffer is a Vulkan compute module with one variable %var of pointer
@@ -192,4 +194,37 @@ func wgBlock() string {
 		"%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%f32 = OpTypeFloat 32\n%v3 = OpTypeVector %f32 3\n%S = OpTypeStruct %f32 %v3\n" +
 		"%ptr = OpTypePointer Workgroup %S\n%wg = OpVariable %ptr Workgroup\n" +
 		"%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n"
+}
+
+// TestBlockLayoutDeepArrays: 30 nested two-element arrays of bytes, each
+// stride odd and larger than its element's size, reach 2^30 distinct offsets;
+// the checks stay bounded.
+func TestBlockLayoutDeepArrays(t *testing.T) {
+	var annot, decls strings.Builder
+	prev := "%u8"
+	size := 1
+	for k := 0; k < 30; k++ {
+		fmt.Fprintf(&decls, "%%a%d = OpTypeArray %s %%c2\n", k, prev)
+		stride := size + 1
+		if stride%2 == 0 {
+			stride++ // odd strides: element offsets never repeat modulo 16
+		}
+		fmt.Fprintf(&annot, "OpDecorate %%a%d ArrayStride %d\n", k, stride)
+		prev = fmt.Sprintf("%%a%d", k)
+		size += stride
+	}
+	src := "OpCapability Shader\nOpCapability Int8\nOpCapability StorageBuffer8BitAccess\nOpExtension \"SPV_KHR_8bit_storage\"\n" +
+		"OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n" +
+		"OpDecorate %S Block\nOpMemberDecorate %S 0 Offset 0\nOpDecorate %var DescriptorSet 0\nOpDecorate %var Binding 0\n" + annot.String() +
+		"%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%u8 = OpTypeInt 8 0\n%u32 = OpTypeInt 32 0\n%c2 = OpConstant %u32 2\n" + decls.String() +
+		"%S = OpTypeStruct " + prev + "\n%ptr = OpTypePointer StorageBuffer %S\n%var = OpVariable %ptr StorageBuffer\n" +
+		"%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n"
+	start := time.Now()
+	got := firstError(t, assemble(t, src), Options{Env: EnvVulkan1_3, ScalarBlockLayout: true})
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if got != "" {
+		t.Errorf("got %q, want valid", got)
+	}
 }
