@@ -6,8 +6,9 @@ import "spvx/spirv"
 // OpVariable (result type, initializer, storage class, variable pointers),
 // OpLoad, OpStore (with --relax-struct-store), the access chains (index
 // types, struct indexes, the type walk, negative constant indexes in
-// logical addressing unless --relax-logical-pointer), OpPtrAccessChain and
-// OpArrayLength (see memory_rules.go); and
+// logical addressing unless --relax-logical-pointer), OpPtrAccessChain,
+// OpArrayLength, OpCopyMemory(Sized), the memory access operands and the
+// pointer comparisons (see memory_rules.go); and
 // SPV_EXT_ocp_microscaling_types' storage-class rule for OpVariable
 // (OCP-MX-RULES.md §2.2 E): with the Shader capability, a variable whose
 // data type contains E2M1, E2M3 or E3M2 must be in the Function or Private
@@ -29,6 +30,8 @@ func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 		return s.arrayLength(i, in)
 	case spirv.OpCopyMemory, spirv.OpCopyMemorySized:
 		return s.copyMemory(i, in)
+	case spirv.OpPtrEqual, spirv.OpPtrNotEqual, spirv.OpPtrDiff:
+		return s.ptrComparison(i, in)
 	default:
 		return false
 	}

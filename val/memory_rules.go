@@ -6,11 +6,12 @@ import (
 	"spvx/spirv"
 )
 
-// validate_memory.cpp's OpVariable, OpLoad, OpStore, access-chain and
-// OpArrayLength rules. Not written yet: OpCopyMemory(Sized), the memory
-// access operands (CheckMemoryAccess), untyped pointers, cooperative
-// matrix/vector loads and stores, OpPtrEqual/OpPtrDiff, and the Vulkan
-// descriptor/interface/array/long-vector variable rules.
+// validate_memory.cpp's OpVariable, OpLoad, OpStore, OpCopyMemory(Sized),
+// memory access, access-chain, OpArrayLength and pointer-comparison rules.
+// Not written yet: the memory-scope checks of MakePointerAvailable/Visible,
+// the Shader size rules of OpCopyMemorySized (VUID 11165), untyped
+// pointers, cooperative matrix/vector loads and stores, long vectors,
+// descriptor heaps, tile images, and validate_logical_pointers.cpp.
 
 // Bits of the shallow-contains cache (ContainsType without
 // traverse_all_types: through arrays, vectors, matrices, images, sampled
@@ -1079,6 +1080,65 @@ func (s *state) copyMemory(i int, in *spirv.Instruction) bool {
 		if sub != nil && s.caps.has(spirv.CapabilityShader) && s.limitedUseType(sub.ID) {
 			return s.fail(i, "", "Cannot copy memory of objects containing 8- or 16-bit types")
 		}
+	}
+	return false
+}
+
+// ptrComparison is ValidatePtrComparison (OpPtrEqual, OpPtrNotEqual,
+// OpPtrDiff).
+func (s *state) ptrComparison(i int, in *spirv.Instruction) bool {
+	if len(in.Words) < 5 {
+		return false
+	}
+	j1, j2 := s.defInst(in.Words[3]), s.defInst(in.Words[4])
+	if j1 < 0 || j2 < 0 {
+		return false
+	}
+	op1, op2 := s.m.Inst(j1), s.m.Inst(j2)
+	// spirv-val reads the storage class operand of the first operand's
+	// type before it knows the type is a pointer.
+	var sc spirv.StorageClass
+	if tj := s.defInst(op1.TypeID); tj >= 0 && len(s.m.Inst(tj).Words) > 2 {
+		sc = spirv.StorageClass(s.m.Inst(tj).Words[2])
+	}
+	am := s.x.AddressingModel
+	vp := s.caps.has(spirv.CapabilityVariablePointers) || s.caps.has(spirv.CapabilityVariablePointersStorageBuffer)
+	if (am == spirv.AddressingModelLogical || am == spirv.AddressingModelPhysicalStorageBuffer64) &&
+		sc != spirv.StorageClassPhysicalStorageBuffer && !vp {
+		return s.fail(i, "", "Instruction on logical pointers cannot be used without a variable pointers capability")
+	}
+	if in.Opcode == spirv.OpPtrDiff {
+		if !s.isKind(in.TypeID, spirv.TypeInt) {
+			return s.fail(i, "", "Result Type must be an integer scalar")
+		}
+	} else if !s.isKind(in.TypeID, spirv.TypeBool) {
+		return s.fail(i, "", "Result Type must be OpTypeBool")
+	}
+	t1, t2 := s.typeOf(op1.TypeID), s.typeOf(op2.TypeID)
+	isPtr := func(t *spirv.Type) bool {
+		return t != nil && (t.Op == spirv.OpTypePointer || t.Op == spirv.OpTypeUntypedPointerKHR)
+	}
+	if !isPtr(t1) || !isPtr(t2) {
+		return s.fail(i, "", "Operand type must be a pointer")
+	}
+	untyped := t1.Op == spirv.OpTypeUntypedPointerKHR || t2.Op == spirv.OpTypeUntypedPointerKHR
+	switch {
+	case in.Opcode != spirv.OpPtrDiff && untyped:
+		if s.storageOf(t1) != s.storageOf(t2) {
+			return s.fail(i, "", "Pointer storage classes must match")
+		}
+	case op1.TypeID != op2.TypeID:
+		return s.fail(i, "", "The types of Operand 1 and Operand 2 must match")
+	}
+	if am == spirv.AddressingModelLogical {
+		if sc != spirv.StorageClassWorkgroup && sc != spirv.StorageClassStorageBuffer {
+			return s.fail(i, "", "Invalid pointer storage class")
+		}
+		if sc == spirv.StorageClassWorkgroup && !s.caps.has(spirv.CapabilityVariablePointers) {
+			return s.fail(i, "", "Workgroup storage class pointer requires VariablePointers capability to be specified")
+		}
+	} else if sc == spirv.StorageClassPhysicalStorageBuffer {
+		return s.fail(i, "", "Cannot use a pointer in the PhysicalStorageBuffer storage class")
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package val
 
 import (
+	"strings"
 	"testing"
 
 	"spvx/spirv"
@@ -163,3 +164,20 @@ func TestCopyMemoryAndAccessRules(t *testing.T) {
 
 // vulkanMemoryModel sets OpMemoryModel's memory model to Vulkan.
 var vulkanMemoryModel = patchInst(spirvOpMemoryModel, -1, 0, setWord(2, 3))
+
+func TestPtrComparisonRules(t *testing.T) {
+	vp := func(body string) string {
+		src := module{caps: "Shader VariablePointers", annot: "", decls: "%f32 = OpTypeFloat 32\n%u32 = OpTypeInt 32 0\n%bool = OpTypeBool\n%pw = OpTypePointer Workgroup %f32\n%pf = OpTypePointer Function %f32\n%w = OpVariable %pw Workgroup\n", body: body}.text()
+		return strings.Replace(src, "OpEntryPoint GLCompute %main \"main\"", "OpEntryPoint GLCompute %main \"main\" %w", 1)
+	}
+	cases := []ruleCase{
+		{name: "PtrEqual on Workgroup", src: vp("%e = OpPtrEqual %bool %w %w")},
+		{name: "PtrEqual result not bool", src: vp("%e = OpPtrEqual %u32 %w %w"),
+			want: "Result Type must be OpTypeBool"},
+		{name: "PtrEqual on Function", src: vp("%a = OpVariable %pf Function\n%e = OpPtrEqual %bool %a %a"),
+			want: "Invalid pointer storage class"},
+		{name: "PtrEqual without variable pointers", src: comp("", "%pw = OpTypePointer Workgroup %f32\n%w = OpVariable %pw Workgroup\n", "%e = OpPtrEqual %bool %w %w"), agree: oracleVerdict,
+			want: "Instruction on logical pointers cannot be used without a variable pointers capability"},
+	}
+	runRuleCases(t, cases)
+}
