@@ -214,7 +214,12 @@ func (s *state) run() {
 	if s.explicitLayout() && s.stopped() {
 		return
 	}
-	s.interfaces()
+	if s.interfaces() && s.stopped() {
+		return
+	}
+	// ValidateLogicalPointers runs last, after the built-ins and the
+	// per-instruction execution-limitation checks.
+	s.logicalPointers()
 }
 
 // firstLoop is spirv-val's first per-instruction loop: ids, capabilities
