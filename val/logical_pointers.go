@@ -156,7 +156,12 @@ func (s *state) logicalPointers() bool {
 		// Operands.
 		has := false
 		var sc spirv.StorageClass
+		// Instructions that may take any logical pointer need no look at
+		// their operands.
 		for _, o := range in.Operands {
+			if logicalPointerOperandOK(in.Opcode) {
+				break
+			}
 			if o.Kind != spirv.OperandKindIdRef {
 				continue
 			}
@@ -169,7 +174,7 @@ func (s *state) logicalPointers() bool {
 				break
 			}
 		}
-		if has && !logicalPointerOperandOK(in.Opcode) {
+		if has {
 			var failed bool
 			switch {
 			case logicalPointerOperandVP(in.Opcode):
