@@ -1,6 +1,12 @@
 package val
 
-import "spvx/spirv"
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"spvx/spirv"
+)
 
 // This file holds validate_decorations.cpp's rules, as far as they exist
 // here: CheckDecorationsCompatibility (a decoration at most once per id or
@@ -79,6 +85,836 @@ func (s *state) decorationsCompatibility() bool {
 				}
 			}
 		}
+	}
+	return false
+}
+
+// validateDecorations is ValidateDecorations, in spirv-val's order.
+func (s *state) validateDecorations() bool {
+	for _, f := range []func() bool{
+		s.importedVariableInitialization,
+		s.decorationsOfEntryPoints,
+		s.decorationsOfBuffers,
+		s.decorationsOfVariables,
+		s.decorationsCompatibility,
+		s.linkageAttrOfFunctions,
+		s.vulkanMemoryModelDeprecatedDecorations,
+		s.decorationsFromDecoration,
+	} {
+		if f() && s.stopped() {
+			return true
+		}
+	}
+	return false
+}
+
+// defInst returns the index of id's definition, -1 for none.
+func (s *state) defInst(id uint32) int {
+	if j, ok := s.x.Def(id); ok {
+		return j
+	}
+	return -1
+}
+
+// hasImportLinkage is hasImportLinkageAttribute.
+func (s *state) hasImportLinkage(id uint32) bool {
+	for _, e := range s.decorations().of(id) {
+		if e.Kind == spirv.DecorationLinkageAttributes && len(e.Params) >= 2 && e.Params[len(e.Params)-1] == uint32(spirv.LinkageTypeImport) {
+			return true
+		}
+	}
+	return false
+}
+
+// isGlobalVar reports whether instruction i is a module-scope variable
+// (SPIRV-Tools registers every OpVariable not in Function storage).
+func isGlobalVar(in *spirv.Instruction) bool {
+	return in.Opcode == spirv.OpVariable && len(in.Words) > 3 && spirv.StorageClass(in.Words[3]) != spirv.StorageClassFunction
+}
+
+// importedVariableInitialization is CheckImportedVariableInitialization.
+func (s *state) importedVariableInitialization() bool {
+	for i := 0; i < s.m.Len(); i++ {
+		in := s.m.Inst(i)
+		if isGlobalVar(&in) && len(in.Words) == 5 && s.hasImportLinkage(in.ResultID) {
+			if s.fail(i, "", "A module-scope OpVariable with initialization value cannot be marked with the Import Linkage Type.") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// linkageAttrOfFunctions is CheckLinkageAttrOfFunctions.
+func (s *state) linkageAttrOfFunctions() bool {
+	for _, f := range s.x.Functions {
+		imported := s.hasImportLinkage(f.ID)
+		switch {
+		case len(f.Blocks) == 0 && !imported:
+			if s.fail(f.Start, "", "Function declaration (id %d) must have a LinkageAttributes decoration with the Import Linkage type.", f.ID) {
+				return true
+			}
+		case len(f.Blocks) > 0 && imported:
+			if s.fail(f.Start, "", "Function definition (id %d) may not be decorated with Import Linkage type.", f.ID) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// vulkanMemoryModelDeprecatedDecorations is
+// CheckVulkanMemoryModelDeprecatedDecorations.
+func (s *state) vulkanMemoryModelDeprecatedDecorations() bool {
+	if s.x.MemoryModel != spirv.MemoryModelVulkan {
+		return false
+	}
+	d := s.decorations()
+	for _, id := range d.ids {
+		at := s.defInst(id)
+		if at < 0 {
+			continue
+		}
+		for _, e := range d.of(id) {
+			if e.Kind != spirv.DecorationCoherent && e.Kind != spirv.DecorationVolatile {
+				continue
+			}
+			msg := decorationName(e.Kind) + " decoration targeting " + s.idName(id)
+			if e.Member >= 0 {
+				msg += fmt.Sprintf(" (member index %d)", e.Member)
+			}
+			if s.fail(at, "", "%s is banned when using the Vulkan memory model.", msg) {
+				return true
+			}
+			break
+		}
+	}
+	return false
+}
+
+// decodeParamsString is MakeString over a decoration's words.
+func decodeParamsString(words []uint32) string {
+	var b []byte
+	for _, w := range words {
+		for k := 0; k < 4; k++ {
+			c := byte(w >> (8 * k))
+			if c == 0 {
+				return string(b)
+			}
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// entryPointFunctions returns the entry-point functions in the order of
+// their first OpEntryPoint, each with its OpEntryPoints.
+func (s *state) entryPointFunctions() ([]uint32, map[uint32][]*spirv.EntryPoint) {
+	var order []uint32
+	by := map[uint32][]*spirv.EntryPoint{}
+	for k := range s.x.EntryPoints {
+		ep := &s.x.EntryPoints[k]
+		if _, ok := by[ep.Function]; !ok {
+			order = append(order, ep.Function)
+		}
+		by[ep.Function] = append(by[ep.Function], ep)
+	}
+	return order, by
+}
+
+func (s *state) isIntScalarOrVector(t uint32) bool   { return s.isIntScalar(t) || s.isIntVector(t) }
+func (s *state) isFloatScalarOrVector(t uint32) bool { return s.isFloatScalar(t) || s.isFloatVector(t) }
+
+// decorationsOfEntryPoints is CheckDecorationsOfEntryPoints.
+func (s *state) decorationsOfEntryPoints() bool {
+	d := s.decorations()
+	vulkan := s.opts.Env.IsVulkan()
+	order, by := s.entryPointFunctions()
+	for _, fn := range order {
+		eps := by[fn]
+		models := map[spirv.ExecutionModel]bool{}
+		for _, ep := range eps {
+			models[ep.Model] = true
+		}
+		hasFrag, hasVert := models[spirv.ExecutionModelFragment], models[spirv.ExecutionModelVertex]
+		var builtinIn, builtinOut, wgVars, wgBlock, wgAliased int
+		hasTaskPayload := false
+		for _, ep := range eps {
+			seen := map[uint32]bool{}
+			inBuiltins, outBuiltins := map[uint32]bool{}, map[uint32]bool{}
+			for _, iface := range ep.Interface {
+				vi := s.defInst(iface)
+				if vi < 0 {
+					continue // the id checks reported it
+				}
+				v := s.m.Inst(vi)
+				if v.Opcode != spirv.OpVariable && v.Opcode != spirv.OpUntypedVariableKHR {
+					if s.fail(vi, "", "Interfaces passed to OpEntryPoint must be variables. Found Op%s.", opName(v.Opcode)) {
+						return true
+					}
+					continue
+				}
+				if len(v.Words) < 4 {
+					continue
+				}
+				untyped := v.Opcode == spirv.OpUntypedVariableKHR
+				sc := spirv.StorageClass(v.Words[3])
+				if s.version >= spirv.MakeVersion(1, 4) {
+					if sc == spirv.StorageClassTaskPayloadWorkgroupEXT {
+						if hasTaskPayload {
+							if s.fail(vi, "", "There can be at most one OpVariable with storage class TaskPayloadWorkgroupEXT associated with an OpEntryPoint") {
+								return true
+							}
+						}
+						hasTaskPayload = true
+					}
+					if sc == spirv.StorageClassFunction {
+						if s.fail(vi, "", "In SPIR-V 1.4 or later, OpEntryPoint interfaces should only list global variables") {
+							return true
+						}
+					}
+					if seen[iface] {
+						if s.fail(vi, "", "In SPIR-V 1.4 or later, non-unique OpEntryPoint interface %s is disallowed", s.idName(iface)) {
+							return true
+						}
+					}
+					seen[iface] = true
+				} else if sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput {
+					if s.fail(vi, "", "In SPIR-V 1.3 or earlier, OpEntryPoint interfaces must be OpVariables with Storage Class of Input(1) or Output(3). Found Storage Class %d for Entry Point id %d.", uint32(sc), fn) {
+						return true
+					}
+				}
+				var typeID uint32
+				if untyped {
+					if len(v.Words) < 5 {
+						continue
+					}
+					typeID = v.Words[4]
+				} else if pt := s.typeOf(v.TypeID); pt != nil && pt.Kind == spirv.TypePointer {
+					typeID = pt.Elem
+				}
+				tt := s.typeOf(typeID)
+				isStruct := tt != nil && tt.Kind == spirv.TypeStruct
+				decTarget := iface
+				if isStruct {
+					decTarget = typeID
+				}
+				hasBuiltIn := false
+				for _, e := range d.of(decTarget) {
+					if e.Kind != spirv.DecorationBuiltIn {
+						continue
+					}
+					hasBuiltIn = true
+					if !vulkan || len(e.Params) == 0 {
+						continue
+					}
+					b := e.Params[0]
+					if sc == spirv.StorageClassInput {
+						if inBuiltins[b] {
+							if s.fail(vi, s.vuid("VUID-StandaloneSpirv-OpEntryPoint-09658"), "OpEntryPoint contains duplicate input variables with %s builtin", enumName(spirv.OperandKindBuiltIn, b)) {
+								return true
+							}
+						}
+						inBuiltins[b] = true
+					}
+					if sc == spirv.StorageClassOutput {
+						if outBuiltins[b] {
+							if s.fail(vi, s.vuid("VUID-StandaloneSpirv-OpEntryPoint-09659"), "OpEntryPoint contains duplicate output variables with %s builtin", enumName(spirv.OperandKindBuiltIn, b)) {
+								return true
+							}
+						}
+						outBuiltins[b] = true
+					}
+				}
+				if hasBuiltIn {
+					if vulkan {
+						for _, e := range d.of(iface) {
+							if e.Kind == spirv.DecorationLocation || e.Kind == spirv.DecorationComponent {
+								if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Location-04915"), "A BuiltIn variable (id %d) cannot have any Location or Component decorations", iface) {
+									return true
+								}
+								break
+							}
+						}
+					}
+					if isStruct {
+						if !d.has(typeID, spirv.DecorationBlock) {
+							if s.fail(s.defInst(typeID), s.vuid("VUID-StandaloneSpirv-Location-04919"), "Interface struct has no Block decoration but has BuiltIn members. Location decorations must be used on each member of OpVariable with a structure type that is a block not decorated with Location.") {
+								return true
+							}
+						}
+						if sc == spirv.StorageClassInput {
+							builtinIn++
+						}
+						if sc == spirv.StorageClassOutput {
+							builtinOut++
+						}
+						if builtinIn > 1 || builtinOut > 1 {
+							break
+						}
+					}
+				}
+				if sc == spirv.StorageClassWorkgroup {
+					wgVars++
+					if tt != nil {
+						if isStruct {
+							if s.hasNested(typeID, spirv.DecorationBlock, 0) {
+								wgBlock++
+							} else if untyped && s.caps.has(spirv.CapabilityShader) {
+								if s.fail(vi, "", "Untyped workgroup variables in shaders must be block decorated") {
+									return true
+								}
+							}
+							if s.hasNested(v.ResultID, spirv.DecorationAliased, 0) {
+								wgAliased++
+							}
+						} else if untyped && s.caps.has(spirv.CapabilityShader) {
+							if s.fail(vi, "", "Untyped workgroup variables in shaders must be block decorated structs") {
+								return true
+							}
+						}
+					}
+				}
+				if vulkan {
+					for _, e := range d.of(v.ResultID) {
+						switch e.Kind {
+						case spirv.DecorationFlat, spirv.DecorationNoPerspective, spirv.DecorationSample, spirv.DecorationCentroid:
+						default:
+							continue
+						}
+						if sc == spirv.StorageClassInput && (len(models) > 1 || hasVert) {
+							if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-06202"), "%s decorated variable must not be used in vertex execution model as an Input storage class for Entry Point id %d.", decorationName(e.Kind), fn) {
+								return true
+							}
+						} else if sc == spirv.StorageClassOutput && (len(models) > 1 || hasFrag) {
+							if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-06201"), "%s decorated variable must not be used in fragment execution model as an Output storage class for Entry Point id %d.", decorationName(e.Kind), fn) {
+								return true
+							}
+						}
+					}
+					flat := s.hasNested(v.ResultID, spirv.DecorationFlat, 0)
+					if hasFrag && sc == spirv.StorageClassInput && !flat &&
+						((s.isFloatScalar(typeID) && s.typeOf(typeID).Width == 64) || s.isIntScalarOrVector(typeID)) {
+						if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-04744"), "Fragment OpEntryPoint operand %d with Input interfaces with integer or float type must have a Flat decoration for Entry Point id %d.", iface, fn) {
+							return true
+						}
+					}
+				}
+			}
+			if builtinIn > 1 || builtinOut > 1 {
+				if s.fail(s.defInst(fn), "", "There must be at most one object per Storage Class that can contain a structure type containing members decorated with BuiltIn, consumed per entry-point. Entry Point id %d does not meet this requirement.", fn) {
+					return true
+				}
+			}
+			for _, e := range d.of(fn) {
+				if e.Kind == spirv.DecorationLinkageAttributes {
+					if s.fail(s.defInst(fn), "", "The LinkageAttributes Decoration (Linkage name: %s) cannot be applied to function id %d because it is targeted by an OpEntryPoint instruction.", decodeParamsString(e.Params), fn) {
+						return true
+					}
+					break
+				}
+			}
+			explicit := s.caps.has(spirv.CapabilityWorkgroupMemoryExplicitLayoutKHR)
+			if explicit && !s.caps.has(spirv.CapabilityUntypedPointersKHR) && wgVars > 0 && wgBlock > 0 {
+				if wgVars != wgBlock {
+					if s.fail(s.defInst(fn), "", "When declaring WorkgroupMemoryExplicitLayoutKHR, either all or none of the Workgroup Storage Class variables in the entry point interface must point to struct types decorated with Block (unless the UntypedPointersKHR capability is declared).  Entry point id %d does not meet this requirement.", fn) {
+						return true
+					}
+				}
+				if wgBlock > 1 && wgBlock != wgAliased {
+					if s.fail(s.defInst(fn), "", "When declaring WorkgroupMemoryExplicitLayoutKHR, if more than one Workgroup Storage Class variable in the entry point interface point to a type decorated with Block, all of them must be decorated with Aliased (unless the UntypedPointerWorkgroupKHR capability is declared). Entry point id %d does not meet this requirement.", fn) {
+						return true
+					}
+				}
+			} else if !explicit && wgBlock > 0 {
+				if s.fail(s.defInst(fn), "", "Workgroup Storage Class variables can't be decorated with Block unless declaring the WorkgroupMemoryExplicitLayoutKHR capability.") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// entryPointRefs is EntryPointReferences for a module-scope variable: the
+// entry points (their functions, ascending) whose call graphs reach a
+// function that uses the variable. Built once for all variables.
+func (s *state) entryPointRefs(v uint32) []uint32 {
+	d := s.decorations()
+	if d.epRefs == nil {
+		d.epRefs = map[uint32][]uint32{}
+		m, x := s.m, s.x
+		fnIndex := map[uint32]int{}
+		for k, f := range x.Functions {
+			fnIndex[f.ID] = k
+		}
+		// Per function: the global variables it uses and the functions it
+		// calls.
+		uses := make([][]uint32, len(x.Functions))
+		calls := make([][]uint32, len(x.Functions))
+		for k, f := range x.Functions {
+			if f.End < 0 {
+				continue
+			}
+			for i := f.Start; i <= f.End; i++ {
+				in := m.Inst(i)
+				if in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
+					calls[k] = append(calls[k], in.Words[3])
+				}
+				for _, o := range in.Operands {
+					ki := o.Kind.Info()
+					if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+						continue
+					}
+					id := in.Words[o.Offset]
+					if j, ok := x.Def(id); ok && j < f.Start {
+						if g := m.Inst(j); isGlobalVar(&g) {
+							uses[k] = append(uses[k], id)
+						}
+					}
+				}
+			}
+		}
+		order, _ := s.entryPointFunctions()
+		visited := make([]uint32, len(x.Functions)) // last entry point (+1) that visited
+		for n, ep := range order {
+			stack := []uint32{ep}
+			for len(stack) > 0 {
+				f := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				k, ok := fnIndex[f]
+				if !ok || visited[k] == uint32(n+1) {
+					continue
+				}
+				visited[k] = uint32(n + 1)
+				for _, u := range uses[k] {
+					if l := d.epRefs[u]; len(l) == 0 || l[len(l)-1] != ep {
+						d.epRefs[u] = append(l, ep)
+					}
+				}
+				stack = append(stack, calls[k]...)
+			}
+		}
+		for u, l := range d.epRefs {
+			slices.Sort(l)
+			d.epRefs[u] = slices.Compact(l)
+		}
+	}
+	return d.epRefs[v]
+}
+
+// decorationsOfBuffers is CheckDecorationsOfBuffers (typed variables).
+func (s *state) decorationsOfBuffers() bool {
+	d := s.decorations()
+	vulkan, opengl := s.opts.Env.IsVulkan(), s.opts.Env.IsOpenGL()
+	usesPushConstant := map[uint32]bool{}
+	for i := 0; i < s.m.Len(); i++ {
+		in := s.m.Inst(i)
+		if in.Opcode != spirv.OpVariable || len(in.Words) < 4 {
+			continue
+		}
+		v := in.ResultID
+		sc := spirv.StorageClass(in.Words[3])
+		uniform := sc == spirv.StorageClassUniform
+		pushConstant := sc == spirv.StorageClassPushConstant
+		storageBuffer := sc == spirv.StorageClassStorageBuffer
+		if vulkan && pushConstant && !s.caps.has(spirv.CapabilityPushConstantBanksNV) {
+			for _, ep := range s.entryPointRefs(v) {
+				if usesPushConstant[ep] {
+					if s.fail(i, s.vuid("VUID-StandaloneSpirv-OpEntryPoint-06674"), "Entry point id '%d' uses more than one PushConstant interface.\nFrom Vulkan spec:\nThere must be no more than one push constant block statically used per shader entry point.", ep) {
+						return true
+					}
+				}
+				usesPushConstant[ep] = true
+			}
+		}
+		if opengl {
+			block, bufferBlock := s.hasNested(v, spirv.DecorationBlock, 0), s.hasNested(v, spirv.DecorationBufferBlock, 0)
+			if (uniform && (block || bufferBlock)) || (storageBuffer && block) {
+				if len(s.entryPointRefs(v)) > 0 && !s.hasNested(v, spirv.DecorationBinding, 0) {
+					if s.fail(i, "", "%s id '%d' is missing Binding decoration.\nFrom ARB_gl_spirv extension:\nUniform and shader storage block variables must also be decorated with a *Binding*.", storageClassName(sc), v) {
+						return true
+					}
+				}
+			}
+		}
+		physical := sc == spirv.StorageClassPhysicalStorageBuffer
+		workgroup := sc == spirv.StorageClassWorkgroup && s.caps.has(spirv.CapabilityWorkgroupMemoryExplicitLayoutKHR)
+		if !(uniform || pushConstant || storageBuffer || physical || workgroup) {
+			continue
+		}
+		pt := s.typeOf(in.TypeID)
+		if pt == nil || pt.Kind != spirv.TypePointer {
+			continue
+		}
+		id := pt.Elem
+		if at := s.typeOf(id); !workgroup && at != nil && (at.Kind == spirv.TypeArray || at.Kind == spirv.TypeRuntimeArray) {
+			id = at.Elem
+		}
+		if vulkan {
+			block, bufferBlock := s.hasNested(id, spirv.DecorationBlock, 0), s.hasNested(id, spirv.DecorationBufferBlock, 0)
+			var failed bool
+			switch {
+			case storageBuffer && bufferBlock:
+				failed = s.fail(i, s.vuid("VUID-StandaloneSpirv-PushConstant-06675"), "Storage buffer id '%d In Vulkan, BufferBlock is disallowed on variables in the StorageBuffer storage class", v)
+			case pushConstant && !block:
+				failed = s.fail(s.defInst(id), s.vuid("VUID-StandaloneSpirv-PushConstant-06675"), "PushConstant id '%d' is missing Block decoration.\nFrom Vulkan spec:\nSuch variables must be identified with a Block decoration", id)
+			case storageBuffer && !block:
+				failed = s.fail(s.defInst(id), s.vuid("VUID-StandaloneSpirv-PushConstant-06675"), "StorageBuffer id '%d' is missing Block decoration.\nFrom Vulkan spec:\nSuch variables must be identified with a Block decoration", id)
+			case uniform && !block && !bufferBlock:
+				failed = s.fail(s.defInst(id), s.vuid("VUID-StandaloneSpirv-Uniform-06676"), "Uniform id '%d' is missing Block or BufferBlock decoration.\nFrom Vulkan spec:\nSuch variables must be identified with a Block or BufferBlock decoration", id)
+			}
+			if failed && s.stopped() {
+				return true
+			}
+		}
+		// Remember the buffer pointer types for the NonWritable rule.
+		for _, e := range d.of(id) {
+			if (uniform && e.Kind == spirv.DecorationBlock) ||
+				(uniform && e.Kind == spirv.DecorationBufferBlock) || ((storageBuffer || physical) && e.Kind == spirv.DecorationBlock) {
+				d.bufferPtr[in.TypeID] = true
+			}
+		}
+	}
+	return false
+}
+
+// decorationsOfVariables is CheckDecorationsOfVariables.
+func (s *state) decorationsOfVariables() bool {
+	if !s.opts.Env.IsVulkan() {
+		return false
+	}
+	for i := 0; i < s.m.Len(); i++ {
+		in := s.m.Inst(i)
+		if (in.Opcode != spirv.OpVariable && in.Opcode != spirv.OpUntypedVariableKHR) || len(in.Words) < 4 {
+			continue
+		}
+		v := in.ResultID
+		sc := spirv.StorageClass(in.Words[3])
+		switch sc {
+		case spirv.StorageClassUniform, spirv.StorageClassUniformConstant, spirv.StorageClassStorageBuffer:
+			if s.opts.BeforeHLSLLegalization && len(s.entryPointRefs(v)) == 0 {
+				continue
+			}
+			name := storageClassName(sc)
+			for _, dec := range []spirv.Decoration{spirv.DecorationDescriptorSet, spirv.DecorationBinding} {
+				if !s.hasNested(v, dec, 0) {
+					if s.fail(i, s.vuid("VUID-StandaloneSpirv-UniformConstant-06677"), "%s id '%d' is missing %s decoration.\nFrom Vulkan spec:\nThese variables must have DescriptorSet and Binding decorations specified", name, v, decorationName(dec)) {
+						return true
+					}
+					break
+				}
+			}
+		case spirv.StorageClassTileImageEXT:
+			if !s.hasNested(v, spirv.DecorationLocation, 0) {
+				if s.fail(i, s.vuid("VUID-StandaloneSpirv-TileImageEXT-08723"), "Variable with TileImageEXT Storage Class must be decorated with Location.") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isPointerToStorageImage: a UniformConstant pointer to an image (or an
+// array of them) with Sampled 2 (ValidateTypePointer registers these).
+func (s *state) isPointerToStorageImage(t uint32) bool {
+	pt := s.typeOf(t)
+	if pt == nil || pt.Kind != spirv.TypePointer || pt.Storage != spirv.StorageClassUniformConstant {
+		return false
+	}
+	e := s.typeOf(pt.Elem)
+	if e != nil && (e.Kind == spirv.TypeArray || e.Kind == spirv.TypeRuntimeArray) {
+		e = s.typeOf(e.Elem)
+	}
+	if e == nil || e.Kind != spirv.TypeImage {
+		return false
+	}
+	j, ok := s.x.Def(e.ID)
+	return ok && len(s.m.Inst(j).Words) > 7 && s.m.Inst(j).Words[7] == 2
+}
+
+func (s *state) isPointerToTensor(t uint32) bool {
+	pt := s.typeOf(t)
+	if pt == nil || pt.Kind != spirv.TypePointer {
+		return false
+	}
+	e := s.typeOf(pt.Elem)
+	return e != nil && e.Op == spirv.OpTypeTensorARM
+}
+
+// usesOf returns, for the ids in want, the (instruction, operand word
+// index) pairs that use them, in module order; one scan of the module.
+func (s *state) usesOf(want map[uint32]bool) map[uint32][][2]int {
+	out := map[uint32][][2]int{}
+	if len(want) == 0 {
+		return out
+	}
+	for i := 0; i < s.m.Len(); i++ {
+		in := s.m.Inst(i)
+		for _, o := range in.Operands {
+			ki := o.Kind.Info()
+			if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult {
+				continue
+			}
+			if id := in.Words[o.Offset]; want[id] {
+				out[id] = append(out[id], [2]int{i, int(o.Offset)})
+			}
+		}
+	}
+	return out
+}
+
+// decorationsFromDecoration is CheckDecorationsFromDecoration.
+func (s *state) decorationsFromDecoration() bool {
+	d := s.decorations()
+	shader, kernel := s.caps.has(spirv.CapabilityShader), s.caps.has(spirv.CapabilityKernel)
+	var rounded map[uint32]bool
+	for _, id := range d.ids {
+		for _, e := range d.of(id) {
+			if e.Kind == spirv.DecorationFPRoundingMode {
+				if rounded == nil {
+					rounded = map[uint32]bool{}
+				}
+				rounded[id] = true
+			}
+		}
+	}
+	var roundedUses map[uint32][][2]int
+	if shader && rounded != nil {
+		roundedUses = s.usesOf(rounded)
+	}
+	for _, id := range d.ids {
+		at := s.defInst(id)
+		if at < 0 {
+			continue
+		}
+		in := s.m.Inst(at)
+		if in.Opcode == spirv.OpDecorationGroup {
+			continue
+		}
+		for _, e := range d.of(id) {
+			var failed bool
+			switch e.Kind {
+			case spirv.DecorationComponent:
+				failed = s.componentDecoration(at, &in, e)
+			case spirv.DecorationFPRoundingMode:
+				if shader {
+					failed = s.fpRoundingModeShader(at, &in, e, roundedUses[id])
+				}
+				if kernel && !failed {
+					failed = s.fpRoundingModeKernel(at, &in)
+				}
+			case spirv.DecorationNonReadable, spirv.DecorationNonWritable:
+				failed = s.nonReadableWritable(at, &in, e)
+			case spirv.DecorationUniform, spirv.DecorationUniformId:
+				name := "Uniform"
+				if e.Kind == spirv.DecorationUniformId {
+					name = "UniformId"
+				}
+				switch t := s.typeOf(in.TypeID); {
+				case in.TypeID == 0:
+					failed = s.fail(at, "", "%s decoration applied to a non-object", name)
+				case t == nil && s.defInst(in.TypeID) < 0:
+					failed = s.fail(at, "", "%s decoration applied to an object with invalid type", name)
+				case t != nil && t.Kind == spirv.TypeVoid:
+					failed = s.fail(at, "", "%s decoration applied to a value with void type", name)
+				}
+			case spirv.DecorationNoSignedWrap, spirv.DecorationNoUnsignedWrap:
+				switch in.Opcode {
+				case spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpShiftLeftLogical, spirv.OpSNegate,
+					spirv.OpExtInst, spirv.OpExtInstWithForwardRefsKHR:
+				default:
+					failed = s.fail(at, "", "%s decoration may not be applied to %s", decorationName(e.Kind), opName(in.Opcode))
+				}
+			case spirv.DecorationBlock, spirv.DecorationBufferBlock:
+				if in.Opcode != spirv.OpTypeStruct {
+					failed = s.fail(at, "", "%s decoration on a non-struct type.", decorationName(e.Kind))
+				}
+			case spirv.DecorationLocation:
+				if in.Opcode != spirv.OpVariable && !(e.Member >= 0 && in.Opcode == spirv.OpTypeStruct) {
+					failed = s.fail(at, "", "Location decoration can only be applied to a variable or member of a structure type")
+				}
+			case spirv.DecorationRelaxedPrecision:
+				if info := in.Opcode.Info(); info != nil && info.DeclaresType && !(e.Member >= 0 && in.Opcode == spirv.OpTypeStruct) {
+					failed = s.fail(at, "", "RelaxPrecision decoration cannot be applied to a type")
+				}
+			}
+			if failed && s.stopped() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// componentDecoration is CheckComponentDecoration.
+func (s *state) componentDecoration(at int, in *spirv.Instruction, e spirv.DecorationEntry) bool {
+	var t uint32
+	if e.Member < 0 {
+		if in.Opcode != spirv.OpVariable && in.Opcode != spirv.OpFunctionParameter {
+			return s.fail(at, "", "Target of Component decoration must be a memory object declaration (a variable or a function parameter)")
+		}
+		if in.Opcode == spirv.OpVariable && len(in.Words) > 3 {
+			if sc := spirv.StorageClass(in.Words[3]); sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput {
+				return s.fail(at, "", "Target of Component decoration is invalid: must point to a Storage Class of Input(1) or Output(3). Found Storage Class %d", uint32(sc))
+			}
+		}
+		t = in.TypeID
+		if pt := s.typeOf(t); pt != nil && pt.Kind == spirv.TypePointer {
+			t = pt.Elem
+		}
+	} else {
+		if in.Opcode != spirv.OpTypeStruct {
+			return s.fail(at, "", "Attempted to get underlying data type via member index for non-struct type.")
+		}
+		if e.Member+2 >= len(in.Words) {
+			return false
+		}
+		t = in.Words[e.Member+2]
+	}
+	if !s.opts.Env.IsVulkan() || len(e.Params) == 0 {
+		return false
+	}
+	for k := 0; k < 64; k++ {
+		at := s.typeOf(t)
+		if at == nil || at.Kind != spirv.TypeArray {
+			break
+		}
+		t = at.Elem
+	}
+	if !s.isIntScalarOrVector(t) && !s.isFloatScalarOrVector(t) {
+		return s.fail(at, s.vuid("VUID-StandaloneSpirv-Component-10583"), "Component decoration specified for type %s that is not a scalar or vector", s.idName(t))
+	}
+	c := e.Params[0]
+	if c > 3 {
+		return s.fail(at, s.vuid("VUID-StandaloneSpirv-Component-04920"), "Component decoration value must not be greater than 3")
+	}
+	dim, width := s.dimension(t), s.bitWidth(t)
+	switch width {
+	case 16, 32:
+		if sum := c + dim; sum > 4 {
+			return s.fail(at, s.vuid("VUID-StandaloneSpirv-Component-04921"), "Sequence of components starting with %d and ending with %d gets larger than 3", c, sum-1)
+		}
+	case 64:
+		if dim > 2 {
+			return s.fail(at, s.vuid("VUID-StandaloneSpirv-Component-07703"), "Component decoration only allowed on 64-bit scalar and 2-component vector")
+		}
+		if c == 1 || c == 3 {
+			return s.fail(at, s.vuid("VUID-StandaloneSpirv-Component-04923"), "Component decoration value must not be 1 or 3 for 64-bit data types")
+		}
+		if sum := c + 2*dim; sum > 4 {
+			return s.fail(at, s.vuid("VUID-StandaloneSpirv-Component-04922"), "Sequence of components starting with %d and ending with %d gets larger than 3", c, sum-1)
+		}
+	}
+	return false
+}
+
+// fpRoundingModeShader is CheckFPRoundingModeForShaders.
+func (s *state) fpRoundingModeShader(at int, in *spirv.Instruction, e spirv.DecorationEntry, uses [][2]int) bool {
+	if in.Opcode != spirv.OpFConvert {
+		return s.fail(at, "", "FPRoundingMode decoration can be applied only to a width-only conversion instruction for floating-point object.")
+	}
+	if s.opts.Env.IsVulkan() && len(e.Params) > 0 {
+		if mode := spirv.FPRoundingMode(e.Params[0]); mode != spirv.FPRoundingModeRTE && mode != spirv.FPRoundingModeRTZ {
+			return s.fail(at, s.vuid("VUID-StandaloneSpirv-FPRoundingMode-04675"), "In Vulkan, the FPRoundingMode mode must only by RTE or RTZ.")
+		}
+	}
+	const onlyStore = "FPRoundingMode decoration can be applied only to the Object operand of an OpStore."
+	for _, u := range uses {
+		user := s.m.Inst(u[0])
+		info := user.Opcode.Info()
+		switch {
+		case user.Opcode == spirv.OpFConvert:
+			continue
+		case info != nil && (info.Class == "Debug" || info.Class == "Annotation"):
+			continue
+		case user.Opcode == spirv.OpExtInst && s.isNonSemantic(&user):
+			continue
+		case user.Opcode != spirv.OpStore, u[1] != 2:
+			return s.fail(at, "", onlyStore)
+		}
+		pj, ok := s.x.Def(user.Words[1])
+		if !ok {
+			continue
+		}
+		pt := s.typeOf(s.m.Inst(pj).TypeID)
+		if pt == nil || pt.Kind != spirv.TypePointer {
+			continue
+		}
+		if !s.isFloatScalarOrVector(pt.Elem) || s.bitWidth(pt.Elem) != 16 {
+			return s.fail(at, "", "FPRoundingMode decoration can be applied only to the Object operand of an OpStore storing through a pointer to a 16-bit floating-point scalar or vector object.")
+		}
+		switch pt.Storage {
+		case spirv.StorageClassStorageBuffer, spirv.StorageClassUniform, spirv.StorageClassPushConstant,
+			spirv.StorageClassInput, spirv.StorageClassOutput, spirv.StorageClassPhysicalStorageBuffer:
+		default:
+			return s.fail(at, "", "FPRoundingMode decoration can be applied only to the Object operand of an OpStore in the StorageBuffer, PhysicalStorageBuffer, Uniform, PushConstant, Input, or Output Storage Classes.")
+		}
+	}
+	return false
+}
+
+// isNonSemantic: an OpExtInst of a NonSemantic.* set.
+func (s *state) isNonSemantic(in *spirv.Instruction) bool {
+	return len(in.Words) > 3 && strings.HasPrefix(s.x.ExtInstImports[in.Words[3]], "NonSemantic.")
+}
+
+// fpRoundingModeKernel is CheckFPRoundingModeForKernels.
+func (s *state) fpRoundingModeKernel(at int, in *spirv.Instruction) bool {
+	sqrt := in.Opcode == spirv.OpExtInst && len(in.Words) > 4 && s.x.ExtInstImports[in.Words[3]] == "OpenCL.std" && in.Words[4] == 61
+	switch {
+	case in.Opcode == spirv.OpFDiv || sqrt:
+		if !s.caps.has(spirv.CapabilityRoundedDivideSqrtINTEL) {
+			return s.fail(at, "", "FPRoundingMode decoration can be applied to OpFDiv and sqrt extended instructions only if the RoundedDivideSqrtINTEL capability is enabled.")
+		}
+	case in.Opcode != spirv.OpConvertFToU && in.Opcode != spirv.OpConvertFToS && in.Opcode != spirv.OpConvertSToF &&
+		in.Opcode != spirv.OpConvertUToF && in.Opcode != spirv.OpFConvert:
+		return s.fail(at, "", "FPRoundingMode decoration can be applied only to a conversion instruction to or from a floating-point type.")
+	}
+	return false
+}
+
+// nonReadableWritable is CheckNonReadableWritableDecorations.
+func (s *state) nonReadableWritable(at int, in *spirv.Instruction, e spirv.DecorationEntry) bool {
+	if e.Member >= 0 {
+		return false
+	}
+	nonWritable := e.Kind == spirv.DecorationNonWritable
+	name := "NonReadable"
+	if nonWritable {
+		name = "NonWritable"
+	}
+	switch in.Opcode {
+	case spirv.OpVariable, spirv.OpUntypedVariableKHR, spirv.OpBufferPointerEXT, spirv.OpFunctionParameter, spirv.OpRawAccessChainNV:
+	default:
+		return s.fail(at, "", "Target of %s decoration must be a memory object declaration (a variable or a function parameter)", name)
+	}
+	sc := spirv.StorageClass(0x7fffffff)
+	switch in.Opcode {
+	case spirv.OpVariable, spirv.OpUntypedVariableKHR:
+		if len(in.Words) > 3 {
+			sc = spirv.StorageClass(in.Words[3])
+		}
+	case spirv.OpBufferPointerEXT:
+		if pt := s.typeOf(in.TypeID); pt != nil && pt.Storage == spirv.StorageClassUniform && nonWritable {
+			return s.fail(at, "", "Target of NonWritable decoration is invalid: cannot be used to OpBufferPointerEXT with Uniform storage class")
+		}
+		return false
+	}
+	fnPriv := s.version >= spirv.MakeVersion(1, 4)
+	d := s.decorations()
+	switch {
+	case (sc == spirv.StorageClassFunction || sc == spirv.StorageClassPrivate) && fnPriv && nonWritable:
+	case sc == spirv.StorageClassTileAttachmentQCOM:
+	case d.bufferPtr[in.TypeID] || s.isPointerToStorageImage(in.TypeID) || s.isPointerToTensor(in.TypeID) ||
+		in.Opcode == spirv.OpRawAccessChainNV:
+	default:
+		tail := "or storage buffer"
+		if fnPriv && nonWritable {
+			tail = "storage buffer, or variable in Private or Function storage class"
+		}
+		return s.fail(at, "", "Target of %s decoration is invalid: must point to a storage image, tensor variable in UniformConstant storage class, uniform block, %s", name, tail)
 	}
 	return false
 }

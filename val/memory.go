@@ -3,6 +3,12 @@ package val
 import "spvx/spirv"
 
 // This file holds validate_memory.cpp's rules, as far as they exist here:
+// OpVariable (result type, initializer, storage class, variable pointers),
+// OpLoad, OpStore (with --relax-struct-store), the access chains (index
+// types, struct indexes, the type walk, negative constant indexes in
+// logical addressing unless --relax-logical-pointer), OpPtrAccessChain,
+// OpArrayLength, OpCopyMemory(Sized), the memory access operands and the
+// pointer comparisons (see memory_rules.go); and
 // SPV_EXT_ocp_microscaling_types' storage-class rule for OpVariable
 // (OCP-MX-RULES.md §2.2 E): with the Shader capability, a variable whose
 // data type contains E2M1, E2M3 or E3M2 must be in the Function or Private
@@ -10,14 +16,39 @@ import "spvx/spirv"
 // innermost pointer's storage class.
 
 func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
-	if in.Opcode != spirv.OpVariable {
+	switch in.Opcode {
+	case spirv.OpVariable:
+	case spirv.OpLoad:
+		return s.load(i, in)
+	case spirv.OpStore:
+		return s.store(i, in)
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpInBoundsPtrAccessChain:
+		return s.accessChain(i, in)
+	case spirv.OpPtrAccessChain:
+		return s.accessChain(i, in) || s.ptrAccessChain(i, in)
+	case spirv.OpArrayLength:
+		return s.arrayLength(i, in)
+	case spirv.OpCopyMemory, spirv.OpCopyMemorySized:
+		return s.copyMemory(i, in)
+	case spirv.OpPtrEqual, spirv.OpPtrNotEqual, spirv.OpPtrDiff:
+		return s.ptrComparison(i, in)
+	default:
 		return false
+	}
+	if s.variable(i, in) {
+		return true
 	}
 	if s.variablePointer(i, in) {
 		return true
 	}
+	if s.variableRest(i, in) {
+		return true
+	}
 	if !s.caps.has(spirv.CapabilityShader) {
 		return false
+	}
+	if s.variableSmallTypes(i, in) {
+		return true
 	}
 	return s.memoryStorage(i, in)
 }

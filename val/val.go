@@ -73,6 +73,12 @@ type state struct {
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
 	badFnUse              map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
+
+	// Decorations, memory and block layout (s2h4).
+	decs         *decorationStore // mutable: built on first use by the module-level decoration checks
+	layout       *blockLayout     // mutable: per-type layout caches of ValidateExplicitLayout
+	shallowCache map[uint32]uint8 // mutable: see shallow (memory rules), per type
+	sizedCache   map[uint32]uint8 // mutable: see sized (memory rules), per type
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -205,13 +211,18 @@ func (s *state) run() {
 	if s.checkDominance() && s.stopped() {
 		return
 	}
-	// ValidateDecorations: the checks before CheckDecorationsCompatibility
-	// (imported variables, entry points, buffers, variables) are not
-	// written yet.
-	if s.decorationsCompatibility() && s.stopped() {
+	if s.validateDecorations() && s.stopped() {
 		return
 	}
-	s.interfaces()
+	if s.explicitLayout() && s.stopped() {
+		return
+	}
+	if s.interfaces() && s.stopped() {
+		return
+	}
+	// ValidateLogicalPointers runs last, after the built-ins and the
+	// per-instruction execution-limitation checks.
+	s.logicalPointers()
 }
 
 // firstLoop is spirv-val's first per-instruction loop: ids, capabilities
@@ -249,10 +260,16 @@ func (s *state) secondLoop() {
 	m := s.m
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
+		if s.annotationPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.extensionPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.typePass(i, &in) && s.stopped() {
+			return
+		}
+		if s.constantPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.memoryPass(i, &in) && s.stopped() {
