@@ -306,13 +306,16 @@ OpCapability DenormPreserve
 OpCapability SignedZeroInfNanPreserve
 OpCapability RoundingModeRTE
 OpCapability RoundingModeRTZ
+CAPS
 OpExtension "SPV_KHR_16bit_storage"
 OpExtension "SPV_KHR_float_controls"
+EXTS
 %glsl = OpExtInstImport "GLSL.std.450"
 OpMemoryModel Logical GLSL450
 OpEntryPoint GLCompute %main "main" %gid %A %B %C %O %G %I
 OpExecutionMode %main LocalSize 64 1 1
 MODES
+DECOS
 OpDecorate %gid BuiltIn GlobalInvocationId
 OpDecorate %fa ArrayStride @FS@
 OpDecorate %ga ArrayStride @GS@
@@ -377,6 +380,7 @@ OpDecorate %O Binding 5
 %c8 = OpConstant %u32 8
 %c9 = OpConstant %u32 9
 %c10 = OpConstant %u32 10
+%fmflags = OpConstant %u32 0x7
 %main = OpFunction %void None %fn
 %e = OpLabel
 %gx = OpAccessChain %pinx %gid %c0
@@ -412,6 +416,10 @@ type fcModes struct {
 	name string
 	// the execution modes, as "Mode Width" pairs
 	modes []string
+	// fast: SPV_KHR_float_controls2's FPFastMathDefault and an
+	// FPFastMathMode decoration, which allow but never require a different
+	// result (and which Debian's spirv-val does not know)
+	fast bool
 }
 
 // fcExpect is what out[i*10+j] must be for inputs a, b, c, n, d of width w
@@ -465,12 +473,13 @@ func TestFloatControlsKernels(t *testing.T) {
 			other = "32"
 		}
 		modeSets := []fcModes{
-			{"default", nil},
-			{"preserve_rte", []string{"DenormPreserve " + W, "RoundingModeRTE " + W, "SignedZeroInfNanPreserve " + W}},
-			{"ftz", []string{"DenormFlushToZero " + W}},
-			{"rtz", []string{"RoundingModeRTZ " + W}},
-			{"ftz_rtz", []string{"DenormFlushToZero " + W, "RoundingModeRTZ " + W, "SignedZeroInfNanPreserve " + W}},
-			{"other_widths", []string{"DenormFlushToZero " + other, "RoundingModeRTZ " + other, "DenormFlushToZero " + GW, "RoundingModeRTZ " + GW}},
+			{"default", nil, false},
+			{"preserve_rte", []string{"DenormPreserve " + W, "RoundingModeRTE " + W, "SignedZeroInfNanPreserve " + W}, false},
+			{"ftz", []string{"DenormFlushToZero " + W}, false},
+			{"rtz", []string{"RoundingModeRTZ " + W}, false},
+			{"ftz_rtz", []string{"DenormFlushToZero " + W, "RoundingModeRTZ " + W, "SignedZeroInfNanPreserve " + W}, false},
+			{"fast_math", []string{"DenormPreserve " + W}, true},
+			{"other_widths", []string{"DenormFlushToZero " + other, "RoundingModeRTZ " + other, "DenormFlushToZero " + GW, "RoundingModeRTZ " + GW}, false},
 		}
 		vals := floatSamples(w, r, 40)
 		gvals := floatSamples(gw, r, 20)
@@ -547,9 +556,17 @@ func TestFloatControlsKernels(t *testing.T) {
 					rtzW = rtzW || m == "RoundingModeRTZ "+W
 					ftzG = ftzG || m == "DenormFlushToZero "+GW
 				}
-				src := strings.NewReplacer("MODES\n", modes.String(), "STORES\n", stores.String(), "@GW@", GW, "@GS@", fmt.Sprint(gw/8),
+				caps, exts, decos := "", "", ""
+				if ms.fast {
+					caps, exts = "OpCapability FloatControls2\n", "OpExtension \"SPV_KHR_float_controls2\"\n"
+					modes.WriteString("OpExecutionModeId %main FPFastMathDefault %f %fmflags\n")
+					decos = "OpDecorate %r0 FPFastMathMode NotNaN|NotInf|NSZ\nOpDecorate %r4 FPFastMathMode AllowContract\n"
+				}
+				src := strings.NewReplacer("CAPS\n", caps, "EXTS\n", exts, "DECOS\n", decos, "MODES\n", modes.String(), "STORES\n", stores.String(), "@GW@", GW, "@GS@", fmt.Sprint(gw/8),
 					"@W@", W, "@FS@", fmt.Sprint(w/8)).Replace(fcKernel)
-				spirvVal(t, src)
+				if !ms.fast {
+					spirvVal(t, src)
+				}
 				m := assemble(t, src)
 				for _, S := range []int{1, 4, 32} {
 					out := make([]byte, 10*N*int(w)/8)
@@ -591,5 +608,87 @@ func spirvVal(t *testing.T, src string) {
 	}
 	if b, err := exec.Command(val, "--target-env", "vulkan1.2", out).CombinedOutput(); err != nil {
 		t.Fatalf("spirv-val: %v\n%s", err, b)
+	}
+}
+
+// fcSpecKernel stores two OpSpecConstantOp results: 1.0 - %sb and %sc + %sc.
+const fcSpecKernel = `OpCapability Shader
+OpCapability DenormFlushToZero
+OpCapability DenormPreserve
+OpCapability RoundingModeRTZ
+OpExtension "SPV_KHR_float_controls"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %O
+OpExecutionMode %main LocalSize 1 1 1
+MODES
+OpDecorate %fa ArrayStride 4
+OpMemberDecorate %FB 0 Offset 0
+OpDecorate %FB Block
+OpDecorate %O DescriptorSet 0
+OpDecorate %O Binding 0
+OpDecorate %sb SpecId 1
+OpDecorate %sc SpecId 2
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%f = OpTypeFloat 32
+%fa = OpTypeRuntimeArray %f
+%FB = OpTypeStruct %fa
+%pFB = OpTypePointer StorageBuffer %FB
+%pf = OpTypePointer StorageBuffer %f
+%O = OpVariable %pFB StorageBuffer
+%c0 = OpConstant %u32 0
+%c1 = OpConstant %u32 1
+%one = OpConstant %f 1.0
+%sb = OpSpecConstant %f 0.0
+%sc = OpSpecConstant %f 0.0
+%r0 = OpSpecConstantOp %f FSub %one %sb
+%r1 = OpSpecConstantOp %f FAdd %sc %sc
+%main = OpFunction %void None %fn
+%e = OpLabel
+%q0 = OpAccessChain %pf %O %c0 %c0
+OpStore %q0 %r0
+%q1 = OpAccessChain %pf %O %c0 %c1
+OpStore %q1 %r1
+OpReturn
+OpFunctionEnd
+`
+
+// TestFloatControlsSpecConstantOp: the modes apply to OpSpecConstantOp,
+// which the executor evaluates with its own arithmetic (Vulkan's
+// VK_KHR_shader_float_controls issue 3).
+func TestFloatControlsSpecConstantOp(t *testing.T) {
+	for _, c := range []struct {
+		modes  string
+		r0, r1 uint32
+	}{
+		{"", 0x3F800000, 2},
+		{"OpExecutionMode %main DenormPreserve 32\n", 0x3F800000, 2},
+		{"OpExecutionMode %main RoundingModeRTZ 32\n", 0x3F7FFFFF, 2},
+		{"OpExecutionMode %main DenormFlushToZero 32\n", 0x3F800000, 0},
+		{"OpExecutionMode %main DenormFlushToZero 32\nOpExecutionMode %main RoundingModeRTZ 32\n", 0x3F7FFFFF, 0},
+	} {
+		m := assemble(t, strings.Replace(fcSpecKernel, "MODES\n", c.modes, 1))
+		out := make([]byte, 8)
+		o := Options{SpecConstants: map[uint32]uint64{1: 0x32800001, 2: 1}}
+		if err := run(t, m, o, [3]uint32{1, 1, 1}, map[BindingKey][]byte{{0, 0}: out}, nil); err != nil {
+			t.Fatalf("%q: %v", c.modes, err)
+		}
+		if g0, g1 := getU32(out, 0), getU32(out, 1); g0 != c.r0 || g1 != c.r1 {
+			t.Errorf("%q: results %#x %#x, want %#x %#x", c.modes, g0, g1, c.r0, c.r1)
+		}
+	}
+}
+
+func TestFloatControlsConflict(t *testing.T) {
+	for _, modes := range []string{
+		"OpExecutionMode %main DenormFlushToZero 32\nOpExecutionMode %main DenormPreserve 32\n",
+		"OpExecutionMode %main RoundingModeRTZ 16\nOpExecutionMode %main RoundingModeRTE 16\n",
+		"OpExecutionMode %main DenormFlushToZero 8\n",
+	} {
+		m := assemble(t, strings.Replace(fcSpecKernel, "MODES\n", modes, 1))
+		if _, err := Compile(m, "", Options{}); err == nil || !strings.Contains(err.Error(), "floating-point width") && !strings.Contains(err.Error(), "both") {
+			t.Errorf("%q: err = %v, want a float-controls error", modes, err)
+		}
 	}
 }
