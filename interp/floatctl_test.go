@@ -692,3 +692,43 @@ func TestFloatControlsConflict(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRTZ compares the round-toward-zero arithmetic, the default
+// round-to-nearest arithmetic and the flush with math/big on arbitrary bit
+// patterns of every width.
+func FuzzRTZ(f *testing.F) {
+	f.Add(uint8(1), uint8(0), uint64(0x3F800000), uint64(1), uint64(0))
+	f.Add(uint8(2), uint8(2), uint64(0x0010000000000000), uint64(0x3FE0000000000001), uint64(0))
+	f.Add(uint8(0), uint8(4), uint64(0x7BFF), uint64(0x3C01), uint64(0xFBFF))
+	f.Add(uint8(2), uint8(3), uint64(1), uint64(0x7FEFFFFFFFFFFFFF), uint64(0))
+	f.Fuzz(func(t *testing.T, ws, op uint8, x, y, z uint64) {
+		w := []uint8{16, 32, 64}[ws%3]
+		mask := uint64(1)<<w - 1
+		if w == 64 {
+			mask = ^uint64(0)
+		}
+		x, y, z = x&mask, y&mask, z&mask
+		if isNaNBits(x, w) || isNaNBits(y, w) || isNaNBits(z, w) {
+			return
+		}
+		names := []string{"+", "-", "*", "/", "fma"}
+		kinds := []int{fcAdd, fcSub, fcMul, fcDiv, fcFma}
+		k := int(op) % 5
+		var got uint64
+		if kinds[k] == fcFma {
+			got = rtzFma(x, y, z, w)
+		} else {
+			got = rtzBin(kinds[k], x, y, w)
+			rte := fbin([]int{bFAdd, bFSub, bFMul, bFDiv}[k], x, y, scalar{kind: skFloat, width: w})
+			if want := refOp(names[k], x, y, 0, w, big.ToNearestEven); rte != want && !(isNaNBits(rte, w) && isNaNBits(want, w)) {
+				t.Fatalf("f%d RTE %#x %s %#x = %#x, want %#x", w, x, names[k], y, rte, want)
+			}
+		}
+		if want := refOp(names[k], x, y, z, w, big.ToZero); got != want && !(isNaNBits(got, w) && isNaNBits(want, w)) {
+			t.Fatalf("f%d RTZ %#x %s %#x (c %#x) = %#x, want %#x", w, x, names[k], y, z, got, want)
+		}
+		if fl := flushDenorm(x, w); bitsToF64(fl, w) != 0 && math.Abs(bitsToF64(fl, w)) < minNormal(scalar{kind: skFloat, width: w}) || fl != x && fl != x&(1<<(w-1)) {
+			t.Fatalf("flushDenorm(%#x, %d) = %#x", x, w, fl)
+		}
+	})
+}
