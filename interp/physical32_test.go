@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"spvx/spirv"
@@ -291,5 +292,30 @@ func runCLCase(t *testing.T, m *spirv.Module, c clCase) {
 				}
 			}
 		}
+	}
+}
+
+// TestPhysical32Limits: memory a 32-bit pointer cannot address is an
+// error before the dispatch, not an offset running into the region bits.
+func TestPhysical32Limits(t *testing.T) {
+	m := clModuleTriple(t, `__kernel void k(__global const int* in, __global int* out, int n, __local int* tmp) {
+  size_t i = get_global_id(0), l = get_local_id(0); tmp[l] = in[i]; barrier(CLK_LOCAL_MEM_FENCE); out[i] = tmp[l ^ 1] + n; }`, "spir")
+	p, err := Compile(m, "k", Options{SubgroupSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := func(in, out, local int) error {
+		args := []KernelArg{{Kind: ArgGlobal, Global: make([]byte, in)}, {Kind: ArgGlobal, Global: make([]byte, out)},
+			{Kind: ArgScalar, Scalar: 5}, {Kind: ArgLocal, LocalSize: local}}
+		return p.DispatchND(context.Background(), [3]uint32{16, 1, 1}, [3]uint32{8, 1, 1}, &Resources{Args: args})
+	}
+	if err := ok(64, 1<<26, 32); err != nil {
+		t.Fatalf("a 64 MiB buffer: %v", err)
+	}
+	if err := ok(64, 1<<26+4, 32); err == nil || !strings.Contains(err.Error(), "kernel argument 1 has 67108868 bytes, more than the 64 MiB") {
+		t.Errorf("a buffer past 64 MiB: %v", err)
+	}
+	if err := ok(64, 64, 1<<26+16); err == nil || !strings.Contains(err.Error(), "workgroup memory") {
+		t.Errorf("__local memory past 64 MiB: %v", err)
 	}
 }
