@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -731,4 +732,118 @@ func FuzzRTZ(f *testing.F) {
 			t.Fatalf("flushDenorm(%#x, %d) = %#x", x, w, fl)
 		}
 	})
+}
+
+// fcCLKernel is a Kernel module: o[2i] = fma(a[i], b[i], c[i]),
+// o[2i+1] = fabs(a[i]), both OpenCL.std.
+const fcCLKernel = `OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability DenormFlushToZero
+OpCapability RoundingModeRTZ
+OpExtension "SPV_KHR_float_controls"
+%cl = OpExtInstImport "OpenCL.std"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %gid
+MODES
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %gid Constant
+%void = OpTypeVoid
+%u64 = OpTypeInt 64 0
+%v3u64 = OpTypeVector %u64 3
+%pin = OpTypePointer Input %v3u64
+%gid = OpVariable %pin Input
+%f = OpTypeFloat 32
+%pf = OpTypePointer CrossWorkgroup %f
+%fn = OpTypeFunction %void %pf %pf %pf %pf
+%c1 = OpConstant %u64 1
+%c2 = OpConstant %u64 2
+%k = OpFunction %void None %fn
+%pa = OpFunctionParameter %pf
+%pb = OpFunctionParameter %pf
+%pc = OpFunctionParameter %pf
+%po = OpFunctionParameter %pf
+%e = OpLabel
+%g = OpLoad %v3u64 %gid
+%i = OpCompositeExtract %u64 %g 0
+%qa = OpInBoundsPtrAccessChain %pf %pa %i
+%qb = OpInBoundsPtrAccessChain %pf %pb %i
+%qc = OpInBoundsPtrAccessChain %pf %pc %i
+%a = OpLoad %f %qa
+%b = OpLoad %f %qb
+%c = OpLoad %f %qc
+%r0 = OpExtInst %f %cl fma %a %b %c
+%r1 = OpExtInst %f %cl fabs %a
+%j = OpIMul %u64 %i %c2
+%q0 = OpInBoundsPtrAccessChain %pf %po %j
+OpStore %q0 %r0
+%j1 = OpIAdd %u64 %j %c1
+%q1 = OpInBoundsPtrAccessChain %pf %po %j1
+OpStore %q1 %r1
+OpReturn
+OpFunctionEnd
+`
+
+// TestFloatControlsKernelModel runs the modes in a Kernel module through
+// OpenCL.std's fma (RTZ) and fabs (an extended instruction: FTZ).
+func TestFloatControlsKernelModel(t *testing.T) {
+	const N = 64
+	r := rand.New(rand.NewSource(4))
+	vals := floatSamples(32, r, 30)
+	a, b, c := make([]uint64, N), make([]uint64, N), make([]uint64, N)
+	for i := range a {
+		a[i], b[i], c[i] = vals[i%len(vals)], vals[r.Intn(len(vals))], vals[r.Intn(len(vals))]
+	}
+	a[0], b[0], c[0] = 0x3F800000, 0x3F800001, 0xB4000000 // 1*(1+ulp) - 2^-23*... : RTZ differs
+	a[1] = 0x80000005                                     // a negative denormal: fabs gives +0 under FTZ
+	for _, c2 := range []struct {
+		name     string
+		modes    string
+		ftz, rtz bool
+	}{
+		{"default", "", false, false},
+		{"ftz", "OpExecutionMode %k DenormFlushToZero 32\n", true, false},
+		{"rtz", "OpExecutionMode %k RoundingModeRTZ 32\n", false, true},
+		{"ftz_rtz", "OpExecutionMode %k DenormFlushToZero 32\nOpExecutionMode %k RoundingModeRTZ 32\n", true, true},
+	} {
+		t.Run(c2.name, func(t *testing.T) {
+			m := assemble(t, strings.Replace(fcCLKernel, "MODES\n", c2.modes, 1))
+			for _, S := range []int{1, 4, 32} {
+				p, err := Compile(m, "k", Options{SubgroupSize: S})
+				if err != nil {
+					t.Fatal(err)
+				}
+				put := func(v []uint64) []byte {
+					bs := make([]byte, 4*len(v))
+					for i, x := range v {
+						binary.LittleEndian.PutUint32(bs[4*i:], uint32(x))
+					}
+					return bs
+				}
+				out := make([]byte, 8*N)
+				args := []KernelArg{{Kind: ArgGlobal, Global: put(a)}, {Kind: ArgGlobal, Global: put(b)}, {Kind: ArgGlobal, Global: put(c)}, {Kind: ArgGlobal, Global: out}}
+				if err := p.DispatchND(context.Background(), [3]uint32{N, 1, 1}, [3]uint32{16, 1, 1}, &Resources{Args: args}); err != nil {
+					t.Fatal(err)
+				}
+				fl := func(x uint64) uint64 {
+					if c2.ftz {
+						return flushDenorm(x, 32)
+					}
+					return x
+				}
+				mode := big.ToNearestEven
+				if c2.rtz {
+					mode = big.ToZero
+				}
+				for i := 0; i < N; i++ {
+					want0 := fl(refOp("fma", fl(a[i]), fl(b[i]), fl(c[i]), 32, mode))
+					want1 := fl(a[i]) &^ (1 << 31)
+					got0, got1 := uint64(getU32(out, 2*i)), uint64(getU32(out, 2*i+1))
+					if got0 != want0 && !(isNaNBits(got0, 32) && isNaNBits(want0, 32)) || got1 != want1 {
+						t.Fatalf("S=%d: a %#x b %#x c %#x: fma %#x fabs %#x, want %#x %#x", S, a[i], b[i], c[i], got0, got1, want0, want1)
+					}
+				}
+			}
+		})
+	}
 }
