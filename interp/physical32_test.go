@@ -319,3 +319,52 @@ func TestPhysical32Limits(t *testing.T) {
 		t.Errorf("__local memory past 64 MiB: %v", err)
 	}
 }
+
+// TestPhysical32ByValue: a struct and an int4 passed by value, vload4 and
+// vstore4 with 32-bit offsets, a work-group reduction and local atomics,
+// under Physical32 and Physical64.
+func TestPhysical32ByValue(t *testing.T) {
+	const src = `typedef struct { int a; short b; int c[3]; } S;
+__kernel void k(__global const int* in, __global int* out, S s, int4 v, __local int* tmp) {
+  size_t i = get_global_id(0), l = get_local_id(0);
+  int4 x = vload4(i, in); vstore4(x * 2, i, out + 64);
+  tmp[l] = (int)l; barrier(CLK_LOCAL_MEM_FENCE);
+  int w = work_group_reduce_add(tmp[l]);
+  atomic_add(&tmp[0], 1);
+  out[i] = s.a + s.b + s.c[i % 3] + v.y + w + (int)get_local_linear_id() + (int)get_enqueued_local_size(0); }`
+	for _, triple := range []string{"spir", "spir64"} {
+		t.Run(triple, func(t *testing.T) {
+			t.Parallel()
+			m := clModuleTriple(t, src, triple)
+			for _, S := range []int{1, 4, 8} {
+				p, err := Compile(m, "k", Options{SubgroupSize: S})
+				if err != nil {
+					t.Fatal(err)
+				}
+				in := make([]byte, 4*64)
+				for i := 0; i < 64; i++ {
+					copy(in[4*i:], u32s(uint32(i)))
+				}
+				out := make([]byte, 4*128)
+				// S: a at 0, b at 4, c at 8..20 (OpenCL C's layout)
+				sb := append(append(u32s(100), 20, 0, 0, 0), u32s(1, 2, 3)...)
+				args := []KernelArg{{Kind: ArgGlobal, Global: in}, {Kind: ArgGlobal, Global: out}, {Kind: ArgBytes, Bytes: sb},
+					{Kind: ArgBytes, Bytes: u32s(0, 7, 0, 0)}, {Kind: ArgLocal, LocalSize: 64}}
+				if err := p.DispatchND(context.Background(), [3]uint32{16, 1, 1}, [3]uint32{8, 1, 1}, &Resources{Args: args}); err != nil {
+					t.Fatalf("S=%d: %v", S, err)
+				}
+				for i := 0; i < 16; i++ {
+					want := int32(100 + 20 + (i%3 + 1) + 7 + 28 + i%8 + 8)
+					if got := int32(getU32(out, i)); got != want {
+						t.Errorf("S=%d: out[%d] = %d, want %d", S, i, got, want)
+					}
+				}
+				for k := 0; k < 64; k++ {
+					if got := getU32(out, 64+k); got != uint32(2*k) {
+						t.Errorf("S=%d: out[%d] = %d, want %d", S, 64+k, got, 2*k)
+					}
+				}
+			}
+		})
+	}
+}
