@@ -203,7 +203,16 @@ func (c *compiler) opFC(opc spirv.Opcode, typeID, result uint32, ops []uint32, i
 			return err
 		}
 		tmp := c.newSlots(t.ncomp)
-		c.emit(inst{op: opFloatCtl, aux: fcFlush, dst: tmp, a: s, n: int32(t.ncomp), sc: t.sc})
+		if k, isConst := c.x.Constants[id]; isConst && k != nil {
+			// a constant's flushed copy is a constant too, so whatever
+			// folds constant operands sees the flushed value
+			c.growCV()
+			for j := 0; j < t.ncomp; j++ {
+				c.cv[int(tmp)+j] = flushDenorm(c.cv[int(s)+j], t.sc.width)
+			}
+		} else {
+			c.emit(inst{op: opFloatCtl, aux: fcFlush, dst: tmp, a: s, n: int32(t.ncomp), sc: t.sc})
+		}
 		saved[id] = s
 		c.slots[id] = tmp
 	}

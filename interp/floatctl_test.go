@@ -625,7 +625,9 @@ func spirvVal(t *testing.T, src string) {
 	}
 }
 
-// fcSpecKernel stores two OpSpecConstantOp results: 1.0 - %sb and %sc + %sc.
+// fcSpecKernel stores two OpSpecConstantOp results, 1.0 - %sb and %sc + %sc,
+// and an OpFMul of a denormal OpConstant by 2^100 (a normal result, unless
+// the operand is flushed).
 const fcSpecKernel = `OpCapability Shader
 OpCapability DenormFlushToZero
 OpCapability DenormPreserve
@@ -658,8 +660,14 @@ OpDecorate %sc SpecId 2
 %sc = OpSpecConstant %f 0.0
 %r0 = OpSpecConstantOp %f FSub %one %sb
 %r1 = OpSpecConstantOp %f FAdd %sc %sc
+%den = OpConstant %f 0x1p-149
+%big = OpConstant %f 0x1p+100
+%c2 = OpConstant %u32 2
 %main = OpFunction %void None %fn
 %e = OpLabel
+%r2 = OpFMul %f %den %big
+%q2 = OpAccessChain %pf %O %c0 %c2
+OpStore %q2 %r2
 %q0 = OpAccessChain %pf %O %c0 %c0
 OpStore %q0 %r0
 %q1 = OpAccessChain %pf %O %c0 %c1
@@ -674,22 +682,22 @@ OpFunctionEnd
 func TestFloatControlsSpecConstantOp(t *testing.T) {
 	for _, c := range []struct {
 		modes  string
-		r0, r1 uint32
+		r0, r1, r2 uint32
 	}{
-		{"", 0x3F800000, 2},
-		{"OpExecutionMode %main DenormPreserve 32\n", 0x3F800000, 2},
-		{"OpExecutionMode %main RoundingModeRTZ 32\n", 0x3F7FFFFF, 2},
-		{"OpExecutionMode %main DenormFlushToZero 32\n", 0x3F800000, 0},
-		{"OpExecutionMode %main DenormFlushToZero 32\nOpExecutionMode %main RoundingModeRTZ 32\n", 0x3F7FFFFF, 0},
+		{"", 0x3F800000, 2, 0x27000000},
+		{"OpExecutionMode %main DenormPreserve 32\n", 0x3F800000, 2, 0x27000000},
+		{"OpExecutionMode %main RoundingModeRTZ 32\n", 0x3F7FFFFF, 2, 0x27000000},
+		{"OpExecutionMode %main DenormFlushToZero 32\n", 0x3F800000, 0, 0},
+		{"OpExecutionMode %main DenormFlushToZero 32\nOpExecutionMode %main RoundingModeRTZ 32\n", 0x3F7FFFFF, 0, 0},
 	} {
 		m := assemble(t, strings.Replace(fcSpecKernel, "MODES\n", c.modes, 1))
-		out := make([]byte, 8)
+		out := make([]byte, 12)
 		o := Options{SpecConstants: map[uint32]uint64{1: 0x32800001, 2: 1}}
 		if err := run(t, m, o, [3]uint32{1, 1, 1}, map[BindingKey][]byte{{0, 0}: out}, nil); err != nil {
 			t.Fatalf("%q: %v", c.modes, err)
 		}
-		if g0, g1 := getU32(out, 0), getU32(out, 1); g0 != c.r0 || g1 != c.r1 {
-			t.Errorf("%q: results %#x %#x, want %#x %#x", c.modes, g0, g1, c.r0, c.r1)
+		if g0, g1, g2 := getU32(out, 0), getU32(out, 1), getU32(out, 2); g0 != c.r0 || g1 != c.r1 || g2 != c.r2 {
+			t.Errorf("%q: results %#x %#x %#x, want %#x %#x %#x", c.modes, g0, g1, g2, c.r0, c.r1, c.r2)
 		}
 	}
 }
