@@ -681,7 +681,7 @@ OpFunctionEnd
 // VK_KHR_shader_float_controls issue 3).
 func TestFloatControlsSpecConstantOp(t *testing.T) {
 	for _, c := range []struct {
-		modes  string
+		modes      string
 		r0, r1, r2 uint32
 	}{
 		{"", 0x3F800000, 2, 0x27000000},
