@@ -193,7 +193,7 @@ func (c *compiler) function(fid uint32) error {
 			if first <= len(in.Words) {
 				ops = in.Words[first:]
 			}
-			if err := c.op(in.Opcode, in.TypeID, in.ResultID, ops, i); err != nil {
+			if err := c.opFC(in.Opcode, in.TypeID, in.ResultID, ops, i); err != nil {
 				return fmt.Errorf("%s: %w", c.describe(i), err)
 			}
 		}

@@ -46,6 +46,7 @@ type compiler struct {
 	zero            int32
 	regVars         map[uint32]int32
 	regVarN         map[uint32]int32
+	fc              *floatCtl // float-controls execution modes (floatctl.go); nil: none changes a result
 }
 
 type phiInfo struct {
@@ -147,6 +148,9 @@ func (c *compiler) compile(entry string) error {
 		c.fnIndex[f.ID] = f
 	}
 	if err := c.localSize(ep); err != nil {
+		return err
+	}
+	if err := c.floatModes(ep); err != nil {
 		return err
 	}
 	if err := c.globals(ep); err != nil {
@@ -481,7 +485,7 @@ func (c *compiler) specOp(id uint32, s int32) error {
 	}
 	save := c.code
 	c.code = nil
-	err := c.op(opc, in.TypeID, id, ops, i)
+	err := c.opFC(opc, in.TypeID, id, ops, i)
 	code := c.code
 	c.code = save
 	if err != nil {

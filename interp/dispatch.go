@@ -217,6 +217,11 @@ func (p *Program) newDispatch(ctx context.Context, res *Resources) (*dispatch, e
 	if d.wgBytes > 1<<30 {
 		return nil, fmt.Errorf("interp: workgroup memory of %d bytes is too large", d.wgBytes)
 	}
+	if p.ptrBytes == 4 {
+		if err := d.check32(); err != nil {
+			return nil, err
+		}
+	}
 	return d, nil
 }
 

@@ -24,4 +24,9 @@
 // values holding a region number and a byte offset, and every access is
 // bounds-checked. Run-time errors are *Fault values naming the instruction,
 // the function and the invocation.
+//
+// Floating-point arithmetic is exact IEEE 754 with round to nearest even,
+// denormals and signed zeros kept; the SPV_KHR_float_controls execution
+// modes DenormFlushToZero and RoundingModeRTZ change that per width, as
+// floatctl.go describes.
 package interp

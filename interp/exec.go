@@ -1016,6 +1016,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.group(in, lanes)
 	case opExtInst:
 		return sg.extInst(in, lanes)
+	case opFloatCtl:
+		return sg.floatCtl(in, lanes)
 	default:
 		return &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal op %d", in.op)}
 	}

@@ -1400,7 +1400,11 @@ func (c *compiler) addStep(ch *chain, ix uint32, stride int64, count uint64) err
 		if t != nil && t.sc.width < 64 {
 			sv = sext(v, t.sc.width)
 		}
-		if count > 0 && uint64(sv) >= count {
+		// Physical addressing is address arithmetic: C forms pointers one
+		// past an array's end (llvm-spirv writes them as constant indexes),
+		// and any other address is checked when it is accessed. Strict
+		// keeps C's rule.
+		if count > 0 && uint64(sv) >= count && !(c.p.physical && (!c.opts.Strict || uint64(sv) == count)) {
 			return fmt.Errorf("constant index %d out of range 0..%d", sv, count-1)
 		}
 		ch.constOff += sv * stride

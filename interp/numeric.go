@@ -288,6 +288,9 @@ func convert(kind int32, x uint64, from, to scalar, mode uint8, sat bool) uint64
 		}
 		return uint64(int64(v)) & m
 	case cvSToF, cvUToF:
+		if mode != 0 && to.enc == encIEEE {
+			return intToFloat(x, kind == cvSToF, from, to, mode, sat) // exact for 64-bit integers too
+		}
 		if kind == cvSToF {
 			i := sext(x, from.width)
 			if to.enc == encIEEE && to.width == 32 && mode == 0 {

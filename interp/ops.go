@@ -92,4 +92,6 @@ const (
 
 	// subgroup
 	opGroup
+
+	opFloatCtl // float controls (floatctl.go), aux: fcFlush...
 )

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -89,5 +90,64 @@ func TestRunKernel(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(outf); len(b) != 64 {
 		t.Errorf("out.bin has %d bytes", len(b))
+	}
+}
+
+// TestRunKernelPhysical32 runs OpenCL C compiled for 32-bit SPIR
+// (Physical32: 32-bit pointers and size_t) and, for comparison, for spir64,
+// with buffer, uint and ulong scalar and __local arguments.
+func TestRunKernelPhysical32(t *testing.T) {
+	clang, err1 := exec.LookPath("clang-15")
+	tr, err2 := exec.LookPath("llvm-spirv-15")
+	if err1 != nil || err2 != nil {
+		t.Skip("clang-15 or llvm-spirv-15 not found: skipping the Kernel run test")
+	}
+	for _, c := range []struct {
+		triple string
+		ptr    uint32
+	}{{"spir", 4}, {"spir64", 8}} {
+		t.Run(c.triple, func(t *testing.T) {
+			dir := t.TempDir()
+			cl, bc, spv := filepath.Join(dir, "k.cl"), filepath.Join(dir, "k.bc"), filepath.Join(dir, "k.spv")
+			os.WriteFile(cl, []byte(`__kernel void addr(__global const uint* in, __global uint* out, uint stride, ulong k, __local uint* tmp) {
+  size_t i = get_global_id(0), l = get_local_id(0);
+  tmp[l] = in[i * stride]; barrier(CLK_LOCAL_MEM_FENCE);
+  out[i] = (uint)(tmp[get_local_size(0) - 1 - l] * k) + (uint)sizeof(size_t) * 1000 + (uint)((uintptr_t)&out[i] - (uintptr_t)out); }`), 0o644)
+			if b, err := exec.Command(clang, "-cc1", "-triple", c.triple, "-cl-std=CL2.0", "-finclude-default-header", "-no-opaque-pointers", "-emit-llvm-bc", "-o", bc, cl).CombinedOutput(); err != nil {
+				t.Fatalf("clang: %v\n%s", err, b)
+			}
+			if b, err := exec.Command(tr, bc, "-o", spv).CombinedOutput(); err != nil {
+				t.Fatalf("llvm-spirv: %v\n%s", err, b)
+			}
+			in := make([]byte, 4*32)
+			for i := 0; i < 32; i++ {
+				binary.LittleEndian.PutUint32(in[4*i:], uint32(i))
+			}
+			inf, outf := filepath.Join(dir, "in.bin"), filepath.Join(dir, "out.bin")
+			os.WriteFile(inf, in, 0o644)
+			out, errs, code := runCLI(t, nil, "run", spv, "--entry", "addr", "--global", "16", "--local", "8", "--subgroup", "4",
+				"--arg", "0="+inf, "--arg", "1="+outf+":64", "--arg", "2=u32:2", "--arg", "3=u64:10", "--arg", "4=local:32", "--print", "1:u32")
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			b, _ := os.ReadFile(outf)
+			if len(b) != 64 {
+				t.Fatalf("out.bin has %d bytes", len(b))
+			}
+			var first []string
+			for i := uint32(0); i < 16; i++ {
+				base, l := i/8*8, i%8
+				want := 2*(base+7-l)*10 + c.ptr*1000 + 4*i
+				if got := binary.LittleEndian.Uint32(b[4*i:]); got != want {
+					t.Errorf("out[%d] = %d, want %d", i, got, want)
+				}
+				if i < 8 {
+					first = append(first, strconv.Itoa(int(want)))
+				}
+			}
+			if line := "0: " + strings.Join(first, " ") + "\n"; !strings.Contains(out, line) {
+				t.Errorf("--print output %q lacks %q", out, line)
+			}
+		})
 	}
 }
