@@ -1,9 +1,107 @@
 package mx
 
-func decodeF32Kernel([]float32, []uint8, *[256]float32) int { return 0 }
+// AVX2 kernels for the slice conversions (slice_amd64.s), over whole
+// groups of 32 elements; the portable loops in slice.go finish the tail.
+// Decoding gathers from the same 256-entry tables the portable loops read.
+// Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
+// at a time; the directed modes gather from the encodeTable the portable
+// loop reads. E8M0 and MXINT8 have no kernel.
+//
+// Dispatch: useAVX2 (kernels_amd64.go) is set once from CPUID and GODEBUG
+// (cpu.avx2=off switches it off); tests flip it to run both paths. A later
+// AVX-512 path would get its own flag (cpu.avx512f=off, the runtime's
+// name) and be tried first in each wrapper below.
 
-func decodeU16Kernel([]uint16, []uint8, *[258]uint16) int { return 0 }
+//go:noescape
+func decodeGather32AVX2(dst *float32, src *byte, n int, table *[256]float32)
 
-func encodeBitsKernel(*sliceEncoder, []uint8, []uint32) int { return 0 }
+//go:noescape
+func decodeGather16AVX2(dst *uint16, src *byte, n int, table *[258]uint16)
 
+//go:noescape
+func encodeTableAVX2(dst *byte, src *uint32, n int, codes *byte, shift uint64, low uint32)
+
+//go:noescape
+func encodeRTEAVX2(dst *byte, src *uint32, n int, c *rteConsts)
+
+// rteConsts holds one (float format, saturation) pair's constants for
+// encodeRTEAVX2 as 8-lane vectors; the assembly finds the fields through
+// go_asm.h.
+type rteConsts struct {
+	half, rebias, minNormalM1, magic, limit, signBit, nanSign, nanCode [8]uint32
+	shift, signShift                                                   uint64
+}
+
+// newRTEConsts derives the constants from the format parameters: limit is
+// the code overflow gives (the scalar encoders' min limit), and NaN inputs
+// give nanCode, with the input's sign where the format keeps it.
+func newRTEConsts(f Format, sat bool) *rteConsts {
+	in := &formatInfos[f]
+	p := &in.float
+	sh, half, rebias, minNormal, _, magicBits := rneConsts(uint32(p.manBits), uint32(p.bias))
+	limit := p.maxMag
+	if !sat {
+		switch p.overflow {
+		case overflowNaN:
+			limit = p.nanMag
+		case overflowInf:
+			limit = p.infMag
+		}
+	}
+	nanSign, nanCode := p.signBit, p.nanMag
+	if p.nanToZero {
+		nanSign, nanCode = 0, 0
+	}
+	c := &rteConsts{shift: uint64(sh), signShift: uint64(32 - in.bits)}
+	for i := range 8 {
+		c.half[i], c.rebias[i], c.minNormalM1[i], c.magic[i] = half, rebias, minNormal-1, magicBits
+		c.limit[i], c.signBit[i], c.nanSign[i], c.nanCode[i] = limit, p.signBit, nanSign, nanCode
+	}
+	return c
+}
+
+// rteConstTable holds newRTEConsts for every float format and saturation.
+var rteConstTable = func() (t [E5M2 + 1][2]*rteConsts) {
+	for f := E2M1; f <= E5M2; f++ {
+		t[f][0], t[f][1] = newRTEConsts(f, false), newRTEConsts(f, true)
+	}
+	return t
+}()
+
+func decodeF32Kernel(dst []float32, src []uint8, table *[256]float32) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	decodeGather32AVX2(&dst[0], &src[0], n, table)
+	return n
+}
+
+func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	decodeGather16AVX2(&dst[0], &src[0], n, table)
+	return n
+}
+
+func encodeBitsKernel(e *sliceEncoder, dst []uint8, src []uint32) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 || e.table == nil {
+		return 0
+	}
+	_ = dst[n-1]
+	if e.m == RTE {
+		encodeRTEAVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)])
+	} else {
+		encodeTableAVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask)
+	}
+	return n
+}
+
+// encode16Kernel: the 16-bit inputs are widened in Go a chunk at a time
+// and reach encodeBitsKernel from there.
 func encode16Kernel(*sliceEncoder, []uint8, []uint16, bool) int { return 0 }

@@ -1,0 +1,215 @@
+#include "textflag.h"
+#include "go_asm.h"
+
+// AVX2 kernels for the slice conversions; see slice_amd64.go. Go operand
+// order: sources first, destination last. Every kernel takes a count that
+// is a positive multiple of 32 (the wrappers check) and loops over groups
+// of 32 elements.
+
+DATA sliceAbs<>+0(SB)/4, $0x7fffffff
+GLOBL sliceAbs<>(SB), RODATA|NOPTR, $4
+DATA sliceOnes<>+0(SB)/4, $0x00000001
+GLOBL sliceOnes<>(SB), RODATA|NOPTR, $4
+DATA sliceInf<>+0(SB)/4, $0x7f800000
+GLOBL sliceInf<>(SB), RODATA|NOPTR, $4
+DATA sliceLow16<>+0(SB)/4, $0x0000ffff
+GLOBL sliceLow16<>(SB), RODATA|NOPTR, $4
+DATA sliceLow8<>+0(SB)/4, $0x000000ff
+GLOBL sliceLow8<>(SB), RODATA|NOPTR, $4
+
+// Dword order after VPACKUSDW and VPACKUSWB of four vectors, undone.
+DATA slicePackPerm<>+0(SB)/8, $0x0000000400000000
+DATA slicePackPerm<>+8(SB)/8, $0x0000000500000001
+DATA slicePackPerm<>+16(SB)/8, $0x0000000600000002
+DATA slicePackPerm<>+24(SB)/8, $0x0000000700000003
+GLOBL slicePackPerm<>(SB), RODATA|NOPTR, $32
+
+// GATHER32 looks up 8 codes (bytes at off(SI)) in the dword table at R8
+// and leaves the values in dst; Y15 is scratch for the mask, which the
+// gather clears.
+#define GATHER32(off, idx, dst) \
+	VPMOVZXBD  off(SI), idx; \
+	VPCMPEQD   Y15, Y15, Y15; \
+	VPGATHERDD Y15, (R8)(idx*4), dst
+
+// func decodeGather32AVX2(dst *float32, src *byte, n int, table *[256]float32)
+TEXT ·decodeGather32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ table+24(FP), R8
+	SHRQ $5, CX
+	JEQ  d32done
+
+d32loop:
+	GATHER32(0, Y0, Y1)
+	GATHER32(8, Y2, Y3)
+	GATHER32(16, Y4, Y5)
+	GATHER32(24, Y6, Y7)
+	VMOVDQU Y1, 0(DI)
+	VMOVDQU Y3, 32(DI)
+	VMOVDQU Y5, 64(DI)
+	VMOVDQU Y7, 96(DI)
+	ADDQ    $32, SI
+	ADDQ    $128, DI
+	DECQ    CX
+	JNZ     d32loop
+
+d32done:
+	VZEROUPPER
+	RET
+
+// GATHER16 looks up 8 codes in the word table at R8 (reading 32 bits at
+// each entry; the table is padded) and leaves the words in the low halves
+// of the dwords of dst.
+#define GATHER16(off, idx, dst) \
+	VPMOVZXBD  off(SI), idx; \
+	VPCMPEQD   Y15, Y15, Y15; \
+	VPGATHERDD Y15, (R8)(idx*2), dst; \
+	VPAND      Y14, dst, dst
+
+// func decodeGather16AVX2(dst *uint16, src *byte, n int, table *[258]uint16)
+TEXT ·decodeGather16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ table+24(FP), R8
+	VPBROADCASTD sliceLow16<>(SB), Y14
+	SHRQ $5, CX
+	JEQ  d16done
+
+d16loop:
+	GATHER16(0, Y0, Y1)
+	GATHER16(8, Y2, Y3)
+	GATHER16(16, Y4, Y5)
+	GATHER16(24, Y6, Y7)
+	// Words of 8+8 elements per vector; VPERMQ restores element order
+	// from VPACKUSDW's per-lane interleave.
+	VPACKUSDW Y3, Y1, Y1
+	VPACKUSDW Y7, Y5, Y5
+	VPERMQ    $0xd8, Y1, Y1
+	VPERMQ    $0xd8, Y5, Y5
+	VMOVDQU   Y1, 0(DI)
+	VMOVDQU   Y5, 32(DI)
+	ADDQ      $32, SI
+	ADDQ      $64, DI
+	DECQ      CX
+	JNZ       d16loop
+
+d16done:
+	VZEROUPPER
+	RET
+
+// PACK32 stores the byte codes in the dwords of Y0–Y3 (element order) as
+// 32 bytes at (DI).
+#define PACK32 \
+	VPACKUSDW Y1, Y0, Y0; \
+	VPACKUSDW Y3, Y2, Y2; \
+	VPACKUSWB Y2, Y0, Y0; \
+	VPERMD    Y0, Y13, Y0; \
+	VMOVDQU   Y0, (DI)
+
+// TKEY computes the encodeTable key of the 8 float32 bit patterns at
+// off(SI) and gathers their codes into the low bytes of dst: key = (u >>
+// shift) << 1 | sticky, sticky = ((u & low) + low) >> shift. X12 holds the
+// shift, Y11 the low mask, Y10 0xFF, R8 the table.
+#define TKEY(off, dst) \
+	VMOVDQU    off(SI), Y4; \
+	VPAND      Y11, Y4, Y5; \
+	VPADDD     Y11, Y5, Y5; \
+	VPSRLD     X12, Y5, Y5; \
+	VPSRLD     X12, Y4, Y4; \
+	VPSLLD     $1, Y4, Y4; \
+	VPOR       Y5, Y4, Y4; \
+	VPCMPEQD   Y15, Y15, Y15; \
+	VPGATHERDD Y15, (R8)(Y4*1), dst; \
+	VPAND      Y10, dst, dst
+
+// func encodeTableAVX2(dst *byte, src *uint32, n int, codes *byte, shift uint64, low uint32)
+TEXT ·encodeTableAVX2(SB), NOSPLIT, $0-44
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ codes+24(FP), R8
+	VMOVQ shift+32(FP), X12
+	MOVL low+40(FP), AX
+	VMOVD AX, X11
+	VPBROADCASTD X11, Y11
+	VPBROADCASTD sliceLow8<>(SB), Y10
+	VMOVDQU slicePackPerm<>(SB), Y13
+	SHRQ $5, CX
+	JEQ  etdone
+
+etloop:
+	TKEY(0, Y0)
+	TKEY(32, Y1)
+	TKEY(64, Y2)
+	TKEY(96, Y3)
+	PACK32
+	ADDQ $128, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  etloop
+
+etdone:
+	VZEROUPPER
+	RET
+
+// RNE8 rounds the 8 float32 bit patterns at off(SI) to codes of a float
+// format, to nearest even, in the dwords of code: rneMag's integer rounding
+// for normal results and the FPU's for subnormal ones, the saturating
+// minimum with the limit, the sign, and NaN inputs replaced by the format's
+// NaN code. R8 points to the rteConsts; X12 holds the rounding shift, X11
+// the sign shift, Y14 the magnitude mask, Y10 ones, Y9 the Inf bits;
+// Y4–Y8 are scratch.
+#define RNE8(off, code) \
+	VMOVDQU   off(SI), Y4; \
+	VPAND     Y14, Y4, Y5; \
+	VPSRLD    X12, Y5, Y6; \
+	VPAND     Y10, Y6, Y6; \
+	VPADDD    Y5, Y6, Y6; \
+	VPADDD    rteConsts_half(R8), Y6, Y6; \
+	VPSRLD    X12, Y6, Y6; \
+	VPSUBD    rteConsts_rebias(R8), Y6, Y6; \
+	VADDPS    rteConsts_magic(R8), Y5, Y7; \
+	VPSUBD    rteConsts_magic(R8), Y7, Y7; \
+	VPCMPGTD  rteConsts_minNormalM1(R8), Y5, Y8; \
+	VPBLENDVB Y8, Y6, Y7, code; \
+	VPMINUD   rteConsts_limit(R8), code, code; \
+	VPSRLD    X11, Y4, Y4; \
+	VPAND     rteConsts_signBit(R8), Y4, Y4; \
+	VPOR      Y4, code, code; \
+	VPCMPGTD  Y9, Y5, Y8; \
+	VPAND     rteConsts_nanSign(R8), Y4, Y4; \
+	VPOR      rteConsts_nanCode(R8), Y4, Y4; \
+	VPBLENDVB Y8, Y4, code, code
+
+// func encodeRTEAVX2(dst *byte, src *uint32, n int, c *rteConsts)
+TEXT ·encodeRTEAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), R8
+	VMOVQ rteConsts_shift(R8), X12
+	VMOVQ rteConsts_signShift(R8), X11
+	VPBROADCASTD sliceAbs<>(SB), Y14
+	VPBROADCASTD sliceOnes<>(SB), Y10
+	VPBROADCASTD sliceInf<>(SB), Y9
+	VMOVDQU slicePackPerm<>(SB), Y13
+	SHRQ $5, CX
+	JEQ  erdone
+
+erloop:
+	RNE8(0, Y0)
+	RNE8(32, Y1)
+	RNE8(64, Y2)
+	RNE8(96, Y3)
+	PACK32
+	ADDQ $128, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  erloop
+
+erdone:
+	VZEROUPPER
+	RET
