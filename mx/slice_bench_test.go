@@ -43,27 +43,44 @@ var bigInputs = sync.OnceValue(func() (in struct {
 	return in
 })
 
-// copyRate returns the bytes per second of copying n bytes (best of 3).
-func copyRate(n int) float64 {
+// copyRates returns the bytes per wall second (best of 3) and per CPU
+// second (all 3) of copying n bytes.
+func copyRates(n int) (wall, cpu float64) {
 	src, dst := make([]byte, n), make([]byte, n)
 	copy(dst, src) // fault the pages in
 	best := time.Duration(math.MaxInt64)
+	c0 := cpuTime()
 	for range 3 {
 		t0 := time.Now()
 		copy(dst, src)
 		best = min(best, time.Since(t0))
 	}
-	return float64(n) / best.Seconds()
+	c := cpuTime() - c0
+	return float64(n) / best.Seconds(), 3 * float64(n) / c.Seconds()
 }
 
-// reportBig sets the metrics of a benchmark over bigN elements writing
-// outBytes bytes per iteration.
-func reportBig(b *testing.B, outBytes int) {
+// bigBench runs fn, a conversion of bigN elements writing outBytes bytes,
+// once untimed (faulting the output in, building tables) and then b.N
+// times, and reports G el/s per wall second and per CPU second (all
+// goroutines' CPU time, so with -cpu 2 it is the rate per core), each
+// divided by the rate of copy() of the output bytes measured the same way.
+func bigBench(b *testing.B, outBytes int, fn func()) {
+	fn()
+	b.ResetTimer()
+	c0 := cpuTime()
+	for range b.N {
+		fn()
+	}
 	b.StopTimer()
-	elemRate := float64(b.N) * bigN / b.Elapsed().Seconds()
-	copyElems := copyRate(outBytes) / (float64(outBytes) / bigN)
-	b.ReportMetric(elemRate/1e9, "Gel/s")
-	b.ReportMetric(elemRate/copyElems, "x-copy")
+	cpu := cpuTime() - c0
+	el := float64(b.N) * bigN
+	wallRate, cpuRate := el/b.Elapsed().Seconds(), el/cpu.Seconds()
+	cw, cc := copyRates(outBytes)
+	perElem := float64(outBytes) / bigN
+	b.ReportMetric(wallRate/1e9, "Gel/s")
+	b.ReportMetric(wallRate/(cw/perElem), "x-copy")
+	b.ReportMetric(cpuRate/1e9, "Gel/cpu-s")
+	b.ReportMetric(cpuRate/(cc/perElem), "x-copy-cpu")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -72,26 +89,16 @@ func BenchmarkBigDecode(b *testing.B) {
 	for _, f := range Formats {
 		b.Run(f.String()+"_f32", func(b *testing.B) {
 			dst := make([]float32, bigN)
-			b.SetBytes(4 * bigN)
-			for b.Loop() {
-				_ = f.DecodeSlice(dst, in.codes[f])
-			}
-			reportBig(b, 4*bigN)
+			bigBench(b, 4*bigN, func() { _ = f.DecodeSlice(dst, in.codes[f]) })
 		})
 		if f == E4M3 || f == E5M2 {
 			b.Run(f.String()+"_bf16", func(b *testing.B) {
 				dst := make([]uint16, bigN)
-				for b.Loop() {
-					_ = f.DecodeSliceBFloat16(dst, in.codes[f])
-				}
-				reportBig(b, 2*bigN)
+				bigBench(b, 2*bigN, func() { _ = f.DecodeSliceBFloat16(dst, in.codes[f]) })
 			})
 			b.Run(f.String()+"_f16", func(b *testing.B) {
 				dst := make([]uint16, bigN)
-				for b.Loop() {
-					_ = f.DecodeSliceHalf(dst, in.codes[f])
-				}
-				reportBig(b, 2*bigN)
+				bigBench(b, 2*bigN, func() { _ = f.DecodeSliceHalf(dst, in.codes[f]) })
 			})
 		}
 	}
@@ -106,24 +113,15 @@ func BenchmarkBigEncode(b *testing.B) {
 				continue
 			}
 			b.Run("f32_"+f.String()+"_"+m.String(), func(b *testing.B) {
-				for b.Loop() {
-					_ = f.EncodeSlice(dst, in.f32, m, false)
-				}
-				reportBig(b, bigN)
+				bigBench(b, bigN, func() { _ = f.EncodeSlice(dst, in.f32, m, false) })
 			})
 		}
 		if f == E4M3 || f == E5M2 {
 			b.Run("bf16_"+f.String()+"_rte", func(b *testing.B) {
-				for b.Loop() {
-					_ = f.EncodeSliceBFloat16(dst, in.bf16, RTE, false)
-				}
-				reportBig(b, bigN)
+				bigBench(b, bigN, func() { _ = f.EncodeSliceBFloat16(dst, in.bf16, RTE, false) })
 			})
 			b.Run("f16_"+f.String()+"_rte", func(b *testing.B) {
-				for b.Loop() {
-					_ = f.EncodeSliceHalf(dst, in.f16, RTE, false)
-				}
-				reportBig(b, bigN)
+				bigBench(b, bigN, func() { _ = f.EncodeSliceHalf(dst, in.f16, RTE, false) })
 			})
 		}
 	}
@@ -136,16 +134,10 @@ func BenchmarkBigQuantize(b *testing.B) {
 		elems := make([]byte, mustElementBytes(f, bigN))
 		out := len(scales) + len(elems)
 		b.Run(f.String()+"_f32", func(b *testing.B) {
-			for b.Loop() {
-				_ = Quantize(scales, elems, in.f32, f, Options{})
-			}
-			reportBig(b, out)
+			bigBench(b, out, func() { _ = Quantize(scales, elems, in.f32, f, Options{}) })
 		})
 		b.Run(f.String()+"_bf16", func(b *testing.B) {
-			for b.Loop() {
-				_ = QuantizeBFloat16(scales, elems, in.bf16, f, Options{})
-			}
-			reportBig(b, out)
+			bigBench(b, out, func() { _ = QuantizeBFloat16(scales, elems, in.bf16, f, Options{}) })
 		})
 	}
 }
@@ -158,17 +150,11 @@ func BenchmarkBigDequantize(b *testing.B) {
 		_ = Quantize(scales, elems, in.f32, f, Options{})
 		b.Run(f.String()+"_f32", func(b *testing.B) {
 			dst := make([]float32, bigN)
-			for b.Loop() {
-				_ = Dequantize(dst, scales, elems, f, 32, 0)
-			}
-			reportBig(b, 4*bigN)
+			bigBench(b, 4*bigN, func() { _ = Dequantize(dst, scales, elems, f, 32, 0) })
 		})
 		b.Run(f.String()+"_bf16", func(b *testing.B) {
 			dst := make([]uint16, bigN)
-			for b.Loop() {
-				_ = DequantizeBFloat16(dst, scales, elems, f, 32, 0)
-			}
-			reportBig(b, 2*bigN)
+			bigBench(b, 2*bigN, func() { _ = DequantizeBFloat16(dst, scales, elems, f, 32, 0) })
 		})
 	}
 }
