@@ -24,6 +24,12 @@ func encodeTableAVX2(dst *byte, src *uint32, n int, codes *byte, shift uint64, l
 //go:noescape
 func encodeRTEAVX2(dst *byte, src *uint32, n int, c *rteConsts)
 
+//go:noescape
+func encodeTable16AVX2(dst *byte, src *uint16, n int, codes *byte, shift uint64, low uint32, half bool)
+
+//go:noescape
+func encodeRTE16AVX2(dst *byte, src *uint16, n int, c *rteConsts, half bool)
+
 // rteConsts holds one (float format, saturation) pair's constants for
 // encodeRTEAVX2 as 8-lane vectors; the assembly finds the fields through
 // go_asm.h.
@@ -102,6 +108,17 @@ func encodeBitsKernel(e *sliceEncoder, dst []uint8, src []uint32) int {
 	return n
 }
 
-// encode16Kernel: the 16-bit inputs are widened in Go a chunk at a time
-// and reach encodeBitsKernel from there.
-func encode16Kernel(*sliceEncoder, []uint8, []uint16, bool) int { return 0 }
+// encode16Kernel widens bfloat16 or binary16 inputs inside the kernels.
+func encode16Kernel(e *sliceEncoder, dst []uint8, src []uint16, half bool) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 || e.table == nil {
+		return 0
+	}
+	_ = dst[n-1]
+	if e.m == RTE {
+		encodeRTE16AVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)], half)
+	} else {
+		encodeTable16AVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask, half)
+	}
+	return n
+}

@@ -109,12 +109,10 @@ d16done:
 	VPERMD    Y0, Y13, Y0; \
 	VMOVDQU   Y0, (DI)
 
-// TKEY computes the encodeTable key of the 8 float32 bit patterns at
-// off(SI) and gathers their codes into the low bytes of dst: key = (u >>
+// TKEY computes the encodeTable key of the 8 float32 bit patterns in Y4 and gathers their codes into the low bytes of dst: key = (u >>
 // shift) << 1 | sticky, sticky = ((u & low) + low) >> shift. X12 holds the
 // shift, Y11 the low mask, Y10 0xFF, R8 the table.
-#define TKEY(off, dst) \
-	VMOVDQU    off(SI), Y4; \
+#define TKEY(dst) \
 	VPAND      Y11, Y4, Y5; \
 	VPADDD     Y11, Y5, Y5; \
 	VPSRLD     X12, Y5, Y5; \
@@ -141,10 +139,14 @@ TEXT ·encodeTableAVX2(SB), NOSPLIT, $0-44
 	JEQ  etdone
 
 etloop:
-	TKEY(0, Y0)
-	TKEY(32, Y1)
-	TKEY(64, Y2)
-	TKEY(96, Y3)
+	VMOVDQU 0(SI), Y4
+	TKEY(Y0)
+	VMOVDQU 32(SI), Y4
+	TKEY(Y1)
+	VMOVDQU 64(SI), Y4
+	TKEY(Y2)
+	VMOVDQU 96(SI), Y4
+	TKEY(Y3)
 	PACK32
 	ADDQ $128, SI
 	ADDQ $32, DI
@@ -155,15 +157,14 @@ etdone:
 	VZEROUPPER
 	RET
 
-// RNE8 rounds the 8 float32 bit patterns at off(SI) to codes of a float
+// RNE8 rounds the 8 float32 bit patterns in Y4 to codes of a float
 // format, to nearest even, in the dwords of code: rneMag's integer rounding
 // for normal results and the FPU's for subnormal ones, the saturating
 // minimum with the limit, the sign, and NaN inputs replaced by the format's
 // NaN code. R8 points to the rteConsts; X12 holds the rounding shift, X11
 // the sign shift, Y14 the magnitude mask, Y10 ones, Y9 the Inf bits;
 // Y4–Y8 are scratch.
-#define RNE8(off, code) \
-	VMOVDQU   off(SI), Y4; \
+#define RNE8(code) \
 	VPAND     Y14, Y4, Y5; \
 	VPSRLD    X12, Y5, Y6; \
 	VPAND     Y10, Y6, Y6; \
@@ -200,10 +201,14 @@ TEXT ·encodeRTEAVX2(SB), NOSPLIT, $0-32
 	JEQ  erdone
 
 erloop:
-	RNE8(0, Y0)
-	RNE8(32, Y1)
-	RNE8(64, Y2)
-	RNE8(96, Y3)
+	VMOVDQU 0(SI), Y4
+	RNE8(Y0)
+	VMOVDQU 32(SI), Y4
+	RNE8(Y1)
+	VMOVDQU 64(SI), Y4
+	RNE8(Y2)
+	VMOVDQU 96(SI), Y4
+	RNE8(Y3)
 	PACK32
 	ADDQ $128, SI
 	ADDQ $32, DI
@@ -211,5 +216,120 @@ erloop:
 	JNZ  erloop
 
 erdone:
+	VZEROUPPER
+	RET
+
+// 16-bit inputs: WIDEN widens 8 bfloat16 (R9 = 0) or binary16 (R9 = 1)
+// patterns at off(SI) to float32 bits in Y4, exactly. A bfloat16 is the
+// top half of a float32. A binary16 magnitude shifted left by 13 has the
+// right mantissa and the exponent 112 too small, so multiplying by 2^112
+// gives the value, subnormals included (the shifted pattern is then a
+// float32 subnormal, the product normal); Inf and NaN get the all-ones
+// exponent instead, keeping the payload, as halfBits does. Y5–Y8 scratch;
+// Y3 must not be live (the callers widen before computing element 3).
+#define WIDEN(off) \
+	VPMOVZXWD off(SI), Y4; \
+	TESTQ     R9, R9; \
+	JNZ       3(PC); \
+	VPSLLD    $16, Y4, Y4; \
+	JMP       10(PC); \
+	VPAND     halfAbs<>(SB), Y4, Y5; \
+	VPSLLD    $13, Y5, Y5; \
+	VMULPS    halfScale<>(SB), Y5, Y6; \
+	VPCMPGTD  halfInfM1<>(SB), Y5, Y7; \
+	VPOR      sliceInf8<>(SB), Y5, Y8; \
+	VPBLENDVB Y7, Y8, Y6, Y6; \
+	VPSRLD    $15, Y4, Y4; \
+	VPSLLD    $31, Y4, Y4; \
+	VPOR      Y6, Y4, Y4
+
+DATA halfAbs<>+0(SB)/8, $0x00007fff00007fff
+DATA halfAbs<>+8(SB)/8, $0x00007fff00007fff
+DATA halfAbs<>+16(SB)/8, $0x00007fff00007fff
+DATA halfAbs<>+24(SB)/8, $0x00007fff00007fff
+GLOBL halfAbs<>(SB), RODATA|NOPTR, $32
+DATA halfScale<>+0(SB)/8, $0x7780000077800000
+DATA halfScale<>+8(SB)/8, $0x7780000077800000
+DATA halfScale<>+16(SB)/8, $0x7780000077800000
+DATA halfScale<>+24(SB)/8, $0x7780000077800000
+GLOBL halfScale<>(SB), RODATA|NOPTR, $32
+DATA halfInfM1<>+0(SB)/8, $0x0f7fffff0f7fffff
+DATA halfInfM1<>+8(SB)/8, $0x0f7fffff0f7fffff
+DATA halfInfM1<>+16(SB)/8, $0x0f7fffff0f7fffff
+DATA halfInfM1<>+24(SB)/8, $0x0f7fffff0f7fffff
+GLOBL halfInfM1<>(SB), RODATA|NOPTR, $32
+DATA sliceInf8<>+0(SB)/8, $0x7f8000007f800000
+DATA sliceInf8<>+8(SB)/8, $0x7f8000007f800000
+DATA sliceInf8<>+16(SB)/8, $0x7f8000007f800000
+DATA sliceInf8<>+24(SB)/8, $0x7f8000007f800000
+GLOBL sliceInf8<>(SB), RODATA|NOPTR, $32
+
+// func encodeTable16AVX2(dst *byte, src *uint16, n int, codes *byte, shift uint64, low uint32, half bool)
+TEXT ·encodeTable16AVX2(SB), NOSPLIT, $0-45
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ codes+24(FP), R8
+	VMOVQ shift+32(FP), X12
+	MOVL low+40(FP), AX
+	VMOVD AX, X11
+	VPBROADCASTD X11, Y11
+	MOVBQZX half+44(FP), R9
+	VPBROADCASTD sliceLow8<>(SB), Y10
+	VMOVDQU slicePackPerm<>(SB), Y13
+	SHRQ $5, CX
+	JEQ  et16done
+
+et16loop:
+	WIDEN(0)
+	TKEY(Y0)
+	WIDEN(16)
+	TKEY(Y1)
+	WIDEN(32)
+	TKEY(Y2)
+	WIDEN(48)
+	TKEY(Y3)
+	PACK32
+	ADDQ $64, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  et16loop
+
+et16done:
+	VZEROUPPER
+	RET
+
+// func encodeRTE16AVX2(dst *byte, src *uint16, n int, c *rteConsts, half bool)
+TEXT ·encodeRTE16AVX2(SB), NOSPLIT, $0-33
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), R8
+	MOVBQZX half+32(FP), R9
+	VMOVQ rteConsts_shift(R8), X12
+	VMOVQ rteConsts_signShift(R8), X11
+	VPBROADCASTD sliceAbs<>(SB), Y14
+	VPBROADCASTD sliceOnes<>(SB), Y10
+	VPBROADCASTD sliceInf<>(SB), Y9
+	VMOVDQU slicePackPerm<>(SB), Y13
+	SHRQ $5, CX
+	JEQ  er16done
+
+er16loop:
+	WIDEN(0)
+	RNE8(Y0)
+	WIDEN(16)
+	RNE8(Y1)
+	WIDEN(32)
+	RNE8(Y2)
+	WIDEN(48)
+	RNE8(Y3)
+	PACK32
+	ADDQ $64, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  er16loop
+
+er16done:
 	VZEROUPPER
 	RET
