@@ -5,7 +5,7 @@ package mx
 // Decoding gathers from the same 256-entry tables the portable loops read.
 // Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
 // at a time; the directed modes gather from the encodeTable the portable
-// loop reads. E8M0 and MXINT8 have no kernel.
+// loop reads. MXINT8 rounds with VROUNDPS; E8M0 has no kernel.
 //
 // Dispatch: useAVX2 (kernels_amd64.go) is set once from CPUID and GODEBUG
 // (cpu.avx2=off switches it off); tests flip it to run both paths. A later
@@ -29,6 +29,25 @@ func encodeTable16AVX2(dst *byte, src *uint16, n int, codes *byte, shift uint64,
 
 //go:noescape
 func encodeRTE16AVX2(dst *byte, src *uint16, n int, c *rteConsts, half bool)
+
+// The MXINT8 encoders, one per rounding mode (VROUNDPS takes the mode as
+// an immediate).
+//
+//go:noescape
+func encodeINT8RTEAVX2(dst *byte, src *uint32, n int)
+
+//go:noescape
+func encodeINT8RTZAVX2(dst *byte, src *uint32, n int)
+
+//go:noescape
+func encodeINT8RTPAVX2(dst *byte, src *uint32, n int)
+
+//go:noescape
+func encodeINT8RTNAVX2(dst *byte, src *uint32, n int)
+
+var encodeINT8AVX2 = [...]func(dst *byte, src *uint32, n int){
+	RTE: encodeINT8RTEAVX2, RTZ: encodeINT8RTZAVX2, RTP: encodeINT8RTPAVX2, RTN: encodeINT8RTNAVX2,
+}
 
 // rteConsts holds one (float format, saturation) pair's constants for
 // encodeRTEAVX2 as 8-lane vectors; the assembly finds the fields through
@@ -96,13 +115,16 @@ func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
 
 func encodeBitsKernel(e *sliceEncoder, dst []uint8, src []uint32) int {
 	n := len(src) &^ 31
-	if !useAVX2 || n == 0 || e.table == nil {
+	if !useAVX2 || n == 0 || e.f == E8M0 {
 		return 0
 	}
 	_ = dst[n-1]
-	if e.m == RTE {
+	switch {
+	case e.f == MXINT8:
+		encodeINT8AVX2[e.m](&dst[0], &src[0], n)
+	case e.m == RTE:
 		encodeRTEAVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)])
-	} else {
+	default:
 		encodeTableAVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask)
 	}
 	return n

@@ -333,3 +333,156 @@ er16loop:
 er16done:
 	VZEROUPPER
 	RET
+
+DATA sliceF64<>+0(SB)/4, $0x42800000 // 64.0
+GLOBL sliceF64<>(SB), RODATA|NOPTR, $4
+DATA sliceF127<>+0(SB)/4, $0x42fe0000 // 127.0
+GLOBL sliceF127<>(SB), RODATA|NOPTR, $4
+DATA sliceFm128<>+0(SB)/4, $0xc3000000 // -128.0
+GLOBL sliceFm128<>(SB), RODATA|NOPTR, $4
+
+// INT8LANE encodes the 8 float32 values in Y4 to MXINT8 in the dwords of
+// code, as mxint8RTE and mxint8Slice do: x·64 (exact, or ±Inf), clamped
+// to [−128, 127], rounded to an integer with VROUNDPS in mode imm (0 to
+// nearest even, 1 down, 2 up, 3 toward zero), converted; NaN lanes give
+// 0. Y10 = 64, Y9 = 127, Y8 = −128; Y5 scratch.
+#define INT8LANE(imm, code) \
+	VCMPPS     $3, Y4, Y4, Y5; \
+	VMULPS     Y10, Y4, code; \
+	VMAXPS     Y8, code, code; \
+	VMINPS     Y9, code, code; \
+	VROUNDPS   $imm, code, code; \
+	VCVTTPS2DQ code, code; \
+	VPANDN     code, Y5, code
+
+// PACKS32 stores the signed dwords of Y0–Y3 as 32 bytes at (DI).
+#define PACKS32 \
+	VPACKSSDW Y1, Y0, Y0; \
+	VPACKSSDW Y3, Y2, Y2; \
+	VPACKSSWB Y2, Y0, Y0; \
+	VPERMD    Y0, Y13, Y0; \
+	VMOVDQU   Y0, (DI)
+
+// func encodeINT8RTEAVX2(dst *byte, src *uint32, n int)
+TEXT ·encodeINT8RTEAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTD sliceF64<>(SB), Y10
+	VPBROADCASTD sliceF127<>(SB), Y9
+	VPBROADCASTD sliceFm128<>(SB), Y8
+	VMOVDQU slicePackPerm<>(SB), Y13
+	SHRQ $5, CX
+	JEQ  i8RTEdone
+
+i8RTEloop:
+	VMOVDQU 0(SI), Y4
+	INT8LANE(0, Y0)
+	VMOVDQU 32(SI), Y4
+	INT8LANE(0, Y1)
+	VMOVDQU 64(SI), Y4
+	INT8LANE(0, Y2)
+	VMOVDQU 96(SI), Y4
+	INT8LANE(0, Y3)
+	PACKS32
+	ADDQ $128, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  i8RTEloop
+
+i8RTEdone:
+	VZEROUPPER
+	RET
+
+// func encodeINT8RTNAVX2(dst *byte, src *uint32, n int)
+TEXT ·encodeINT8RTNAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTD sliceF64<>(SB), Y10
+	VPBROADCASTD sliceF127<>(SB), Y9
+	VPBROADCASTD sliceFm128<>(SB), Y8
+	VMOVDQU slicePackPerm<>(SB), Y13
+	SHRQ $5, CX
+	JEQ  i8RTNdone
+
+i8RTNloop:
+	VMOVDQU 0(SI), Y4
+	INT8LANE(1, Y0)
+	VMOVDQU 32(SI), Y4
+	INT8LANE(1, Y1)
+	VMOVDQU 64(SI), Y4
+	INT8LANE(1, Y2)
+	VMOVDQU 96(SI), Y4
+	INT8LANE(1, Y3)
+	PACKS32
+	ADDQ $128, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  i8RTNloop
+
+i8RTNdone:
+	VZEROUPPER
+	RET
+
+// func encodeINT8RTPAVX2(dst *byte, src *uint32, n int)
+TEXT ·encodeINT8RTPAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTD sliceF64<>(SB), Y10
+	VPBROADCASTD sliceF127<>(SB), Y9
+	VPBROADCASTD sliceFm128<>(SB), Y8
+	VMOVDQU slicePackPerm<>(SB), Y13
+	SHRQ $5, CX
+	JEQ  i8RTPdone
+
+i8RTPloop:
+	VMOVDQU 0(SI), Y4
+	INT8LANE(2, Y0)
+	VMOVDQU 32(SI), Y4
+	INT8LANE(2, Y1)
+	VMOVDQU 64(SI), Y4
+	INT8LANE(2, Y2)
+	VMOVDQU 96(SI), Y4
+	INT8LANE(2, Y3)
+	PACKS32
+	ADDQ $128, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  i8RTPloop
+
+i8RTPdone:
+	VZEROUPPER
+	RET
+
+// func encodeINT8RTZAVX2(dst *byte, src *uint32, n int)
+TEXT ·encodeINT8RTZAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTD sliceF64<>(SB), Y10
+	VPBROADCASTD sliceF127<>(SB), Y9
+	VPBROADCASTD sliceFm128<>(SB), Y8
+	VMOVDQU slicePackPerm<>(SB), Y13
+	SHRQ $5, CX
+	JEQ  i8RTZdone
+
+i8RTZloop:
+	VMOVDQU 0(SI), Y4
+	INT8LANE(3, Y0)
+	VMOVDQU 32(SI), Y4
+	INT8LANE(3, Y1)
+	VMOVDQU 64(SI), Y4
+	INT8LANE(3, Y2)
+	VMOVDQU 96(SI), Y4
+	INT8LANE(3, Y3)
+	PACKS32
+	ADDQ $128, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  i8RTZloop
+
+i8RTZdone:
+	VZEROUPPER
+	RET

@@ -158,3 +158,31 @@ func BenchmarkBigDequantize(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSlice converts benchN elements (in cache) per iteration, to
+// separate the kernels' arithmetic from memory bandwidth; MB/s counts
+// output bytes, like BenchmarkCopyFloat32 and BenchmarkCopyBytes/codes.
+func BenchmarkSlice(b *testing.B) {
+	src := benchInput()
+	codes := make([]uint8, len(src))
+	dst32 := make([]float32, len(src))
+	for _, f := range []Format{E4M3, E5M2, E2M1, MXINT8} {
+		b.Run("decode_"+f.String(), func(b *testing.B) {
+			_ = f.EncodeSlice(codes, src, RTE, true)
+			b.SetBytes(4 * benchN)
+			for b.Loop() {
+				_ = f.DecodeSlice(dst32, codes)
+			}
+			b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e9, "Gel/s")
+		})
+		for _, m := range []RoundingMode{RTE, RTZ} {
+			b.Run("encode_"+f.String()+"_"+m.String(), func(b *testing.B) {
+				b.SetBytes(benchN)
+				for b.Loop() {
+					_ = f.EncodeSlice(codes, src, m, false)
+				}
+				b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e9, "Gel/s")
+			})
+		}
+	}
+}
