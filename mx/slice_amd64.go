@@ -49,6 +49,44 @@ var encodeINT8AVX2 = [...]func(dst *byte, src *uint32, n int){
 	RTE: encodeINT8RTEAVX2, RTZ: encodeINT8RTZAVX2, RTP: encodeINT8RTPAVX2, RTN: encodeINT8RTNAVX2,
 }
 
+//go:noescape
+func decodeFloatAVX2(dst *float32, src *byte, n int, c *decConsts)
+
+// decConsts holds a float format's constants for decodeFloatAVX2.
+type decConsts struct {
+	magMask, scale, signMask, infMag, nanMinM1 [8]uint32
+	shift, signShift                           uint64
+}
+
+// decConstTable holds decConsts for the float formats. Magnitudes are
+// compared as signed dwords; 0xFFFF is beyond every magnitude (no Inf, no
+// NaN).
+var decConstTable = func() (t [E5M2 + 1]*decConsts) {
+	for f := E2M1; f <= E5M2; f++ {
+		in := &formatInfos[f]
+		p := &in.float
+		infMag, nanMinM1 := uint32(0xFFFF), uint32(0xFFFF)
+		switch p.overflow {
+		case overflowNaN:
+			nanMinM1 = p.maxMag
+		case overflowInf:
+			infMag, nanMinM1 = p.infMag, p.infMag
+		}
+		c := &decConsts{shift: uint64(23 - p.manBits), signShift: uint64(32 - in.bits)}
+		for i := range 8 {
+			c.magMask[i], c.signMask[i] = p.signBit-1, p.signBit
+			c.scale[i] = uint32(254-p.bias) << 23 // 2^(127−bias)
+			c.infMag[i], c.nanMinM1[i] = infMag, nanMinM1
+		}
+		t[f] = c
+	}
+	return t
+}()
+
+// useArithDecode selects decodeFloatAVX2 over the gather for the float
+// formats (see BENCHMARKS.md).
+var useArithDecode = true
+
 // rteConsts holds one (float format, saturation) pair's constants for
 // encodeRTEAVX2 as 8-lane vectors; the assembly finds the fields through
 // go_asm.h.
@@ -99,6 +137,12 @@ func decodeF32Kernel(dst []float32, src []uint8, table *[256]float32) int {
 		return 0
 	}
 	_ = dst[n-1]
+	for f := E2M1; f <= E5M2; f++ {
+		if table == &decodeTables[f] && useArithDecode {
+			decodeFloatAVX2(&dst[0], &src[0], n, decConstTable[f])
+			return n
+		}
+	}
 	decodeGather32AVX2(&dst[0], &src[0], n, table)
 	return n
 }

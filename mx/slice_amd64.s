@@ -486,3 +486,59 @@ i8RTZloop:
 i8RTZdone:
 	VZEROUPPER
 	RET
+
+DATA sliceNaN<>+0(SB)/4, $0x7fc00000
+GLOBL sliceNaN<>(SB), RODATA|NOPTR, $4
+
+// FDEC8 decodes the 8 codes at off(SI) of a float format (constants at
+// R8) to float32 in code. The magnitude shifted to the float32 mantissa
+// position has the code's exponent field as its exponent (a subnormal code
+// gives a float32 subnormal); multiplying by 2^(127−bias) makes it the
+// value, exactly. Then the sign, ±Inf for the Inf magnitude and the
+// canonical NaN (what the decode table holds) for NaN magnitudes. X12 is
+// the mantissa shift, X11 the sign shift, Y10 the Inf bits, Y9 the NaN;
+// Y4–Y8 scratch.
+#define FDEC8(off, code) \
+	VPMOVZXBD off(SI), Y4; \
+	VPAND     decConsts_magMask(R8), Y4, Y5; \
+	VPSLLD    X12, Y5, code; \
+	VMULPS    decConsts_scale(R8), code, code; \
+	VPAND     decConsts_signMask(R8), Y4, Y7; \
+	VPSLLD    X11, Y7, Y7; \
+	VPOR      Y7, code, code; \
+	VPCMPEQD  decConsts_infMag(R8), Y5, Y8; \
+	VPOR      Y10, Y7, Y7; \
+	VPBLENDVB Y8, Y7, code, code; \
+	VPCMPGTD  decConsts_nanMinM1(R8), Y5, Y8; \
+	VPBLENDVB Y8, Y9, code, code
+
+// func decodeFloatAVX2(dst *float32, src *byte, n int, c *decConsts)
+TEXT ·decodeFloatAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), R8
+	VMOVQ decConsts_shift(R8), X12
+	VMOVQ decConsts_signShift(R8), X11
+	VPBROADCASTD sliceInf<>(SB), Y10
+	VPBROADCASTD sliceNaN<>(SB), Y9
+	SHRQ $5, CX
+	JEQ  fddone
+
+fdloop:
+	FDEC8(0, Y0)
+	FDEC8(8, Y1)
+	FDEC8(16, Y2)
+	FDEC8(24, Y3)
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ    $32, SI
+	ADDQ    $128, DI
+	DECQ    CX
+	JNZ     fdloop
+
+fddone:
+	VZEROUPPER
+	RET

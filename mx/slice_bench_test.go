@@ -159,6 +159,22 @@ func BenchmarkBigDequantize(b *testing.B) {
 	}
 }
 
+// smallBench runs fn over benchN elements (in cache) b.N times and reports
+// G el/s per wall second and per CPU second.
+func smallBench(b *testing.B, outBytes int, fn func()) {
+	b.SetBytes(int64(outBytes))
+	fn()
+	b.ResetTimer()
+	c0 := cpuTime()
+	for range b.N {
+		fn()
+	}
+	b.StopTimer()
+	el := float64(b.N) * benchN
+	b.ReportMetric(el/b.Elapsed().Seconds()/1e9, "Gel/s")
+	b.ReportMetric(el/(cpuTime()-c0).Seconds()/1e9, "Gel/cpu-s")
+}
+
 // BenchmarkSlice converts benchN elements (in cache) per iteration, to
 // separate the kernels' arithmetic from memory bandwidth; MB/s counts
 // output bytes, like BenchmarkCopyFloat32 and BenchmarkCopyBytes/codes.
@@ -166,23 +182,23 @@ func BenchmarkSlice(b *testing.B) {
 	src := benchInput()
 	codes := make([]uint8, len(src))
 	dst32 := make([]float32, len(src))
-	for _, f := range []Format{E4M3, E5M2, E2M1, MXINT8} {
+	for _, f := range []Format{E4M3, E5M2, E2M1, E8M0, MXINT8} {
 		b.Run("decode_"+f.String(), func(b *testing.B) {
 			_ = f.EncodeSlice(codes, src, RTE, true)
-			b.SetBytes(4 * benchN)
-			for b.Loop() {
-				_ = f.DecodeSlice(dst32, codes)
-			}
-			b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e9, "Gel/s")
+			smallBench(b, 4*benchN, func() { _ = f.DecodeSlice(dst32, codes) })
 		})
 		for _, m := range []RoundingMode{RTE, RTZ} {
 			b.Run("encode_"+f.String()+"_"+m.String(), func(b *testing.B) {
-				b.SetBytes(benchN)
-				for b.Loop() {
-					_ = f.EncodeSlice(codes, src, m, false)
-				}
-				b.ReportMetric(float64(b.N)*benchN/b.Elapsed().Seconds()/1e9, "Gel/s")
+				smallBench(b, benchN, func() { _ = f.EncodeSlice(codes, src, m, false) })
 			})
 		}
 	}
+}
+
+// BenchmarkCopyCPU is copy() of benchN float32 (in cache), with the same
+// metrics as BenchmarkSlice.
+func BenchmarkCopyCPU(b *testing.B) {
+	src := benchInput()
+	dst := make([]float32, len(src))
+	smallBench(b, 4*benchN, func() { copy(dst, src) })
 }
