@@ -135,7 +135,8 @@ func dequantize16(dst []uint16, scales, elements []byte, b BlockFormat, blockSiz
 // narrow16 rounds float32 values to bfloat16 or binary16, to nearest even,
 // as BFloat16FromFloat32 and HalfFromFloat32 do.
 func narrow16(dst []uint16, src []float32, half bool) {
-	dst = dst[:len(src)]
+	n := narrow16Kernel(dst, src, half)
+	dst, src = dst[n:len(src)], src[n:]
 	if half {
 		for i, x := range src {
 			dst[i] = HalfFromFloat32(x, RTE)

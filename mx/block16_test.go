@@ -129,3 +129,38 @@ func TestQuantize16Errors(t *testing.T) {
 		t.Errorf("block size too large: no error")
 	}
 }
+
+// TestNarrow16 checks the dequantizers' float32 → bfloat16/binary16
+// rounding on every path against the scalar functions, over a sweep of
+// float32 patterns with every tie and boundary of both formats.
+func TestNarrow16(t *testing.T) {
+	bits := probeBits(65537)
+	for _, p := range []*floatParams{&halfParams, &bfloat16Params} {
+		for _, idx := range []uint32{0, 1, 2, 0x3FF, 0x400, 0x7BFF, 0x7C00, 0x7F7F, 0x7F80, 0x0080} {
+			v := float32(p.decode(idx))
+			u := math.Float32bits(v)
+			for d := uint32(0); d < 1<<14; d += 1 << 9 {
+				bits = append(bits, u+d, u-d, u|0x80000000+d)
+			}
+		}
+	}
+	src := make([]float32, len(bits))
+	for i, u := range bits {
+		src[i] = math.Float32frombits(u)
+	}
+	withEachPath(t, func(t *testing.T) {
+		for _, half := range []bool{false, true} {
+			dst := make([]uint16, len(src))
+			narrow16(dst, src, half)
+			for i, x := range src {
+				w := BFloat16FromFloat32(x, RTE)
+				if half {
+					w = HalfFromFloat32(x, RTE)
+				}
+				if dst[i] != w {
+					t.Fatalf("half=%v: %#08x gives %#04x, want %#04x", half, bits[i], dst[i], w)
+				}
+			}
+		}
+	})
+}

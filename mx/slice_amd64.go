@@ -1,5 +1,7 @@
 package mx
 
+import "unsafe"
+
 // AVX2 kernels for the slice conversions (slice_amd64.s), over whole
 // groups of 32 elements; the portable loops in slice.go finish the tail.
 // Decoding gathers from the same 256-entry tables the portable loops read.
@@ -87,6 +89,25 @@ var decConstTable = func() (t [E5M2 + 1]*decConsts) {
 // formats (see BENCHMARKS.md).
 var useArithDecode = true
 
+//go:noescape
+func narrowRTE16AVX2(dst *uint16, src *uint32, n int, c *rteConsts)
+
+// narrowConsts are the rteConsts of bfloat16 and binary16 (IEEE overflow
+// to ±Inf under RTE: the limit is the Inf code).
+var narrowConsts = [2]*rteConsts{newRTEConstsParams(&bfloat16Params, 16, false), newRTEConstsParams(&halfParams, 16, false)}
+
+// narrow16Kernel rounds float32 values to bfloat16 (half false) or
+// binary16 over a prefix of whole groups of 32 and returns its length.
+func narrow16Kernel(dst []uint16, src []float32, half bool) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	narrowRTE16AVX2(&dst[0], (*uint32)(unsafe.Pointer(&src[0])), n, narrowConsts[b2u(half)])
+	return n
+}
+
 // rteConsts holds one (float format, saturation) pair's constants for
 // encodeRTEAVX2 as 8-lane vectors; the assembly finds the fields through
 // go_asm.h.
@@ -100,14 +121,17 @@ type rteConsts struct {
 // give nanCode, with the input's sign where the format keeps it.
 func newRTEConsts(f Format, sat bool) *rteConsts {
 	in := &formatInfos[f]
-	p := &in.float
+	return newRTEConstsParams(&in.float, in.bits, sat)
+}
+
+func newRTEConstsParams(p *floatParams, bits uint, sat bool) *rteConsts {
 	sh, half, rebias, minNormal, _, magicBits := rneConsts(uint32(p.manBits), uint32(p.bias))
 	limit := p.maxMag
 	if !sat {
 		switch p.overflow {
 		case overflowNaN:
 			limit = p.nanMag
-		case overflowInf:
+		case overflowInf, overflowIEEE:
 			limit = p.infMag
 		}
 	}
@@ -115,7 +139,7 @@ func newRTEConsts(f Format, sat bool) *rteConsts {
 	if p.nanToZero {
 		nanSign, nanCode = 0, 0
 	}
-	c := &rteConsts{shift: uint64(sh), signShift: uint64(32 - in.bits)}
+	c := &rteConsts{shift: uint64(sh), signShift: uint64(32 - bits)}
 	for i := range 8 {
 		c.half[i], c.rebias[i], c.minNormalM1[i], c.magic[i] = half, rebias, minNormal-1, magicBits
 		c.limit[i], c.signBit[i], c.nanSign[i], c.nanCode[i] = limit, p.signBit, nanSign, nanCode

@@ -542,3 +542,45 @@ fdloop:
 fddone:
 	VZEROUPPER
 	RET
+
+// func narrowRTE16AVX2(dst *uint16, src *uint32, n int, c *rteConsts)
+//
+// float32 to bfloat16 or binary16, to nearest even, with IEEE overflow to
+// ±Inf and NaN to the quiet NaN with the input's sign: RNE8 with the 16-bit
+// format's constants, packed to words.
+TEXT ·narrowRTE16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), R8
+	VMOVQ rteConsts_shift(R8), X12
+	VMOVQ rteConsts_signShift(R8), X11
+	VPBROADCASTD sliceAbs<>(SB), Y14
+	VPBROADCASTD sliceOnes<>(SB), Y10
+	VPBROADCASTD sliceInf<>(SB), Y9
+	SHRQ $5, CX
+	JEQ  nrdone
+
+nrloop:
+	VMOVDQU 0(SI), Y4
+	RNE8(Y0)
+	VMOVDQU 32(SI), Y4
+	RNE8(Y1)
+	VMOVDQU 64(SI), Y4
+	RNE8(Y2)
+	VMOVDQU 96(SI), Y4
+	RNE8(Y3)
+	VPACKUSDW Y1, Y0, Y0
+	VPACKUSDW Y3, Y2, Y2
+	VPERMQ    $0xd8, Y0, Y0
+	VPERMQ    $0xd8, Y2, Y2
+	VMOVDQU   Y0, 0(DI)
+	VMOVDQU   Y2, 32(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  nrloop
+
+nrdone:
+	VZEROUPPER
+	RET
