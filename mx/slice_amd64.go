@@ -4,7 +4,9 @@ import "unsafe"
 
 // AVX2 kernels for the slice conversions (slice_amd64.s), over whole
 // groups of 32 elements; the portable loops in slice.go finish the tail.
-// Decoding gathers from the same 256-entry tables the portable loops read.
+// Decoding a float format to float32 is arithmetic (decodeFloatAVX2);
+// E8M0, MXINT8 and the 16-bit outputs gather from the same tables the
+// portable loops read.
 // Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
 // at a time; the directed modes gather from the encodeTable the portable
 // loop reads. MXINT8 rounds with VROUNDPS; E8M0 has no kernel.
