@@ -69,7 +69,8 @@ func quantize16(scales, elements []byte, src []uint16, b BlockFormat, opt Option
 
 // widen16 converts bfloat16 or binary16 bits to float32 values, exactly.
 func widen16(dst []float32, src []uint16, half bool) {
-	dst = dst[:len(src)]
+	n := widen16Kernel(dst, src, half)
+	dst, src = dst[n:len(src)], src[n:]
 	if half {
 		for i, h := range src {
 			dst[i] = math.Float32frombits(halfBits(h))

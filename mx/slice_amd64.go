@@ -98,6 +98,21 @@ func narrowRTE16AVX2(dst *uint16, src *uint32, n int, c *rteConsts)
 // to ±Inf under RTE: the limit is the Inf code).
 var narrowConsts = [2]*rteConsts{newRTEConstsParams(&bfloat16Params, 16, false), newRTEConstsParams(&halfParams, 16, false)}
 
+//go:noescape
+func widen16AVX2(dst *uint32, src *uint16, n int, half bool)
+
+// widen16Kernel widens bfloat16 (half false) or binary16 bits to float32
+// over a prefix of whole groups of 32 and returns its length.
+func widen16Kernel(dst []float32, src []uint16, half bool) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	widen16AVX2((*uint32)(unsafe.Pointer(&dst[0])), &src[0], n, half)
+	return n
+}
+
 // narrow16Kernel rounds float32 values to bfloat16 (half false) or
 // binary16 over a prefix of whole groups of 32 and returns its length.
 func narrow16Kernel(dst []uint16, src []float32, half bool) int {

@@ -584,3 +584,33 @@ nrloop:
 nrdone:
 	VZEROUPPER
 	RET
+
+// func widen16AVX2(dst *uint32, src *uint16, n int, half bool)
+//
+// bfloat16 or binary16 bits to float32 bits, exactly (WIDEN), for the
+// 16-bit block quantizers.
+TEXT ·widen16AVX2(SB), NOSPLIT, $0-25
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVBQZX half+24(FP), R9
+	SHRQ $5, CX
+	JEQ  wddone
+
+wdloop:
+	WIDEN(0)
+	VMOVDQU Y4, 0(DI)
+	WIDEN(16)
+	VMOVDQU Y4, 32(DI)
+	WIDEN(32)
+	VMOVDQU Y4, 64(DI)
+	WIDEN(48)
+	VMOVDQU Y4, 96(DI)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  wdloop
+
+wddone:
+	VZEROUPPER
+	RET

@@ -13,3 +13,5 @@ func encodeBitsKernel(*sliceEncoder, []uint8, []uint32) int { return 0 }
 func encode16Kernel(*sliceEncoder, []uint8, []uint16, bool) int { return 0 }
 
 func narrow16Kernel([]uint16, []float32, bool) int { return 0 }
+
+func widen16Kernel([]float32, []uint16, bool) int { return 0 }
