@@ -122,3 +122,72 @@ func FuzzDecodeSlice(f *testing.F) {
 		})
 	})
 }
+
+// FuzzQuantize16 checks the 16-bit block entry points against Quantize and
+// Dequantize of the exact float32 values, on both paths. The first byte
+// chooses the block format and whether the data is binary16, the second
+// the block size.
+func FuzzQuantize16(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		b := BlockFormats[int(data[0])%len(BlockFormats)]
+		half := data[0]&0x80 != 0
+		k := []int{32, 1, 5, 64}[data[1]%4]
+		src := make([]uint16, (len(data)-2)/2)
+		for i := range src {
+			src[i] = binary.LittleEndian.Uint16(data[2+2*i:])
+		}
+		wide := make([]float32, len(src))
+		for i, h := range src {
+			if half {
+				wide[i] = HalfToFloat32(h)
+			} else {
+				wide[i] = BFloat16ToFloat32(h)
+			}
+		}
+		bothPaths(func() {
+			opt := Options{BlockSize: k, Workers: 1}
+			ns, _ := ScaleBytes(len(src), k)
+			ne, _ := ElementBytes(b, len(src))
+			s1, e1 := make([]byte, ns), make([]byte, ne)
+			s2, e2 := make([]byte, ns), make([]byte, ne)
+			if err := Quantize(s1, e1, wide, b, opt); err != nil {
+				t.Fatal(err)
+			}
+			q := QuantizeBFloat16
+			if half {
+				q = QuantizeHalf
+			}
+			if err := q(s2, e2, src, b, opt); err != nil {
+				t.Fatal(err)
+			}
+			if string(s1) != string(s2) || string(e1) != string(e2) {
+				t.Fatalf("%v half=%v k=%d: 16-bit quantize differs from float32 quantize", b, half, k)
+			}
+			want := make([]float32, len(src))
+			got := make([]uint16, len(src))
+			if err := Dequantize(want, s1, e1, b, k, 1); err != nil {
+				t.Fatal(err)
+			}
+			dq := DequantizeBFloat16
+			if half {
+				dq = DequantizeHalf
+			}
+			if err := dq(got, s1, e1, b, k, 1); err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range want {
+				w := BFloat16FromFloat32(x, RTE)
+				if half {
+					w = HalfFromFloat32(x, RTE)
+				}
+				if got[i] != w {
+					t.Fatalf("%v half=%v k=%d: dequantized[%d] = %#04x, want %#04x", b, half, k, i, got[i], w)
+				}
+			}
+		})
+	})
+}
