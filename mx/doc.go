@@ -52,6 +52,29 @@
 // ToGGUFMXFP4 and FromGGUFMXFP4 convert MXFP4 data to and from the GGUF
 // block_mxfp4 layout.
 //
+// # Slices and 16-bit data
+//
+// EncodeSlice, EncodeSliceBFloat16 and EncodeSliceHalf convert whole
+// arrays of float32, bfloat16 or IEEE binary16 values (16-bit formats as
+// raw uint16 bit patterns) to codes, one per byte, in any rounding mode,
+// saturating or not; DecodeSlice, DecodeSliceBFloat16 and DecodeSliceHalf
+// go back. Each element equals the scalar function's result (see
+// slice.go for the exact correspondence). QuantizeBFloat16, QuantizeHalf,
+// DequantizeBFloat16 and DequantizeHalf are the block functions for 16-bit
+// data: inputs are widened to float32 exactly, outputs are the float32
+// results rounded to nearest even. Large slices are split across
+// GOMAXPROCS goroutines; the results do not depend on the split.
+//
+// # CPU features
+//
+// On amd64 the slice conversions of the float formats and the 32-element
+// blocks of every MX format run in AVX2 kernels when the CPU has AVX2;
+// other cases and other architectures run portable Go, which gives the
+// same bits. GODEBUG=cpu.avx2=off (the runtime's syntax, read once at
+// start-up) selects the portable code on an AVX2 machine. There is no
+// AVX-512 code yet; it would sit behind the same dispatch, switched off by
+// GODEBUG=cpu.avx512f=off.
+//
 // Sources: OCP Microscaling Formats (MX) v1.0; SPV_EXT_float8 rev 1;
 // SPV_EXT_ocp_microscaling_types rev 1.
 package mx

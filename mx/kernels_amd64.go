@@ -1,10 +1,16 @@
 package mx
 
-import "spvx/internal/cpuid"
+import (
+	"encoding/binary"
 
-// AVX2 kernels for the OCP block size, 32, over whole blocks: MXFP4
-// dequantization, and MXFP4 and MXFP8 (E4M3, E5M2) quantization with
-// round to nearest even. They compute exactly what the portable loops in
+	"spvx/internal/cpuid"
+)
+
+// AVX2 kernels for the OCP block size, 32, over whole blocks, round to
+// nearest even: MXFP4 dequantization (a VPERMD lookup); MXFP4, MXFP8 and
+// MXINT8 quantization; MXFP8 and MXINT8 dequantization (a gather from the
+// decode table). MXFP6 goes through the 8-bit kernels with one code per
+// byte in a stack buffer, packed and unpacked in Go. They compute exactly what the portable loops in
 // block.go compute (the same float32 multiplies, the same integer rounding
 // as rneMag, the same NaN-block rule); the tests run both on the same
 // inputs and compare bytes.
@@ -22,6 +28,12 @@ func quantFP4x32AVX2(scales, elements *byte, src *float32, nblocks int, c *quant
 
 //go:noescape
 func quantFP8x32AVX2(scales, elements *byte, src *float32, nblocks int, c *quantConsts)
+
+//go:noescape
+func quantINT8x32AVX2(scales, elements *byte, src *float32, nblocks int)
+
+//go:noescape
+func dequant8x32AVX2(dst *float32, scales, codes *byte, nblocks int, table *[256]float32)
 
 // quantConsts holds one format's rneMag constants as 8-lane vectors (the
 // kernels use them as memory operands, leaving registers for data). The
@@ -45,9 +57,14 @@ func newQuantConsts(f Format) *quantConsts {
 
 var (
 	e2m1Consts = newQuantConsts(E2M1)
+	e2m3Consts = newQuantConsts(E2M3)
+	e3m2Consts = newQuantConsts(E3M2)
 	e4m3Consts = newQuantConsts(E4M3)
 	e5m2Consts = newQuantConsts(E5M2)
 )
+
+// fp6Chunk is how many FP6 blocks go through the stack buffer at a time.
+const fp6Chunk = 64
 
 // quantBlocks32 quantizes the whole 32-element blocks at the start of src
 // with round to nearest even, if a kernel exists for elem, and returns how
@@ -58,35 +75,89 @@ func quantBlocks32(elem Format, scales, elements []byte, src []float32) int {
 	if !useAVX2 || nb == 0 {
 		return 0
 	}
-	var c *quantConsts
+	perBlock := 32 * elem.Bits() / 8
+	_, _ = scales[nb-1], elements[nb*perBlock-1] // the kernels write this far
 	switch elem {
 	case E2M1:
-		c = e2m1Consts
+		quantFP4x32AVX2(&scales[0], &elements[0], &src[0], nb, e2m1Consts)
 	case E4M3:
-		c = e4m3Consts
+		quantFP8x32AVX2(&scales[0], &elements[0], &src[0], nb, e4m3Consts)
 	case E5M2:
-		c = e5m2Consts
+		quantFP8x32AVX2(&scales[0], &elements[0], &src[0], nb, e5m2Consts)
+	case MXINT8:
+		quantINT8x32AVX2(&scales[0], &elements[0], &src[0], nb)
+	case E2M3, E3M2:
+		c := e2m3Consts
+		if elem == E3M2 {
+			c = e3m2Consts
+		}
+		var tmp [fp6Chunk * 32]byte
+		for b0 := 0; b0 < nb; b0 += fp6Chunk {
+			k := min(fp6Chunk, nb-b0)
+			quantFP8x32AVX2(&scales[b0], &tmp[0], &src[32*b0], k, c)
+			packFP6(elements[24*b0:24*(b0+k)], tmp[:32*k])
+		}
 	default:
 		return 0
 	}
-	perBlock := 32 * elem.Bits() / 8
-	_, _ = scales[nb-1], elements[nb*perBlock-1] // the kernels write this far
-	if elem == E2M1 {
-		quantFP4x32AVX2(&scales[0], &elements[0], &src[0], nb, c)
-	} else {
-		quantFP8x32AVX2(&scales[0], &elements[0], &src[0], nb, c)
-	}
 	return 32 * nb
+}
+
+// packFP6 packs 6-bit codes, one per byte, 4 to 3 bytes (len(codes) a
+// multiple of 4, len(dst) = 3/4 of it).
+func packFP6(dst, codes []byte) {
+	for len(codes) >= 8 && len(dst) >= 6 {
+		w := binary.LittleEndian.Uint64(codes)
+		p := w&0x3F | w>>2&0xFC0 | w>>4&0x3F000 | w>>6&0xFC0000 |
+			w>>8&0x3F000000 | w>>10&0xFC0000000 | w>>12&0x3F000000000 | w>>14&0xFC0000000000
+		dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = byte(p), byte(p>>8), byte(p>>16), byte(p>>24), byte(p>>32), byte(p>>40)
+		codes, dst = codes[8:], dst[6:]
+	}
+	for len(codes) >= 4 && len(dst) >= 3 {
+		w := uint32(codes[0]) | uint32(codes[1])<<6 | uint32(codes[2])<<12 | uint32(codes[3])<<18
+		dst[0], dst[1], dst[2] = byte(w), byte(w>>8), byte(w>>16)
+		codes, dst = codes[4:], dst[3:]
+	}
+}
+
+// unpackFP6 is packFP6 reversed.
+func unpackFP6(codes, src []byte) {
+	for len(src) >= 8 && len(codes) >= 8 {
+		w := binary.LittleEndian.Uint64(src) // 6 bytes used
+		codes[0], codes[1], codes[2], codes[3] = byte(w&63), byte(w>>6&63), byte(w>>12&63), byte(w>>18&63)
+		codes[4], codes[5], codes[6], codes[7] = byte(w>>24&63), byte(w>>30&63), byte(w>>36&63), byte(w>>42&63)
+		codes, src = codes[8:], src[6:]
+	}
+	for len(src) >= 3 && len(codes) >= 4 {
+		w := uint32(src[0]) | uint32(src[1])<<8 | uint32(src[2])<<16
+		codes[0], codes[1], codes[2], codes[3] = byte(w&63), byte(w>>6&63), byte(w>>12&63), byte(w>>18)
+		codes, src = codes[4:], src[3:]
+	}
 }
 
 // dequantBlocks32 is quantBlocks32's counterpart for Dequantize.
 func dequantBlocks32(elem Format, dst []float32, scales, elements []byte) int {
 	nb := len(dst) / 32
-	if !useAVX2 || nb == 0 || elem != E2M1 {
+	if !useAVX2 || nb == 0 {
 		return 0
 	}
-	_, _ = scales[nb-1], elements[nb*16-1] // the kernel reads this far
-	dequantFP4x32AVX2(&dst[0], &scales[0], &elements[0], nb)
+	perBlock := 32 * elem.Bits() / 8
+	_, _ = scales[nb-1], elements[nb*perBlock-1] // the kernels read this far
+	switch elem {
+	case E2M1:
+		dequantFP4x32AVX2(&dst[0], &scales[0], &elements[0], nb)
+	case E4M3, E5M2, MXINT8:
+		dequant8x32AVX2(&dst[0], &scales[0], &elements[0], nb, &decodeTables[elem])
+	case E2M3, E3M2:
+		var tmp [fp6Chunk * 32]byte
+		for b0 := 0; b0 < nb; b0 += fp6Chunk {
+			k := min(fp6Chunk, nb-b0)
+			unpackFP6(tmp[:32*k], elements[24*b0:24*(b0+k)])
+			dequant8x32AVX2(&dst[32*b0], &scales[b0], &tmp[0], k, &decodeTables[elem])
+		}
+	default:
+		return 0
+	}
 	return 32 * nb
 }
 

@@ -282,3 +282,145 @@ q4nan:
 	VPXOR X0, X0, X0
 	VMOVDQU X0, (DI)
 	JMP q4next
+
+DATA int8Max<>+0(SB)/4, $127
+GLOBL int8Max<>(SB), RODATA|NOPTR, $4
+DATA int8Min<>+0(SB)/4, $-127
+GLOBL int8Min<>(SB), RODATA|NOPTR, $4
+DATA f32Sixty4<>+0(SB)/4, $0x42800000
+GLOBL f32Sixty4<>(SB), RODATA|NOPTR, $4
+
+// QINT8 rounds the 8 floats at off(SI), times 2^−shared (Y12) and then
+// times 64 (Y10), to nearest even with VCVTPS2DQ (the MXCSR default, as Go
+// keeps it), clamps them to ±127 (Y9, Y8) and leaves them in code. The
+// products are exact or rounded exactly as the portable loop's.
+#define QINT8(off, code) \
+	VMULPS    off(SI), Y12, code; \
+	VMULPS    Y10, code, code; \
+	VCVTPS2DQ code, code; \
+	VPMINSD   Y9, code, code; \
+	VPMAXSD   Y8, code, code
+
+// func quantINT8x32AVX2(scales, elements *byte, src *float32, nblocks int)
+TEXT ·quantINT8x32AVX2(SB), NOSPLIT, $0-32
+	MOVQ scales+0(FP), BX
+	MOVQ elements+8(FP), DI
+	MOVQ src+16(FP), SI
+	MOVQ nblocks+24(FP), CX
+	VPBROADCASTD absMask<>(SB), Y15
+	VPBROADCASTD f32Sixty4<>(SB), Y10
+	VPBROADCASTD int8Max<>(SB), Y9
+	VPBROADCASTD int8Min<>(SB), Y8
+	VMOVDQU packPerm<>(SB), Y7
+	TESTQ CX, CX
+	JEQ qi8done
+
+qi8loop:
+	// The block scale, as QSCALE with emax 0 computes it, except that
+	// 2^-127 (scale 254) is the subnormal 0x00400000.
+	VPAND        0(SI), Y15, Y0
+	VPAND        32(SI), Y15, Y1
+	VPAND        64(SI), Y15, Y2
+	VPAND        96(SI), Y15, Y3
+	VPMAXUD      Y1, Y0, Y0
+	VPMAXUD      Y3, Y2, Y2
+	VPMAXUD      Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMAXUD      X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPMAXUD      X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPMAXUD      X1, X0, X0
+	VMOVD        X0, AX
+	CMPL         AX, $0x7f800000
+	JAE          qi8nan
+	SHRL         $23, AX
+	MOVB         AX, (BX)
+	MOVL         $254, DX
+	SUBL         AX, DX
+	SHLL         $23, DX
+	MOVL         $0x00400000, R10
+	TESTL        DX, DX
+	CMOVLEQ      R10, DX
+	VMOVD        DX, X12
+	VPBROADCASTD X12, Y12
+	QINT8(0, Y0)
+	QINT8(32, Y1)
+	QINT8(64, Y2)
+	QINT8(96, Y3)
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPERMD    Y0, Y7, Y0
+	VMOVDQU   Y0, (DI)
+
+qi8next:
+	ADDQ $128, SI
+	ADDQ $32, DI
+	INCQ BX
+	DECQ CX
+	JNZ qi8loop
+
+qi8done:
+	VZEROUPPER
+	RET
+
+qi8nan:
+	MOVB $0xff, (BX)
+	VPXOR Y0, Y0, Y0
+	VMOVDQU Y0, (DI)
+	JMP qi8next
+
+// DQ8 writes 8 floats at off(DI): the table values (R8) of the codes at
+// off/4(SI) times the block scale in Y0. Y15 is the gather mask.
+#define DQ8(in, out, idx, val) \
+	VPMOVZXBD  in(SI), idx; \
+	VPCMPEQD   Y15, Y15, Y15; \
+	VPGATHERDD Y15, (R8)(idx*4), val; \
+	VMULPS     Y0, val, val; \
+	VMOVDQU    val, out(DI)
+
+// func dequant8x32AVX2(dst *float32, scales, codes *byte, nblocks int, table *[256]float32)
+TEXT ·dequant8x32AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ scales+8(FP), BX
+	MOVQ codes+16(FP), SI
+	MOVQ nblocks+24(FP), CX
+	MOVQ table+32(FP), R8
+	VPBROADCASTD nanBits<>(SB), Y11
+	TESTQ CX, CX
+	JEQ dq8done
+
+dq8loop:
+	MOVBLZX (BX), AX
+	CMPL AX, $0xFF
+	JEQ dq8nan
+	// 2^(s−127): bits s<<23, or 0x00400000 (2^-127, subnormal) for s = 0.
+	SHLL $23, AX
+	MOVL $0x00400000, DX
+	TESTL AX, AX
+	CMOVLEQ DX, AX
+	VMOVD AX, X0
+	VPBROADCASTD X0, Y0
+	DQ8(0, 0, Y1, Y2)
+	DQ8(8, 32, Y3, Y4)
+	DQ8(16, 64, Y5, Y6)
+	DQ8(24, 96, Y7, Y8)
+
+dq8next:
+	ADDQ $128, DI
+	ADDQ $32, SI
+	INCQ BX
+	DECQ CX
+	JNZ dq8loop
+
+dq8done:
+	VZEROUPPER
+	RET
+
+dq8nan:
+	VMOVDQU Y11, 0(DI)
+	VMOVDQU Y11, 32(DI)
+	VMOVDQU Y11, 64(DI)
+	VMOVDQU Y11, 96(DI)
+	JMP dq8next

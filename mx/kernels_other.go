@@ -9,3 +9,6 @@ func quantBlocks32(Format, []byte, []byte, []float32) int { return 0 }
 func dequantBlocks32(Format, []float32, []byte, []byte) int { return 0 }
 
 func haveKernels() bool { return false }
+
+// useAVX2 is always false here; the tests that switch kernels off read it.
+var useAVX2 bool

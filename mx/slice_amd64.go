@@ -1,0 +1,231 @@
+package mx
+
+import "unsafe"
+
+// AVX2 kernels for the slice conversions (slice_amd64.s), over whole
+// groups of 32 elements; the portable loops in slice.go finish the tail.
+// Decoding a float format to float32 is arithmetic (decodeFloatAVX2);
+// E8M0, MXINT8 and the 16-bit outputs gather from the same tables the
+// portable loops read.
+// Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
+// at a time; the directed modes gather from the encodeTable the portable
+// loop reads. MXINT8 rounds with VROUNDPS; E8M0 has no kernel.
+//
+// Dispatch: useAVX2 (kernels_amd64.go) is set once from CPUID and GODEBUG
+// (cpu.avx2=off switches it off); tests flip it to run both paths. A later
+// AVX-512 path would get its own flag (cpu.avx512f=off, the runtime's
+// name) and be tried first in each wrapper below.
+
+//go:noescape
+func decodeGather32AVX2(dst *float32, src *byte, n int, table *[256]float32)
+
+//go:noescape
+func decodeGather16AVX2(dst *uint16, src *byte, n int, table *[258]uint16)
+
+//go:noescape
+func encodeTableAVX2(dst *byte, src *uint32, n int, codes *byte, shift uint64, low uint32)
+
+//go:noescape
+func encodeRTEAVX2(dst *byte, src *uint32, n int, c *rteConsts)
+
+//go:noescape
+func encodeTable16AVX2(dst *byte, src *uint16, n int, codes *byte, shift uint64, low uint32, half bool)
+
+//go:noescape
+func encodeRTE16AVX2(dst *byte, src *uint16, n int, c *rteConsts, half bool)
+
+// The MXINT8 encoders, one per rounding mode (VROUNDPS takes the mode as
+// an immediate).
+//
+//go:noescape
+func encodeINT8RTEAVX2(dst *byte, src *uint32, n int)
+
+//go:noescape
+func encodeINT8RTZAVX2(dst *byte, src *uint32, n int)
+
+//go:noescape
+func encodeINT8RTPAVX2(dst *byte, src *uint32, n int)
+
+//go:noescape
+func encodeINT8RTNAVX2(dst *byte, src *uint32, n int)
+
+var encodeINT8AVX2 = [...]func(dst *byte, src *uint32, n int){
+	RTE: encodeINT8RTEAVX2, RTZ: encodeINT8RTZAVX2, RTP: encodeINT8RTPAVX2, RTN: encodeINT8RTNAVX2,
+}
+
+//go:noescape
+func decodeFloatAVX2(dst *float32, src *byte, n int, c *decConsts)
+
+// decConsts holds a float format's constants for decodeFloatAVX2.
+type decConsts struct {
+	magMask, scale, signMask, infMag, nanMinM1 [8]uint32
+	shift, signShift                           uint64
+}
+
+// decConstTable holds decConsts for the float formats. Magnitudes are
+// compared as signed dwords; 0xFFFF is beyond every magnitude (no Inf, no
+// NaN).
+var decConstTable = func() (t [E5M2 + 1]*decConsts) {
+	for f := E2M1; f <= E5M2; f++ {
+		in := &formatInfos[f]
+		p := &in.float
+		infMag, nanMinM1 := uint32(0xFFFF), uint32(0xFFFF)
+		switch p.overflow {
+		case overflowNaN:
+			nanMinM1 = p.maxMag
+		case overflowInf:
+			infMag, nanMinM1 = p.infMag, p.infMag
+		}
+		c := &decConsts{shift: uint64(23 - p.manBits), signShift: uint64(32 - in.bits)}
+		for i := range 8 {
+			c.magMask[i], c.signMask[i] = p.signBit-1, p.signBit
+			c.scale[i] = uint32(254-p.bias) << 23 // 2^(127−bias)
+			c.infMag[i], c.nanMinM1[i] = infMag, nanMinM1
+		}
+		t[f] = c
+	}
+	return t
+}()
+
+// useArithDecode selects decodeFloatAVX2 over the gather for the float
+// formats (see BENCHMARKS.md).
+var useArithDecode = true
+
+//go:noescape
+func narrowRTE16AVX2(dst *uint16, src *uint32, n int, c *rteConsts)
+
+// narrowConsts are the rteConsts of bfloat16 and binary16 (IEEE overflow
+// to ±Inf under RTE: the limit is the Inf code).
+var narrowConsts = [2]*rteConsts{newRTEConstsParams(&bfloat16Params, 16, false), newRTEConstsParams(&halfParams, 16, false)}
+
+//go:noescape
+func widen16AVX2(dst *uint32, src *uint16, n int, half bool)
+
+// widen16Kernel widens bfloat16 (half false) or binary16 bits to float32
+// over a prefix of whole groups of 32 and returns its length.
+func widen16Kernel(dst []float32, src []uint16, half bool) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	widen16AVX2((*uint32)(unsafe.Pointer(&dst[0])), &src[0], n, half)
+	return n
+}
+
+// narrow16Kernel rounds float32 values to bfloat16 (half false) or
+// binary16 over a prefix of whole groups of 32 and returns its length.
+func narrow16Kernel(dst []uint16, src []float32, half bool) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	narrowRTE16AVX2(&dst[0], (*uint32)(unsafe.Pointer(&src[0])), n, narrowConsts[b2u(half)])
+	return n
+}
+
+// rteConsts holds one (float format, saturation) pair's constants for
+// encodeRTEAVX2 as 8-lane vectors; the assembly finds the fields through
+// go_asm.h.
+type rteConsts struct {
+	half, rebias, minNormalM1, magic, limit, signBit, nanSign, nanCode [8]uint32
+	shift, signShift                                                   uint64
+}
+
+// newRTEConsts derives the constants from the format parameters: limit is
+// the code overflow gives (the scalar encoders' min limit), and NaN inputs
+// give nanCode, with the input's sign where the format keeps it.
+func newRTEConsts(f Format, sat bool) *rteConsts {
+	in := &formatInfos[f]
+	return newRTEConstsParams(&in.float, in.bits, sat)
+}
+
+func newRTEConstsParams(p *floatParams, bits uint, sat bool) *rteConsts {
+	sh, half, rebias, minNormal, _, magicBits := rneConsts(uint32(p.manBits), uint32(p.bias))
+	limit := p.maxMag
+	if !sat {
+		switch p.overflow {
+		case overflowNaN:
+			limit = p.nanMag
+		case overflowInf, overflowIEEE:
+			limit = p.infMag
+		}
+	}
+	nanSign, nanCode := p.signBit, p.nanMag
+	if p.nanToZero {
+		nanSign, nanCode = 0, 0
+	}
+	c := &rteConsts{shift: uint64(sh), signShift: uint64(32 - bits)}
+	for i := range 8 {
+		c.half[i], c.rebias[i], c.minNormalM1[i], c.magic[i] = half, rebias, minNormal-1, magicBits
+		c.limit[i], c.signBit[i], c.nanSign[i], c.nanCode[i] = limit, p.signBit, nanSign, nanCode
+	}
+	return c
+}
+
+// rteConstTable holds newRTEConsts for every float format and saturation.
+var rteConstTable = func() (t [E5M2 + 1][2]*rteConsts) {
+	for f := E2M1; f <= E5M2; f++ {
+		t[f][0], t[f][1] = newRTEConsts(f, false), newRTEConsts(f, true)
+	}
+	return t
+}()
+
+func decodeF32Kernel(dst []float32, src []uint8, table *[256]float32) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	for f := E2M1; f <= E5M2; f++ {
+		if table == &decodeTables[f] && useArithDecode {
+			decodeFloatAVX2(&dst[0], &src[0], n, decConstTable[f])
+			return n
+		}
+	}
+	decodeGather32AVX2(&dst[0], &src[0], n, table)
+	return n
+}
+
+func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	decodeGather16AVX2(&dst[0], &src[0], n, table)
+	return n
+}
+
+func encodeBitsKernel(e *sliceEncoder, dst []uint8, src []uint32) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 || e.f == E8M0 {
+		return 0
+	}
+	_ = dst[n-1]
+	switch {
+	case e.f == MXINT8:
+		encodeINT8AVX2[e.m](&dst[0], &src[0], n)
+	case e.m == RTE:
+		encodeRTEAVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)])
+	default:
+		encodeTableAVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask)
+	}
+	return n
+}
+
+// encode16Kernel widens bfloat16 or binary16 inputs inside the kernels.
+func encode16Kernel(e *sliceEncoder, dst []uint8, src []uint16, half bool) int {
+	n := len(src) &^ 31
+	if !useAVX2 || n == 0 || e.table == nil {
+		return 0
+	}
+	_ = dst[n-1]
+	if e.m == RTE {
+		encodeRTE16AVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)], half)
+	} else {
+		encodeTable16AVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask, half)
+	}
+	return n
+}
