@@ -72,6 +72,7 @@ type state struct {
 	curLabel              uint32           // the block the second loop is in
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
+	sizedCache            map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -263,6 +264,15 @@ func (s *state) secondLoop() {
 		if s.compositesPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.arithmeticsPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.bitwisePass(i, &in) && s.stopped() {
+			return
+		}
+		if s.logicalsPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.controlFlowPass(i, &in) && s.stopped() {
 			return
 		}
@@ -270,6 +280,9 @@ func (s *state) secondLoop() {
 			return
 		}
 		if s.atomicsPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.dotProductPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.bitcastShufflePass(i, &in) && s.stopped() {
