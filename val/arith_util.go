@@ -229,9 +229,9 @@ const (
 )
 
 // sized returns the sized* bits of type t, cached per type. Like
-// ContainsType without traverse_all_types: through arrays, vectors,
-// matrices, images, sampled images, cooperative matrices and struct
-// members, not through pointers or function types.
+// ContainsType (with traverse_all_types): through arrays, vectors,
+// matrices, images, sampled images, cooperative matrices, struct members,
+// pointers (not forward-declared ones) and function types.
 func (s *state) sized(t uint32) uint8 {
 	if s.sizedCache == nil {
 		s.sizedCache = map[uint32]uint8{}
@@ -260,6 +260,13 @@ func (s *state) sized(t uint32) uint8 {
 			spirv.OpTypeSampledImage, spirv.OpTypeCooperativeMatrixNV, spirv.OpTypeCooperativeMatrixKHR,
 			spirv.OpTypeVectorIdEXT:
 			v |= s.sized(s.tyWord(t, 2))
+		case spirv.OpTypePointer:
+			if !s.fwdPtr[t] {
+				v |= s.sized(ty.Elem)
+			}
+		case spirv.OpTypeFunction:
+			v |= s.sized(ty.Return)
+			fallthrough
 		case spirv.OpTypeStruct:
 			for _, m := range ty.Members {
 				v |= s.sized(m)
