@@ -71,6 +71,7 @@ func tr64(body string) module {
 type ruleCase struct {
 	name   string
 	mod    module
+	patch  func([]uint32) []uint32 // applied to the assembled words
 	opts   Options
 	want   string
 	oracle bool
@@ -111,6 +112,9 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			words := assemble(t, c.mod.text())
+			if c.patch != nil {
+				words = c.patch(words)
+			}
 			got := firstError(t, words, c.opts)
 			if !matches(got, c.want) {
 				t.Errorf("got  %q\nwant %q\nmodule:\n%s", got, c.want, c.mod.text())
