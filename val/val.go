@@ -246,6 +246,9 @@ func (s *state) secondLoop() {
 		if s.extensionPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.extInstPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.typePass(i, &in) && s.stopped() {
 			return
 		}
