@@ -71,6 +71,7 @@ func tr64(body string) module {
 type ruleCase struct {
 	name   string
 	mod    module
+	src    string                  // the module text, when not mod's
 	patch  func([]uint32) []uint32 // applied to the assembled words
 	opts   Options
 	want   string
@@ -111,13 +112,17 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 	dir := t.TempDir()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			words := assemble(t, c.mod.text())
+			src := c.mod.text()
+			if c.src != "" {
+				src = c.src
+			}
+			words := assemble(t, src)
 			if c.patch != nil {
 				words = c.patch(words)
 			}
 			got := firstError(t, words, c.opts)
 			if !matches(got, c.want) {
-				t.Errorf("got  %q\nwant %q\nmodule:\n%s", got, c.want, c.mod.text())
+				t.Errorf("got  %q\nwant %q\nmodule:\n%s", got, c.want, src)
 			}
 			if !c.oracle || sv == "" || c.opts.Env != (Options{}).Env {
 				return
