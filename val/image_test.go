@@ -1,0 +1,145 @@
+package val
+
+import "testing"
+
+const imageDecls = `
+%v4u = OpTypeVector %u32 4
+%img = OpTypeImage %f32 2D 0 0 0 1 Unknown
+%imgu = OpTypeImage %u32 2D 0 0 0 1 Unknown
+%imgms = OpTypeImage %f32 2D 0 0 1 1 Unknown
+%img3 = OpTypeImage %f32 3D 0 0 0 1 Unknown
+%imgcube = OpTypeImage %f32 Cube 0 0 0 1 Unknown
+%imgd = OpTypeImage %f32 2D 1 0 0 1 Unknown
+%stor = OpTypeImage %f32 2D 0 0 0 2 Rgba32f
+%simg = OpTypeSampledImage %img
+%simgms = OpTypeSampledImage %imgms
+%simgd = OpTypeSampledImage %imgd
+%simg3 = OpTypeSampledImage %img3
+%samp = OpTypeSampler
+`
+
+const imageBody = `
+%i = OpUndef %img
+%iu = OpUndef %imgu
+%ims = OpUndef %imgms
+%icube = OpUndef %imgcube
+%st = OpUndef %stor
+%s = OpUndef %samp
+%si = OpSampledImage %simg %i %s
+%sims = OpUndef %simgms
+%sid = OpUndef %simgd
+%si3 = OpUndef %simg3
+`
+
+// img is a shader module with images (from OpUndef) next to tr's types.
+func img(decls, body string) module {
+	m := tr(imageDecls+decls, imageBody+body)
+	m.caps += " ImageQuery"
+	return m
+}
+
+func TestImageRules(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{name: "valid", oracle: true, mod: img("", `
+%a = OpImageSampleExplicitLod %v4f %si %fv Lod %f1
+%b = OpImageFetch %v4f %i %iv
+%c = OpImageSampleDrefExplicitLod %f32 %sid %fv %f1 Lod %f1
+%d = OpImageGather %v4f %si %fv %i1
+%e = OpImageRead %v4f %st %iv
+OpImageWrite %st %iv %fv4
+%f = OpImage %img %si
+`)},
+		{name: "type sampled type", oracle: true, mod: img("%bad = OpTypeImage %bool 2D 0 0 0 1 Unknown", ""),
+			want: "Expected Sampled Type to be either void or numerical scalar type"},
+		{name: "type depth", oracle: true, mod: img("%bad = OpTypeImage %f32 2D 3 0 0 1 Unknown", ""),
+			want: "Invalid Depth 3 (must be 0, 1 or 2)"},
+		{name: "type arrayed", oracle: true, mod: img("%bad = OpTypeImage %f32 2D 0 2 0 1 Unknown", ""),
+			want: "Invalid Arrayed 2 (must be 0 or 1)"},
+		{name: "type ms", oracle: true, mod: img("%bad = OpTypeImage %f32 2D 0 0 2 1 Unknown", ""),
+			want: "Invalid MS 2 (must be 0 or 1)"},
+		{name: "type sampled", oracle: true, mod: img("%bad = OpTypeImage %f32 2D 0 0 0 3 Unknown", ""),
+			want: "Invalid Sampled 3 (must be 0, 1 or 2)"},
+		{name: "type subpass sampled", oracle: true, mod: func() module {
+			m := img("%bad = OpTypeImage %f32 SubpassData 0 0 0 1 Unknown", "")
+			m.caps += " InputAttachment"
+			return m
+		}(), want: "Dim SubpassData requires Sampled to be 2"},
+		{name: "type storage multisample", oracle: true, mod: img("%bad = OpTypeImage %f32 2D 0 0 1 2 Rgba32f", ""),
+			want: "Capability StorageImageMultisample is required when using multisampled storage image"},
+		{name: "vulkan sampled type", opts: vulkan, mod: img("%bad = OpTypeImage %u32 2D 0 0 0 1 Unknown", ""),
+			want: ""},
+		{name: "vulkan sampled 0", opts: vulkan, mod: img("%bad = OpTypeImage %f32 2D 0 0 0 0 Unknown", ""),
+			want: "[VUID-StandaloneSpirv-OpTypeImage-04657] Sampled must be 1 or 2 in the Vulkan environment."},
+		{name: "vulkan format", opts: vulkan, mod: img("%bad = OpTypeImage %u32 2D 0 0 0 2 Rgba32f", ""),
+			want: "[VUID-StandaloneSpirv-Image-04965] Image Format type does not match Sample Type operand (integer)"},
+		{name: "sampled image type", oracle: true, mod: img("%bad = OpTypeSampledImage %f32", ""),
+			want: "Expected Image to be of type OpTypeImage"},
+		{name: "sampled image storage", oracle: true, mod: img("%bad = OpTypeSampledImage %stor", ""),
+			want: "Sampled image type requires an image type with \"Sampled\" operand set to 0 or 1"},
+		{name: "sampled image result", oracle: true, mod: img("", "%a = OpSampledImage %img %i %s"),
+			want: "Expected Result Type to be OpTypeSampledImage."},
+		{name: "sampled image image", oracle: true, mod: img("", "%a = OpSampledImage %simg %s %s"),
+			want: "Expected Image to be of type OpTypeImage."},
+		{name: "sampled image operands", // 2023.1 lacks this rule
+			mod:  img("", "%a = OpSampledImage %simg %iu %s"),
+			want: "Image operands must match result image operands except for depth"},
+		{name: "sampled image sampler", oracle: true, mod: img("", "%a = OpSampledImage %simg %i %i"),
+			want: "Expected Sampler to be of type OpTypeSampler"},
+		{name: "sample result", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %f32 %si %fv Lod %f1"),
+			want: "Expected Result Type to be int or float vector type"},
+		{name: "sample result size", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v2f %si %fv Lod %f1"),
+			want: "Expected Result Type to have 4 components"},
+		{name: "sample image", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4f %i %fv Lod %f1"),
+			want: "Expected Sampled Image to be of type OpTypeSampledImage"},
+		{name: "sample multisample", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4f %sims %fv Lod %f1"),
+			want: "Sampling operation is invalid for multisample image"},
+		{name: "sample sampled type", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4u %si %fv Lod %f1"),
+			want: "Expected Image 'Sampled Type' to be the same as Result Type components"},
+		{name: "sample coordinate", // 2023.1: "Expected Coordinate to be float scalar or vector"
+			mod:  img("", "%a = OpImageSampleExplicitLod %v4f %si %true Lod %f1"),
+			want: "Expected Coordinate to be a 32-bit integer or float scalar or vector"},
+		{name: "sample coordinate size", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4f %si %f1 Lod %f1"),
+			want: "Expected Coordinate to have at least 2 components, but given only 1"},
+		{name: "proj dim", oracle: true, mod: img("%simgc = OpTypeSampledImage %imgcube", "%sc = OpSampledImage %simgc %icube %s\n%a = OpImageSampleProjExplicitLod %v4f %sc %fv4 Lod %f1"),
+			want: "Expected Image 'Dim' parameter to be 1D, 2D, 3D or Rect"},
+		{name: "dref result", oracle: true, mod: img("", "%a = OpImageSampleDrefExplicitLod %v4f %sid %fv %f1 Lod %f1"),
+			want: "Expected Result Type to be int or float scalar type"},
+		{name: "dref sampled type", oracle: true, mod: img("", "%a = OpImageSampleDrefExplicitLod %u32 %sid %fv %f1 Lod %f1"),
+			want: "Expected Image 'Sampled Type' to be the same as Result Type"},
+		{name: "dref type", oracle: true, mod: img("", "%a = OpImageSampleDrefExplicitLod %f32 %sid %fv %u1 Lod %f1"),
+			want: "Expected Dref to be of 32-bit float type"},
+		{name: "fetch image", oracle: true, mod: img("", "%a = OpImageFetch %v4f %sid %iv"),
+			want: "Expected Image to be of type OpTypeImage"},
+		{name: "fetch cube", oracle: true, mod: img("", "%a = OpImageFetch %v4f %icube %iv"),
+			want: "Image 'Dim' cannot be Cube"},
+		{name: "fetch sampled", oracle: true, mod: img("", "%a = OpImageFetch %v4f %st %iv"),
+			want: "Expected Image 'Sampled' parameter to be 1"},
+		{name: "fetch coordinate", // 2023.1: "Expected Coordinate to be int scalar or vector"
+			mod:  img("", "%a = OpImageFetch %v4f %i %fv"),
+			want: "Expected Coordinate to be a 32-bit integer scalar or vector"},
+		{name: "gather multisample", oracle: true, mod: img("", "%a = OpImageGather %v4f %sims %fv %i1"),
+			want: "Gather operation is invalid for multisample image"},
+		{name: "gather dim", oracle: true, mod: img("", "%a = OpImageGather %v4f %si3 %fv3 %i1"),
+			want: "Expected Image 'Dim' to be 2D, Cube, or Rect"},
+		{name: "gather component", oracle: true, mod: img("", "%a = OpImageGather %v4f %si %fv %f1"),
+			want: "Expected Component to be 32-bit int scalar"},
+		{name: "read result", oracle: true, mod: img("", "%a = OpImageRead %bool %st %iv"),
+			want: "Expected Result Type to be int or float scalar or vector type"},
+		{name: "read sampled", oracle: true, mod: img("", "%a = OpImageRead %v4f %i %iv"),
+			want: "Expected Image 'Sampled' parameter to be 0 or 2"},
+		{name: "read sampled type", oracle: true, mod: img("", "%a = OpImageRead %v4u %st %iv"),
+			want: "Expected Image 'Sampled Type' to be the same as Result Type components"},
+		{name: "write image", oracle: true, mod: img("", "OpImageWrite %sid %iv %fv4"),
+			want: "Expected Image to be of type OpTypeImage"},
+		{name: "write texel", oracle: true, mod: img("", "OpImageWrite %st %iv %true"),
+			want: "Expected Texel to be int or float vector or scalar"},
+		{name: "write texel type", oracle: true, mod: img("", "OpImageWrite %st %iv %uv"),
+			want: "Expected Image 'Sampled Type' to be the same as Texel components"},
+		{name: "image result", oracle: true, mod: img("", "%a = OpImage %simg %si"),
+			want: "Expected Result Type to be OpTypeImage"},
+		{name: "image operand", oracle: true, mod: img("", "%a = OpImage %img %i"),
+			want: "Expected Sample Image to be of type OpTypeSampleImage"},
+		{name: "image same", oracle: true, mod: img("", "%a = OpImage %imgu %si"),
+			want: "Expected Sample Image image type to be equal to Result Type"},
+	})
+}
