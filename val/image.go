@@ -293,6 +293,97 @@ func (s *state) sampledImage(i int, in *spirv.Instruction) bool {
 	if s.tyOp(s.opType(in, 3)) != spirv.OpTypeSampler {
 		return s.fail(i, "", "Expected Sampler to be of type OpTypeSampler")
 	}
+	return s.sampledImageConsumers(i, in)
+}
+
+// sampledUse is one instruction that uses an OpSampledImage result: its
+// index and the block it is in (0 outside functions).
+type sampledUse struct {
+	inst  int
+	block uint32
+}
+
+// sampledUses records the uses of OpSampledImage results, as
+// RegisterSampledImageConsumer does: IdRef operands naming an
+// OpSampledImage defined earlier in the module. The block of each
+// OpSampledImage is kept under its result id in blocks.
+type sampledUses struct {
+	uses   map[uint32][]sampledUse
+	blocks map[uint32]uint32
+}
+
+// buildSampledUses scans the module once, on the first OpSampledImage.
+func (s *state) buildSampledUses() *sampledUses {
+	u := &sampledUses{uses: map[uint32][]sampledUse{}, blocks: map[uint32]uint32{}}
+	var block uint32
+	for j := 0; j < s.m.Len(); j++ {
+		in := s.m.Inst(j)
+		switch in.Opcode {
+		case spirv.OpLabel:
+			block = in.ResultID
+		case spirv.OpFunctionEnd:
+			block = 0
+		case spirv.OpSampledImage:
+			u.blocks[in.ResultID] = block
+		}
+		for _, o := range in.Operands {
+			if o.Kind != spirv.OperandKindIdRef {
+				continue
+			}
+			id := in.Words[o.Offset]
+			if d, ok := s.x.Def(id); ok && d < j && s.m.Inst(d).Opcode == spirv.OpSampledImage {
+				u.uses[id] = append(u.uses[id], sampledUse{j, block})
+			}
+		}
+	}
+	return u
+}
+
+// isSampledImageConsumer is IsAllowedSampledImageOperand.
+func (s *state) isSampledImageConsumer(op spirv.Opcode) bool {
+	switch op {
+	case spirv.OpSampledImage, spirv.OpImageSampleImplicitLod, spirv.OpImageSampleExplicitLod,
+		spirv.OpImageSampleDrefImplicitLod, spirv.OpImageSampleDrefExplicitLod, spirv.OpImageSampleProjImplicitLod,
+		spirv.OpImageSampleProjExplicitLod, spirv.OpImageSampleProjDrefImplicitLod,
+		spirv.OpImageSampleProjDrefExplicitLod, spirv.OpImageGather, spirv.OpImageDrefGather, spirv.OpImage,
+		spirv.OpImageQueryLod, spirv.OpImageSparseSampleImplicitLod, spirv.OpImageSparseSampleExplicitLod,
+		spirv.OpImageSparseSampleDrefImplicitLod, spirv.OpImageSparseSampleDrefExplicitLod,
+		spirv.OpImageSparseGather, spirv.OpImageSparseDrefGather, spirv.OpCopyObject,
+		spirv.OpImageSampleWeightedQCOM, spirv.OpImageBoxFilterQCOM, spirv.OpImageBlockMatchSSDQCOM,
+		spirv.OpImageBlockMatchSADQCOM, spirv.OpImageBlockMatchWindowSADQCOM, spirv.OpImageBlockMatchWindowSSDQCOM,
+		spirv.OpImageBlockMatchGatherSADQCOM, spirv.OpImageBlockMatchGatherSSDQCOM, spirv.OpImageGatherQCOM,
+		spirv.OpImageSampleFootprintNV:
+		return true
+	case spirv.OpStore:
+		return s.caps.has(spirv.CapabilityBindlessTextureNV)
+	}
+	return false
+}
+
+// sampledImageConsumers is the consumer part of ValidateSampledImage:
+// every use is in the OpSampledImage's block, and is an image instruction
+// that takes a sampled image (never OpPhi or OpSelect).
+func (s *state) sampledImageConsumers(i int, in *spirv.Instruction) bool {
+	if s.sampled == nil {
+		s.sampled = s.buildSampledUses()
+	}
+	id := in.ResultID
+	block := s.sampled.blocks[id]
+	for _, u := range s.sampled.uses[id] {
+		c := s.m.Inst(u.inst)
+		switch {
+		case u.block != block:
+			return s.fail(i, "", "All OpSampledImage instructions must be in the same block in which their Result <id> are consumed. "+
+				"OpSampledImage Result Type <id> %s has a consumer in a different basic block. The consumer instruction <id> is %s.",
+				s.idName(id), s.idName(c.ResultID))
+		case c.Opcode == spirv.OpPhi || c.Opcode == spirv.OpSelect:
+			return s.fail(i, "", "Result <id> from OpSampledImage instruction must not appear as operands of Op%s. Found result <id> %s as an operand of <id> %s.",
+				opName(c.Opcode), s.idName(id), s.idName(c.ResultID))
+		case !s.isSampledImageConsumer(c.Opcode):
+			return s.fail(i, "", "Result <id> from OpSampledImage instruction must not appear as operand for Op%s, since it is not specified as taking an OpTypeSampledImage. Found result <id> %s as an operand of <id> %s.",
+				opName(c.Opcode), s.idName(id), s.idName(c.ResultID))
+		}
+	}
 	return false
 }
 

@@ -73,6 +73,7 @@ type state struct {
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
 	sizedCache            map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
+	sampled               *sampledUses     // mutable: built on the first OpSampledImage, see buildSampledUses (image.go)
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
