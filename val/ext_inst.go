@@ -2,6 +2,7 @@ package val
 
 import (
 	"fmt"
+	"strings"
 
 	"spvx/spirv"
 )
@@ -11,8 +12,7 @@ import (
 // define floats as IEEE 754), and every instruction's Result Type and
 // operand types. The instructions are told apart by their grammar names,
 // so no table of numbers is repeated here. Not checked yet: the
-// Fragment-only limitation of the GLSL interpolation instructions, and
-// OpenCL.std's vload/vstore families, shuffles, printf and prefetch.
+// Fragment-only limitation of the GLSL interpolation instructions.
 
 func (s *state) extInstPass(i int, in *spirv.Instruction) bool {
 	if in.Opcode != spirv.OpExtInst || in.ExtSet == nil || len(in.Words) < 5 {
@@ -363,6 +363,116 @@ func (e *extInst) interpolate(half bool) bool {
 	return false
 }
 
+// sizeT is GetSizeTBitWidth: 32 or 64 with physical addressing, else 0.
+func (e *extInst) sizeT() uint32 {
+	switch e.s.x.AddressingModel {
+	case spirv.AddressingModelPhysical32:
+		return 32
+	case spirv.AddressingModelPhysical64:
+		return 64
+	}
+	return 0
+}
+
+// loadStore checks OpenCL.std's vloadn, vstoren and the half-precision
+// loads and stores.
+func (e *extInst) loadStore() bool {
+	s, res := e.s, e.res()
+	store := strings.HasPrefix(e.name, "vstore")
+	half := strings.Contains(e.name, "half")
+	var data, offset, p uint32
+	if store {
+		if s.tyOp(res) != spirv.OpTypeVoid {
+			return e.fail("expected Result Type to be void")
+		}
+		data, offset, p = e.op(4), e.op(5), e.op(6)
+		switch {
+		case !half:
+			if !s.isFloatVec(data) && !s.isIntVec(data) {
+				return e.fail("expected Data to be an int or float vector")
+			}
+			if !clComponents(e.dim(data)) {
+				return e.fail("expected Data to have 2, 3, 4, 8 or 16 components")
+			}
+		case e.name == "vstore_half" || e.name == "vstore_half_r":
+			if w := e.width(data); !s.isFloatScalar(data) || w != 32 && w != 64 {
+				return e.fail("expected Data to be a 32 or 64-bit float scalar")
+			}
+		default:
+			if w := e.width(data); !s.isFloatVec(data) || w != 32 && w != 64 {
+				return e.fail("expected Data to be a 32 or 64-bit float vector")
+			}
+			if !clComponents(e.dim(data)) {
+				return e.fail("expected Data to have 2, 3, 4, 8 or 16 components")
+			}
+		}
+	} else {
+		offset, p = e.op(4), e.op(5)
+		switch e.name {
+		case "vloadn":
+			if !s.isFloatVec(res) && !s.isIntVec(res) {
+				return e.fail("expected Result Type to be an int or float vector type")
+			}
+		case "vload_half":
+			if !s.isFloatScalar(res) {
+				return e.fail("expected Result Type to be a float scalar type")
+			}
+		default:
+			if !s.isFloatVec(res) {
+				return e.fail("expected Result Type to be a float vector type")
+			}
+		}
+		if e.name != "vload_half" && !clComponents(e.dim(res)) {
+			return e.fail("expected Result Type to have 2, 3, 4, 8 or 16 components")
+		}
+	}
+	size := e.sizeT()
+	if size == 0 {
+		return e.failRaw(" can only be used with physical addressing models")
+	}
+	if !s.isIntScalar(offset) || e.width(offset) != size {
+		return e.fail("expected operand Offset to be of type size_t (%d-bit integer for the addressing model used in the module)", size)
+	}
+	pData, sc, ok := s.ptrInfo(p)
+	if !ok {
+		return e.fail("expected operand P to be a pointer")
+	}
+	switch sc {
+	case spirv.StorageClassGeneric, spirv.StorageClassCrossWorkgroup, spirv.StorageClassWorkgroup, spirv.StorageClassFunction:
+	case spirv.StorageClassUniformConstant:
+		if store {
+			return e.fail("expected operand P storage class to be Generic, CrossWorkgroup, Workgroup or Function")
+		}
+	default:
+		if store {
+			return e.fail("expected operand P storage class to be Generic, CrossWorkgroup, Workgroup or Function")
+		}
+		return e.fail("expected operand P storage class to be UniformConstant, Generic, CrossWorkgroup, Workgroup or Function")
+	}
+	untyped := s.tyOp(p) == spirv.OpTypeUntypedPointerKHR
+	switch {
+	case half:
+		if !(s.isFloatScalar(pData) && e.width(pData) == 16) && !untyped {
+			return e.fail("expected operand P data type to be 16-bit float scalar")
+		}
+	case store:
+		if s.compOf(data) != pData {
+			return e.fail("expected operand P data type to be equal to the type of operand Data components")
+		}
+		return false
+	default:
+		if s.compOf(res) != pData {
+			return e.fail("expected operand P data type to be equal to component type of Result Type")
+		}
+	}
+	if !store && e.name != "vload_half" {
+		if len(e.in.Words) > 7 && e.dim(res) != e.in.Words[7] {
+			return e.fail("expected literal N to be equal to the number of components of Result Type")
+		}
+	}
+	return false
+}
+
 func pick(c bool, a, b string) string {
 	if c {
 		return a
@@ -584,6 +694,85 @@ func (e *extInst) openCL() bool {
 			return e.fail(components)
 		}
 		return e.allOperandsResult()
+	case "vloadn", "vstoren", "vload_half", "vload_halfn", "vloada_halfn", "vstore_half", "vstore_half_r",
+		"vstore_halfn", "vstore_halfn_r", "vstorea_halfn", "vstorea_halfn_r":
+		return e.loadStore()
+	case "shuffle", "shuffle2":
+		if !s.isFloatVec(res) && !s.isIntVec(res) {
+			return e.fail("expected Result Type to be an int or float vector type")
+		}
+		if n != 2 && n != 4 && n != 8 && n != 16 {
+			return e.fail("expected Result Type to have 2, 4, 8 or 16 components")
+		}
+		x, k := e.op(4), 5
+		if e.name == "shuffle2" {
+			if e.op(5) != x {
+				return e.fail("expected operands X and Y to be of the same type")
+			}
+			k = 6
+		}
+		mask := e.op(k)
+		if !s.isFloatVec(x) && !s.isIntVec(x) {
+			return e.fail("expected operand X to be an int or float vector")
+		}
+		if xn := e.dim(x); xn != 2 && xn != 4 && xn != 8 && xn != 16 {
+			return e.fail("expected operand X to have 2, 4, 8 or 16 components")
+		}
+		rc := s.compOf(res)
+		switch {
+		case rc != s.compOf(x):
+			return e.fail("expected operand X and Result Type to have equal component types")
+		case !s.isIntVec(mask):
+			return e.fail("expected operand Shuffle Mask to be an int vector")
+		case n != e.dim(mask):
+			return e.fail("expected operand Shuffle Mask to have the same number of components as Result Type")
+		case e.width(rc) != e.width(mask):
+			return e.fail("expected operand Shuffle Mask components to have the same bit width as Result Type components")
+		}
+	case "printf":
+		if !s.isIntScalar(res) || e.width(res) != 32 {
+			return e.fail("expected Result Type to be a 32-bit int type")
+		}
+		p := e.op(4)
+		data, sc, ok := s.ptrInfo(p)
+		if !ok {
+			return e.fail("expected operand Format to be a pointer")
+		}
+		if s.exts["SPV_EXT_relaxed_printf_string_address_space"] {
+			if sc != spirv.StorageClassUniformConstant && !ptrClass(sc) {
+				return e.fail("expected Format storage class to be UniformConstant, Crossworkgroup, Workgroup, Function, or Generic")
+			}
+		} else if sc != spirv.StorageClassUniformConstant {
+			return e.fail("expected Format storage class to be UniformConstant")
+		}
+		if op := s.tyOp(data); (op == spirv.OpTypeArray || op == spirv.OpTypeRuntimeArray) && s.isIntScalar(s.compOf(data)) {
+			data = s.compOf(data)
+		}
+		if !(s.isIntScalar(data) && e.width(data) == 8) && s.tyOp(p) != spirv.OpTypeUntypedPointerKHR {
+			return e.fail("expected Format data type to be 8-bit int")
+		}
+	case "prefetch":
+		if s.tyOp(res) != spirv.OpTypeVoid {
+			return e.fail("expected Result Type to be void")
+		}
+		data, sc, ok := s.ptrInfo(e.op(4))
+		switch {
+		case !ok:
+			return e.fail("expected operand Ptr to be a pointer")
+		case sc != spirv.StorageClassCrossWorkgroup:
+			return e.fail("expected operand Ptr storage class to be CrossWorkgroup")
+		case !e.fsv(data) && !e.isv(data):
+			return e.fail("expected Ptr data type to be int or float scalar or vector")
+		case !clComponents(e.dim(data)):
+			return e.fail(components)
+		}
+		size := e.sizeT()
+		if size == 0 {
+			return e.failRaw(" can only be used with physical addressing models")
+		}
+		if t := e.op(5); !s.isIntScalar(t) || e.width(t) != size {
+			return e.fail("expected operand Num Elements to be of type size_t (%d-bit integer for the addressing model used in the module)", size)
+		}
 	case "select":
 		if !e.fsv(res) && !e.isv(res) {
 			return e.fail("expected Result Type to be an int or float scalar or vector type")
