@@ -6,9 +6,9 @@ import "spvx/spirv"
 // OpTypeSampledImage (universal, OpenCL and Vulkan rules), OpSampledImage's
 // types, the sampling, fetch, gather, read and write instructions' Result
 // Type, image and coordinate rules, OpImage, and of the image operands the
-// MinLod rules. Not checked yet: OpSampledImage's consumer rules, the
-// texel pointer and query instructions, the other image operands, and the
-// execution-model limitations of implicit-LOD sampling.
+// MinLod rules, OpSampledImage's consumer rules, and the query
+// instructions. Not checked yet: OpImageTexelPointer, the other image
+// operands, and the execution-model limitations of implicit-LOD sampling.
 
 // imageInfo is ImageTypeInfo: the operands of an OpTypeImage (reached
 // through an OpTypeSampledImage).
@@ -130,6 +130,22 @@ func (s *state) imagePass(i int, in *spirv.Instruction) bool {
 		return s.imageRead(i, in)
 	case spirv.OpImageWrite:
 		return s.imageWrite(i, in)
+	case spirv.OpImageQuerySizeLod, spirv.OpImageQuerySize:
+		return s.imageQuerySize(i, in)
+	case spirv.OpImageQueryFormat, spirv.OpImageQueryOrder, spirv.OpImageQueryLevels, spirv.OpImageQuerySamples:
+		return s.imageQueryScalar(i, in)
+	case spirv.OpImageQueryLod:
+		return s.imageQueryLod(i, in)
+	case spirv.OpImageSparseSampleProjImplicitLod, spirv.OpImageSparseSampleProjExplicitLod,
+		spirv.OpImageSparseSampleProjDrefImplicitLod, spirv.OpImageSparseSampleProjDrefExplicitLod:
+		return s.fail(i, "", "Instruction reserved for future use, use of this instruction is invalid")
+	case spirv.OpImageSparseTexelsResident:
+		if !s.isBoolS(in.TypeID) {
+			return s.fail(i, "", "Expected Result Type to be bool scalar type")
+		}
+		if !s.isIntScalar(s.opType(in, 2)) {
+			return s.fail(i, "", "Expected Resident Code to be int scalar")
+		}
 	case spirv.OpImage:
 		res := in.TypeID
 		if s.tyOp(res) != spirv.OpTypeImage {
@@ -684,6 +700,128 @@ func (s *state) imageWrite(i int, in *spirv.Instruction) bool {
 	return s.minLod(i, in, info)
 }
 
+// imageQuerySize is ValidateImageQuerySizeLod and ValidateImageQuerySize.
+func (s *state) imageQuerySize(i int, in *spirv.Instruction) bool {
+	lod := in.Opcode == spirv.OpImageQuerySizeLod
+	res := in.TypeID
+	if !s.intSV(res) {
+		return s.fail(i, "", "Expected Result Type to be int scalar or vector type")
+	}
+	img := s.opType(in, 2)
+	if s.tyOp(img) != spirv.OpTypeImage {
+		return s.fail(i, "", "Expected Image to be of type OpTypeImage")
+	}
+	info := s.imageTypeInfo(img)
+	if !info.ok {
+		return s.fail(i, "", "Corrupt image type definition")
+	}
+	want := info.arrayed
+	switch {
+	case info.dim == spirv.Dim1D || !lod && info.dim == spirv.DimBuffer:
+		want++
+	case info.dim == spirv.Dim2D || info.dim == spirv.DimCube || !lod && info.dim == spirv.DimRect:
+		want += 2
+	case info.dim == spirv.Dim3D:
+		want += 3
+	case lod:
+		return s.fail(i, "", "Image 'Dim' must be 1D, 2D, 3D or Cube")
+	default:
+		return s.fail(i, "", "Image 'Dim' must be 1D, Buffer, 2D, Cube, 3D or Rect")
+	}
+	if lod {
+		if info.ms != 0 {
+			return s.fail(i, "", "Image 'MS' must be 0")
+		}
+		if s.opts.Env.IsVulkan() && info.sampled != 1 {
+			return s.fail(i, "VUID-StandaloneSpirv-OpImageQuerySizeLod-04659", "OpImageQuerySizeLod must only consume an \"Image\" operand whose type has its \"Sampled\" operand set to 1")
+		}
+	} else {
+		switch info.dim {
+		case spirv.Dim1D, spirv.Dim2D, spirv.Dim3D, spirv.DimCube:
+			if info.ms != 1 && info.sampled != 0 && info.sampled != 2 {
+				return s.fail(i, "", "Image must have either 'MS'=1 or 'Sampled'=0 or 'Sampled'=2")
+			}
+		}
+	}
+	if n := s.dimOf(res); n != want {
+		return s.fail(i, "", "Result Type has %d components, but %d expected", n, want)
+	}
+	if lod {
+		if t := s.opType(in, 3); !s.isIntScalar(t) || s.widthOf(t) != 32 {
+			return s.fail(i, "", "Expected Level of Detail to be a 32-bit int scalar")
+		}
+	}
+	return false
+}
+
+// imageQueryScalar is ValidateImageQueryFormatOrOrder and
+// ValidateImageQueryLevelsOrSamples.
+func (s *state) imageQueryScalar(i int, in *spirv.Instruction) bool {
+	op := in.Opcode
+	if !s.isIntScalar(in.TypeID) {
+		return s.fail(i, "", "Expected Result Type to be int scalar type")
+	}
+	img := s.opType(in, 2)
+	if s.tyOp(img) != spirv.OpTypeImage {
+		if op == spirv.OpImageQueryFormat || op == spirv.OpImageQueryOrder {
+			return s.fail(i, "", "Expected operand to be of type OpTypeImage")
+		}
+		return s.fail(i, "", "Expected Image to be of type OpTypeImage")
+	}
+	info := s.imageTypeInfo(img)
+	if !info.ok {
+		return s.fail(i, "", "Corrupt image type definition")
+	}
+	switch op {
+	case spirv.OpImageQueryFormat, spirv.OpImageQueryOrder:
+		if info.dim == spirv.DimTileImageDataEXT {
+			return s.fail(i, "", "Image 'Dim' cannot be TileImageDataEXT")
+		}
+	case spirv.OpImageQueryLevels:
+		switch info.dim {
+		case spirv.Dim1D, spirv.Dim2D, spirv.Dim3D, spirv.DimCube:
+		default:
+			return s.fail(i, "", "Image 'Dim' must be 1D, 2D, 3D or Cube")
+		}
+		if s.opts.Env.IsVulkan() && info.sampled != 1 {
+			return s.fail(i, "VUID-StandaloneSpirv-OpImageQuerySizeLod-04659", "OpImageQueryLevels must only consume an \"Image\" operand whose type has its \"Sampled\" operand set to 1")
+		}
+	default:
+		if info.dim != spirv.Dim2D {
+			return s.fail(i, "", "Image 'Dim' must be 2D")
+		}
+		if info.ms != 1 {
+			return s.fail(i, "", "Image 'MS' must be 1")
+		}
+	}
+	return false
+}
+
+// imageQueryLod is ValidateImageQueryLod's type rules.
+func (s *state) imageQueryLod(i int, in *spirv.Instruction) bool {
+	res := in.TypeID
+	if !s.isFloatVec(res) {
+		return s.fail(i, "", "Expected Result Type to be float vector type")
+	}
+	if s.dimOf(res) != 2 {
+		return s.fail(i, "", "Expected Result Type to have 2 components")
+	}
+	img := s.opType(in, 2)
+	if s.tyOp(img) != spirv.OpTypeSampledImage {
+		return s.fail(i, "", "Expected Image operand to be of type OpTypeSampledImage")
+	}
+	info := s.imageTypeInfo(img)
+	if !info.ok {
+		return s.fail(i, "", "Corrupt image type definition")
+	}
+	switch info.dim {
+	case spirv.Dim1D, spirv.Dim2D, spirv.Dim3D, spirv.DimCube:
+	default:
+		return s.fail(i, "", "Image 'Dim' must be 1D, 2D, 3D or Cube")
+	}
+	return s.imageCoordinate(i, in, info, 3)
+}
+
 // planeCoordSize is GetPlaneCoordSize.
 func planeCoordSize(d spirv.Dim) uint32 {
 	switch d {
@@ -725,6 +863,8 @@ func (s *state) imageCoordinate(i int, in *spirv.Instruction, info imageInfo, k 
 	var min uint32
 	if info.dim == spirv.DimCube && (op == spirv.OpImageRead || op == spirv.OpImageWrite || op == spirv.OpImageSparseRead) {
 		min = 3
+	} else if op == spirv.OpImageQueryLod {
+		min = planeCoordSize(info.dim)
 	} else {
 		min = planeCoordSize(info.dim) + info.arrayed
 		if isImageProj(op) {

@@ -141,6 +141,33 @@ OpImageWrite %st %iv %fv4
 			want: "Result <id> from OpSampledImage instruction must not appear as operands of OpSelect. Found result <id> '59[%59]' as an operand of <id> '63[%63]'."},
 		{name: "consumer block", oracle: true, mod: img("", "OpBranch %next\n%next = OpLabel\n%a = OpImage %img %si"),
 			want: "All OpSampledImage instructions must be in the same block in which their Result <id> are consumed. OpSampledImage Result Type <id> '59[%59]' has a consumer in a different basic block. The consumer instruction <id> is '64[%64]'."},
+		{name: "queries", oracle: true, mod: img("", `
+%a = OpImageQuerySizeLod %v2i %i %i1
+%b = OpImageQuerySize %v2i %st
+%c = OpImageQueryLevels %i32 %i
+%d = OpImageQuerySamples %i32 %ims
+`)},
+		{name: "size lod result", oracle: true, mod: img("", "%a = OpImageQuerySizeLod %f32 %i %i1"),
+			want: "Expected Result Type to be int scalar or vector type"},
+		{name: "size lod image", oracle: true, mod: img("", "%a = OpImageQuerySizeLod %v2i %sid %i1"),
+			want: "Expected Image to be of type OpTypeImage"},
+		{name: "size lod ms", oracle: true, mod: img("", "%a = OpImageQuerySizeLod %v2i %ims %i1"),
+			want: "Image 'MS' must be 0"},
+		{name: "size lod components", oracle: true, mod: img("", "%a = OpImageQuerySizeLod %i32 %i %i1"),
+			want: "Result Type has 1 components, but 2 expected"},
+		{name: "size lod lod", // 2023.1: "Expected Level of Detail to be int scalar"
+			mod:  img("", "%a = OpImageQuerySizeLod %v2i %i %f1"),
+			want: "Expected Level of Detail to be a 32-bit int scalar"},
+		{name: "size sampled", oracle: true, mod: img("", "%a = OpImageQuerySize %v2i %i"),
+			want: "Image must have either 'MS'=1 or 'Sampled'=0 or 'Sampled'=2"},
+		{name: "levels result", oracle: true, mod: img("", "%a = OpImageQueryLevels %f32 %i"),
+			want: "Expected Result Type to be int scalar type"},
+		{name: "samples ms", oracle: true, mod: img("", "%a = OpImageQuerySamples %i32 %i"),
+			want: "Image 'MS' must be 1"},
+		{name: "query lod result", oracle: true, mod: img("", "%a = OpImageQueryLod %v3f %si %fv"),
+			want: "Expected Result Type to have 2 components"},
+		{name: "query lod image", oracle: true, mod: img("", "%a = OpImageQueryLod %v2f %i %fv"),
+			want: "Expected Image operand to be of type OpTypeSampledImage"},
 		{name: "image result", oracle: true, mod: img("", "%a = OpImage %simg %si"),
 			want: "Expected Result Type to be OpTypeImage"},
 		{name: "image operand", oracle: true, mod: img("", "%a = OpImage %img %i"),
