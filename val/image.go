@@ -5,10 +5,11 @@ import "spvx/spirv"
 // This file holds validate_image.cpp's rules: OpTypeImage and
 // OpTypeSampledImage (universal, OpenCL and Vulkan rules), OpSampledImage's
 // types, the sampling, fetch, gather, read and write instructions' Result
-// Type, image and coordinate rules, OpImage, and of the image operands the
-// MinLod rules, OpSampledImage's consumer rules, and the query
-// instructions. Not checked yet: OpImageTexelPointer, the other image
-// operands, and the execution-model limitations of implicit-LOD sampling.
+// Type, image and coordinate rules, their image operands (all but the
+// memory scopes of MakeTexelAvailable/Visible), OpImage, OpSampledImage's
+// consumer rules, and the query instructions. Not checked yet:
+// OpImageTexelPointer, the QCOM and tile-image instructions, and the
+// execution-model limitations of implicit-LOD sampling.
 
 // imageInfo is ImageTypeInfo: the operands of an OpTypeImage (reached
 // through an OpTypeSampledImage).
@@ -506,7 +507,13 @@ func (s *state) imageSample(i int, in *spirv.Instruction) bool {
 	if dref && s.imageDref(i, in, info) {
 		return true
 	}
-	return s.minLod(i, in, info)
+	if dref {
+		return s.imageOperands(i, in, info, 7)
+	}
+	if op == spirv.OpImageSampleExplicitLod && s.opts.Env.IsOpenCL() && len(in.Words) > 5 && in.Words[5]&0x8 != 0 {
+		return s.fail(i, "", "ConstOffset image operand not allowed in the OpenCL environment.")
+	}
+	return s.imageOperands(i, in, info, 6)
 }
 
 // imageDref is ValidateImageDref.
@@ -545,7 +552,7 @@ func (s *state) imageFetch(i int, in *spirv.Instruction) bool {
 	case s.imageCoordinate(i, in, info, 3):
 		return true
 	}
-	return s.minLod(i, in, info)
+	return s.imageOperands(i, in, info, 6)
 }
 
 func (s *state) imageGather(i int, in *spirv.Instruction) bool {
@@ -593,7 +600,7 @@ func (s *state) imageGather(i int, in *spirv.Instruction) bool {
 			}
 		}
 	}
-	return s.minLod(i, in, info)
+	return s.imageOperands(i, in, info, 7)
 }
 
 // imageReadWrite is ValidateImageReadWrite.
@@ -663,7 +670,7 @@ func (s *state) imageRead(i int, in *spirv.Instruction) bool {
 		!s.caps.has(spirv.CapabilityStorageImageReadWithoutFormat) {
 		return s.fail(i, "", "Capability StorageImageReadWithoutFormat is required to read storage image")
 	}
-	return s.minLod(i, in, info)
+	return s.imageOperands(i, in, info, 6)
 }
 
 func (s *state) imageWrite(i int, in *spirv.Instruction) bool {
@@ -697,7 +704,7 @@ func (s *state) imageWrite(i int, in *spirv.Instruction) bool {
 	if len(in.Words) > 4 && env.IsOpenCL() {
 		return s.fail(i, "", "Optional Image Operands are not allowed in the OpenCL environment.")
 	}
-	return s.minLod(i, in, info)
+	return s.imageOperands(i, in, info, 5)
 }
 
 // imageQuerySize is ValidateImageQuerySizeLod and ValidateImageQuerySize.
@@ -895,51 +902,265 @@ func (s *state) imageCoordinate(i int, in *spirv.Instruction, info imageInfo, k 
 	return false
 }
 
-// minLod checks the MinLod image operand (of ValidateImageOperands): only
-// with implicit-LOD sampling or Grad, a 32-bit float, and an image of
-// Dim 1D, 2D, 3D or Cube that is not multisampled.
-func (s *state) minLod(i int, in *spirv.Instruction, info imageInfo) bool {
-	const grad, minLod = 0x4, 0x80
-	k := -1
-	for j, o := range in.Operands {
-		if o.Kind == spirv.OperandKindImageOperands {
-			k = j
-			break
+// imageOperands is ValidateImageOperands: the mask's operand count, the
+// Sample rule for multisampled images, Vulkan's format signedness, then
+// each operand in mask order. w is the word index of the first operand
+// after the mask. The memory scopes of MakeTexelAvailable/Visible are
+// not checked here.
+func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w int) bool {
+	const (
+		bias, lod, grad, constOffset, offset, constOffsets, sample, minLod = 0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80
+		makeAvailable, makeVisible, nonPrivate, volatile                   = 0x100, 0x200, 0x400, 0x800
+		signExtend, zeroExtend, nontemporal, offsets                       = 0x1000, 0x2000, 0x4000, 0x10000
+	)
+	op := in.Opcode
+	words := in.Words
+	n := len(words)
+	var mask uint32
+	if w-1 < n {
+		mask = words[w-1]
+		want := bitCount(mask &^ (nonPrivate | volatile | signExtend | zeroExtend | nontemporal))
+		if mask&grad != 0 {
+			want++
+		}
+		if want != n-w {
+			return s.fail(i, "", "Number of image operand ids doesn't correspond to the bit mask")
+		}
+	} else if n != w-1 {
+		return s.fail(i, "", "Number of image operand ids doesn't correspond to the bit mask")
+	}
+	if info.ms != 0 && mask&sample == 0 {
+		return s.fail(i, "", "Image Operand Sample is required for operation on multi-sampled image")
+	}
+	signExt, zeroExt := mask&signExtend != 0, mask&zeroExtend != 0
+	if s.opts.Env.IsVulkan() && info.format != spirv.ImageFormatUnknown && s.isIntScalar(info.sampledType) {
+		formatSigned := isSignedIntImageFormat(info.format)
+		typeSigned := s.typeOf(info.sampledType).Signed
+		if signExt {
+			typeSigned = true
+		} else if zeroExt {
+			typeSigned = false
+		}
+		if formatSigned != typeSigned {
+			extra := ""
+			if signExt {
+				extra = " (SignExtend makes the access as signed)"
+			} else if zeroExt {
+				extra = " (ZeroExtend makes the access as unsigned)"
+			}
+			return s.fail(i, "VUID-StandaloneSpirv-Image-04965", "Image Format signedness (%s) does not match Sample Type operand%s.", pick(formatSigned, "signed", "unsigned"), extra)
 		}
 	}
-	if k < 0 {
+	if mask == 0 {
 		return false
 	}
-	mask := in.Words[in.Operands[k].Offset]
-	if mask&minLod == 0 {
-		return false
+	if bitCount(mask&(offset|constOffset|constOffsets|offsets)) > 1 {
+		return s.fail(i, "", "Image Operands Offset, ConstOffset, ConstOffsets, Offsets cannot be used together")
 	}
-	// MinLod's parameter follows those of the lower mask bits.
-	params := 0
-	for bit := uint32(1); bit < minLod; bit <<= 1 {
+	implicit, explicit := isImplicitLod(op), isExplicitLod(op)
+	validLod := explicit
+	switch op {
+	case spirv.OpImageRead, spirv.OpImageWrite, spirv.OpImageSparseRead:
+		validLod = s.caps.has(spirv.CapabilityImageReadWriteLodAMD)
+	}
+	gatherAMD := (op == spirv.OpImageGather || op == spirv.OpImageSparseGather) && s.caps.has(spirv.CapabilityImageGatherBiasLodAMD)
+	dim1234 := info.dim == spirv.Dim1D || info.dim == spirv.Dim2D || info.dim == spirv.Dim3D || info.dim == spirv.DimCube
+	next := func() uint32 { // the type of the next operand id
+		if w >= n {
+			return 0
+		}
+		w++
+		return s.typeOfValue(words[w-1])
+	}
+	float32S := func(t uint32) bool { return s.isFloatScalar(t) && s.widthOf(t) == 32 }
+	int32S := func(t uint32) bool { return s.isIntScalar(t) && s.widthOf(t) == 32 }
+	isGather := op == spirv.OpImageGather || op == spirv.OpImageDrefGather || op == spirv.OpImageSparseGather ||
+		op == spirv.OpImageSparseDrefGather || op == spirv.OpImageGatherQCOM
+	if mask&bias != 0 {
+		if !implicit && !gatherAMD {
+			return s.fail(i, "", "Image Operand Bias can only be used with ImplicitLod opcodes")
+		}
+		if !float32S(next()) {
+			return s.fail(i, "", "Expected Image Operand Bias to be a 32-bit float scalar")
+		}
+		if !dim1234 {
+			return s.fail(i, "", "Image Operand Bias requires 'Dim' parameter to be 1D, 2D, 3D or Cube")
+		}
+	}
+	if mask&lod != 0 {
+		if !validLod && op != spirv.OpImageFetch && op != spirv.OpImageSparseFetch && !gatherAMD {
+			return s.fail(i, "", "Image Operand Lod can only be used with ExplicitLod opcodes and OpImageFetch")
+		}
+		if mask&grad != 0 {
+			return s.fail(i, "", "Image Operand bits Lod and Grad cannot be set at the same time")
+		}
+		t := next()
+		if explicit || gatherAMD {
+			if !float32S(t) {
+				return s.fail(i, "", "Expected Image Operand Lod to be a 32-bit float scalar when used with ExplicitLod")
+			}
+		} else if !int32S(t) {
+			return s.fail(i, "", "Expected Image Operand Lod to be a 32-bit int scalar when used with OpImageFetch")
+		}
+		if !dim1234 {
+			return s.fail(i, "", "Image Operand Lod requires 'Dim' parameter to be 1D, 2D, 3D or Cube")
+		}
+		if info.ms != 0 {
+			return s.fail(i, "", "Image Operand Lod requires 'MS' parameter to be 0")
+		}
+	}
+	if mask&grad != 0 {
+		if !explicit {
+			return s.fail(i, "", "Image Operand Grad can only be used with ExplicitLod opcodes")
+		}
+		dx, dy := next(), next()
+		if !s.floatSV(dx) || s.widthOf(dx) != 32 || !s.floatSV(dy) || s.widthOf(dy) != 32 {
+			return s.fail(i, "", "Expected both Image Operand Grad ids to be 32-bit float scalars or vectors")
+		}
+		plane := planeCoordSize(info.dim)
+		if d := s.dimOf(dx); d != plane {
+			return s.fail(i, "", "Expected Image Operand Grad dx to have %d components, but given %d", plane, d)
+		}
+		if d := s.dimOf(dy); d != plane {
+			return s.fail(i, "", "Expected Image Operand Grad dy to have %d components, but given %d", plane, d)
+		}
+	}
+	for _, bit := range [2]uint32{constOffset, offset} {
 		if mask&bit == 0 {
 			continue
 		}
-		if e, ok := spirv.OperandKindImageOperands.Enumerant(bit); ok {
-			params += len(e.Parameters)
+		name := pick(bit == offset, "Offset", "ConstOffset")
+		if info.dim == spirv.DimCube {
+			if bit == offset {
+				return s.fail(i, "", "Image Operand Offset cannot be used with Cube Image 'Dim'")
+			}
+			return s.fail(i, "", "Image Operand ConstOffset cannot be used with Cube Image 'Dim'")
+		}
+		var id uint32
+		if w < n {
+			id = words[w]
+		}
+		t := next()
+		if !s.intSV(t) || s.widthOf(t) != 32 {
+			return s.fail(i, "", "Expected Image Operand %s to be a 32-bit int scalar or vector", name)
+		}
+		if _, isConst := s.x.Constants[id]; bit == constOffset && !isConst {
+			return s.fail(i, "", "Expected Image Operand ConstOffset to be a const object")
+		}
+		plane := planeCoordSize(info.dim)
+		if d := s.dimOf(t); d != plane {
+			return s.fail(i, "", "Expected Image Operand %s to have %d components, but given %d", name, plane, d)
+		}
+		if bit == offset && !s.opts.BeforeHLSLLegalization && s.opts.Env.IsVulkan() && !isGather {
+			return s.fail(i, "VUID-RuntimeSpirv-Offset-10213", "Image Operand Offset can only be used with OpImage*Gather operations.\n"+
+				"This is allowed if you enable the maintenance8 feature (or use the --allow-offset-texture-operand command line flag)")
 		}
 	}
-	if !isImplicitLod(in.Opcode) && mask&grad == 0 {
-		return s.fail(i, "", "Image Operand MinLod can only be used with ImplicitLod opcodes or together with Image Operand Grad")
+	if mask&constOffsets != 0 {
+		if !isGather {
+			return s.fail(i, "", "Image Operand ConstOffsets can only be used with OpImageGather and OpImageDrefGather")
+		}
+		if info.dim == spirv.DimCube {
+			return s.fail(i, "", "Image Operand ConstOffsets cannot be used with Cube Image 'Dim'")
+		}
+		var id uint32
+		if w < n {
+			id = words[w]
+		}
+		t := next()
+		if s.tyOp(t) != spirv.OpTypeArray {
+			return s.fail(i, "", "Expected Image Operand ConstOffsets to be an array of size 4")
+		}
+		if size, _ := s.constUint(s.tyWord(t, 3)); size != 4 {
+			return s.fail(i, "", "Expected Image Operand ConstOffsets to be an array of size 4")
+		}
+		if c := s.tyWord(t, 2); !s.isIntVec(c) || s.dimOf(c) != 2 || s.widthOf(c) != 32 {
+			return s.fail(i, "", "Expected Image Operand ConstOffsets array components to be a 32-bit int vectors of size 2")
+		}
+		if _, isConst := s.x.Constants[id]; !isConst {
+			return s.fail(i, "", "Expected Image Operand ConstOffsets to be a const object")
+		}
 	}
-	if p := k + 1 + params; p < len(in.Operands) {
-		t := s.typeOf(s.typeOfValue(in.Words[in.Operands[p].Offset]))
-		if t == nil || t.Kind != spirv.TypeFloat || t.Width != 32 {
+	if mask&sample != 0 {
+		switch op {
+		case spirv.OpImageFetch, spirv.OpImageRead, spirv.OpImageWrite, spirv.OpImageSparseFetch, spirv.OpImageSparseRead:
+		default:
+			return s.fail(i, "", "Image Operand Sample can only be used with OpImageFetch, OpImageRead, OpImageWrite, OpImageSparseFetch and OpImageSparseRead")
+		}
+		if info.ms == 0 {
+			return s.fail(i, "", "Image Operand Sample requires non-zero 'MS' parameter")
+		}
+		if !int32S(next()) {
+			return s.fail(i, "", "Expected Image Operand Sample to be a 32-bit int scalar")
+		}
+	}
+	if mask&minLod != 0 {
+		if !implicit && mask&grad == 0 {
+			return s.fail(i, "", "Image Operand MinLod can only be used with ImplicitLod opcodes or together with Image Operand Grad")
+		}
+		if !float32S(next()) {
 			return s.fail(i, "", "Expected Image Operand MinLod to be a 32-bit float scalar")
 		}
+		if !dim1234 {
+			return s.fail(i, "", "Image Operand MinLod requires 'Dim' parameter to be 1D, 2D, 3D or Cube")
+		}
+		if info.ms != 0 {
+			return s.fail(i, "", "Image Operand MinLod requires 'MS' parameter to be 0")
+		}
 	}
-	switch info.dim {
-	case spirv.Dim1D, spirv.Dim2D, spirv.Dim3D, spirv.DimCube:
-	default:
-		return s.fail(i, "", "Image Operand MinLod requires 'Dim' parameter to be 1D, 2D, 3D or Cube")
+	if mask&makeAvailable != 0 {
+		if op != spirv.OpImageWrite {
+			return s.fail(i, "", "Image Operand MakeTexelAvailableKHR can only be used with OpImageWrite: Op%s", opName(op))
+		}
+		if mask&nonPrivate == 0 {
+			return s.fail(i, "", "Image Operand MakeTexelAvailableKHR requires NonPrivateTexelKHR is also specified: Op%s", opName(op))
+		}
+		w++
 	}
-	if info.ms != 0 {
-		return s.fail(i, "", "Image Operand MinLod requires 'MS' parameter to be 0")
+	if mask&makeVisible != 0 {
+		if op != spirv.OpImageRead && op != spirv.OpImageSparseRead {
+			return s.fail(i, "", "Image Operand MakeTexelVisibleKHR can only be used with OpImageRead or OpImageSparseRead: Op%s", opName(op))
+		}
+		if mask&nonPrivate == 0 {
+			return s.fail(i, "", "Image Operand MakeTexelVisibleKHR requires NonPrivateTexelKHR is also specified: Op%s", opName(op))
+		}
+	}
+	if (signExt || zeroExt) && op != spirv.OpImageWrite && !isImageSparse(op) {
+		if signExt && !s.intSV(in.TypeID) {
+			return s.fail(i, "", "Using SignExtend, but result type is not a scalar or vector integer type.")
+		}
+		if !signExt && zeroExt && !s.uintSV(in.TypeID) {
+			return s.fail(i, "", "Using ZeroExtend, but result type is a signed integer type.")
+		}
+	}
+	return false
+}
+
+func bitCount(x uint32) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+func isExplicitLod(op spirv.Opcode) bool {
+	switch op {
+	case spirv.OpImageSampleExplicitLod, spirv.OpImageSampleDrefExplicitLod, spirv.OpImageSampleProjExplicitLod,
+		spirv.OpImageSampleProjDrefExplicitLod, spirv.OpImageSparseSampleExplicitLod,
+		spirv.OpImageSparseSampleDrefExplicitLod, spirv.OpImageSparseSampleProjExplicitLod,
+		spirv.OpImageSparseSampleProjDrefExplicitLod:
+		return true
+	}
+	return false
+}
+
+func isSignedIntImageFormat(f spirv.ImageFormat) bool {
+	switch f {
+	case spirv.ImageFormatRgba32i, spirv.ImageFormatRgba16i, spirv.ImageFormatRgba8i, spirv.ImageFormatR32i,
+		spirv.ImageFormatRg32i, spirv.ImageFormatRg16i, spirv.ImageFormatRg8i, spirv.ImageFormatR16i,
+		spirv.ImageFormatR8i, spirv.ImageFormatR64i:
+		return true
 	}
 	return false
 }

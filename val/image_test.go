@@ -34,7 +34,7 @@ const imageBody = `
 // img is a shader module with images (from OpUndef) next to tr's types.
 func img(decls, body string) module {
 	m := tr(imageDecls+decls, imageBody+body)
-	m.caps += " ImageQuery"
+	m.caps += " ImageQuery ImageGatherExtended"
 	return m
 }
 
@@ -168,6 +168,47 @@ OpImageWrite %st %iv %fv4
 			want: "Expected Result Type to have 2 components"},
 		{name: "query lod image", oracle: true, mod: img("", "%a = OpImageQueryLod %v2f %i %fv"),
 			want: "Expected Image operand to be of type OpTypeSampledImage"},
+		{name: "operands valid", oracle: true, mod: img("%c1 = OpConstantComposite %v2i %i1 %i1", `
+%a = OpImageSampleExplicitLod %v4f %si %fv Grad|ConstOffset %fv %fv %c1
+%b = OpImageFetch %v4f %i %iv Lod %i1
+%c = OpImageFetch %v4f %ims %iv Sample %i1
+`)},
+		{name: "operand sample required", oracle: true, mod: img("", "%a = OpImageFetch %v4f %ims %iv"),
+			want: "Image Operand Sample is required for operation on multi-sampled image"},
+		{name: "operand bias", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Bias %f1"),
+			want: "Image Operand Bias can only be used with ImplicitLod opcodes"},
+		{name: "operand lod fetch", // 2023.1: "to be int scalar"
+			mod:  img("", "%a = OpImageFetch %v4f %i %iv Lod %f1"),
+			want: "Expected Image Operand Lod to be a 32-bit int scalar when used with OpImageFetch"},
+		{name: "operand lod explicit", // 2023.1: "to be float scalar"
+			mod:  img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Lod %i1"),
+			want: "Expected Image Operand Lod to be a 32-bit float scalar when used with ExplicitLod"},
+		{name: "operand lod ms", // 2023.1 lacks this rule
+			mod:  img("", "%a = OpImageFetch %v4f %ims %iv Lod|Sample %i1 %i1"),
+			want: "Image Operand Lod requires 'MS' parameter to be 0"},
+		{name: "operand grad type", // 2023.1: "to be float scalars or vectors"
+			mod:  img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Grad %fv %iv"),
+			want: "Expected both Image Operand Grad ids to be 32-bit float scalars or vectors"},
+		{name: "operand grad size", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Grad %fv3 %fv"),
+			want: "Expected Image Operand Grad dx to have 2 components, but given 3"},
+		{name: "operand const offset", // 2023.1: "to be int scalar or vector"
+			mod:  img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Lod|ConstOffset %f1 %fv"),
+			want: "Expected Image Operand ConstOffset to be a 32-bit int scalar or vector"},
+		{name: "operand const offset size", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Lod|ConstOffset %f1 %i1"),
+			want: "Expected Image Operand ConstOffset to have 2 components, but given 1"},
+		{name: "operand offsets together", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Lod|ConstOffset|Offset %f1 %iv %iv"),
+			want: "Image Operands Offset, ConstOffset, ConstOffsets, Offsets cannot be used together"},
+		{name: "operand const offsets", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Lod|ConstOffsets %f1 %iv"),
+			want: "Image Operand ConstOffsets can only be used with OpImageGather and OpImageDrefGather"},
+		{name: "operand sample kind", oracle: true, mod: img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Lod|Sample %f1 %i1"),
+			want: "Image Operand Sample can only be used with OpImageFetch, OpImageRead, OpImageWrite, OpImageSparseFetch and OpImageSparseRead"},
+		{name: "operand sample ms", oracle: true, mod: img("", "%a = OpImageFetch %v4f %i %iv Sample %i1"),
+			want: "Image Operand Sample requires non-zero 'MS' parameter"},
+		{name: "operand sample type", // 2023.1: "to be int scalar"
+			mod:  img("", "%a = OpImageFetch %v4f %ims %iv Sample %f1"),
+			want: "Expected Image Operand Sample to be a 32-bit int scalar"},
+		{name: "operand offset vulkan", opts: vulkan, mod: img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Lod|Offset %f1 %iv"),
+			want: "[VUID-RuntimeSpirv-Offset-10213] Image Operand Offset can only be used with OpImage*Gather operations.\nThis is allowed if you enable the maintenance8 feature (or use the --allow-offset-texture-operand command line flag)"},
 		{name: "image result", oracle: true, mod: img("", "%a = OpImage %simg %si"),
 			want: "Expected Result Type to be OpTypeImage"},
 		{name: "image operand", oracle: true, mod: img("", "%a = OpImage %img %i"),
