@@ -7,9 +7,10 @@ import "spvx/spirv"
 // types, the sampling, fetch, gather, read and write instructions' Result
 // Type, image and coordinate rules, their image operands (all but the
 // memory scopes of MakeTexelAvailable/Visible), OpImage, OpSampledImage's
-// consumer rules, and the query instructions. Not checked yet:
-// OpImageTexelPointer, the QCOM and tile-image instructions, and the
-// execution-model limitations of implicit-LOD sampling.
+// consumer rules, the query instructions and OpImageTexelPointer. Not
+// checked yet: OpUntypedImageTexelPointerEXT, the QCOM and tile-image
+// instructions, and the execution-model limitations of implicit-LOD
+// sampling.
 
 // imageInfo is ImageTypeInfo: the operands of an OpTypeImage (reached
 // through an OpTypeSampledImage).
@@ -125,6 +126,8 @@ func (s *state) imagePass(i int, in *spirv.Instruction) bool {
 		return s.imageSample(i, in)
 	case spirv.OpImageFetch, spirv.OpImageSparseFetch:
 		return s.imageFetch(i, in)
+	case spirv.OpImageTexelPointer:
+		return s.imageTexelPointer(i, in)
 	case spirv.OpImageGather, spirv.OpImageDrefGather, spirv.OpImageSparseGather, spirv.OpImageSparseDrefGather:
 		return s.imageGather(i, in)
 	case spirv.OpImageRead, spirv.OpImageSparseRead:
@@ -829,6 +832,84 @@ func (s *state) imageQueryLod(i int, in *spirv.Instruction) bool {
 	return s.imageCoordinate(i, in, info, 3)
 }
 
+// isF16Vec24 is IsFloat16Vector2Or4Type.
+func (s *state) isF16Vec24(t uint32) bool {
+	d := s.dimOf(t)
+	return s.isFloatVec(t) && s.widthOf(t) == 16 && (d == 2 || d == 4)
+}
+
+// imageTexelPointer is ValidateImageTexelPointer for OpImageTexelPointer.
+func (s *state) imageTexelPointer(i int, in *spirv.Instruction) bool {
+	res := in.TypeID
+	op := s.tyOp(res)
+	if op != spirv.OpTypePointer && op != spirv.OpTypeUntypedPointerKHR {
+		return s.fail(i, "", "Expected Result Type to be a pointer")
+	}
+	if spirv.StorageClass(s.tyWord(res, 2)) != spirv.StorageClassImage {
+		return s.fail(i, "", "Expected Result Type to be a pointer whose Storage Class operand is Image")
+	}
+	f16v := s.caps.has(spirv.CapabilityAtomicFloat16VectorNV)
+	var pointee uint32
+	if op == spirv.OpTypePointer {
+		pointee = s.tyWord(res, 3)
+		switch po := s.tyOp(pointee); {
+		case po == spirv.OpTypeInt || po == spirv.OpTypeFloat || po == spirv.OpTypeVoid:
+		case po == spirv.OpTypeVector && f16v && s.isF16Vec24(pointee):
+		default:
+			return s.fail(i, "", "Expected Result Type to be a pointer whose Type operand must be a scalar numerical type or OpTypeVoid")
+		}
+	}
+	ptr := s.opType(in, 2)
+	if s.tyOp(ptr) != spirv.OpTypePointer {
+		return s.fail(i, "", "Expected Image to be OpTypePointer")
+	}
+	img := s.tyWord(ptr, 3)
+	if s.tyOp(img) != spirv.OpTypeImage {
+		return s.fail(i, "", "Expected Image to be OpTypePointer with Type OpTypeImage")
+	}
+	info := s.imageTypeInfo(img)
+	if !info.ok {
+		return s.fail(i, "", "Corrupt image type definition")
+	}
+	if op == spirv.OpTypePointer && info.sampledType != pointee {
+		d := s.dimOf(pointee)
+		if !(f16v && s.isF16Vec24(pointee) && s.tyOp(info.sampledType) == spirv.OpTypeFloat &&
+			(d == 2 && info.format == spirv.ImageFormatRg16f || d == 4 && info.format == spirv.ImageFormatRgba16f)) {
+			return s.fail(i, "", "Expected Image 'Sampled Type' to be the same as the Type pointed to by Result Type")
+		}
+	}
+	switch info.dim {
+	case spirv.DimSubpassData:
+		return s.fail(i, "", "Image Dim SubpassData cannot be used with OpImageTexelPointer")
+	case spirv.DimTileImageDataEXT:
+		return s.fail(i, "", "Image Dim TileImageDataEXT cannot be used with OpImageTexelPointer")
+	}
+	if s.imageCoordinate(i, in, info, 3) {
+		return true
+	}
+	if t := s.opType(in, 4); t == 0 || !s.isIntScalar(t) {
+		return s.fail(i, "", "Expected Sample to be integer scalar")
+	}
+	if info.ms == 0 {
+		if v, ok := s.constUint(s.opWord(in, 4)); !ok || v != 0 {
+			return s.fail(i, "", "Expected Sample for Image with MS 0 to be a valid <id> for the value 0")
+		}
+	}
+	if s.opts.Env.IsVulkan() {
+		switch info.format {
+		case spirv.ImageFormatR64i, spirv.ImageFormatR64ui, spirv.ImageFormatR32f, spirv.ImageFormatR32i, spirv.ImageFormatR32ui:
+		case spirv.ImageFormatRg16f, spirv.ImageFormatRgba16f:
+			if f16v {
+				break
+			}
+			fallthrough
+		default:
+			return s.fail(i, "VUID-StandaloneSpirv-OpImageTexelPointer-04658", "Expected the Image Format in Image to be R64i, R64ui, R32f, R32i, or R32ui for Vulkan environment using OpImageTexelPointer")
+		}
+	}
+	return false
+}
+
 // planeCoordSize is GetPlaneCoordSize.
 func planeCoordSize(d spirv.Dim) uint32 {
 	switch d {
@@ -854,7 +935,7 @@ func (s *state) imageCoordinate(i int, in *spirv.Instruction, info imageInfo, k 
 		spirv.OpImageSparseSampleImplicitLod, spirv.OpImageSparseSampleDrefImplicitLod,
 		spirv.OpImageSparseSampleDrefExplicitLod, spirv.OpImageSparseGather, spirv.OpImageSparseDrefGather:
 		floatOnly = true
-	case spirv.OpImageFetch, spirv.OpImageSparseFetch:
+	case spirv.OpImageFetch, spirv.OpImageSparseFetch, spirv.OpImageTexelPointer:
 		intOnly = true
 	}
 	switch {
@@ -870,15 +951,26 @@ func (s *state) imageCoordinate(i int, in *spirv.Instruction, info imageInfo, k 
 	var min uint32
 	if info.dim == spirv.DimCube && (op == spirv.OpImageRead || op == spirv.OpImageWrite || op == spirv.OpImageSparseRead) {
 		min = 3
-	} else if op == spirv.OpImageQueryLod {
+	} else if op == spirv.OpImageQueryLod || op == spirv.OpImageTexelPointer && info.arrayed == 0 {
 		min = planeCoordSize(info.dim)
+	} else if op == spirv.OpImageTexelPointer {
+		switch info.dim {
+		case spirv.Dim1D:
+			min = 2
+		case spirv.DimCube, spirv.Dim2D:
+			min = 3
+		}
 	} else {
 		min = planeCoordSize(info.dim) + info.arrayed
 		if isImageProj(op) {
 			min++
 		}
 	}
-	if n := s.dimOf(coord); min > n {
+	if n := s.dimOf(coord); op == spirv.OpImageTexelPointer {
+		if min != n {
+			return s.fail(i, "", "Expected Coordinate to have %d components, but given %d", min, n)
+		}
+	} else if min > n {
 		return s.fail(i, "", "Expected Coordinate to have at least %d components, but given only %d", min, n)
 	}
 	if info.dim == spirv.DimSubpassData {

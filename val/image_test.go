@@ -31,6 +31,17 @@ const imageBody = `
 %si3 = OpUndef %simg3
 `
 
+// texelDecls declares a storage image variable %var and Image pointers.
+const texelDecls = `
+%imgs = OpTypeImage %u32 2D 0 0 0 2 R32ui
+%pvar = OpTypePointer UniformConstant %imgs
+%var = OpVariable %pvar UniformConstant
+%pimgu32 = OpTypePointer Image %u32
+%pimgf32 = OpTypePointer Image %f32
+%pfu32 = OpTypePointer Function %u32
+%u0 = OpConstant %u32 0
+`
+
 // img is a shader module with images (from OpUndef) next to tr's types.
 func img(decls, body string) module {
 	m := tr(imageDecls+decls, imageBody+body)
@@ -209,6 +220,18 @@ OpImageWrite %st %iv %fv4
 			want: "Expected Image Operand Sample to be a 32-bit int scalar"},
 		{name: "operand offset vulkan", opts: vulkan, mod: img("", "%a = OpImageSampleExplicitLod %v4f %si %fv Lod|Offset %f1 %iv"),
 			want: "[VUID-RuntimeSpirv-Offset-10213] Image Operand Offset can only be used with OpImage*Gather operations.\nThis is allowed if you enable the maintenance8 feature (or use the --allow-offset-texture-operand command line flag)"},
+		{name: "texel pointer", oracle: true, patch: setVersion(0x10300), mod: img(texelDecls, "%a = OpImageTexelPointer %pimgu32 %var %iv %u0")},
+		{name: "texel pointer result", // 2023.1: "to be OpTypePointer whose ..."
+			patch: setVersion(0x10300), mod: img(texelDecls, "%a = OpImageTexelPointer %pfu32 %var %iv %u0"),
+			want: "Expected Result Type to be a pointer whose Storage Class operand is Image"},
+		{name: "texel pointer image", oracle: true, patch: setVersion(0x10300), mod: img(texelDecls, "%a = OpImageTexelPointer %pimgu32 %u0 %iv %u0"),
+			want: "Expected Image to be OpTypePointer"},
+		{name: "texel pointer sampled type", oracle: true, patch: setVersion(0x10300), mod: img(texelDecls, "%a = OpImageTexelPointer %pimgf32 %var %iv %u0"),
+			want: "Expected Image 'Sampled Type' to be the same as the Type pointed to by Result Type"},
+		{name: "texel pointer coordinate", oracle: true, patch: setVersion(0x10300), mod: img(texelDecls, "%a = OpImageTexelPointer %pimgu32 %var %uv3 %u0"),
+			want: "Expected Coordinate to have 2 components, but given 3"},
+		{name: "texel pointer sample", oracle: true, patch: setVersion(0x10300), mod: img(texelDecls, "%a = OpImageTexelPointer %pimgu32 %var %iv %u1"),
+			want: "Expected Sample for Image with MS 0 to be a valid <id> for the value 0"},
 		{name: "image result", oracle: true, mod: img("", "%a = OpImage %simg %si"),
 			want: "Expected Result Type to be OpTypeImage"},
 		{name: "image operand", oracle: true, mod: img("", "%a = OpImage %img %i"),
