@@ -52,7 +52,10 @@ func (e *extInst) fail(format string, args ...any) bool {
 // failRaw is fail without the ": " after the name.
 func (e *extInst) failRaw(format string, args ...any) bool {
 	set := e.s.x.ExtInstImports[e.in.Words[3]]
-	return e.s.fail(e.i, "", "%s %s%s", set, e.name, fmt.Sprintf(format, args...))
+	// The message is built by concatenation, so that no field of e flows
+	// into fail's arguments (which would move the instruction to the heap).
+	msg := set + " " + e.name + fmt.Sprintf(format, args...)
+	return e.s.fail(e.i, "", "%s", msg)
 }
 
 func (e *extInst) res() uint32         { return e.in.TypeID }

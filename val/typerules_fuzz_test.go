@@ -1,6 +1,8 @@
 package val
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"spvx/spirv"
@@ -77,4 +79,38 @@ func FuzzTypeRules(f *testing.F) {
 		_ = Validate(m, Options{All: true, Env: EnvVulkan1_3})
 		_ = Validate(m, Options{All: true, Env: EnvOpenCL2_2})
 	})
+}
+
+// TestTypeRulesAllocs: validating the type-rule families allocates
+// nothing per instruction (an instruction moved to the heap, a message
+// built eagerly, a cache filled per use would all scale with the body).
+func TestTypeRulesAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		var b strings.Builder
+		for k := 0; k < n; k++ {
+			fmt.Fprintf(&b, `%%xa%[1]d = OpFAdd %%f32 %%f1 %%f1
+%%xb%[1]d = OpExtInst %%v2f %%glsl FClamp %%fv %%fv %%fv
+%%xc%[1]d = OpIEqual %%bool %%i1 %%u1
+%%xd%[1]d = OpShiftLeftLogical %%u32 %%u1 %%u1
+%%xe%[1]d = OpConvertFToS %%v2i %%fv
+%%xf%[1]d = OpCompositeExtract %%f32 %%m 1 1
+%%xg%[1]d = OpVectorShuffle %%v3f %%fv %%fv 0 3 1
+%%xh%[1]d = OpImageSampleExplicitLod %%v4f %%si %%fv Lod %%f1
+`, k)
+		}
+		m := img("", b.String())
+		m.importGLSL = true
+		mod, err := spirv.DecodeWords(assemble(t, m.text()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(mod, Options{}); err != nil {
+			t.Fatalf("module rejected: %v", err)
+		}
+		return testing.AllocsPerRun(5, func() { _ = Validate(mod, Options{}) })
+	}
+	small, large := allocs(10), allocs(200)
+	if large-small > 20 {
+		t.Errorf("Validate allocates %.0f times for 10 repetitions of the body and %.0f for 200: something allocates per instruction", small, large)
+	}
 }
