@@ -291,3 +291,90 @@ func (s *state) limitedUse(t uint32) bool {
 func (s *state) shaderLimitedUse(t uint32) bool {
 	return s.caps.has(spirv.CapabilityShader) && s.limitedUse(t)
 }
+
+// evalInt32 is EvalInt32IfConst's "constant" answer: the value of a
+// non-spec 32-bit integer constant (OpConstantNull is 0).
+func (s *state) evalInt32(id uint32) (uint32, bool) {
+	c, ok := s.x.Constants[id]
+	if !ok || c.Spec || !s.isIntScalar(c.Type) || s.widthOf(c.Type) != 32 {
+		return 0, false
+	}
+	if c.Op == spirv.OpConstantNull {
+		return 0, true
+	}
+	if c.Op != spirv.OpConstant || len(c.Value) != 1 {
+		return 0, false
+	}
+	return c.Value[0], true
+}
+
+// constsDiffer: both ids are 32-bit integer constants of different values.
+func (s *state) constsDiffer(a, b uint32) bool {
+	x, okA := s.evalInt32(a)
+	y, okB := s.evalInt32(b)
+	return okA && okB && x != y
+}
+
+// coopShapesMatch is CooperativeMatrixShapesMatch: the same kind of
+// cooperative matrix, scope, rows and columns (swapped for a transposing
+// conversion), and for KHR matrices the same Use unless a conversion
+// capability allows the change.
+func (s *state) coopShapesMatch(i int, in *spirv.Instruction, m1, m2 uint32, conversion, swap bool) bool {
+	op := s.tyOp(m1)
+	if op != s.tyOp(m2) {
+		return s.fail(i, "", "Expected cooperative matrix types")
+	}
+	rows1, cols1 := s.tyWord(m1, 4), s.tyWord(m1, 5)
+	if swap {
+		rows1, cols1 = cols1, rows1
+	}
+	switch {
+	case s.constsDiffer(s.tyWord(m1, 3), s.tyWord(m2, 3)):
+		return s.fail(i, "", "Expected scopes of Matrix and Result Type to be identical")
+	case s.constsDiffer(rows1, s.tyWord(m2, 4)):
+		return s.fail(i, "", "Expected rows of Matrix type and Result Type to be %s", pick(swap, "swapped with columns", "identical"))
+	case s.constsDiffer(cols1, s.tyWord(m2, 5)):
+		return s.fail(i, "", "Expected columns of Matrix type and Result Type to be %s", pick(swap, "swapped with rows", "identical"))
+	}
+	if op != spirv.OpTypeCooperativeMatrixKHR {
+		return false
+	}
+	use1, use2 := s.tyWord(m1, 6), s.tyWord(m2, 6)
+	u1, ok1 := s.evalInt32(use1)
+	u2, ok2 := s.evalInt32(use2)
+	acc := func(u uint32) bool { return u == 2 }
+	ab := func(u uint32) bool { return u == 0 || u == 1 }
+	ext := s.caps.has(spirv.CapabilityCooperativeMatrixConversionsEXT)
+	if swap && ext && (use1 == use2 || ok1 && !ab(u1) || ok2 && !acc(u2)) {
+		return s.fail(i, "", "A conversion decorated with CooperativeMatrixTransposeEXT must have a MatrixAccumulatorKHR Matrix and a MatrixAKHR or MatrixBKHR Result Type: %s", opName(in.Opcode))
+	}
+	if ok1 && ok2 && u1 != u2 {
+		allow := (s.caps.has(spirv.CapabilityCooperativeMatrixConversionsNV) || ext) && acc(u2) && ab(u1) ||
+			ext && acc(u1) && ab(u2)
+		if !(conversion && allow) {
+			return s.fail(i, "", "Expected Use of Matrix type and Result Type to be identical")
+		}
+	}
+	return false
+}
+
+// coopVecDimsMatch is CooperativeVectorDimensionsMatch.
+func (s *state) coopVecDimsMatch(i int, v1, v2 uint32) bool {
+	if s.tyOp(v1) != s.tyOp(v2) {
+		return s.fail(i, "", "Expected cooperative vector types")
+	}
+	if s.constsDiffer(s.tyWord(v1, 3), s.tyWord(v2, 3)) {
+		return s.fail(i, "", "Expected number of components to be identical")
+	}
+	return false
+}
+
+// hasCoopTranspose: id is decorated CooperativeMatrixTransposeEXT.
+func (s *state) hasCoopTranspose(id uint32) bool {
+	for _, d := range s.x.Decorations[id] {
+		if d.Member < 0 && d.Kind == spirv.DecorationCooperativeMatrixTransposeEXT {
+			return true
+		}
+	}
+	return false
+}

@@ -5,9 +5,9 @@ import "spvx/spirv"
 // This file holds validate_arithmetics.cpp's rules: the float, signed and
 // unsigned integer operations (also as OpSpecConstantOp operations), OpDot,
 // the vector/matrix products, the extended-carry operations and the
-// cooperative matrix multiply-adds' operand kinds. The cooperative matrix
-// and vector shape comparisons (CooperativeMatrixShapesMatch) are not
-// made: such operands are accepted once their kinds are right.
+// cooperative matrix multiply-adds' operand kinds, with the cooperative
+// matrix and vector shape comparisons. The multiply-adds' M/N/K and scope
+// comparisons and OpCooperativeMatrixReduceEXT are not checked.
 
 func (s *state) arithmeticsPass(i int, in *spirv.Instruction) bool {
 	op, first := in.Opcode, 2
@@ -64,9 +64,15 @@ func (s *state) operandsOfResultType(i int, in *spirv.Instruction, first int, na
 			if !s.isCoopVec(t) {
 				return s.fail(i, "", "Expected arithmetic operands to be of Result Type: %s operand index %d", name, k)
 			}
+			if s.coopVecDimsMatch(i, t, res) {
+				return true
+			}
 		case coopMat && s.isCoopMatKHR(res):
 			if !s.isCoopMatKHR(t) || !coopMatKind(t) {
 				return s.fail(i, "", "Expected arithmetic operands to be of Result Type: %s operand index %d", name, k)
+			}
+			if s.coopShapesMatch(i, in, res, t, false, false) {
+				return true
 			}
 		case t != res:
 			return s.fail(i, "", "Expected arithmetic operands to be of Result Type: %s operand index %d", name, k)
@@ -120,11 +126,21 @@ func (s *state) arithSigned(i int, in *spirv.Instruction, op spirv.Opcode, first
 	dim, width := s.dimOf(res), s.widthOf(res)
 	for k := first; k < len(in.Operands); k++ {
 		t := s.opType(in, k)
-		if coopVec && s.isCoopVec(res) && !s.isCoopVec(t) {
-			return s.fail(i, "", "Expected arithmetic operands to be of Result Type: %s operand index %d", name, k)
+		if coopVec && s.isCoopVec(res) {
+			if !s.isCoopVec(t) {
+				return s.fail(i, "", "Expected arithmetic operands to be of Result Type: %s operand index %d", name, k)
+			}
+			if s.coopVecDimsMatch(i, t, res) {
+				return true
+			}
 		}
-		if coopMat && s.isCoopMatKHR(res) && (!s.isCoopMatKHR(t) || !s.isIntCoopMat(t)) {
-			return s.fail(i, "", "Expected arithmetic operands to be of Result Type: %s operand index %d", name, k)
+		if coopMat && s.isCoopMatKHR(res) {
+			if !s.isCoopMatKHR(t) || !s.isIntCoopMat(t) {
+				return s.fail(i, "", "Expected arithmetic operands to be of Result Type: %s operand index %d", name, k)
+			}
+			if s.coopShapesMatch(i, in, res, t, false, false) {
+				return true
+			}
 		}
 		if t == 0 || !s.intSV(t) && !resCoop {
 			return s.fail(i, "", "Expected int scalar or vector type as operand: %s operand index %d", name, k)

@@ -429,3 +429,40 @@ func TestDotProductRules(t *testing.T) {
 			want: "Expected 'Vector 2' to be an vector of unsigned integers."},
 	})
 }
+
+func TestCooperativeMatrixShapes(t *testing.T) {
+	coop := func(body string) module {
+		return module{caps: "Shader Float16 CooperativeMatrixKHR VulkanMemoryModel", exts: "SPV_KHR_cooperative_matrix SPV_KHR_vulkan_memory_model", decls: `
+%f32 = OpTypeFloat 32
+%f16 = OpTypeFloat 16
+%u32 = OpTypeInt 32 0
+%sub = OpConstant %u32 3
+%n8 = OpConstant %u32 8
+%n16 = OpConstant %u32 16
+%acc = OpConstant %u32 2
+%ua = OpConstant %u32 0
+%m = OpTypeCooperativeMatrixKHR %f32 %sub %n8 %n8 %acc
+%m16 = OpTypeCooperativeMatrixKHR %f32 %sub %n16 %n8 %acc
+%mh = OpTypeCooperativeMatrixKHR %f16 %sub %n8 %n8 %acc
+%ma = OpTypeCooperativeMatrixKHR %f16 %sub %n8 %n8 %ua
+%pm = OpTypePointer Function %m
+%pm16 = OpTypePointer Function %m16
+%pma = OpTypePointer Function %ma
+`, body: `%vm = OpVariable %pm Function
+%vm16 = OpVariable %pm16 Function
+%vma = OpVariable %pma Function
+%x = OpLoad %m %vm
+%y = OpLoad %m16 %vm16
+%z = OpLoad %ma %vma
+` + body}
+	}
+	runRuleCases(t, []ruleCase{
+		{name: "valid", mod: coop("%a = OpFAdd %m %x %x\n%b = OpFConvert %mh %x")},
+		{name: "rows", mod: coop("%a = OpFAdd %m %x %y"),
+			want: "Expected rows of Matrix type and Result Type to be identical"},
+		{name: "use", mod: coop("%a = OpFConvert %mh %z"),
+			want: "Expected Use of Matrix type and Result Type to be identical"},
+		{name: "conversion rows", mod: coop("%a = OpFConvert %mh %y"),
+			want: "Expected rows of Matrix type and Result Type to be identical"},
+	})
+}

@@ -6,8 +6,8 @@ import "spvx/spirv"
 // instruction's Result Type and input (also as OpSpecConstantOp
 // operations), the pointer casts, OpBitcast (pointer rules before and
 // after SPIR-V 1.5, total bit widths), and the SPV_EXT_float8 and
-// SPV_EXT_ocp_microscaling_types rules (OCP-MX-RULES.md §2.2 D). The
-// cooperative matrix and vector shape comparisons, the cooperative matrix
+// SPV_EXT_ocp_microscaling_types rules (OCP-MX-RULES.md §2.2 D), with the
+// cooperative matrix and vector shape comparisons. The cooperative matrix
 // use conversions and OpBitCastArrayQCOM are not checked.
 
 func (s *state) conversionPass(i int, in *spirv.Instruction) bool {
@@ -104,8 +104,16 @@ func (s *state) numericConversion(i int, in *spirv.Instruction, op spirv.Opcode,
 	if input == 0 || !inOK(input) {
 		return s.fail(i, "", "Expected input to be %s: %s", inMsg, name)
 	}
-	coop := s.isCoopVec(res) || s.isCoopVec(input) || s.isCoopMat(res) || s.isCoopMat(input)
-	if !coop && s.dimOf(res) != s.dimOf(input) {
+	switch {
+	case s.isCoopVec(res) || s.isCoopVec(input):
+		if s.coopVecDimsMatch(i, res, input) {
+			return true
+		}
+	case s.isCoopMat(res) || s.isCoopMat(input):
+		if s.coopShapesMatch(i, in, res, input, true, s.hasCoopTranspose(in.ResultID)) {
+			return true
+		}
+	case s.dimOf(res) != s.dimOf(input):
 		return s.fail(i, "", "Expected input to have the same dimension as Result Type: %s", name)
 	}
 	switch op {
@@ -313,6 +321,12 @@ func (s *state) bitcast(i int, in *spirv.Instruction, first int, name string) bo
 	}
 	if resMat != inMat {
 		return s.fail(i, "", "Cooperative matrix can only be cast to another cooperative matrix: %s", name)
+	}
+	if resVec && inVec && !longVec && s.coopVecDimsMatch(i, res, input) {
+		return true
+	}
+	if resMat && s.coopShapesMatch(i, in, res, input, false, false) {
+		return true
 	}
 	if s.version >= spirv.MakeVersion(1, 5) || s.exts["SPV_KHR_physical_storage_buffer"] {
 		int32Vec := func(t uint32) bool { return s.isIntVec(t) && s.sized(t)&sizedInt32 != 0 }
