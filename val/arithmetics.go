@@ -6,8 +6,8 @@ import "spvx/spirv"
 // unsigned integer operations (also as OpSpecConstantOp operations), OpDot,
 // the vector/matrix products, the extended-carry operations and the
 // cooperative matrix multiply-adds' operand kinds, with the cooperative
-// matrix and vector shape comparisons. The multiply-adds' M/N/K and scope
-// comparisons and OpCooperativeMatrixReduceEXT are not checked.
+// matrix and vector shape comparisons and the multiply-adds' scope and
+// M/N/K rules. OpCooperativeMatrixReduceEXT is not checked.
 
 func (s *state) arithmeticsPass(i int, in *spirv.Instruction) bool {
 	op, first := in.Opcode, 2
@@ -349,6 +349,31 @@ func (s *state) coopMatMulAddNV(i int, in *spirv.Instruction) bool {
 	case !isNV(in.TypeID):
 		return s.fail(i, "", "Expected cooperative matrix type as Result Type: %s", name)
 	}
+	return s.mulAddShapes(i, in, name)
+}
+
+// mulAddShapes is the scope and M/N/K comparison of the cooperative
+// matrix multiply-adds: D = A*B + C with A MxK, B KxN, C and D MxN.
+func (s *state) mulAddShapes(i int, in *spirv.Instruction, name string) bool {
+	d, a, b, c := in.TypeID, s.opType(in, 2), s.opType(in, 3), s.opType(in, 4)
+	m := [4]uint32{a, b, c, d}
+	for x := 0; x < 4; x++ {
+		for y := x + 1; y < 4; y++ {
+			if s.constsDiffer(s.tyWord(m[x], 3), s.tyWord(m[y], 3)) {
+				return s.fail(i, "", "Cooperative matrix scopes must match: %s", name)
+			}
+		}
+	}
+	rows := func(t uint32) uint32 { return s.tyWord(t, 4) }
+	cols := func(t uint32) uint32 { return s.tyWord(t, 5) }
+	switch {
+	case s.constsDiffer(rows(a), rows(c)) || s.constsDiffer(rows(a), rows(d)) || s.constsDiffer(rows(c), rows(d)):
+		return s.fail(i, "", "Cooperative matrix 'M' mismatch: %s", name)
+	case s.constsDiffer(cols(b), cols(c)) || s.constsDiffer(cols(b), cols(d)) || s.constsDiffer(cols(c), cols(d)):
+		return s.fail(i, "", "Cooperative matrix 'N' mismatch: %s", name)
+	case s.constsDiffer(cols(a), rows(b)):
+		return s.fail(i, "", "Cooperative matrix 'K' mismatch: %s", name)
+	}
 	return false
 }
 
@@ -378,5 +403,5 @@ func (s *state) coopMatMulAddKHR(i int, in *spirv.Instruction) bool {
 	case !s.isCoopMatKHR(in.TypeID):
 		return s.fail(i, "", "Expected cooperative matrix type as Result Type: %s", name)
 	}
-	return false
+	return s.mulAddShapes(i, in, name)
 }

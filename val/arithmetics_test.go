@@ -431,7 +431,11 @@ func TestDotProductRules(t *testing.T) {
 }
 
 func TestCooperativeMatrixShapes(t *testing.T) {
-	coop := func(body string) module {
+	coop := func(args ...string) module {
+		decls, body := "", args[0]
+		if len(args) == 2 {
+			decls, body = args[0], args[1]
+		}
 		return module{caps: "Shader Float16 CooperativeMatrixKHR VulkanMemoryModel", exts: "SPV_KHR_cooperative_matrix SPV_KHR_vulkan_memory_model", decls: `
 %f32 = OpTypeFloat 32
 %f16 = OpTypeFloat 16
@@ -448,7 +452,8 @@ func TestCooperativeMatrixShapes(t *testing.T) {
 %pm = OpTypePointer Function %m
 %pm16 = OpTypePointer Function %m16
 %pma = OpTypePointer Function %ma
-`, body: `%vm = OpVariable %pm Function
+%n1 = OpConstant %u32 1
+` + decls, body: `%vm = OpVariable %pm Function
 %vm16 = OpVariable %pm16 Function
 %vma = OpVariable %pma Function
 %x = OpLoad %m %vm
@@ -462,6 +467,11 @@ func TestCooperativeMatrixShapes(t *testing.T) {
 			want: "Expected rows of Matrix type and Result Type to be identical"},
 		{name: "use", mod: coop("%a = OpFConvert %mh %z"),
 			want: "Expected Use of Matrix type and Result Type to be identical"},
+		{name: "muladd", mod: coop("%b16 = OpTypeCooperativeMatrixKHR %f16 %sub %n8 %n8 %n1\n", "%w = OpUndef %b16\n%a = OpCooperativeMatrixMulAddKHR %m %z %w %x")},
+		{name: "muladd M", mod: coop("%b16 = OpTypeCooperativeMatrixKHR %f16 %sub %n8 %n8 %n1\n", "%w = OpUndef %b16\n%a = OpCooperativeMatrixMulAddKHR %m16 %z %w %x"),
+			want: "Cooperative matrix 'M' mismatch: CooperativeMatrixMulAddKHR"},
+		{name: "muladd A", mod: coop("", "%a = OpCooperativeMatrixMulAddKHR %m %x %x %x"),
+			want: "Cooperative matrix type must be A Type: CooperativeMatrixMulAddKHR"},
 		{name: "conversion rows", mod: coop("%a = OpFConvert %mh %y"),
 			want: "Expected rows of Matrix type and Result Type to be identical"},
 	})
