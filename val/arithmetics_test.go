@@ -476,3 +476,31 @@ func TestCooperativeMatrixShapes(t *testing.T) {
 			want: "Expected rows of Matrix type and Result Type to be identical"},
 	})
 }
+
+func TestFDotMixVALVE(t *testing.T) {
+	mix := func(body string) module {
+		return module{caps: "Shader Float16 DotProductFloat16AccFloat32VALVE DotProductFloat16AccFloat16VALVE", exts: "SPV_VALVE_mixed_float_dot_product", decls: `
+%f32 = OpTypeFloat 32
+%f16 = OpTypeFloat 16
+%v2h = OpTypeVector %f16 2
+%v2f = OpTypeVector %f32 2
+%h1 = OpConstant %f16 1
+%f1 = OpConstant %f32 1
+%hv = OpConstantComposite %v2h %h1 %h1
+%fv = OpConstantComposite %v2f %f1 %f1
+`, body: body}
+	}
+	runRuleCases(t, []ruleCase{
+		{name: "valid", mod: mix("%a = OpFDot2MixAcc32VALVE %f32 %hv %hv %f1\n%b = OpFDot2MixAcc16VALVE %f16 %hv %hv %h1")},
+		{name: "result", mod: mix("%a = OpFDot2MixAcc32VALVE %f16 %hv %hv %h1"),
+			want: "Result must be a 32-bit IEEE 754 float scalar type."},
+		{name: "vector", mod: mix("%a = OpFDot2MixAcc32VALVE %f32 %h1 %hv %f1"),
+			want: "Expected 'Vector 1' to be an vector."},
+		{name: "width", mod: mix("%a = OpFDot2MixAcc32VALVE %f32 %fv %hv %f1"),
+			want: "Expected 'Vector 1' to be a vector of 16-bit floats."},
+		{name: "accumulator", mod: mix("%a = OpFDot2MixAcc32VALVE %f32 %hv %hv %h1"),
+			want: "Accumulator Type must be the same as the Result Type."},
+		{name: "acc16 result", mod: mix("%a = OpFDot2MixAcc16VALVE %f32 %hv %hv %f1"),
+			want: "Result must be a 16-bit float scalar type."},
+	})
+}

@@ -5,13 +5,16 @@ import "spvx/spirv"
 // This file holds validate_dot_product.cpp's rules for the integer dot
 // products (OpSDot, OpUDot, OpSUDot and their AccSat forms): result and
 // accumulator types, packed 32-bit scalars against vectors, component
-// widths and signedness, and the DotProductInput* capabilities. The
-// VALVE mixed-precision float dot products are not checked yet.
+// widths and signedness, and the DotProductInput* capabilities; and the
+// VALVE mixed-precision float dot products (OpFDot2MixAcc32VALVE,
+// OpFDot2MixAcc16VALVE, OpFDot4MixAcc32VALVE).
 
 func (s *state) dotProductPass(i int, in *spirv.Instruction) bool {
 	op := in.Opcode
 	switch op {
 	case spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat, spirv.OpSUDotAccSat:
+	case spirv.OpFDot2MixAcc32VALVE, spirv.OpFDot2MixAcc16VALVE, spirv.OpFDot4MixAcc32VALVE:
+		return s.fdotMix(i, in)
 	default:
 		return false
 	}
@@ -91,6 +94,63 @@ func (s *state) dotProductPass(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Expected 'Vector 1' to be an vector of unsigned integers.")
 	case unsigned && !s.isUIntS(c2), (op == spirv.OpSUDot || op == spirv.OpSUDotAccSat) && !s.isUIntS(c2):
 		return s.fail(i, "", "Expected 'Vector 2' to be an vector of unsigned integers.")
+	}
+	return false
+}
+
+// fdotMix is ValidateFDot2MixAcc32, ValidateFDot2MixAcc16 and
+// ValidateFDot4MixAcc32.
+func (s *state) fdotMix(i int, in *spirv.Instruction) bool {
+	op, res := in.Opcode, in.TypeID
+	floatW := func(t, w uint32) bool { return s.isFloatScalar(t) && s.widthOf(t) == w }
+	if op != spirv.OpFDot2MixAcc16VALVE && !floatW(res, 32) {
+		return s.fail(i, "", "Result must be a 32-bit IEEE 754 float scalar type.")
+	}
+	v1, v2 := s.opType(in, 2), s.opType(in, 3)
+	length, width := uint32(2), uint32(16)
+	if op == spirv.OpFDot4MixAcc32VALVE {
+		length, width = 4, 8
+	}
+	if !s.isVec(v1) {
+		return s.fail(i, "", "Expected 'Vector 1' to be an vector.")
+	}
+	if !s.isVec(v2) {
+		return s.fail(i, "", "Expected 'Vector 2' to be an vector.")
+	}
+	if n1, n2 := s.dimOf(v1), s.dimOf(v2); n1 != 0 && n1 != length && n2 != 0 && n2 != length {
+		return s.fail(i, "", "'Vector 1' is %d components and 'Vector 2' is %d components, but both need to be %d-components", n1, n2, length)
+	}
+	c1, c2 := s.compOf(v1), s.compOf(v2)
+	if !floatW(c1, width) {
+		return s.fail(i, "", "Expected 'Vector 1' to be a vector of %d-bit floats.", width)
+	}
+	if !floatW(c2, width) {
+		return s.fail(i, "", "Expected 'Vector 2' to be a vector of %d-bit floats.", width)
+	}
+	if op != spirv.OpFDot4MixAcc32VALVE {
+		bf := s.isBF16Scalar(c1)
+		if bf != s.isBF16Scalar(c2) {
+			return s.fail(i, "", "'Vector 1' and 'Vector 2' must be the same float encoding.")
+		}
+		switch {
+		case bf && !s.caps.has(spirv.CapabilityDotProductBFloat16AccVALVE):
+			return s.fail(i, "", "DotProductBFloat16AccVALVE capability is required to use BFloat16 encoded floats.")
+		case !bf && op == spirv.OpFDot2MixAcc32VALVE && !s.caps.has(spirv.CapabilityDotProductFloat16AccFloat32VALVE):
+			return s.fail(i, "", "DotProductFloat16AccFloat32VALVE capability is required to use IEEE 754 encoded 16-bit floats.")
+		case !bf && op == spirv.OpFDot2MixAcc16VALVE && !s.caps.has(spirv.CapabilityDotProductFloat16AccFloat16VALVE):
+			return s.fail(i, "", "DotProductFloat16AccFloat16VALVE capability is required to use IEEE 754 encoded 16-bit floats.")
+		}
+		if op == spirv.OpFDot2MixAcc16VALVE {
+			if !floatW(res, 16) {
+				return s.fail(i, "", "Result must be a 16-bit float scalar type.")
+			}
+			if s.isBF16Scalar(res) != bf {
+				return s.fail(i, "", "Result must have the same float encoding as 'Vector 1' and 'Vector 2'.")
+			}
+		}
+	}
+	if s.opType(in, 4) != res {
+		return s.fail(i, "", "Accumulator Type must be the same as the Result Type.")
 	}
 	return false
 }
