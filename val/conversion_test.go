@@ -131,3 +131,31 @@ func TestConversionRules(t *testing.T) {
 			want: "Expected input to have different bit width from Result Type: SpecConstantOp"},
 	})
 }
+
+func TestSmallTypeUses(t *testing.T) {
+	ssbo := func(body string) module {
+		return module{caps: "Shader StorageBuffer16BitAccess", exts: "SPV_KHR_16bit_storage SPV_KHR_storage_buffer_storage_class",
+			annot: "OpDecorate %blk Block\nOpMemberDecorate %blk 0 Offset 0\nOpDecorate %buf DescriptorSet 0\nOpDecorate %buf Binding 0\n",
+			decls: `
+%h = OpTypeFloat 16
+%f32 = OpTypeFloat 32
+%u32 = OpTypeInt 32 0
+%u0 = OpConstant %u32 0
+%blk = OpTypeStruct %h
+%pblk = OpTypePointer StorageBuffer %blk
+%ph = OpTypePointer StorageBuffer %h
+%buf = OpVariable %pblk StorageBuffer
+`, body: "%p = OpAccessChain %ph %buf %u0\n%x = OpLoad %h %p\n" + body}
+	}
+	v13 := setVersion(0x10300)
+	runRuleCases(t, []ruleCase{
+		{name: "width conversion", oracle: true, patch: v13, mod: ssbo("%y = OpFConvert %f32 %x\n%z = OpCopyObject %h %x\nOpStore %p %x")},
+		{name: "arithmetic", oracle: true, patch: v13, mod: ssbo("%y = OpFAdd %h %x %x"),
+			want: "Invalid use of 8- or 16-bit result"},
+		{name: "with Float16", oracle: true, patch: v13, mod: func() module {
+			m := ssbo("%y = OpFAdd %h %x %x")
+			m.caps += " Float16"
+			return m
+		}()},
+	})
+}

@@ -210,7 +210,12 @@ func (s *state) run() {
 	if s.decorationsCompatibility() && s.stopped() {
 		return
 	}
-	s.interfaces()
+	if s.interfaces() && s.stopped() {
+		return
+	}
+	// The last per-instruction loop (execution limitations, small type
+	// uses) runs after builtins.
+	s.smallTypeUses()
 }
 
 // firstLoop is spirv-val's first per-instruction loop: ids, capabilities
