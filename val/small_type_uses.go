@@ -18,6 +18,18 @@ func (s *state) smallTypeUses() bool {
 		s.caps.has(spirv.CapabilityInt8) && s.caps.has(spirv.CapabilityInt16) && s.caps.has(spirv.CapabilityFloat16) {
 		return false
 	}
+	// Most modules declare no such type: then there is nothing to scan.
+	limited := false
+	for _, ty := range s.x.Types {
+		if w := ty.Width; ty.Kind == spirv.TypeInt && (w == 8 && !s.caps.has(spirv.CapabilityInt8) || w == 16 && !s.caps.has(spirv.CapabilityInt16)) ||
+			ty.Kind == spirv.TypeFloat && w == 16 && !ty.HasEncoding && !s.caps.has(spirv.CapabilityFloat16) {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		return false
+	}
 	m := s.m
 	bestDef, bestUser := -1, -1
 	for j := 0; j < m.Len(); j++ {
