@@ -5,7 +5,7 @@ import "testing"
 // TestConstantRules covers validate_constants.cpp.
 func TestConstantRules(t *testing.T) {
 	decl := "%v2 = OpTypeVector %f32 2\n%m2 = OpTypeMatrix %v2 2\n%a2 = OpTypeArray %f32 %u1\n%S = OpTypeStruct %f32 %u32\n%sc = OpSpecConstant %u32 3\n"
-	cases := []ruleCase{
+	cases := []memRuleCase{
 		{name: "valid composites", src: comp("", decl+"%c = OpConstantComposite %v2 %f1 %f1\n%m = OpConstantComposite %m2 %c %c\n%a = OpConstantComposite %a2 %f1\n%s = OpConstantComposite %S %f1 %u1\n%n = OpConstantNull %S\n%t = OpConstantTrue %bool\n", "")},
 		{name: "true of a non-bool", src: comp("", "%t = OpConstantTrue %u32\n", ""),
 			want: "OpConstantTrue Result Type <id> '*[%uint]' is not a boolean type."},
@@ -35,5 +35,5 @@ func TestConstantRules(t *testing.T) {
 			want: "Cannot form constants of 8- or 16-bit types"},
 		{name: "16-bit constant with Int16", src: module{caps: "Shader Int16", decls: "%u16 = OpTypeInt 16 0\n%c = OpConstant %u16 1"}.text()},
 	}
-	runRuleCases(t, cases)
+	runMemRuleCases(t, cases)
 }

@@ -14,7 +14,7 @@ func TestDecorationRules(t *testing.T) {
 			"%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%f32 = OpTypeFloat 32\n%u32 = OpTypeInt 32 0\n%i32 = OpTypeInt 32 1\n" + decls +
 			"\n%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n"
 	}
-	cases := []ruleCase{
+	cases := []memRuleCase{
 		// Buffers in Vulkan.
 		{name: "storage buffer without Block", src: sb("OpMemberDecorate %S 0 Offset 0\n", "%S = OpTypeStruct %f32"), opts: vk13, agree: oracleVerdict,
 			want: "[VUID-StandaloneSpirv-PushConstant-06675] StorageBuffer id '*' is missing Block decoration.\nFrom Vulkan spec:\nSuch variables must be identified with a Block decoration"},
@@ -102,5 +102,5 @@ func TestDecorationRules(t *testing.T) {
 		{name: "group-applied RelaxedPrecision on a type", src: comp("OpDecorate %g RelaxedPrecision\n%g = OpDecorationGroup\nOpGroupDecorate %g %f32\n", "", ""),
 			want: "RelaxPrecision decoration cannot be applied to a type"},
 	}
-	runRuleCases(t, cases)
+	runMemRuleCases(t, cases)
 }

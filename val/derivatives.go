@@ -16,7 +16,7 @@ func (s *state) derivativesPass(i int, in *spirv.Instruction) bool {
 	}
 	name := opName(in.Opcode)
 	res := in.TypeID
-	if !s.isFloatSV(res) {
+	if !s.floatSV(res) {
 		return s.fail(i, "", "Expected Result Type to be float scalar or vector type: %s", name)
 	}
 	c := s.typeOf(s.componentType(res))

@@ -84,7 +84,7 @@ func TestBlockLayout(t *testing.T) {
 	sb430 := via + "StorageBuffer storage class using standard layout rules."
 	u140 := via + "Uniform storage class using extended layout rules."
 	arrF4 := "OpDecorate %arr ArrayStride 4\n"
-	cases := []ruleCase{
+	cases := []memRuleCase{
 		{name: "std430 scalars and vectors", src: ssbo([]string{"%f32", "%v2", "%v4"}, []int{0, 8, 16}, "", ""), opts: vk13, agree: oracleVerdict},
 		{name: "std430 vec2 at 4, not relaxed", src: ssbo([]string{"%f32", "%v2"}, []int{0, 4}, "", ""), patch: spv10, opts: vk10,
 			want: "Structure member 1 at offset 4 is not aligned to 8." + sb430 + hintRelax, agree: oracleVerdict},
@@ -183,7 +183,7 @@ func TestBlockLayout(t *testing.T) {
 		// Not laid out: Vulkan only.
 		{name: "universal env ignores layout", src: ssbo([]string{"%v4", "%f32"}, []int{0, 8}, "", ""), agree: oracleNone},
 	}
-	runRuleCases(t, cases)
+	runMemRuleCases(t, cases)
 }
 
 // wgBlock is a Workgroup Block with a vec3 at offset 8.

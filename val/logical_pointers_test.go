@@ -5,7 +5,7 @@ import "testing"
 // TestLogicalPointerRules covers validate_logical_pointers.cpp's operand
 // and result rules (newer than spirv-val 2023.1: not compared).
 func TestLogicalPointerRules(t *testing.T) {
-	cases := []ruleCase{
+	cases := []memRuleCase{
 		{name: "select of pointers without variable pointers", src: comp("", "%t = OpConstantTrue %bool\n", "%a = OpVariable %pf Function\n%b = OpVariable %pf Function\n%c = OpSelect %pf %t %a %b"), agree: oracleNone,
 			want: "Instruction may only have a logical pointer operand in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability"},
 		{name: "bitcast of a pointer", src: comp("", "", "%a = OpVariable %pf Function\n%c = OpBitcast %pu %a"), agree: oracleNone,
@@ -16,5 +16,5 @@ func TestLogicalPointerRules(t *testing.T) {
 			want: "Instruction may only return a logical pointer in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability"},
 		{name: "pointer access chain result", src: comp("", "", "%a = OpVariable %pf Function\n%b = OpCopyObject %pf %a\n%c = OpLoad %f32 %b")},
 	}
-	runRuleCases(t, cases)
+	runMemRuleCases(t, cases)
 }

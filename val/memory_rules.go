@@ -54,64 +54,7 @@ func (s *state) shallow(t uint32) uint8 {
 	return v
 }
 
-// Bits of the sized cache: ContainsSizedIntOrFloatType with
-// traverse_all_types (through pointers that are not forward declared,
-// and function types too); a float with an encoding operand is not one.
-const (
-	sizedDone = 1 << iota
-	sizedInt8
-	sizedInt16
-	sizedFloat16
-)
-
-func (s *state) sized(t uint32) uint8 {
-	if s.sizedCache == nil {
-		s.sizedCache = map[uint32]uint8{}
-	}
-	if v, ok := s.sizedCache[t]; ok {
-		return v
-	}
-	s.sizedCache[t] = sizedDone
-	var v uint8 = sizedDone
-	if ty := s.typeOf(t); ty != nil {
-		switch ty.Kind {
-		case spirv.TypeInt:
-			switch ty.Width {
-			case 8:
-				v |= sizedInt8
-			case 16:
-				v |= sizedInt16
-			}
-		case spirv.TypeFloat:
-			if ty.Width == 16 && !ty.HasEncoding {
-				v |= sizedFloat16
-			}
-		case spirv.TypeVector, spirv.TypeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray,
-			spirv.TypeImage, spirv.TypeSampledImage, spirv.TypeCooperativeMatrix:
-			v |= s.sized(ty.Elem)
-		case spirv.TypePointer:
-			if !s.fwdPtr[t] && ty.Op == spirv.OpTypePointer {
-				v |= s.sized(ty.Elem)
-			}
-		case spirv.TypeStruct:
-			for _, m := range ty.Members {
-				v |= s.sized(m)
-			}
-		case spirv.TypeFunction:
-			v |= s.sized(ty.Return)
-			for _, m := range ty.Members {
-				v |= s.sized(m)
-			}
-		}
-		if ty.Op == spirv.OpTypeCooperativeMatrixNV || ty.Op == spirv.OpTypeVectorIdEXT {
-			if j := s.defInst(t); j >= 0 && len(s.m.Inst(j).Words) > 2 {
-				v |= s.sized(s.m.Inst(j).Words[2])
-			}
-		}
-	}
-	s.sizedCache[t] = v
-	return v
-}
+// sized (arith_util.go) is ContainsSizedIntOrFloatType, cached per type.
 
 // limitedUseType is ContainsLimitedUseIntOrFloatType.
 func (s *state) limitedUseType(t uint32) bool {

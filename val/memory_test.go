@@ -34,7 +34,7 @@ func comp(annot, decls, body string) string {
 func TestMemoryRules(t *testing.T) {
 	st := "%S = OpTypeStruct %f32 %u32\n%pS = OpTypePointer Function %S\n"
 	arr := "%arr = OpTypeArray %f32 %u5\n%pa = OpTypePointer Function %arr\n"
-	cases := []ruleCase{
+	cases := []memRuleCase{
 		{name: "valid load store", src: comp("", "", "%v = OpVariable %pf Function\n%x = OpLoad %f32 %v\nOpStore %v %x")},
 		{name: "variable not a pointer", src: comp("", "", "%v = OpVariable %f32 Function"),
 			want: "OpVariable Result Type <id> '*[%float]' is not a pointer type."},
@@ -115,11 +115,11 @@ func TestMemoryRules(t *testing.T) {
 			"%n = OpArrayLength %i32 %sb 1"), agree: oracleVerdict,
 			want: "The Result Type of OpArrayLength <id> '*[%*]' must be OpTypeInt with width 32 or 64 and signedness 0."},
 	}
-	runRuleCases(t, cases)
+	runMemRuleCases(t, cases)
 }
 
 func TestVariableRules(t *testing.T) {
-	cases := []ruleCase{
+	cases := []memRuleCase{
 		{name: "push constant of a scalar", src: comp("", "%pc = OpTypePointer PushConstant %f32\n%v = OpVariable %pc PushConstant", ""), opts: vk13, agree: oracleVerdict,
 			want: "[VUID-StandaloneSpirv-PushConstant-06808] PushConstant OpVariable <id> '*' has illegal type.\nFrom Vulkan spec, Push Constant Interface section:\nSuch variables must be typed as OpTypeStruct"},
 		{name: "uniform constant of a float", src: comp("OpDecorate %v DescriptorSet 0\nOpDecorate %v Binding 0\n", "%pc = OpTypePointer UniformConstant %f32\n%v = OpVariable %pc UniformConstant", ""), opts: vk13, agree: oracleVerdict,
@@ -138,11 +138,11 @@ func TestVariableRules(t *testing.T) {
 			want: "Allocating a variable containing a 16-bit element in StorageBuffer storage class requires an additional capability"},
 		{name: "16-bit in StorageBuffer", src: module{caps: "Shader StorageBuffer16BitAccess", exts: "SPV_KHR_16bit_storage", annot: "OpDecorate %S Block\nOpMemberDecorate %S 0 Offset 0\n", decls: "%u16 = OpTypeInt 16 0\n%S = OpTypeStruct %u16\n%p = OpTypePointer StorageBuffer %S\n%v = OpVariable %p StorageBuffer"}.text()},
 	}
-	runRuleCases(t, cases)
+	runMemRuleCases(t, cases)
 }
 
 func TestCopyMemoryAndAccessRules(t *testing.T) {
-	cases := []ruleCase{
+	cases := []memRuleCase{
 		{name: "copy memory", src: comp("", "", "%a = OpVariable %pf Function\n%b = OpVariable %pf Function\nOpCopyMemory %a %b")},
 		{name: "copy memory type mismatch", src: comp("", "", "%a = OpVariable %pf Function\n%b = OpVariable %pu Function\nOpCopyMemory %a %b"),
 			want: "Target <id> '*'s type does not match Source <id> '*[%uint]'s type."},
@@ -159,7 +159,7 @@ func TestCopyMemoryAndAccessRules(t *testing.T) {
 		{name: "NonPrivatePointer in Function", src: module{caps: "Shader VulkanMemoryModel", decls: "%f32 = OpTypeFloat 32\n%p = OpTypePointer Function %f32", body: "%a = OpVariable %p Function\n%x = OpLoad %f32 %a NonPrivatePointer"}.text(),
 			patch: vulkanMemoryModel, want: "NonPrivatePointerKHR requires a pointer in Uniform, Workgroup, CrossWorkgroup, Generic, Image or StorageBuffer storage classes."},
 	}
-	runRuleCases(t, cases)
+	runMemRuleCases(t, cases)
 }
 
 // vulkanMemoryModel sets OpMemoryModel's memory model to Vulkan.
@@ -170,7 +170,7 @@ func TestPtrComparisonRules(t *testing.T) {
 		src := module{caps: "Shader VariablePointers", annot: "", decls: "%f32 = OpTypeFloat 32\n%u32 = OpTypeInt 32 0\n%bool = OpTypeBool\n%pw = OpTypePointer Workgroup %f32\n%pf = OpTypePointer Function %f32\n%w = OpVariable %pw Workgroup\n", body: body}.text()
 		return strings.Replace(src, "OpEntryPoint GLCompute %main \"main\"", "OpEntryPoint GLCompute %main \"main\" %w", 1)
 	}
-	cases := []ruleCase{
+	cases := []memRuleCase{
 		{name: "PtrEqual on Workgroup", src: vp("%e = OpPtrEqual %bool %w %w")},
 		{name: "PtrEqual result not bool", src: vp("%e = OpPtrEqual %u32 %w %w"),
 			want: "Result Type must be OpTypeBool"},
@@ -179,5 +179,5 @@ func TestPtrComparisonRules(t *testing.T) {
 		{name: "PtrEqual without variable pointers", src: comp("", "%pw = OpTypePointer Workgroup %f32\n%w = OpVariable %pw Workgroup\n", "%e = OpPtrEqual %bool %w %w"), agree: oracleVerdict,
 			want: "Instruction on logical pointers cannot be used without a variable pointers capability"},
 	}
-	runRuleCases(t, cases)
+	runMemRuleCases(t, cases)
 }

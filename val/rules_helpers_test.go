@@ -23,7 +23,7 @@ const (
 	oracleNone                 // the older oracle lacks the rule (or differs); not compared
 )
 
-type ruleCase struct {
+type memRuleCase struct {
 	name  string
 	src   string
 	patch func([]uint32) []uint32
@@ -55,7 +55,7 @@ func oracleFlags(o Options) []string {
 	return args
 }
 
-func runRuleCases(t *testing.T, cases []ruleCase) {
+func runMemRuleCases(t *testing.T, cases []memRuleCase) {
 	t.Helper()
 	sv := ""
 	if p, err := oracle.Path("spirv-val"); err == nil && !testing.Short() {

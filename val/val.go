@@ -73,12 +73,13 @@ type state struct {
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
 	badFnUse              map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
+	sizedCache            map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
+	sampled               *sampledUses     // mutable: built on the first OpSampledImage, see buildSampledUses (image.go)
 
-	// Decorations, memory and block layout (s2h4).
+	// Decorations, memory and block layout.
 	decs         *decorationStore // mutable: built on first use by the module-level decoration checks
 	layout       *blockLayout     // mutable: per-type layout caches of ValidateExplicitLayout
 	shallowCache map[uint32]uint8 // mutable: see shallow (memory rules), per type
-	sizedCache   map[uint32]uint8 // mutable: see sized (memory rules), per type
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -220,8 +221,11 @@ func (s *state) run() {
 	if s.interfaces() && s.stopped() {
 		return
 	}
-	// ValidateLogicalPointers runs last, after the built-ins and the
-	// per-instruction execution-limitation checks.
+	// The last per-instruction loop (execution limitations, small type
+	// uses) runs after builtins; ValidateLogicalPointers after it.
+	if s.smallTypeUses() && s.stopped() {
+		return
+	}
 	s.logicalPointers()
 }
 
@@ -266,6 +270,9 @@ func (s *state) secondLoop() {
 		if s.extensionPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.extInstPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.typePass(i, &in) && s.stopped() {
 			return
 		}
@@ -287,6 +294,15 @@ func (s *state) secondLoop() {
 		if s.compositesPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.arithmeticsPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.bitwisePass(i, &in) && s.stopped() {
+			return
+		}
+		if s.logicalsPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.controlFlowPass(i, &in) && s.stopped() {
 			return
 		}
@@ -294,6 +310,9 @@ func (s *state) secondLoop() {
 			return
 		}
 		if s.atomicsPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.dotProductPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.bitcastShufflePass(i, &in) && s.stopped() {
