@@ -72,6 +72,7 @@ type state struct {
 	curLabel              uint32           // the block the second loop is in
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
+	limits                []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -208,7 +209,10 @@ func (s *state) run() {
 	if s.decorationsCompatibility() && s.stopped() {
 		return
 	}
-	s.interfaces()
+	if s.interfaces() && s.stopped() {
+		return
+	}
+	s.executionLimitations()
 }
 
 // firstLoop is spirv-val's first per-instruction loop: ids, capabilities
@@ -269,7 +273,13 @@ func (s *state) secondLoop() {
 		if s.derivativesPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.executionLimitsPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.atomicsPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.barriersPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.bitcastShufflePass(i, &in) && s.stopped() {
