@@ -27,7 +27,7 @@ type vcase struct {
 	// gap says why Debian spirv-val 2023.1 is not asked (a rule newer than
 	// it), if it is not; a gap starting "wording" still asks it for the
 	// verdict, not the message (its text is older).
-	gap string
+	gap  string
 	opts *Options
 }
 
