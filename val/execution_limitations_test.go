@@ -41,7 +41,7 @@ func TestExecutionLimitations(t *testing.T) {
 		{name: "derivative-compute-ext-no-mode", src: callSrc("OpCapability ComputeDerivativeGroupQuadsKHR\nOpExtension \"SPV_KHR_compute_shader_derivatives\"\n", comp, "", "%d = OpDPdx %float %f1"),
 			want: "error: line 24: OpEntryPoint Entry Point <id> '1[%main]'s callgraph contains function <id> '3[%b]', which cannot be used with the current execution modes:", gap: "SPV_KHR_compute_shader_derivatives is newer than 2023.1"},
 		{name: "derivative-compute-ext-mode", src: callSrc("OpCapability ComputeDerivativeGroupQuadsKHR\nOpExtension \"SPV_KHR_compute_shader_derivatives\"\n",
-			comp+"OpExecutionMode %main DerivativeGroupQuadsKHR\n", "", "%d = OpDPdx %float %f1"), gap: "SPV_KHR_compute_shader_derivatives is newer than 2023.1"},
+			"OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 2 2 1\nOpExecutionMode %main DerivativeGroupQuadsKHR\n", "", "%d = OpDPdx %float %f1"), gap: "SPV_KHR_compute_shader_derivatives is newer than 2023.1"},
 		{name: "emit-vertex-fragment", src: callSrc("OpCapability Geometry\n", frag, "", "OpEmitVertex"),
 			want: "error: line 23: OpEntryPoint Entry Point <id> '1[%main]'s callgraph contains function <id> '3[%b]', which cannot be used with the current execution model:"},
 		{name: "demote-compute", src: callSrc("OpCapability DemoteToHelperInvocation\n", comp, "", "OpDemoteToHelperInvocation"),

@@ -73,6 +73,7 @@ type state struct {
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
 	limits                []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
+	modes                 *modeInfo        // mutable: built on first use by the mode-setting pass (module-level instructions only)
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -200,6 +201,9 @@ func (s *state) run() {
 	if s.entryPoints() && s.stopped() {
 		return
 	}
+	if s.duplicateExecutionModes() && s.stopped() {
+		return
+	}
 	if s.checkDominance() && s.stopped() {
 		return
 	}
@@ -247,6 +251,9 @@ func (s *state) secondLoop() {
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
 		if s.extensionPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.modeSettingPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.typePass(i, &in) && s.stopped() {
