@@ -74,6 +74,7 @@ type state struct {
 	cfg                   *cfg             // see getCFG
 	limits                []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
 	modes                 *modeInfo        // mutable: built on first use by the mode-setting pass (module-level instructions only)
+	smallCache            map[uint32]uint8 // mutable: per-type cache of misc.go's smallTypes
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -250,6 +251,9 @@ func (s *state) secondLoop() {
 	m := s.m
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
+		if s.miscPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.extensionPass(i, &in) && s.stopped() {
 			return
 		}
