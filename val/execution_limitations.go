@@ -286,27 +286,30 @@ func entryTraits(eps []spirv.EntryPoint, idx []int) uint64 {
 	return m
 }
 
-// executionLimitations is ValidateExecutionLimitations for every
-// function.
-func (s *state) executionLimitations() bool {
-	if len(s.limits) == 0 || len(s.x.EntryPoints) == 0 {
-		return false
+// callGraph is the module's call graph with, for each function, the
+// mask of the entry points whose call graphs contain it (their model bits
+// and mode traits), propagated once with a work list.
+type callGraph struct {
+	fnIndex map[uint32]int32 // function id -> index in x.Functions
+	start   []int32          // callees of function f: callees[start[f]:start[f+1]]
+	callees []int32
+	mask    []uint64 // per function: the bits of the entry points reaching it
+	epFns   []uint32 // entry-point functions, in first-appearance order
+	epMask  map[uint32]uint64
+}
+
+func (s *state) getCallGraph() *callGraph {
+	if s.calls != nil {
+		return s.calls
 	}
 	x, m := s.x, s.m
 	nf := len(x.Functions)
-	bad := make([]uint64, nf)
-	for _, u := range s.limits {
-		bad[u.fn] |= limitInfos[u.kind].bad
-	}
-	fnIndex := make(map[uint32]int32, nf)
+	g := &callGraph{fnIndex: make(map[uint32]int32, nf), start: make([]int32, nf+1), mask: make([]uint64, nf)}
 	for f, fn := range x.Functions {
-		if _, dup := fnIndex[fn.ID]; !dup {
-			fnIndex[fn.ID] = int32(f)
+		if _, dup := g.fnIndex[fn.ID]; !dup {
+			g.fnIndex[fn.ID] = int32(f)
 		}
 	}
-	// The call graph, as CSR: the callees of each function.
-	start := make([]int32, nf+1)
-	var callees []int32
 	for f, fn := range x.Functions {
 		end := fn.End
 		if end < 0 {
@@ -314,48 +317,61 @@ func (s *state) executionLimitations() bool {
 		}
 		for i := fn.Start; i <= end && i < m.Len(); i++ {
 			if in := m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
-				if g, ok := fnIndex[in.Words[3]]; ok {
-					callees = append(callees, g)
+				if h, ok := g.fnIndex[in.Words[3]]; ok {
+					g.callees = append(g.callees, h)
 				}
 			}
 		}
-		start[f+1] = int32(len(callees))
+		g.start[f+1] = int32(len(g.callees))
 	}
-	// Entry points in first-appearance order, with their masks.
-	var epFns []uint32
 	epIdx := map[uint32][]int{}
 	for k, ep := range x.EntryPoints {
 		if _, seen := epIdx[ep.Function]; !seen {
-			epFns = append(epFns, ep.Function)
+			g.epFns = append(g.epFns, ep.Function)
 		}
 		epIdx[ep.Function] = append(epIdx[ep.Function], k)
 	}
-	epMask := make(map[uint32]uint64, len(epFns))
-	mask := make([]uint64, nf)
+	g.epMask = make(map[uint32]uint64, len(g.epFns))
 	var work []int32
-	for _, id := range epFns {
+	for _, id := range g.epFns {
 		em := entryTraits(x.EntryPoints, epIdx[id])
-		epMask[id] = em
-		if f, ok := fnIndex[id]; ok && mask[f]|em != mask[f] {
-			mask[f] |= em
+		g.epMask[id] = em
+		if f, ok := g.fnIndex[id]; ok && g.mask[f]|em != g.mask[f] {
+			g.mask[f] |= em
 			work = append(work, f)
 		}
 	}
 	for len(work) > 0 {
-		g := work[len(work)-1]
+		f := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, h := range callees[start[g]:start[g+1]] {
-			if mask[h]|mask[g] != mask[h] {
-				mask[h] |= mask[g]
+		for _, h := range g.callees[g.start[f]:g.start[f+1]] {
+			if g.mask[h]|g.mask[f] != g.mask[h] {
+				g.mask[h] |= g.mask[f]
 				work = append(work, h)
 			}
 		}
 	}
+	s.calls = g
+	return g
+}
+
+// executionLimitations is ValidateExecutionLimitations for every
+// function.
+func (s *state) executionLimitations() bool {
+	if len(s.limits) == 0 || len(s.x.EntryPoints) == 0 {
+		return false
+	}
+	x := s.x
+	bad := make([]uint64, len(x.Functions))
+	for _, u := range s.limits {
+		bad[u.fn] |= limitInfos[u.kind].bad
+	}
+	g := s.getCallGraph()
 	for f := range x.Functions {
-		if mask[f]&bad[f] == 0 {
+		if g.mask[f]&bad[f] == 0 {
 			continue
 		}
-		if s.reportLimitation(int32(f), fnIndex, start, callees, epFns, epMask) {
+		if s.reportLimitation(int32(f), g.fnIndex, g.start, g.callees, g.epFns, g.epMask) {
 			return true
 		}
 	}

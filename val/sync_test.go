@@ -91,12 +91,13 @@ func runCases(t *testing.T, cases []vcase) {
 		t.Run(c.name, func(t *testing.T) {
 			src := c.src
 			iface := ""
-			if c.env.Version() >= spirv.MakeVersion(1, 4) {
-				// Every global variable, as SPIR-V 1.4 wants.
-				for _, l := range strings.Split(src, "\n") {
-					if f := strings.Fields(l); len(f) == 5 && f[2] == "OpVariable" && f[4] != "Function" {
-						iface += " " + f[0]
-					}
+			// The interface: Input and Output variables, and from SPIR-V
+			// 1.4 every global variable.
+			spv14 := c.env.Version() >= spirv.MakeVersion(1, 4)
+			for _, l := range strings.Split(src, "\n") {
+				if f := strings.Fields(l); len(f) == 5 && f[2] == "OpVariable" && f[4] != "Function" &&
+					(spv14 || f[4] == "Input" || f[4] == "Output") {
+					iface += " " + f[0]
 				}
 			}
 			src = strings.ReplaceAll(src, "{IFACE}", iface)

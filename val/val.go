@@ -75,6 +75,7 @@ type state struct {
 	limits                []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
 	modes                 *modeInfo        // mutable: built on first use by the mode-setting pass (module-level instructions only)
 	smallCache            map[uint32]uint8 // mutable: per-type cache of misc.go's smallTypes
+	calls                 *callGraph       // mutable: built on first use by the module-level passes (execution_limitations.go)
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -215,6 +216,9 @@ func (s *state) run() {
 		return
 	}
 	if s.interfaces() && s.stopped() {
+		return
+	}
+	if s.builtins() && s.stopped() {
 		return
 	}
 	s.executionLimitations()

@@ -1,0 +1,528 @@
+package val
+
+import (
+	"fmt"
+	"sort"
+
+	"spvx/spirv"
+)
+
+// This file holds validate_builtins.cpp's rules for the compute built-ins
+// (GlobalInvocationId, LocalInvocationId, NumWorkgroups, WorkgroupId,
+// LocalInvocationIndex, WorkgroupSize, NumSubgroups, SubgroupId,
+// SubgroupSize, SubgroupLocalInvocationId, Subgroup{Eq,Ge,Gt,Le,Lt}Mask).
+// As in spirv-val, each BuiltIn decoration is checked at its definition
+// (the type: a 32-bit int, a 3- or 4-component 32-bit int vector; a
+// constant WorkgroupSize), then at every reference: an instruction naming
+// a built-in id, or an id built from it in the global scope (a pointer to
+// a decorated struct, the variable of that pointer), must use the Input
+// storage class, and a function using it may only be called from the
+// execution models the built-in is for. Everything but WorkgroupSize's
+// static size is a Vulkan rule. The graphics built-ins (Position,
+// FragCoord, ...) are not written yet.
+
+type biKind uint8
+
+const (
+	biComputeVec3   biKind = iota + 1 // ValidateComputeShaderI32Vec3Input
+	biComputeI32                      // ValidateComputeI32Input
+	biLocalIndex                      // LocalInvocationIndex
+	biWorkgroupSize                   // WorkgroupSize
+)
+
+// biRule is one at-reference check: the built-in, the decorated id, and
+// the id whose users it checks.
+type biRule struct {
+	kind      biKind
+	builtin   spirv.BuiltIn
+	builtInID uint32
+	refID     uint32
+}
+
+// builtinVUIDs are GetVUIDForBuiltin's execution model, storage class and
+// type VUID numbers, for the built-ins written here.
+var builtinVUIDs = map[spirv.BuiltIn][3]int{
+	spirv.BuiltInSubgroupEqMask:            {0, 4370, 4371},
+	spirv.BuiltInSubgroupGeMask:            {0, 4372, 4373},
+	spirv.BuiltInSubgroupGtMask:            {0, 4374, 4375},
+	spirv.BuiltInSubgroupLeMask:            {0, 4376, 4377},
+	spirv.BuiltInSubgroupLtMask:            {0, 4378, 4379},
+	spirv.BuiltInSubgroupLocalInvocationId: {0, 4380, 4381},
+	spirv.BuiltInSubgroupSize:              {0, 4382, 4383},
+	spirv.BuiltInGlobalInvocationId:        {4236, 4237, 4238},
+	spirv.BuiltInLocalInvocationId:         {4281, 4282, 4283},
+	spirv.BuiltInNumWorkgroups:             {4296, 4297, 4298},
+	spirv.BuiltInNumSubgroups:              {4293, 4294, 4295},
+	spirv.BuiltInSubgroupId:                {4367, 4368, 4369},
+	spirv.BuiltInWorkgroupId:               {4422, 4423, 4424},
+	spirv.BuiltInLocalInvocationIndex:      {4284, 4285, 4286},
+}
+
+func builtinName(b spirv.BuiltIn) string {
+	if e, ok := spirv.OperandKindBuiltIn.Enumerant(uint32(b)); ok {
+		return e.Name
+	}
+	return "Unknown"
+}
+
+// builtinVUID is VkErrorID(GetVUIDForBuiltin(b, which)): these VUIDs are
+// named "VUID-<BuiltIn>-<BuiltIn>-0NNNN".
+func (s *state) builtinVUID(b spirv.BuiltIn, which int) string {
+	n := builtinVUIDs[b][which]
+	if n == 0 {
+		return ""
+	}
+	name := builtinName(b)
+	return s.vuid(fmt.Sprintf("VUID-%s-%s-%05d", name, name, n))
+}
+
+// envLog is spvLogStringForEnv.
+func (s *state) envLog() string {
+	switch {
+	case s.opts.Env.IsOpenCL():
+		return "OpenCL"
+	case s.opts.Env.IsOpenGL():
+		return "OpenGL"
+	case s.opts.Env.IsVulkan():
+		return "Vulkan"
+	}
+	return "Universal"
+}
+
+// idDesc is GetIdDesc: "ID <5> (OpVariable)".
+func (s *state) idDesc(j int) string {
+	in := s.m.Inst(j)
+	return fmt.Sprintf("ID <%d> (Op%s)", in.ResultID, opName(in.Opcode))
+}
+
+// defDesc is GetDefinitionDesc.
+func (s *state) defDesc(j int, member int) string {
+	if member >= 0 {
+		return fmt.Sprintf("Member #%d of struct ID <%d>", member, s.m.Inst(j).ResultID)
+	}
+	return s.idDesc(j)
+}
+
+// underlyingType is GetUnderlyingType; ok false after recording its error.
+func (s *state) underlyingType(j int, member int) (t uint32, failed bool) {
+	in := s.m.Inst(j)
+	if member >= 0 {
+		if in.Opcode != spirv.OpTypeStruct {
+			return 0, s.failStop(j, "", "%sAttempted to get underlying data type via member index for non-struct type.", s.idDesc(j))
+		}
+		if member+2 < len(in.Words) {
+			return in.Words[member+2], false
+		}
+		return 0, false
+	}
+	if in.Opcode == spirv.OpTypeStruct {
+		return 0, s.failStop(j, "", "%s did not find an member index to get underlying data type for struct type.", s.idDesc(j))
+	}
+	if isConstantOp(in.Opcode) {
+		return in.TypeID, false
+	}
+	pt := s.typeOf(in.TypeID)
+	switch {
+	case pt != nil && pt.Op == spirv.OpTypePointer:
+		return pt.Elem, false
+	case pt != nil && pt.Op == spirv.OpTypeUntypedPointerKHR:
+		return 0, false
+	}
+	return 0, s.failStop(j, "", "%s is decorated with BuiltIn. BuiltIn decoration should only be applied to struct types, variables and constants.", s.idDesc(j))
+}
+
+// failStop records an error and always reports failure, so that the
+// caller stops checking this built-in (and validation, unless All).
+func (s *state) failStop(j int, vuid, format string, args ...any) bool {
+	s.fail(j, vuid, format, args...)
+	return true
+}
+
+// i32VecProblem is ValidateI32Vec's message ("" when t is a 32-bit int
+// vector of n components); i32Problem is ValidateI32Helper's.
+func (s *state) i32VecProblem(desc string, t uint32, n uint32) string {
+	if !s.isIntVector(t) {
+		return desc + " is not an int vector."
+	}
+	if d := s.dimension(t); d != n {
+		return fmt.Sprintf("%s has %d components.", desc, d)
+	}
+	if w := s.bitWidth(t); w != 32 {
+		return fmt.Sprintf("%s has components with bit width %d.", desc, w)
+	}
+	return ""
+}
+
+func (s *state) i32Problem(desc string, t uint32) string {
+	if !s.isIntScalar(t) {
+		return desc + " is not an int scalar."
+	}
+	if w := s.bitWidth(t); w != 32 {
+		return fmt.Sprintf("%s has bit width %d.", desc, w)
+	}
+	return ""
+}
+
+// storageClassOf is GetStorageClass: the storage class an instruction
+// names, ok false for none.
+func (s *state) storageClassOf(in *spirv.Instruction) (spirv.StorageClass, bool) {
+	switch in.Opcode {
+	case spirv.OpTypePointer, spirv.OpTypeUntypedPointerKHR, spirv.OpTypeForwardPointer:
+		if len(in.Words) > 2 {
+			return spirv.StorageClass(in.Words[2]), true
+		}
+	case spirv.OpVariable:
+		if len(in.Words) > 3 {
+			return spirv.StorageClass(in.Words[3]), true
+		}
+	case spirv.OpUntypedVariableKHR, spirv.OpGenericCastToPtrExplicit:
+		if len(in.Words) > 4 {
+			return spirv.StorageClass(in.Words[4]), true
+		}
+	}
+	return 0, false
+}
+
+// builtins is ValidateBuiltIns for the built-ins written here.
+func (s *state) builtins() bool {
+	type dec struct {
+		id     uint32
+		member int
+		b      spirv.BuiltIn
+	}
+	var decs []dec
+	for id, ds := range s.x.Decorations {
+		for _, d := range ds {
+			if d.Kind == spirv.DecorationBuiltIn && len(d.Params) > 0 {
+				decs = append(decs, dec{id, d.Member, spirv.BuiltIn(d.Params[0])})
+			}
+		}
+	}
+	if len(decs) == 0 {
+		return false
+	}
+	// spirv-val walks its decorations by id.
+	sort.SliceStable(decs, func(a, b int) bool {
+		if decs[a].id != decs[b].id {
+			return decs[a].id < decs[b].id
+		}
+		return decs[a].member < decs[b].member
+	})
+	vulkan := s.opts.Env.IsVulkan()
+	var rules map[uint32][]biRule
+	// seed checks the definition itself as a reference (spirv-val's
+	// At*Reference(decoration, inst, inst, inst)) and registers the rule
+	// for the definition's users.
+	seed := func(kind biKind, d dec, j int) bool {
+		r := biRule{kind: kind, builtin: d.b, builtInID: d.id, refID: d.id}
+		if vulkan {
+			in := s.m.Inst(j)
+			if s.builtinAtReference(r, j, &in, 0, 0) {
+				return true
+			}
+		}
+		if rules == nil {
+			rules = map[uint32][]biRule{}
+		}
+		rules[d.id] = append(rules[d.id], r)
+		return false
+	}
+	for _, d := range decs {
+		j, ok := s.x.Def(d.id)
+		if !ok {
+			continue
+		}
+		name := builtinName(d.b)
+		if d.b == spirv.BuiltInWorkgroupSize {
+			if s.workgroupSizeAtDefinition(j, d.member) {
+				return true
+			}
+			if seed(biWorkgroupSize, d, j) {
+				return true
+			}
+			continue
+		}
+		if !vulkan {
+			continue
+		}
+		switch d.b {
+		case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId, spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupId:
+			t, failed := s.underlyingType(j, d.member)
+			if failed {
+				return true
+			}
+			if p := s.i32VecProblem(s.defDesc(j, d.member), t, 3); p != "" {
+				return s.failStop(j, s.builtinVUID(d.b, 2), "According to the %s spec BuiltIn %s variable needs to be a 3-component 32-bit int vector. %s", s.envLog(), name, p)
+			}
+			if seed(biComputeVec3, d, j) {
+				return true
+			}
+		case spirv.BuiltInSubgroupId, spirv.BuiltInNumSubgroups, spirv.BuiltInSubgroupLocalInvocationId, spirv.BuiltInSubgroupSize:
+			if d.member >= 0 {
+				return s.failStop(j, "", "BuiltIn %s cannot be used as a member decoration ", name)
+			}
+			t, failed := s.underlyingType(j, d.member)
+			if failed {
+				return true
+			}
+			compute := d.b == spirv.BuiltInSubgroupId || d.b == spirv.BuiltInNumSubgroups
+			if p := s.i32Problem(s.defDesc(j, d.member), t); p != "" {
+				what := "32-bit int"
+				if compute {
+					what = "32-bit int vector" // sic
+				}
+				return s.failStop(j, s.builtinVUID(d.b, 2), "According to the %s spec BuiltIn %s variable needs to be a %s. %s", s.envLog(), name, what, p)
+			}
+			if compute {
+				if seed(biComputeI32, d, j) {
+					return true
+				}
+			} else if s.builtinStorageAtDefinition(j, d.b) {
+				return true
+			}
+		case spirv.BuiltInSubgroupEqMask, spirv.BuiltInSubgroupGeMask, spirv.BuiltInSubgroupGtMask,
+			spirv.BuiltInSubgroupLeMask, spirv.BuiltInSubgroupLtMask:
+			if d.member >= 0 {
+				return s.failStop(j, "", "BuiltIn %s cannot be used as a member decoration ", name)
+			}
+			t, failed := s.underlyingType(j, d.member)
+			if failed {
+				return true
+			}
+			if p := s.i32VecProblem(s.defDesc(j, d.member), t, 4); p != "" {
+				return s.failStop(j, s.builtinVUID(d.b, 2), "According to the %s spec BuiltIn %s variable needs to be a 4-component 32-bit int vector. %s", s.envLog(), name, p)
+			}
+			if s.builtinStorageAtDefinition(j, d.b) {
+				return true
+			}
+		case spirv.BuiltInLocalInvocationIndex:
+			t, failed := s.underlyingType(j, d.member)
+			if failed {
+				return true
+			}
+			if p := s.i32Problem(s.defDesc(j, d.member), t); p != "" {
+				return s.failStop(j, s.builtinVUID(d.b, 2), "According to the Vulkan spec BuiltIn LocalInvocationIndex variable needs to be a 32-bit int scalar. %s", p)
+			}
+			if seed(biLocalIndex, d, j) {
+				return true
+			}
+		}
+	}
+	if len(rules) == 0 || !vulkan {
+		return false
+	}
+	return s.builtinReferences(rules)
+}
+
+func bracket(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "[" + v + "] "
+}
+
+// builtinStorageAtDefinition is the Input storage class check the
+// subgroup built-ins make at their definition.
+func (s *state) builtinStorageAtDefinition(j int, b spirv.BuiltIn) bool {
+	in := s.m.Inst(j)
+	if sc, ok := s.storageClassOf(&in); ok && sc != spirv.StorageClassInput {
+		return s.failStop(j, s.builtinVUID(b, 1), "%s spec allows BuiltIn %s to be only used for variables with Input storage class. %s %s", s.envLog(), builtinName(b), s.refDesc(b, j, j, j, -1, 0), s.storageDesc(&in, j))
+	}
+	return false
+}
+
+// refDesc is GetReferenceDesc; fn is the function's id (0 outside one),
+// model the execution model (< 0: none).
+func (s *state) refDesc(b spirv.BuiltIn, builtIn, referenced, from int, model int64, fn uint32) string {
+	d := s.idDesc(from) + " is referencing " + s.idDesc(referenced)
+	if s.m.Inst(builtIn).ResultID != s.m.Inst(referenced).ResultID {
+		d += " which is dependent on " + s.idDesc(builtIn)
+	}
+	d += " which is decorated with BuiltIn " + builtinName(b)
+	if fn != 0 {
+		d += fmt.Sprintf(" in function <%d>", fn)
+		if model >= 0 {
+			d += " called with execution model " + executionModelName(spirv.ExecutionModel(model))
+		}
+	}
+	return d + "."
+}
+
+// storageDesc is GetStorageClassDesc.
+func (s *state) storageDesc(in *spirv.Instruction, j int) string {
+	sc, _ := s.storageClassOf(in)
+	return s.idDesc(j) + " uses storage class " + storageClassName(sc) + "."
+}
+
+// workgroupSizeAtDefinition is ValidateWorkgroupSizeAtDefinition.
+func (s *state) workgroupSizeAtDefinition(j, member int) bool {
+	in := s.m.Inst(j)
+	vulkan := s.opts.Env.IsVulkan()
+	if vulkan {
+		t, failed := s.underlyingType(j, member)
+		if failed {
+			return true
+		}
+		if p := s.i32VecProblem(s.defDesc(j, member), t, 3); p != "" {
+			return s.failStop(j, s.vuid("VUID-WorkgroupSize-WorkgroupSize-04427"), "According to the %s spec BuiltIn WorkgroupSize variable needs to be a 3-component 32-bit int vector. %s", s.envLog(), p)
+		}
+	}
+	if !isConstantOp(in.Opcode) {
+		if vulkan {
+			return s.failStop(j, s.vuid("VUID-WorkgroupSize-WorkgroupSize-04426"), "Vulkan spec requires BuiltIn WorkgroupSize to be a constant. %s is not a constant.", s.idDesc(j))
+		}
+		return false
+	}
+	if in.Opcode != spirv.OpConstantComposite || len(in.Words) < 6 {
+		return false
+	}
+	var v [3]uint64
+	for k := 0; k < 3; k++ {
+		if s.idOpcode(in.Words[3+k]) != spirv.OpConstant {
+			return false
+		}
+		var ok bool
+		if v[k], ok = s.constUint64(in.Words[3+k]); !ok {
+			return false
+		}
+	}
+	product := v[0] * v[1] * v[2]
+	if product == 0 {
+		return s.failStop(j, "", "WorkgroupSize decorations must not have a static product of zero (X = %d, Y = %d, Z = %d).", v[0], v[1], v[2])
+	}
+	for _, id := range s.getCallGraph().epFns {
+		modes, _, _ := s.epModes(id)
+		if hasMode(modes, spirv.ExecutionModeDerivativeGroupQuadsKHR) && (v[0]%2 != 0 || v[1]%2 != 0) {
+			return s.failStop(j, s.vuid("VUID-StandaloneSpirv-DerivativeGroupQuadsKHR-10151"), "WorkgroupSize decorations has a static dimensions of (X = %d, Y = %d) but Entry Point id %d has an DerivativeGroupQuadsKHR execution mode, so both dimensions must be a multiple of 2", v[0], v[1], id)
+		}
+		if hasMode(modes, spirv.ExecutionModeDerivativeGroupLinearKHR) && product%4 != 0 {
+			return s.failStop(j, s.vuid("VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152"), "WorkgroupSize decorations has a static dimensions of (X = %d, Y = %d, Z = %d) but Entry Point id %d has an DerivativeGroupLinearKHR execution mode, so the product (%d) must be a multiple of 4", v[0], v[1], v[2], id, product)
+		}
+	}
+	return false
+}
+
+// mbComputeLike are the models the compute built-ins are for.
+const mbComputeLike = mbGLCompute | mbTaskNV | mbMeshNV | mbTaskEXT | mbMeshEXT
+
+// modelOfBit maps the model bits back to the models, in value order.
+var modelOfBit = [...]spirv.ExecutionModel{
+	spirv.ExecutionModelVertex, spirv.ExecutionModelTessellationControl, spirv.ExecutionModelTessellationEvaluation,
+	spirv.ExecutionModelGeometry, spirv.ExecutionModelFragment, spirv.ExecutionModelGLCompute, spirv.ExecutionModelKernel,
+	spirv.ExecutionModelTaskNV, spirv.ExecutionModelMeshNV, spirv.ExecutionModelRayGenerationKHR,
+	spirv.ExecutionModelIntersectionKHR, spirv.ExecutionModelAnyHitKHR, spirv.ExecutionModelClosestHitKHR,
+	spirv.ExecutionModelMissKHR, spirv.ExecutionModelCallableKHR, spirv.ExecutionModelTaskEXT, spirv.ExecutionModelMeshEXT,
+}
+
+// builtinReferences is Run's second pass: every instruction naming an id
+// with rules is checked; in the global scope, its result gets the rules
+// too. A bitmap of the ids with rules keeps the walk cheap.
+func (s *state) builtinReferences(rules map[uint32][]biRule) bool {
+	m := s.m
+	var has []uint64
+	mark := func(id uint32) {
+		if int(id/64) >= len(has) {
+			if id/64 > 1<<16 { // ids past 4M: the map alone decides
+				return
+			}
+			has = append(has, make([]uint64, int(id/64)+1-len(has))...)
+		}
+		has[id/64] |= 1 << (id % 64)
+	}
+	maybe := func(id uint32) bool {
+		if int(id/64) < len(has) {
+			return has[id/64]&(1<<(id%64)) != 0
+		}
+		return id/64 > 1<<16
+	}
+	for id := range rules {
+		mark(id)
+	}
+	g := s.getCallGraph()
+	var fnID uint32
+	var models uint64
+	var seen []uint32
+	for i := 0; i < m.Len(); i++ {
+		in := m.Inst(i)
+		switch in.Opcode {
+		case spirv.OpFunction:
+			fnID = in.ResultID
+			models = 0
+			if f, ok := g.fnIndex[fnID]; ok {
+				models = g.mask[f] & mbAllModels
+			}
+		case spirv.OpFunctionEnd:
+			fnID, models = 0, 0
+		}
+		seen = seen[:0]
+		for _, o := range in.Operands {
+			ki := o.Kind.Info()
+			if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || int(o.Offset) >= len(in.Words) {
+				continue
+			}
+			id := in.Words[o.Offset]
+			if id == in.ResultID || !maybe(id) {
+				continue
+			}
+			dup := false
+			for _, d := range seen {
+				dup = dup || d == id
+			}
+			if dup {
+				continue
+			}
+			seen = append(seen, id)
+			rs := rules[id]
+			for k := 0; k < len(rs); k++ {
+				r := rs[k]
+				if s.builtinAtReference(r, i, &in, fnID, models) {
+					return true
+				}
+				if fnID == 0 && in.ResultID != 0 {
+					rules[in.ResultID] = append(rules[in.ResultID], biRule{kind: r.kind, builtin: r.builtin, builtInID: r.builtInID, refID: id})
+					mark(in.ResultID)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// builtinAtReference is the At*Reference check of rule r for instruction
+// i, in function fnID (0: global) called with the models in mask models.
+func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64) bool {
+	bj, _ := s.x.Def(r.builtInID)
+	rj, _ := s.x.Def(r.refID)
+	name := builtinName(r.builtin)
+	if r.kind != biWorkgroupSize {
+		if sc, ok := s.storageClassOf(in); ok && sc != spirv.StorageClassInput {
+			prefix := s.envLog() + " spec allows BuiltIn " + name
+			if r.kind == biLocalIndex {
+				prefix = "Vulkan spec allows BuiltIn LocalInvocationIndex"
+			}
+			return s.failStop(i, s.builtinVUID(r.builtin, 1), "%s to be only used for variables with Input storage class. %s %s", prefix, s.refDesc(r.builtin, bj, rj, i, -1, fnID), s.storageDesc(in, i))
+		}
+	}
+	bad := models &^ mbComputeLike
+	if bad == 0 {
+		return false
+	}
+	var model spirv.ExecutionModel
+	for k, b := 0, uint64(1); k < len(modelOfBit); k, b = k+1, b<<1 {
+		if bad&b != 0 {
+			model = modelOfBit[k]
+			break
+		}
+	}
+	if bad&mbOther != 0 && bad&(mbOther-1) == 0 {
+		return false // a model spirv-val does not name: no message to give
+	}
+	desc := s.refDesc(r.builtin, bj, rj, i, int64(model), fnID)
+	switch r.kind {
+	case biWorkgroupSize:
+		return s.failStop(i, s.vuid("VUID-WorkgroupSize-WorkgroupSize-04425"), "%s spec allows BuiltIn WorkgroupSize to be used only with GLCompute, MeshNV, TaskNV, MeshEXT or TaskEXT execution model. %s", s.envLog(), desc)
+	case biLocalIndex:
+		return s.failStop(i, s.builtinVUID(r.builtin, 0), "Vulkan spec allows BuiltIn LocalInvocationIndex to be used only with GLCompute, MeshNV, TaskNV, MeshEXT or TaskEXT execution model. %s", desc)
+	}
+	return s.failStop(i, s.builtinVUID(r.builtin, 0), "%s spec allows BuiltIn %s to be used only with GLCompute, MeshNV, TaskNV, MeshEXT or TaskEXT execution model. %s", s.envLog(), name, desc)
+}

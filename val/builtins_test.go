@@ -1,0 +1,46 @@
+package val
+
+import "testing"
+
+func TestBuiltins(t *testing.T) {
+	const v3 = "%v3 = OpTypeVector %uint 3\n%v2 = OpTypeVector %uint 2\n%v4 = OpTypeVector %uint 4\n"
+	in := func(name, typ, sc string) string {
+		return v3 + "%p_" + name + " = OpTypePointer " + sc + " " + typ + "\n%" + name + " = OpVariable %p_" + name + " " + sc + "\n"
+	}
+	dec := func(name, b string) string { return "OpDecorate %" + name + " BuiltIn " + b + "\n" }
+	comp := func(annot, decls, body string) string {
+		return modelSrc("GLCompute", "OpExecutionMode %main LocalSize 1 1 1\n"+annot, "GroupNonUniform GroupNonUniformBallot", "", decls, body)
+	}
+	frag := func(annot, decls, body string) string {
+		return modelSrc("Fragment", "OpExecutionMode %main OriginUpperLeft\n"+annot, "GroupNonUniform", "", decls, body)
+	}
+	cases := []vcase{
+		{name: "gid", env: EnvVulkan1_1, src: comp(dec("gid", "GlobalInvocationId"), in("gid", "%v3", "Input"), "%x = OpLoad %v3 %gid")},
+		{name: "gid-universal-any-type", src: comp(dec("gid", "GlobalInvocationId"), in("gid", "%v2", "Input"), "%x = OpLoad %v2 %gid")},
+		{name: "gid-v2", env: EnvVulkan1_1, src: comp(dec("gid", "GlobalInvocationId"), in("gid", "%v2", "Input"), "%x = OpLoad %v2 %gid"),
+			want: "error: line 30: [VUID-GlobalInvocationId-GlobalInvocationId-04238] According to the Vulkan spec BuiltIn GlobalInvocationId variable needs to be a 3-component 32-bit int vector. ID <2> (OpVariable) has 2 components."},
+		{name: "gid-scalar", env: EnvVulkan1_2, src: comp(dec("gid", "GlobalInvocationId"), in("gid", "%uint", "Input"), "%x = OpLoad %uint %gid"),
+			want: "error: line 30: [VUID-GlobalInvocationId-GlobalInvocationId-04238] According to the Vulkan spec BuiltIn GlobalInvocationId variable needs to be a 3-component 32-bit int vector. ID <4> (OpVariable) is not an int vector."},
+		{name: "gid-private", env: EnvVulkan1_1, src: comp(dec("gid", "GlobalInvocationId"), in("gid", "%v3", "Private"), "%x = OpLoad %v3 %gid"),
+			want: "error: line 30: [VUID-GlobalInvocationId-GlobalInvocationId-04237] Vulkan spec allows BuiltIn GlobalInvocationId to be only used for variables with Input storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn GlobalInvocationId. ID <2> (OpVariable) uses storage class Private."},
+		{name: "wgid-fragment", env: EnvVulkan1_1, src: frag(dec("wid", "WorkgroupId")+"OpDecorate %wid Flat\n", in("wid", "%v3", "Input"), "%x = OpLoad %v3 %wid"),
+			want: "error: line 33: [VUID-WorkgroupId-WorkgroupId-04422] Vulkan spec allows BuiltIn WorkgroupId to be used only with GLCompute, MeshNV, TaskNV, MeshEXT or TaskEXT execution model. ID <26> (OpLoad) is referencing ID <2> (OpVariable) which is decorated with BuiltIn WorkgroupId in function <1> called with execution model Fragment."},
+		{name: "local-index-v3", env: EnvVulkan1_1, src: comp(dec("li", "LocalInvocationIndex"), in("li", "%v3", "Input"), "%x = OpLoad %v3 %li"),
+			want: "error: line 30: [VUID-LocalInvocationIndex-LocalInvocationIndex-04286] According to the Vulkan spec BuiltIn LocalInvocationIndex variable needs to be a 32-bit int scalar. ID <2> (OpVariable) is not an int scalar.", gap: "rule newer than 2023.1"},
+		{name: "local-index", env: EnvVulkan1_1, src: comp(dec("li", "LocalInvocationIndex"), in("li", "%uint", "Input"), "%x = OpLoad %uint %li")},
+		{name: "subgroup-size-output", env: EnvVulkan1_1, src: comp(dec("ss", "SubgroupSize"), in("ss", "%uint", "Output"), ""),
+			want: "error: line 30: [VUID-SubgroupSize-SubgroupSize-04382] Vulkan spec allows BuiltIn SubgroupSize to be only used for variables with Input storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn SubgroupSize. ID <2> (OpVariable) uses storage class Output."},
+		{name: "subgroup-size-fragment", env: EnvVulkan1_1, src: frag(dec("ss", "SubgroupSize")+"OpDecorate %ss Flat\n", in("ss", "%uint", "Input"), "%x = OpLoad %uint %ss")},
+		{name: "subgroup-id-float", env: EnvVulkan1_1, src: comp(dec("sid", "SubgroupId"), in("sid", "%float", "Input"), "%x = OpLoad %float %sid"),
+			want: "error: line 30: [VUID-SubgroupId-SubgroupId-04369] According to the Vulkan spec BuiltIn SubgroupId variable needs to be a 32-bit int vector. ID <2> (OpVariable) is not an int scalar."},
+		{name: "eq-mask-v3", env: EnvVulkan1_1, src: comp(dec("eq", "SubgroupEqMask"), in("eq", "%v3", "Input"), "%x = OpLoad %v3 %eq"),
+			want: "error: line 30: [VUID-SubgroupEqMask-SubgroupEqMask-04371] According to the Vulkan spec BuiltIn SubgroupEqMask variable needs to be a 4-component 32-bit int vector. ID <2> (OpVariable) has 3 components."},
+		{name: "eq-mask", env: EnvVulkan1_1, src: comp(dec("eq", "SubgroupEqMask"), in("eq", "%v4", "Input"), "%x = OpLoad %v4 %eq")},
+		{name: "workgroup-size-zero", src: comp("OpDecorate %wgs BuiltIn WorkgroupSize\n", v3+"%wgs = OpConstantComposite %v3 %u0 %u1 %u1\n", ""),
+			want: "error: line 29: WorkgroupSize decorations must not have a static product of zero (X = 0, Y = 1, Z = 1).", gap: "rule newer than 2023.1"},
+		{name: "workgroup-size", env: EnvVulkan1_1, src: comp("OpDecorate %wgs BuiltIn WorkgroupSize\n", v3+"%wgs = OpConstantComposite %v3 %u2 %u1 %u1\n", "")},
+		{name: "workgroup-size-fragment", env: EnvVulkan1_1, src: frag("OpDecorate %wgs BuiltIn WorkgroupSize\n", v3+"%wgs = OpConstantComposite %v3 %u2 %u1 %u1\n", "%x = OpCompositeExtract %uint %wgs 0"),
+			want: "error: line 31: [VUID-WorkgroupSize-WorkgroupSize-04425] Vulkan spec allows BuiltIn WorkgroupSize to be used only with GLCompute, MeshNV, TaskNV, MeshEXT or TaskEXT execution model. ID <25> (OpCompositeExtract) is referencing ID <2> (OpConstantComposite) which is decorated with BuiltIn WorkgroupSize in function <1> called with execution model Fragment."},
+	}
+	runCases(t, cases)
+}
