@@ -52,3 +52,30 @@ func TestAtomics(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// kernelSrc is an OpenCL kernel with a CrossWorkgroup uint %cw, the uint
+// constants %u0..%u6, and main's body.
+func kernelSrc(am, decls, body string) string {
+	if am == "" {
+		am = "Physical64"
+	}
+	return "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpMemoryModel " + am + " OpenCL\nOpEntryPoint Kernel %main \"main\"{IFACE}\n" +
+		"%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n" +
+		"%u0 = OpConstant %uint 0\n%u1 = OpConstant %uint 1\n%u2 = OpConstant %uint 2\n%u3 = OpConstant %uint 3\n%u64 = OpConstant %uint 64\n" +
+		"%ptr_cw = OpTypePointer CrossWorkgroup %uint\n%ptr_fn = OpTypePointer Function %uint\n%cw = OpVariable %ptr_cw CrossWorkgroup\n" +
+		decls + "%main = OpFunction %void None %fn\n%entry = OpLabel\n" + body + "\nOpReturn\nOpFunctionEnd\n"
+}
+
+func TestAtomicsKernel(t *testing.T) {
+	cases := []vcase{
+		{name: "crossworkgroup-opencl", env: EnvOpenCL2_0, src: kernelSrc("", "", "%r = OpAtomicIAdd %uint %cw %u2 %u0 %u1")},
+		{name: "crossworkgroup-universal", src: kernelSrc("", "", "%r = OpAtomicIAdd %uint %cw %u2 %u0 %u1")},
+		{name: "function-kernel", env: EnvOpenCL1_2, src: kernelSrc("", "", "%fv = OpVariable %ptr_fn Function\n%r = OpAtomicIAdd %uint %fv %u2 %u0 %u1")},
+		{name: "dynamic-scope-kernel", env: EnvOpenCL2_0, src: kernelSrc("", "", "%s = OpAtomicLoad %uint %cw %u2 %u0\n%r = OpAtomicIAdd %uint %cw %s %u0 %u1")},
+		{name: "uniform-memory-no-shader", env: EnvOpenCL2_0, src: kernelSrc("", "", "%r = OpAtomicIAdd %uint %cw %u2 %u64 %u1"),
+			want: "error: line 19: AtomicIAdd: Memory Semantics UniformMemory requires capability Shader"},
+		{name: "logical-opencl", env: EnvOpenCL2_0, src: kernelSrc("Logical", "", ""),
+			want: "error: line 4: Addressing model must be Physical32 or Physical64 in the OpenCL environment."},
+	}
+	runCases(t, cases)
+}
