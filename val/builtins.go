@@ -18,8 +18,11 @@ import (
 // a decorated struct, the variable of that pointer), must use the Input
 // storage class, and a function using it may only be called from the
 // execution models the built-in is for. Everything but WorkgroupSize's
-// static size is a Vulkan rule. The graphics built-ins (Position,
-// FragCoord, ...) are not written yet.
+// static size is a Vulkan rule. Of the graphics built-ins, the ones with
+// one type, storage class and model set are written (FragCoord,
+// FragDepth with DepthReplacing, FrontFacing, HelperInvocation, SampleId,
+// VertexIndex, InstanceIndex); Position, PointSize, Clip/CullDistance,
+// Layer, the tessellation, ray-tracing and mesh built-ins are not yet.
 
 type biKind uint8
 
@@ -28,7 +31,68 @@ const (
 	biComputeI32                      // ValidateComputeI32Input
 	biLocalIndex                      // LocalInvocationIndex
 	biWorkgroupSize                   // WorkgroupSize
+	biSimple                          // one of simpleBuiltins
 )
+
+// A simple built-in has one type, one storage class, a set of execution
+// models, and its VUIDs (model, storage class, type); FragDepth also
+// needs DepthReplacing on every entry point using it.
+type simpleBuiltin struct {
+	typ       uint8 // sbF32Vec4, sbF32, sbBool, sbI32
+	typeText  string
+	sc        spirv.StorageClass
+	models    uint64
+	modelText string
+	vuids     [3]int
+}
+
+const (
+	sbF32Vec4 = iota
+	sbF32
+	sbBool
+	sbI32
+)
+
+var simpleBuiltins = map[spirv.BuiltIn]simpleBuiltin{
+	spirv.BuiltInFragCoord:        {sbF32Vec4, "4-component 32-bit float vector", spirv.StorageClassInput, mbFragment, "Fragment execution model", [3]int{4210, 4211, 4212}},
+	spirv.BuiltInFragDepth:        {sbF32, "32-bit float scalar", spirv.StorageClassOutput, mbFragment, "Fragment execution model", [3]int{4213, 4214, 4215}},
+	spirv.BuiltInFrontFacing:      {sbBool, "bool scalar", spirv.StorageClassInput, mbFragment, "Fragment execution model", [3]int{4229, 4230, 4231}},
+	spirv.BuiltInHelperInvocation: {sbBool, "bool scalar", spirv.StorageClassInput, mbFragment, "Fragment execution model", [3]int{4239, 4240, 4241}},
+	spirv.BuiltInSampleId:         {sbI32, "32-bit int scalar", spirv.StorageClassInput, mbFragment, "Fragment execution model", [3]int{4354, 4355, 4356}},
+	spirv.BuiltInVertexIndex:      {sbI32, "32-bit int scalar", spirv.StorageClassInput, mbVertex, "Vertex execution model", [3]int{4398, 4399, 4400}},
+	spirv.BuiltInInstanceIndex:    {sbI32, "32-bit int scalar", spirv.StorageClassInput, mbVertex, "Vertex execution model", [3]int{4263, 4264, 4265}},
+}
+
+// simpleVUID names VUID n of built-in b.
+func (s *state) simpleVUID(b spirv.BuiltIn, n int) string {
+	name := builtinName(b)
+	return s.vuid(fmt.Sprintf("VUID-%s-%s-%05d", name, name, n))
+}
+
+// f32VecProblem and f32Problem are ValidateF32VecHelper's and
+// ValidateF32Helper's messages.
+func (s *state) f32VecProblem(desc string, t uint32, n uint32) string {
+	if !s.isFloatVector(t) {
+		return desc + " is not a float vector."
+	}
+	if d := s.dimension(t); d != n {
+		return fmt.Sprintf("%s has %d components.", desc, d)
+	}
+	if w := s.bitWidth(t); w != 32 {
+		return fmt.Sprintf("%s has components with bit width %d.", desc, w)
+	}
+	return ""
+}
+
+func (s *state) f32Problem(desc string, t uint32) string {
+	if !s.isFloatScalar(t) {
+		return desc + " is not a float scalar."
+	}
+	if w := s.bitWidth(t); w != 32 {
+		return fmt.Sprintf("%s has bit width %d.", desc, w)
+	}
+	return ""
+}
 
 // biRule is one at-reference check: the built-in, the decorated id, and
 // the id whose users it checks.
@@ -243,6 +307,33 @@ func (s *state) builtins() bool {
 			continue
 		}
 		if !vulkan {
+			continue
+		}
+		if sb, ok := simpleBuiltins[d.b]; ok {
+			t, failed := s.underlyingType(j, d.member)
+			if failed {
+				return true
+			}
+			desc := s.defDesc(j, d.member)
+			var p string
+			switch sb.typ {
+			case sbF32Vec4:
+				p = s.f32VecProblem(desc, t, 4)
+			case sbF32:
+				p = s.f32Problem(desc, t)
+			case sbBool:
+				if !s.isBoolScalar(t) {
+					p = desc + " is not a bool scalar."
+				}
+			case sbI32:
+				p = s.i32Problem(desc, t)
+			}
+			if p != "" {
+				return s.failStop(j, s.simpleVUID(d.b, sb.vuids[2]), "According to the %s spec BuiltIn %s variable needs to be a %s. %s", s.envLog(), name, sb.typeText, p)
+			}
+			if seed(biSimple, d, j) {
+				return true
+			}
 			continue
 		}
 		switch d.b {
@@ -494,6 +585,9 @@ func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID 
 	bj, _ := s.x.Def(r.builtInID)
 	rj, _ := s.x.Def(r.refID)
 	name := builtinName(r.builtin)
+	if r.kind == biSimple {
+		return s.simpleAtReference(r, i, in, fnID, models, bj, rj)
+	}
 	if r.kind != biWorkgroupSize {
 		if sc, ok := s.storageClassOf(in); ok && sc != spirv.StorageClassInput {
 			prefix := s.envLog() + " spec allows BuiltIn " + name
@@ -525,4 +619,29 @@ func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID 
 		return s.failStop(i, s.builtinVUID(r.builtin, 0), "Vulkan spec allows BuiltIn LocalInvocationIndex to be used only with GLCompute, MeshNV, TaskNV, MeshEXT or TaskEXT execution model. %s", desc)
 	}
 	return s.failStop(i, s.builtinVUID(r.builtin, 0), "%s spec allows BuiltIn %s to be used only with GLCompute, MeshNV, TaskNV, MeshEXT or TaskEXT execution model. %s", s.envLog(), name, desc)
+}
+
+// simpleAtReference is the At*Reference check of a simple built-in.
+func (s *state) simpleAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64, bj, rj int) bool {
+	sb := simpleBuiltins[r.builtin]
+	name := builtinName(r.builtin)
+	if sc, ok := s.storageClassOf(in); ok && sc != sb.sc {
+		return s.failStop(i, s.simpleVUID(r.builtin, sb.vuids[1]), "%s spec allows BuiltIn %s to be only used for variables with %s storage class. %s %s",
+			s.envLog(), name, storageClassName(sb.sc), s.refDesc(r.builtin, bj, rj, i, -1, fnID), s.storageDesc(in, i))
+	}
+	if bad := models &^ sb.models; bad != 0 {
+		for k, b := 0, uint64(1); k < len(modelOfBit); k, b = k+1, b<<1 {
+			if bad&b != 0 {
+				return s.failStop(i, s.simpleVUID(r.builtin, sb.vuids[0]), "%s spec allows BuiltIn %s to be used only with %s. %s",
+					s.envLog(), name, sb.modelText, s.refDesc(r.builtin, bj, rj, i, int64(modelOfBit[k]), fnID))
+			}
+		}
+	}
+	if r.builtin == spirv.BuiltInFragDepth && fnID != 0 {
+		if f, ok := s.getCallGraph().fnIndex[fnID]; ok && s.getCallGraph().mask[f]&traitNoDepthReplacing != 0 {
+			return s.failStop(i, s.vuid("VUID-FragDepth-FragDepth-04216"), "%s spec requires DepthReplacing execution mode to be declared when using BuiltIn FragDepth. %s",
+				s.envLog(), s.refDesc(r.builtin, bj, rj, i, -1, fnID))
+		}
+	}
+	return false
 }

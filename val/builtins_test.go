@@ -44,3 +44,37 @@ func TestBuiltins(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+func TestBuiltinsGraphics(t *testing.T) {
+	const v4f = "%v4f = OpTypeVector %float 4\n%v3f = OpTypeVector %float 3\n"
+	v := func(name, typ, sc string) string {
+		return v4f + "%p_" + name + " = OpTypePointer " + sc + " " + typ + "\n%" + name + " = OpVariable %p_" + name + " " + sc + "\n"
+	}
+	frag := func(annot, decls, body string) string {
+		return modelSrc("Fragment", "OpExecutionMode %main OriginUpperLeft\n"+annot, "SampleRateShading", "", decls, body)
+	}
+	vert := func(annot, decls, body string) string { return modelSrc("Vertex", annot, "", "", decls, body) }
+	cases := []vcase{
+		{name: "frag-coord", env: EnvVulkan1_1, src: frag("OpDecorate %fc BuiltIn FragCoord\n", v("fc", "%v4f", "Input"), "%x = OpLoad %v4f %fc")},
+		{name: "frag-coord-v3", env: EnvVulkan1_1, src: frag("OpDecorate %fc BuiltIn FragCoord\n", v("fc", "%v3f", "Input"), "%x = OpLoad %v3f %fc"),
+			want: "error: line 28: [VUID-FragCoord-FragCoord-04212] According to the Vulkan spec BuiltIn FragCoord variable needs to be a 4-component 32-bit float vector. ID <2> (OpVariable) has 3 components."},
+		{name: "frag-coord-output", env: EnvVulkan1_1, src: frag("OpDecorate %fc BuiltIn FragCoord\n", v("fc", "%v4f", "Output"), ""),
+			want: "error: line 28: [VUID-FragCoord-FragCoord-04211] Vulkan spec allows BuiltIn FragCoord to be only used for variables with Input storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn FragCoord. ID <2> (OpVariable) uses storage class Output."},
+		{name: "frag-coord-vertex", env: EnvVulkan1_1, src: vert("OpDecorate %fc BuiltIn FragCoord\n", v("fc", "%v4f", "Input"), "%x = OpLoad %v4f %fc"),
+			want: "error: line 29: [VUID-FragCoord-FragCoord-04210] Vulkan spec allows BuiltIn FragCoord to be used only with Fragment execution model. ID <25> (OpLoad) is referencing ID <2> (OpVariable) which is decorated with BuiltIn FragCoord in function <1> called with execution model Vertex."},
+		{name: "frag-depth", env: EnvVulkan1_1, src: frag("OpExecutionMode %main DepthReplacing\nOpDecorate %fd BuiltIn FragDepth\n", v("fd", "%float", "Output")+"%f0 = OpConstant %float 0\n", "OpStore %fd %f0")},
+		{name: "frag-depth-no-replacing", env: EnvVulkan1_1, src: frag("OpDecorate %fd BuiltIn FragDepth\n", v("fd", "%float", "Output")+"%f0 = OpConstant %float 0\n", "OpStore %fd %f0"),
+			want: "error: line 32: [VUID-FragDepth-FragDepth-04216] Vulkan spec requires DepthReplacing execution mode to be declared when using BuiltIn FragDepth. ID <0> (OpStore) is referencing ID <2> (OpVariable) which is decorated with BuiltIn FragDepth in function <1>."},
+		{name: "front-facing-int", env: EnvVulkan1_1, src: frag("OpDecorate %ff BuiltIn FrontFacing\nOpDecorate %ff Flat\n", v("ff", "%uint", "Input"), ""),
+			want: "error: line 29: [VUID-FrontFacing-FrontFacing-04231] According to the Vulkan spec BuiltIn FrontFacing variable needs to be a bool scalar. ID <2> (OpVariable) is not a bool scalar."},
+		{name: "vertex-index", env: EnvVulkan1_1, src: vert("OpDecorate %vi BuiltIn VertexIndex\n", v("vi", "%int", "Input"), "%x = OpLoad %int %vi")},
+		{name: "vertex-index-float", env: EnvVulkan1_1, src: vert("OpDecorate %vi BuiltIn VertexIndex\n", v("vi", "%float", "Input"), "%x = OpLoad %float %vi"),
+			want: "error: line 26: [VUID-VertexIndex-VertexIndex-04400] According to the Vulkan spec BuiltIn VertexIndex variable needs to be a 32-bit int scalar. ID <2> (OpVariable) is not an int scalar."},
+		{name: "instance-index-fragment", env: EnvVulkan1_1, src: frag("OpDecorate %ii BuiltIn InstanceIndex\nOpDecorate %ii Flat\n", v("ii", "%int", "Input"), "%x = OpLoad %int %ii"),
+			want: "error: line 32: [VUID-InstanceIndex-InstanceIndex-04263] Vulkan spec allows BuiltIn InstanceIndex to be used only with Vertex execution model. ID <25> (OpLoad) is referencing ID <2> (OpVariable) which is decorated with BuiltIn InstanceIndex in function <1> called with execution model Fragment."},
+		{name: "sample-id-float", env: EnvVulkan1_1, src: frag("OpDecorate %si BuiltIn SampleId\nOpDecorate %si Flat\n", v("si", "%float", "Input"), ""),
+			want: "error: line 29: [VUID-SampleId-SampleId-04356] According to the Vulkan spec BuiltIn SampleId variable needs to be a 32-bit int scalar. ID <2> (OpVariable) is not an int scalar."},
+		{name: "sample-id-universal", src: frag("OpDecorate %si BuiltIn SampleId\nOpDecorate %si Flat\n", v("si", "%float", "Input"), "")},
+	}
+	runCases(t, cases)
+}

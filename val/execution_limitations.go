@@ -83,6 +83,8 @@ const (
 	traitNoDerivGroup
 	// traitNoInterlock: no fragment shader interlock execution mode.
 	traitNoInterlock
+	// traitNoDepthReplacing: no DepthReplacing execution mode (FragDepth).
+	traitNoDepthReplacing
 
 	mbAllModels = traitNoDerivGroup - 1
 )
@@ -264,12 +266,14 @@ func entryTraits(eps []spirv.EntryPoint, idx []int) uint64 {
 	for _, k := range idx {
 		m |= modelBit(eps[k].Model)
 	}
-	derivGroup, interlock := false, false
+	derivGroup, interlock, depth := false, false, false
 	for _, k := range idx {
 		for _, md := range eps[k].Modes {
 			switch md.Mode {
 			case spirv.ExecutionModeDerivativeGroupLinearKHR, spirv.ExecutionModeDerivativeGroupQuadsKHR:
 				derivGroup = true
+			case spirv.ExecutionModeDepthReplacing:
+				depth = true
 			case spirv.ExecutionModePixelInterlockOrderedEXT, spirv.ExecutionModePixelInterlockUnorderedEXT,
 				spirv.ExecutionModeSampleInterlockOrderedEXT, spirv.ExecutionModeSampleInterlockUnorderedEXT,
 				spirv.ExecutionModeShadingRateInterlockOrderedEXT, spirv.ExecutionModeShadingRateInterlockUnorderedEXT:
@@ -282,6 +286,9 @@ func entryTraits(eps []spirv.EntryPoint, idx []int) uint64 {
 	}
 	if !interlock {
 		m |= traitNoInterlock
+	}
+	if !depth {
+		m |= traitNoDepthReplacing
 	}
 	return m
 }
