@@ -278,12 +278,13 @@ func (s *state) builtins() bool {
 	// At*Reference(decoration, inst, inst, inst)) and registers the rule
 	// for the definition's users.
 	seed := func(kind biKind, d dec, j int) bool {
+		if !vulkan {
+			return false // the reference rules are Vulkan's
+		}
 		r := biRule{kind: kind, builtin: d.b, builtInID: d.id, refID: d.id}
-		if vulkan {
-			in := s.m.Inst(j)
-			if s.builtinAtReference(r, j, &in, 0, 0) {
-				return true
-			}
+		in := s.m.Inst(j)
+		if s.builtinAtReference(r, j, &in, 0, 0) {
+			return true
 		}
 		if rules == nil {
 			rules = map[uint32][]biRule{}
