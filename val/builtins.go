@@ -21,8 +21,10 @@ import (
 // static size is a Vulkan rule. Of the graphics built-ins, the ones with
 // one type, storage class and model set are written (FragCoord,
 // FragDepth with DepthReplacing, FrontFacing, HelperInvocation, SampleId,
-// VertexIndex, InstanceIndex); Position, PointSize, Clip/CullDistance,
-// Layer, the tessellation, ray-tracing and mesh built-ins are not yet.
+// VertexIndex, InstanceIndex), and Position and PointSize (per model,
+// arrayed in the per-vertex stages, not Input in Vertex or mesh stages);
+// Clip/CullDistance, Layer, the tessellation, ray-tracing and mesh
+// built-ins are not yet.
 
 type biKind uint8
 
@@ -32,6 +34,9 @@ const (
 	biLocalIndex                      // LocalInvocationIndex
 	biWorkgroupSize                   // WorkgroupSize
 	biSimple                          // one of simpleBuiltins
+	biPosition                        // Position
+	biPointSize                       // PointSize
+	biNotCalled                       // ValidateNotCalledWithExecutionModel
 )
 
 // A simple built-in has one type, one storage class, a set of execution
@@ -101,6 +106,8 @@ type biRule struct {
 	builtin   spirv.BuiltIn
 	builtInID uint32
 	refID     uint32
+	member    int                  // the decoration's struct member, -1 for none
+	model     spirv.ExecutionModel // biNotCalled: the forbidden model
 }
 
 // builtinVUIDs are GetVUIDForBuiltin's execution model, storage class and
@@ -281,13 +288,13 @@ func (s *state) builtins() bool {
 		if !vulkan {
 			return false // the reference rules are Vulkan's
 		}
-		r := biRule{kind: kind, builtin: d.b, builtInID: d.id, refID: d.id}
-		in := s.m.Inst(j)
-		if s.builtinAtReference(r, j, &in, 0, 0) {
-			return true
-		}
 		if rules == nil {
 			rules = map[uint32][]biRule{}
+		}
+		r := biRule{kind: kind, builtin: d.b, builtInID: d.id, refID: d.id, member: d.member}
+		in := s.m.Inst(j)
+		if s.builtinAtReference(r, j, &in, 0, 0, func(n biRule) { rules[d.id] = append(rules[d.id], n) }) {
+			return true
 		}
 		rules[d.id] = append(rules[d.id], r)
 		return false
@@ -308,6 +315,16 @@ func (s *state) builtins() bool {
 			continue
 		}
 		if !vulkan {
+			continue
+		}
+		if d.b == spirv.BuiltInPosition || d.b == spirv.BuiltInPointSize {
+			kind := biPosition
+			if d.b == spirv.BuiltInPointSize {
+				kind = biPointSize
+			}
+			if seed(kind, d, j) {
+				return true
+			}
 			continue
 		}
 		if sb, ok := simpleBuiltins[d.b]; ok {
@@ -567,13 +584,18 @@ func (s *state) builtinReferences(rules map[uint32][]biRule) bool {
 			rs := rules[id]
 			for k := 0; k < len(rs); k++ {
 				r := rs[k]
-				if s.builtinAtReference(r, i, &in, fnID, models) {
+				res := in.ResultID
+				add := func(n biRule) {
+					if fnID == 0 && res != 0 {
+						rules[res] = append(rules[res], n)
+						mark(res)
+					}
+				}
+				if s.builtinAtReference(r, i, &in, fnID, models, add) {
 					return true
 				}
-				if fnID == 0 && in.ResultID != 0 {
-					rules[in.ResultID] = append(rules[in.ResultID], biRule{kind: r.kind, builtin: r.builtin, builtInID: r.builtInID, refID: id})
-					mark(in.ResultID)
-				}
+				r.refID = res // the rule now follows the users of this instruction
+				add(r)
 			}
 		}
 	}
@@ -582,10 +604,26 @@ func (s *state) builtinReferences(rules map[uint32][]biRule) bool {
 
 // builtinAtReference is the At*Reference check of rule r for instruction
 // i, in function fnID (0: global) called with the models in mask models.
-func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64) bool {
+func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64, add func(biRule)) bool {
 	bj, _ := s.x.Def(r.builtInID)
 	rj, _ := s.x.Def(r.refID)
 	name := builtinName(r.builtin)
+	switch r.kind {
+	case biNotCalled:
+		if fnID != 0 && models&modelBit(r.model) != 0 {
+			vuid, what := 4319, "Position"
+			if r.builtin == spirv.BuiltInPointSize {
+				vuid, what = 4315, "PointSize"
+			}
+			mname := executionModelName(r.model)
+			return s.failStop(i, s.simpleVUID(r.builtin, vuid),
+				"Vulkan spec doesn't allow BuiltIn %s to be used for variables with Input storage class if execution model is %s. %s depends on %s which is decorated with BuiltIn %s. Id <%d> is later referenced by %s in function <%d> which is called with execution model %s.",
+				what, mname, s.idDesc(rj), s.idDesc(bj), name, s.m.Inst(rj).ResultID, s.idDesc(i), fnID, mname)
+		}
+		return false
+	case biPosition, biPointSize:
+		return s.positionAtReference(r, i, in, fnID, models, add, bj, rj)
+	}
 	if r.kind == biSimple {
 		return s.simpleAtReference(r, i, in, fnID, models, bj, rj)
 	}
@@ -642,6 +680,70 @@ func (s *state) simpleAtReference(r biRule, i int, in *spirv.Instruction, fnID u
 		if f, ok := s.getCallGraph().fnIndex[fnID]; ok && s.getCallGraph().mask[f]&traitNoDepthReplacing != 0 {
 			return s.failStop(i, s.vuid("VUID-FragDepth-FragDepth-04216"), "%s spec requires DepthReplacing execution mode to be declared when using BuiltIn FragDepth. %s",
 				s.envLog(), s.refDesc(r.builtin, bj, rj, i, -1, fnID))
+		}
+	}
+	return false
+}
+
+// positionAtReference is ValidatePositionAtReference and
+// ValidatePointSizeAtReference.
+func (s *state) positionAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64, add func(biRule), bj, rj int) bool {
+	name := builtinName(r.builtin)
+	pos := r.kind == biPosition
+	vuid := func(n int) string {
+		if !pos {
+			n -= 4 // PointSize's VUIDs are 04314..04317, Position's 04318..04321
+		}
+		return s.simpleVUID(r.builtin, n)
+	}
+	sc, ok := s.storageClassOf(in)
+	if ok && sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput {
+		return s.failStop(i, vuid(4320), "Vulkan spec allows BuiltIn %s to be only used for variables with Input or Output storage class. %s %s",
+			name, s.refDesc(r.builtin, bj, rj, i, -1, fnID), s.storageDesc(in, i))
+	}
+	if ok && sc == spirv.StorageClassInput {
+		forbidden := []spirv.ExecutionModel{spirv.ExecutionModelVertex, spirv.ExecutionModelMeshNV, spirv.ExecutionModelMeshEXT}
+		if !pos {
+			forbidden = forbidden[:1]
+		}
+		for _, m := range forbidden {
+			add(biRule{kind: biNotCalled, builtin: r.builtin, builtInID: r.builtInID, refID: in.ResultID, member: r.member, model: m})
+		}
+	}
+	if models == 0 {
+		return false
+	}
+	typeText := "4-component 32-bit float vector"
+	if !pos {
+		typeText = "32-bit float scalar"
+	}
+	for k, b := 0, uint64(1); k < len(modelOfBit); k, b = k+1, b<<1 {
+		if models&b == 0 {
+			continue
+		}
+		switch b {
+		case mbVertex, mbGeometry, mbTessControl, mbTessEval, mbMeshNV, mbMeshEXT:
+			t, failed := s.underlyingType(bj, r.member)
+			if failed {
+				return true
+			}
+			if b != mbVertex && r.member < 0 {
+				// Per-vertex stages may array the variable.
+				if at := s.typeOf(t); at != nil && at.Op == spirv.OpTypeArray {
+					t = at.Elem
+				}
+			}
+			desc := s.defDesc(bj, r.member)
+			p := s.f32Problem(desc, t)
+			if pos {
+				p = s.f32VecProblem(desc, t, 4)
+			}
+			if p != "" {
+				return s.failStop(i, vuid(4321), "According to the Vulkan spec BuiltIn %s variable needs to be a %s. %s", name, typeText, p)
+			}
+		default:
+			return s.failStop(i, vuid(4318), "Vulkan spec allows BuiltIn %s to be used only with Vertex, TessellationControl, TessellationEvaluation or Geometry execution models. %s",
+				name, s.refDesc(r.builtin, bj, rj, i, int64(modelOfBit[k]), fnID))
 		}
 	}
 	return false
