@@ -22,9 +22,10 @@ import (
 // one type, storage class and model set are written (FragCoord,
 // FragDepth with DepthReplacing, FrontFacing, HelperInvocation, SampleId,
 // VertexIndex, InstanceIndex), and Position and PointSize (per model,
-// arrayed in the per-vertex stages, not Input in Vertex or mesh stages);
-// Clip/CullDistance, Layer, the tessellation, ray-tracing and mesh
-// built-ins are not yet.
+// arrayed in the per-vertex stages, not Input in Vertex or mesh stages)
+// and ClipDistance/CullDistance (float arrays, not Output in Fragment);
+// Layer, ViewportIndex, the tessellation, ray-tracing and mesh built-ins
+// are not yet.
 
 type biKind uint8
 
@@ -37,6 +38,7 @@ const (
 	biPosition                        // Position
 	biPointSize                       // PointSize
 	biNotCalled                       // ValidateNotCalledWithExecutionModel
+	biClipCull                        // ClipDistance, CullDistance
 )
 
 // A simple built-in has one type, one storage class, a set of execution
@@ -107,7 +109,9 @@ type biRule struct {
 	builtInID uint32
 	refID     uint32
 	member    int                  // the decoration's struct member, -1 for none
-	model     spirv.ExecutionModel // biNotCalled: the forbidden model
+	model     spirv.ExecutionModel // biNotCalled: the forbidden model,
+	note      string               // its message,
+	vuidN     int                  // and its VUID number
 }
 
 // builtinVUIDs are GetVUIDForBuiltin's execution model, storage class and
@@ -315,6 +319,12 @@ func (s *state) builtins() bool {
 			continue
 		}
 		if !vulkan {
+			continue
+		}
+		if d.b == spirv.BuiltInClipDistance || d.b == spirv.BuiltInCullDistance {
+			if seed(biClipCull, d, j) {
+				return true
+			}
 			continue
 		}
 		if d.b == spirv.BuiltInPosition || d.b == spirv.BuiltInPointSize {
@@ -611,16 +621,14 @@ func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID 
 	switch r.kind {
 	case biNotCalled:
 		if fnID != 0 && models&modelBit(r.model) != 0 {
-			vuid, what := 4319, "Position"
-			if r.builtin == spirv.BuiltInPointSize {
-				vuid, what = 4315, "PointSize"
-			}
 			mname := executionModelName(r.model)
-			return s.failStop(i, s.simpleVUID(r.builtin, vuid),
-				"Vulkan spec doesn't allow BuiltIn %s to be used for variables with Input storage class if execution model is %s. %s depends on %s which is decorated with BuiltIn %s. Id <%d> is later referenced by %s in function <%d> which is called with execution model %s.",
-				what, mname, s.idDesc(rj), s.idDesc(bj), name, s.m.Inst(rj).ResultID, s.idDesc(i), fnID, mname)
+			return s.failStop(i, s.simpleVUID(r.builtin, r.vuidN),
+				"%s %s depends on %s which is decorated with BuiltIn %s. Id <%d> is later referenced by %s in function <%d> which is called with execution model %s.",
+				r.note, s.idDesc(rj), s.idDesc(bj), name, s.m.Inst(rj).ResultID, s.idDesc(i), fnID, mname)
 		}
 		return false
+	case biClipCull:
+		return s.clipCullAtReference(r, i, in, fnID, models, add, bj, rj)
 	case biPosition, biPointSize:
 		return s.positionAtReference(r, i, in, fnID, models, add, bj, rj)
 	}
@@ -690,12 +698,7 @@ func (s *state) simpleAtReference(r biRule, i int, in *spirv.Instruction, fnID u
 func (s *state) positionAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64, add func(biRule), bj, rj int) bool {
 	name := builtinName(r.builtin)
 	pos := r.kind == biPosition
-	vuid := func(n int) string {
-		if !pos {
-			n -= 4 // PointSize's VUIDs are 04314..04317, Position's 04318..04321
-		}
-		return s.simpleVUID(r.builtin, n)
-	}
+	vuid := func(n int) string { return s.simpleVUID(r.builtin, vuidNum(pos, n)) }
 	sc, ok := s.storageClassOf(in)
 	if ok && sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput {
 		return s.failStop(i, vuid(4320), "Vulkan spec allows BuiltIn %s to be only used for variables with Input or Output storage class. %s %s",
@@ -707,7 +710,8 @@ func (s *state) positionAtReference(r biRule, i int, in *spirv.Instruction, fnID
 			forbidden = forbidden[:1]
 		}
 		for _, m := range forbidden {
-			add(biRule{kind: biNotCalled, builtin: r.builtin, builtInID: r.builtInID, refID: in.ResultID, member: r.member, model: m})
+			note := fmt.Sprintf("Vulkan spec doesn't allow BuiltIn %s to be used for variables with Input storage class if execution model is %s.", name, executionModelName(m))
+			add(biRule{kind: biNotCalled, builtin: r.builtin, builtInID: r.builtInID, refID: in.ResultID, member: r.member, model: m, note: note, vuidN: vuidNum(pos, 4319)})
 		}
 	}
 	if models == 0 {
@@ -743,6 +747,86 @@ func (s *state) positionAtReference(r biRule, i int, in *spirv.Instruction, fnID
 			}
 		default:
 			return s.failStop(i, vuid(4318), "Vulkan spec allows BuiltIn %s to be used only with Vertex, TessellationControl, TessellationEvaluation or Geometry execution models. %s",
+				name, s.refDesc(r.builtin, bj, rj, i, int64(modelOfBit[k]), fnID))
+		}
+	}
+	return false
+}
+
+// vuidNum maps Position's VUID numbers (04318..04321) to PointSize's
+// (04314..04317) when pos is false.
+func vuidNum(pos bool, n int) int {
+	if pos {
+		return n
+	}
+	return n - 4
+}
+
+// f32ArrProblem is ValidateF32ArrHelper's message for any length.
+func (s *state) f32ArrProblem(desc string, t uint32) string {
+	at := s.typeOf(t)
+	if at == nil || at.Op != spirv.OpTypeArray {
+		return desc + " is not an array."
+	}
+	if !s.isFloatScalar(at.Elem) {
+		return desc + " components are not float scalar."
+	}
+	if w := s.bitWidth(at.Elem); w != 32 {
+		return fmt.Sprintf("%s has components with bit width %d.", desc, w)
+	}
+	return ""
+}
+
+// clipCullAtReference is ValidateClipOrCullDistanceAtReference.
+func (s *state) clipCullAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64, add func(biRule), bj, rj int) bool {
+	name := builtinName(r.builtin)
+	clip := r.builtin == spirv.BuiltInClipDistance
+	num := func(clipN, cullN int) int {
+		if clip {
+			return clipN
+		}
+		return cullN
+	}
+	sc, ok := s.storageClassOf(in)
+	if ok && sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput {
+		return s.failStop(i, s.simpleVUID(r.builtin, num(4190, 4199)), "Vulkan spec allows BuiltIn %s to be only used for variables with Input or Output storage class. %s %s",
+			name, s.refDesc(r.builtin, bj, rj, i, -1, fnID), s.storageDesc(in, i))
+	}
+	notCalled := func(m spirv.ExecutionModel, scName string, vuidN int) {
+		note := fmt.Sprintf("Vulkan spec doesn't allow BuiltIn ClipDistance/CullDistance to be used for variables with %s storage class if execution model is %s.", scName, executionModelName(m))
+		add(biRule{kind: biNotCalled, builtin: r.builtin, builtInID: r.builtInID, refID: in.ResultID, member: r.member, model: m, note: note, vuidN: vuidN})
+	}
+	if ok && sc == spirv.StorageClassInput {
+		for _, m := range []spirv.ExecutionModel{spirv.ExecutionModelVertex, spirv.ExecutionModelMeshNV, spirv.ExecutionModelMeshEXT} {
+			notCalled(m, "Input", num(4188, 4197))
+		}
+	}
+	if ok && sc == spirv.StorageClassOutput {
+		notCalled(spirv.ExecutionModelFragment, "Output", num(4189, 4198))
+	}
+	for k, b := 0, uint64(1); k < len(modelOfBit); k, b = k+1, b<<1 {
+		if models&b == 0 {
+			continue
+		}
+		switch b {
+		case mbFragment, mbVertex, mbGeometry, mbTessControl, mbTessEval, mbMeshNV, mbMeshEXT:
+			t, failed := s.underlyingType(bj, r.member)
+			if failed {
+				return true
+			}
+			if b != mbFragment && b != mbVertex && r.member < 0 {
+				// Strip an extra level of arraying, if present.
+				if at := s.typeOf(t); at != nil && at.Op == spirv.OpTypeArray {
+					if sub := s.typeOf(at.Elem); sub != nil && sub.Op == spirv.OpTypeArray {
+						t = at.Elem
+					}
+				}
+			}
+			if p := s.f32ArrProblem(s.defDesc(bj, r.member), t); p != "" {
+				return s.failStop(i, s.simpleVUID(r.builtin, num(4191, 4200)), "According to the Vulkan spec BuiltIn %s variable needs to be a 32-bit float array. %s", name, p)
+			}
+		default:
+			return s.failStop(i, s.simpleVUID(r.builtin, num(4187, 4196)), "Vulkan spec allows BuiltIn %s to be used only with Fragment, Vertex, TessellationControl, TessellationEvaluation or Geometry execution models. %s",
 				name, s.refDesc(r.builtin, bj, rj, i, int64(modelOfBit[k]), fnID))
 		}
 	}

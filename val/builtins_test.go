@@ -80,7 +80,7 @@ func TestBuiltinsGraphics(t *testing.T) {
 }
 
 func TestBuiltinsPosition(t *testing.T) {
-	const types = "%v4f = OpTypeVector %float 4\n%v3f = OpTypeVector %float 3\n%f0 = OpConstant %float 0\n%i1 = OpConstant %int 1\n"
+	const types = "%v4f = OpTypeVector %float 4\n%v3f = OpTypeVector %float 3\n%f0 = OpConstant %float 0\n%i1 = OpConstant %int 1\n%i2 = OpConstant %int 2\n"
 	perVertex := func(posType string) string {
 		return types + "%pv_t = OpTypeStruct " + posType + " %float\n%p_out = OpTypePointer Output %pv_t\n%out = OpVariable %p_out Output\n" +
 			"%p_pos = OpTypePointer Output " + posType + "\n%p_ps = OpTypePointer Output %float\n"
@@ -93,13 +93,20 @@ func TestBuiltinsPosition(t *testing.T) {
 	cases := []vcase{
 		{name: "per-vertex", env: EnvVulkan1_1, src: vert(annot, perVertex("%v4f"), "%pp = OpAccessChain %p_ps %out %i1\nOpStore %pp %f0")},
 		{name: "per-vertex-v3", env: EnvVulkan1_1, src: vert(annot, perVertex("%v3f"), "%pp = OpAccessChain %p_ps %out %i1\nOpStore %pp %f0"),
-			want: "error: line 36: [VUID-Position-Position-04321] According to the Vulkan spec BuiltIn Position variable needs to be a 4-component 32-bit float vector. Member #0 of struct ID <3> has 3 components."},
+			want: "error: line 37: [VUID-Position-Position-04321] According to the Vulkan spec BuiltIn Position variable needs to be a 4-component 32-bit float vector. Member #0 of struct ID <3> has 3 components."},
 		{name: "position-input-vertex", env: EnvVulkan1_1, src: vert("OpDecorate %pos BuiltIn Position\n", types+"%p_in = OpTypePointer Input %v4f\n%pos = OpVariable %p_in Input\n", "%x = OpLoad %v4f %pos"),
-			want: "error: line 31: [VUID-Position-Position-04319] Vulkan spec doesn't allow BuiltIn Position to be used for variables with Input storage class if execution model is Vertex. ID <2> (OpVariable) depends on ID <2> (OpVariable) which is decorated with BuiltIn Position. Id <2> is later referenced by ID <27> (OpLoad) in function <1> which is called with execution model Vertex."},
+			want: "error: line 32: [VUID-Position-Position-04319] Vulkan spec doesn't allow BuiltIn Position to be used for variables with Input storage class if execution model is Vertex. ID <2> (OpVariable) depends on ID <2> (OpVariable) which is decorated with BuiltIn Position. Id <2> is later referenced by ID <28> (OpLoad) in function <1> which is called with execution model Vertex."},
 		{name: "position-fragment", env: EnvVulkan1_1, src: frag("OpDecorate %pos BuiltIn Position\n", types+"%p_in = OpTypePointer Input %v4f\n%pos = OpVariable %p_in Input\n", "%x = OpLoad %v4f %pos"),
-			want: "error: line 32: [VUID-Position-Position-04318] Vulkan spec allows BuiltIn Position to be used only with Vertex, TessellationControl, TessellationEvaluation or Geometry execution models. ID <27> (OpLoad) is referencing ID <2> (OpVariable) which is decorated with BuiltIn Position in function <1> called with execution model Fragment."},
+			want: "error: line 33: [VUID-Position-Position-04318] Vulkan spec allows BuiltIn Position to be used only with Vertex, TessellationControl, TessellationEvaluation or Geometry execution models. ID <28> (OpLoad) is referencing ID <2> (OpVariable) which is decorated with BuiltIn Position in function <1> called with execution model Fragment."},
 		{name: "position-private", env: EnvVulkan1_1, src: vert("OpDecorate %pos BuiltIn Position\n", types+"%p_pr = OpTypePointer Private %v4f\n%pos = OpVariable %p_pr Private\n", "%x = OpLoad %v4f %pos"),
-			want: "error: line 28: [VUID-Position-Position-04320] Vulkan spec allows BuiltIn Position to be only used for variables with Input or Output storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn Position. ID <2> (OpVariable) uses storage class Private."},
+			want: "error: line 29: [VUID-Position-Position-04320] Vulkan spec allows BuiltIn Position to be only used for variables with Input or Output storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn Position. ID <2> (OpVariable) uses storage class Private."},
+		{name: "per-vertex-fragment", env: EnvVulkan1_1, src: frag(annot, perVertex("%v4f"), "%pp = OpAccessChain %p_ps %out %i1\nOpStore %pp %f0"),
+			want: "error: line 38: [VUID-Position-Position-04318] Vulkan spec allows BuiltIn Position to be used only with Vertex, TessellationControl, TessellationEvaluation or Geometry execution models. ID <31> (OpAccessChain) is referencing ID <2> (OpVariable) which is dependent on ID <3> (OpTypeStruct) which is decorated with BuiltIn Position in function <1> called with execution model Fragment."},
+		{name: "clip-distance", env: EnvVulkan1_1, src: modelSrc("Vertex", "OpDecorate %cd BuiltIn ClipDistance\n", "ClipDistance", "", types+"%a2 = OpTypeArray %float %i2\n%p_cd = OpTypePointer Output %a2\n%cd = OpVariable %p_cd Output\n%p_f = OpTypePointer Output %float\n", "%e = OpAccessChain %p_f %cd %i1\nOpStore %e %f0")},
+		{name: "clip-distance-not-array", env: EnvVulkan1_1, src: vert("OpDecorate %cd BuiltIn ClipDistance\n", types+"%p_cd = OpTypePointer Output %float\n%cd = OpVariable %p_cd Output\n", "OpStore %cd %f0"),
+			want: "error: line 32: [VUID-ClipDistance-ClipDistance-04191] According to the Vulkan spec BuiltIn ClipDistance variable needs to be a 32-bit float array. ID <2> (OpVariable) is not an array."},
+		{name: "cull-distance-output-fragment", env: EnvVulkan1_1, src: frag("OpDecorate %cd BuiltIn CullDistance\n", types+"%a2 = OpTypeArray %float %i2\n%p_cd = OpTypePointer Output %a2\n%cd = OpVariable %p_cd Output\n%p_f = OpTypePointer Output %float\n", "%e = OpAccessChain %p_f %cd %i1\nOpStore %e %f0"),
+			want: "error: line 35: [VUID-CullDistance-CullDistance-04198] Vulkan spec doesn't allow BuiltIn ClipDistance/CullDistance to be used for variables with Output storage class if execution model is Fragment. ID <2> (OpVariable) depends on ID <2> (OpVariable) which is decorated with BuiltIn CullDistance. Id <2> is later referenced by ID <30> (OpAccessChain) in function <1> which is called with execution model Fragment."},
 		{name: "point-size-universal", src: vert("OpDecorate %ps BuiltIn PointSize\n", types+"%p_pr = OpTypePointer Private %float\n%ps = OpVariable %p_pr Private\n", "%x = OpLoad %float %ps")},
 	}
 	runCases(t, cases)
