@@ -596,10 +596,21 @@ func (s *state) builtinReferences(rules map[uint32][]biRule) bool {
 				r := rs[k]
 				res := in.ResultID
 				add := func(n biRule) {
-					if fnID == 0 && res != 0 {
-						rules[res] = append(rules[res], n)
-						mark(res)
+					if fnID != 0 || res == 0 {
+						return
 					}
+					// One rule per check and built-in on an id: a second
+					// path to the same built-in would only change the
+					// message of a later error, and keeping it would let
+					// rules multiply along chains of global ids
+					// (exponentially, when each names two tracked ids).
+					for _, o := range rules[res] {
+						if o.kind == n.kind && o.builtin == n.builtin && o.builtInID == n.builtInID && o.model == n.model {
+							return
+						}
+					}
+					rules[res] = append(rules[res], n)
+					mark(res)
 				}
 				if s.builtinAtReference(r, i, &in, fnID, models, add) {
 					return true

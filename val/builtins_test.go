@@ -1,6 +1,14 @@
 package val
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"spvx/asm"
+	"spvx/spirv"
+)
 
 func TestBuiltins(t *testing.T) {
 	const v3 = "%v3 = OpTypeVector %uint 3\n%v2 = OpTypeVector %uint 2\n%v4 = OpTypeVector %uint 4\n"
@@ -110,4 +118,31 @@ func TestBuiltinsPosition(t *testing.T) {
 		{name: "point-size-universal", src: vert("OpDecorate %ps BuiltIn PointSize\n", types+"%p_pr = OpTypePointer Private %float\n%ps = OpVariable %p_pr Private\n", "%x = OpLoad %float %ps")},
 	}
 	runCases(t, cases)
+}
+
+// TestBuiltinsChainLinear: global ids each built from the two before,
+// all depending on WorkgroupSize: the reference rules must not multiply
+// along the chain (they would double at each step).
+func TestBuiltinsChainLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpDecorate %wgs BuiltIn WorkgroupSize\n")
+	b.WriteString("%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n%v3 = OpTypeVector %uint 3\n%u1 = OpConstant %uint 1\n")
+	b.WriteString("%wgs = OpConstantComposite %v3 %u1 %u1 %u1\n%c0 = OpSpecConstantOp %uint CompositeExtract %wgs 0\n%c1 = OpSpecConstantOp %uint CompositeExtract %wgs 1\n")
+	const n = 3000
+	for k := 2; k < n; k++ {
+		fmt.Fprintf(&b, "%%c%d = OpSpecConstantOp %%uint IAdd %%c%d %%c%d\n", k, k-1, k-2)
+	}
+	fmt.Fprintf(&b, "%%main = OpFunction %%void None %%fn\n%%l = OpLabel\n%%x = OpIAdd %%uint %%c%d %%u1\nOpReturn\nOpFunctionEnd\n", n-1)
+	words, err := asm.Assemble([]byte(b.String()), asm.Options{TargetEnv: "vulkan1.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := spirv.DecodeWords(words)
+	start := time.Now()
+	if err := Validate(m, Options{Env: EnvVulkan1_1}); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("%d chained ids took %v", n, d)
+	}
 }
