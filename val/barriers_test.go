@@ -74,6 +74,9 @@ func TestBarriersScopesSemantics(t *testing.T) {
 			want: "error: line 34: OpEntryPoint Entry Point <id> '1[%1]'s callgraph contains function <id> '1[%1]', which cannot be used with the current execution model:"},
 		{name: "workgroup-memscope-fragment-vulkan", env: EnvVulkan1_1, src: modelSrc("Fragment", frag, "", "", sems, "OpMemoryBarrier %u2 %s264"),
 			want: "error: line 34: OpEntryPoint Entry Point <id> '1[%1]'s callgraph contains function <id> '1[%1]', which cannot be used with the current execution model:"},
+		{name: "workgroup-memscope-tesscontrol-glsl450", env: EnvVulkan1_1, src: modelSrc("TessellationControl", "OpExecutionMode %main OutputVertices 3\n", "Tessellation", "", sems, "OpMemoryBarrier %u2 %s264"),
+			want: "error: line 35: OpEntryPoint Entry Point <id> '1[%1]'s callgraph contains function <id> '1[%1]', which cannot be used with the current execution model:"},
+		{name: "workgroup-memscope-tesscontrol-vmm", env: EnvVulkan1_1, src: modelSrc("TessellationControl", "OpExecutionMode %main OutputVertices 3\n", "Tessellation VulkanMemoryModel SPV_KHR_vulkan_memory_model", "Vulkan", sems, "OpMemoryBarrier %u2 %s264")},
 	}
 	runCases(t, cases)
 }
