@@ -7,8 +7,8 @@ import "spvx/spirv"
 // capability for; OpReadClockKHR's scope and result; OpIsHelperInvocationEXT's
 // result; OpAssumeTrueKHR and OpExpectKHR's operand types. The
 // fragment-only instructions register their execution-model limitations
-// in execution_limitations.go. OpAbortKHR's message type is not checked
-// yet.
+// in execution_limitations.go; OpAbortKHR's Message logically matches its
+// Message Type.
 
 // Bits of the limited-use cache: the type contains a 16-bit integer, an
 // 8-bit integer, a 16-bit float (not BFloat16), through arrays, vectors,
@@ -84,6 +84,14 @@ func (s *state) miscPass(i int, in *spirv.Instruction) bool {
 	case spirv.OpAssumeTrueKHR:
 		if len(in.Words) > 1 && !s.isBoolScalar(s.typeOfValue(in.Words[1])) {
 			return s.fail(i, "", "Value operand of OpAssumeTrueKHR must be a boolean scalar")
+		}
+	case spirv.OpAbortKHR:
+		if len(in.Words) < 3 {
+			return false
+		}
+		msgType, srcType := in.Words[1], s.typeOfValue(in.Words[2])
+		if srcType != msgType && !s.logicallyMatch(srcType, msgType, 0) {
+			return s.fail(i, "", "Type of Message operand does not logically match the type of the Message Type operand")
 		}
 	case spirv.OpExpectKHR:
 		res := in.TypeID

@@ -1,6 +1,9 @@
 package val
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMisc(t *testing.T) {
 	const clock = "ShaderClockKHR SPV_KHR_shader_clock"
@@ -26,6 +29,16 @@ func TestMisc(t *testing.T) {
 			want: "error: line 26: Expected bool scalar type as Result Type: IsHelperInvocationEXT"},
 		{name: "is-helper-compute", src: compSrc("DemoteToHelperInvocation", "", "", "%h = OpIsHelperInvocationEXT %bool"),
 			want: "error: line 24: OpEntryPoint Entry Point <id> '1[%1]'s callgraph contains function <id> '1[%1]', which cannot be used with the current execution model:"},
+		{name: "abort", src: abortSrc("%uint", "%u1"), gap: "OpAbortKHR is newer than 2023.1"},
+		{name: "abort-struct-match", src: abortSrc("%s2", "%cs"), gap: "OpAbortKHR is newer than 2023.1"},
+		{name: "abort-mismatch", src: abortSrc("%int", "%u1"), want: "error: line 30: Type of Message operand does not logically match the type of the Message Type operand", gap: "OpAbortKHR is newer than 2023.1"},
 	}
 	runCases(t, cases)
+}
+
+// abortSrc ends main with OpAbortKHR of the given Message Type and
+// Message (%s1 and %s2 are two declarations of struct { uint }).
+func abortSrc(msgType, msg string) string {
+	src := compSrc("AbortKHR SPV_KHR_abort", "", "%s1 = OpTypeStruct %uint\n%s2 = OpTypeStruct %uint\n%cs = OpConstantComposite %s1 %u1", "OpAbortKHR "+msgType+" "+msg)
+	return strings.Replace(src, "OpAbortKHR "+msgType+" "+msg+"\nOpReturn\n", "OpAbortKHR "+msgType+" "+msg+"\n", 1)
 }
