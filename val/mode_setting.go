@@ -8,8 +8,7 @@ import "spvx/spirv"
 // OpExecutionMode/OpExecutionModeId (a mode's id-ness, the models a mode
 // is for, LocalSizeId's environments, Vulkan's forbidden modes),
 // OpMemoryModel's environment rules, OpCapability CooperativeMatrixKHR,
-// and ValidateDuplicateExecutionModes. ValidateFloatControls2 (NoContraction
-// under FPFastMathDefault) is not written yet.
+// ValidateFloatControls2 and ValidateDuplicateExecutionModes.
 
 func (s *state) modeSettingPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
@@ -546,9 +545,12 @@ func perEntryMode(m spirv.ExecutionMode) bool {
 	return true
 }
 
-// duplicateExecutionModes is ValidateDuplicateExecutionModes (the end of
-// ValidateEntryPoints).
+// duplicateExecutionModes is ValidateFloatControls2 then
+// ValidateDuplicateExecutionModes (the end of ValidateEntryPoints).
 func (s *state) duplicateExecutionModes() bool {
+	if s.floatControls2() {
+		return true
+	}
 	type key struct{ mode, entry, operand uint32 }
 	seen := map[key]bool{}
 	for i := 0; i < s.m.Len(); i++ {
@@ -576,6 +578,111 @@ func (s *state) duplicateExecutionModes() bool {
 			return s.fail(i, "", "%s execution mode must not be specified multiple times for the same entry point and operands", name)
 		}
 		seen[k] = true
+	}
+	return false
+}
+
+// floatControls2 is ValidateFloatControls2: no NoContraction or
+// FPFastMathMode Fast decoration on an instruction that an entry point
+// with the FPFastMathDefault execution mode reaches, directly in its call
+// graph or through global users of the decorated id. The walk keeps
+// spirv-val's order (a stack of the decorated ids, then their users).
+func (s *state) floatControls2() bool {
+	g := s.getCallGraph()
+	fast := map[uint32]bool{} // entry-point functions with FPFastMathDefault
+	for _, ep := range s.x.EntryPoints {
+		for _, md := range ep.Modes {
+			if md.Mode == spirv.ExecutionModeFPFastMathDefault {
+				fast[ep.Function] = true
+			}
+		}
+	}
+	if len(fast) == 0 {
+		return false
+	}
+	type item struct {
+		inst int
+		nc   bool // NoContraction, else FPFastMathMode Fast
+	}
+	var work []item
+	m := s.m
+	for i := 0; i < m.Len(); i++ {
+		in := m.Inst(i)
+		if in.Opcode != spirv.OpDecorate || len(in.Words) < 3 {
+			continue
+		}
+		j, ok := s.x.Def(in.Words[1])
+		if !ok {
+			continue
+		}
+		switch spirv.Decoration(in.Words[2]) {
+		case spirv.DecorationNoContraction:
+			work = append(work, item{j, true})
+		case spirv.DecorationFPFastMathMode:
+			if len(in.Words) > 3 && in.Words[3]&uint32(spirv.FPFastMathModeFast) != 0 {
+				work = append(work, item{j, false})
+			}
+		}
+	}
+	if len(work) == 0 {
+		return false
+	}
+	// Which functions an entry point with FPFastMathDefault reaches.
+	reached := make([]bool, len(s.x.Functions))
+	var stack []int32
+	for id := range fast {
+		if f, ok := g.fnIndex[id]; ok && !reached[f] {
+			reached[f] = true
+			stack = append(stack, f)
+		}
+	}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, h := range g.callees[g.start[f]:g.start[f+1]] {
+			if !reached[h] {
+				reached[h] = true
+				stack = append(stack, h)
+			}
+		}
+	}
+	var users [][]int32 // built on the first global id
+	visited := map[int]bool{}
+	for len(work) > 0 {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		if visited[it.inst] {
+			continue
+		}
+		visited[it.inst] = true
+		if f := s.fnAt(it.inst); f >= 0 && it.inst != s.x.Functions[f].Start {
+			if reached[f] {
+				dec := "FPFastMathMode Fast"
+				if it.nc {
+					dec = "NoContraction"
+				}
+				return s.fail(it.inst, "", "%s cannot be used by an entry point with the FPFastMathDefault execution mode", dec)
+			}
+			continue
+		}
+		if users == nil {
+			users = make([][]int32, m.Len())
+			for i := 0; i < m.Len(); i++ {
+				in := m.Inst(i)
+				for _, o := range in.Operands {
+					ki := o.Kind.Info()
+					if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || int(o.Offset) >= len(in.Words) {
+						continue
+					}
+					if j, ok := s.x.Def(in.Words[o.Offset]); ok {
+						users[j] = append(users[j], int32(i))
+					}
+				}
+			}
+		}
+		for _, u := range users[it.inst] {
+			work = append(work, item{int(u), it.nc})
+		}
 	}
 	return false
 }

@@ -51,6 +51,19 @@ func TestModeSetting(t *testing.T) {
 			want: "error: line 5: LocalSize execution mode must not be specified multiple times per entry point", gap: "rule newer than 2023.1"},
 		{name: "vmm-cap-glsl450", src: compSrc("VulkanMemoryModel", "", "", ""),
 			want: "error: line 3: VulkanMemoryModelKHR capability must only be specified if the VulkanKHR memory model is used."},
+		{name: "fast-math-default-no-contraction", src: fc2Src("OpDecorate %r NoContraction\n"),
+			want: "error: line 30: NoContraction cannot be used by an entry point with the FPFastMathDefault execution mode", gap: "FloatControls2 is newer than 2023.1"},
+		{name: "fast-math-default-fast", src: fc2Src("OpDecorate %r FPFastMathMode Fast\n"),
+			want: "error: line 30: FPFastMathMode Fast cannot be used by an entry point with the FPFastMathDefault execution mode", gap: "FloatControls2 is newer than 2023.1"},
+		{name: "fast-math-default-other-mode", src: fc2Src("OpDecorate %r FPFastMathMode NotNaN\n"), gap: "FloatControls2 is newer than 2023.1"},
+		{name: "fast-math-default-clean", src: fc2Src(""), gap: "FloatControls2 is newer than 2023.1"},
 	}
 	runCases(t, cases)
+}
+
+// fc2Src is a compute module whose entry point has FPFastMathDefault for
+// float, with annot decorating %r = OpFAdd.
+func fc2Src(annot string) string {
+	return modelSrc("GLCompute", "OpExecutionMode %main LocalSize 1 1 1\nOpExecutionModeId %main FPFastMathDefault %float %u0\n"+annot,
+		"FloatControls2 SPV_KHR_float_controls2", "", "%f1 = OpConstant %float 1", "%r = OpFAdd %float %f1 %f1")
 }
