@@ -292,9 +292,9 @@ func (s *state) shaderLimitedUse(t uint32) bool {
 	return s.caps.has(spirv.CapabilityShader) && s.limitedUse(t)
 }
 
-// evalInt32 is EvalInt32IfConst's "constant" answer: the value of a
+// constInt32 is EvalInt32IfConst's "constant" answer: the value of a
 // non-spec 32-bit integer constant (OpConstantNull is 0).
-func (s *state) evalInt32(id uint32) (uint32, bool) {
+func (s *state) constInt32(id uint32) (uint32, bool) {
 	c, ok := s.x.Constants[id]
 	if !ok || c.Spec || !s.isIntScalar(c.Type) || s.widthOf(c.Type) != 32 {
 		return 0, false
@@ -310,8 +310,8 @@ func (s *state) evalInt32(id uint32) (uint32, bool) {
 
 // constsDiffer: both ids are 32-bit integer constants of different values.
 func (s *state) constsDiffer(a, b uint32) bool {
-	x, okA := s.evalInt32(a)
-	y, okB := s.evalInt32(b)
+	x, okA := s.constInt32(a)
+	y, okB := s.constInt32(b)
 	return okA && okB && x != y
 }
 
@@ -340,8 +340,8 @@ func (s *state) coopShapesMatch(i int, in *spirv.Instruction, m1, m2 uint32, con
 		return false
 	}
 	use1, use2 := s.tyWord(m1, 6), s.tyWord(m2, 6)
-	u1, ok1 := s.evalInt32(use1)
-	u2, ok2 := s.evalInt32(use2)
+	u1, ok1 := s.constInt32(use1)
+	u2, ok2 := s.constInt32(use2)
 	acc := func(u uint32) bool { return u == 2 }
 	ab := func(u uint32) bool { return u == 0 || u == 1 }
 	ext := s.caps.has(spirv.CapabilityCooperativeMatrixConversionsEXT)

@@ -203,10 +203,6 @@ func enumName(k spirv.OperandKind, v uint32) string {
 	return "Unknown"
 }
 
-func storageClassName(sc spirv.StorageClass) string {
-	return enumName(spirv.OperandKindStorageClass, uint32(sc))
-}
-
 // isDecorationGroupTarget reports whether id is an OpDecorationGroup.
 func (s *state) isDecorationGroupTarget(id uint32) bool {
 	j, ok := s.x.Def(id)

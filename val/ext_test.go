@@ -34,7 +34,13 @@ func (m module) text() string {
 	if m.kernel {
 		b.WriteString("OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"main\"\n")
 	} else {
-		b.WriteString("OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n")
+		// The VulkanMemoryModel capability requires the VulkanKHR model
+		// (validate_mode_setting.cpp).
+		mm := "GLSL450"
+		if strings.Contains(" "+m.caps+" ", " VulkanMemoryModel ") {
+			mm = "Vulkan"
+		}
+		b.WriteString("OpMemoryModel Logical " + mm + "\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n")
 	}
 	b.WriteString(m.annot)
 	b.WriteString("\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n")

@@ -2,10 +2,12 @@ package val
 
 import "spvx/spirv"
 
-// This file holds validate_non_uniform.cpp's type rules, as far as they
-// exist here: the arithmetic, bitwise and logical group operations, the
-// broadcasts and shuffles, and OpGroupNonUniformAllEqual. The execution
-// scope checks that spirv-val runs first are not written yet.
+// This file holds validate_non_uniform.cpp's rules: the execution scope
+// of every non-uniform group operation (scope.go), then each opcode's
+// operand types: elect, any/all/all-equal, broadcasts and shuffles (with
+// the constant Id of SPIR-V 1.4 and earlier), ballots and their bit
+// queries, the arithmetic, bitwise and logical group operations with
+// their ClusterSize or Ballot, and OpGroupNonUniformRotateKHR.
 
 func (s *state) isBoolScalar(t uint32) bool { return s.isKind(t, spirv.TypeBool) }
 
@@ -27,9 +29,71 @@ func (s *state) isUnsignedIntScalar(t uint32) bool {
 	return ty != nil && ty.Kind == spirv.TypeInt && !ty.Signed
 }
 
+func (s *state) isUnsignedIntVec4(t uint32) bool {
+	ty := s.typeOf(t)
+	return ty != nil && ty.Kind == spirv.TypeVector && s.isUnsignedIntScalar(ty.Elem) && ty.Count == 4
+}
+
 func (s *state) nonUniformPass(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
-	switch in.Opcode {
+	op := in.Opcode
+	if isNonUniformGroupOp(op) && op != spirv.OpGroupNonUniformQuadAllKHR && op != spirv.OpGroupNonUniformQuadAnyKHR &&
+		len(in.Words) > 3 && s.executionScope(i, in, in.Words[3]) {
+		return true
+	}
+	switch op {
+	case spirv.OpGroupNonUniformElect:
+		if !s.isBoolScalar(res) {
+			return s.fail(i, "", "Result must be a boolean scalar type")
+		}
+	case spirv.OpGroupNonUniformAny, spirv.OpGroupNonUniformAll:
+		if !s.isBoolScalar(res) {
+			return s.fail(i, "", "Result must be a boolean scalar type")
+		}
+		if !s.isBoolScalar(s.operandType(in, 3)) {
+			return s.fail(i, "", "Predicate must be a boolean scalar type")
+		}
+	case spirv.OpGroupNonUniformBallot:
+		if !s.isUnsignedIntVec4(res) {
+			return s.fail(i, "", "Result must be a 4-component unsigned integer vector")
+		}
+		if !s.isBoolScalar(s.operandType(in, 3)) {
+			return s.fail(i, "", "Predicate must be a boolean scalar")
+		}
+	case spirv.OpGroupNonUniformInverseBallot, spirv.OpGroupNonUniformBallotBitExtract:
+		if !s.isBoolScalar(res) {
+			return s.fail(i, "", "Result must be a boolean scalar")
+		}
+		if !s.isUnsignedIntVec4(s.operandType(in, 3)) {
+			return s.fail(i, "", "Value must be a 4-component unsigned integer vector")
+		}
+		if op == spirv.OpGroupNonUniformBallotBitExtract && !s.isUnsignedIntScalar(s.operandType(in, 4)) {
+			return s.fail(i, "", "Id must be an unsigned integer scalar")
+		}
+	case spirv.OpGroupNonUniformBallotBitCount:
+		if !s.isUnsignedIntScalar(res) {
+			return s.fail(i, "", "Expected Result Type to be an unsigned integer type scalar.")
+		}
+		if !s.isUnsignedIntVec4(s.operandType(in, 4)) {
+			return s.fail(i, "", "Expected Value to be a vector of four components of integer type scalar")
+		}
+		if s.opts.Env.IsVulkan() && len(in.Words) > 4 {
+			switch spirv.GroupOperation(in.Words[4]) {
+			case spirv.GroupOperationReduce, spirv.GroupOperationInclusiveScan, spirv.GroupOperationExclusiveScan:
+			default:
+				return s.fail(i, s.vuid("VUID-StandaloneSpirv-OpGroupNonUniformBallotBitCount-04685"),
+					"In Vulkan: The OpGroupNonUniformBallotBitCount group operation must be only: Reduce, InclusiveScan, or ExclusiveScan.")
+			}
+		}
+	case spirv.OpGroupNonUniformBallotFindLSB, spirv.OpGroupNonUniformBallotFindMSB:
+		if !s.isUnsignedIntScalar(res) {
+			return s.fail(i, "", "Result must be an unsigned integer scalar")
+		}
+		if !s.isUnsignedIntVec4(s.operandType(in, 3)) {
+			return s.fail(i, "", "Value must be a 4-component unsigned integer vector")
+		}
+	case spirv.OpGroupNonUniformRotateKHR:
+		return s.nonUniformRotate(i, in)
 	case spirv.OpGroupNonUniformAllEqual:
 		if !s.isBoolScalar(res) {
 			return s.fail(i, "", "Result must be a boolean scalar type")
@@ -45,6 +109,9 @@ func (s *state) nonUniformPass(i int, in *spirv.Instruction) bool {
 		}
 		if s.operandType(in, 3) != res {
 			return s.fail(i, "", "The type of Value must match the Result type")
+		}
+		if op != spirv.OpGroupNonUniformBroadcastFirst {
+			return s.nonUniformIndex(i, in)
 		}
 	case spirv.OpGroupNonUniformIAdd, spirv.OpGroupNonUniformFAdd, spirv.OpGroupNonUniformIMul, spirv.OpGroupNonUniformFMul,
 		spirv.OpGroupNonUniformSMin, spirv.OpGroupNonUniformUMin, spirv.OpGroupNonUniformFMin, spirv.OpGroupNonUniformSMax,
@@ -102,6 +169,58 @@ func (s *state) nonUniformArithmetic(i int, in *spirv.Instruction) bool {
 		}
 	} else if !s.isUnsignedIntScalar(t) {
 		return s.fail(i, "", "ClusterSize must be an unsigned integer scalar")
+	} else if !isConstantOp(s.idOpcode(in.Words[6])) {
+		return s.fail(i, "", "ClusterSize must be a constant instruction")
+	}
+	return false
+}
+
+// nonUniformIndex checks a broadcast's or shuffle's Id, Mask, Index,
+// Direction or Delta operand.
+func (s *state) nonUniformIndex(i int, in *spirv.Instruction) bool {
+	name := "Delta"
+	switch in.Opcode {
+	case spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformShuffle:
+		name = "Id"
+	case spirv.OpGroupNonUniformShuffleXor:
+		name = "Mask"
+	case spirv.OpGroupNonUniformQuadBroadcast:
+		name = "Index"
+	case spirv.OpGroupNonUniformQuadSwap:
+		name = "Direction"
+	}
+	if !s.isUnsignedIntScalar(s.operandType(in, 4)) {
+		return s.fail(i, "", "%s must be an unsigned integer scalar", name)
+	}
+	mustBeConst := in.Opcode == spirv.OpGroupNonUniformQuadSwap ||
+		((in.Opcode == spirv.OpGroupNonUniformBroadcast || in.Opcode == spirv.OpGroupNonUniformQuadBroadcast) &&
+			s.version < spirv.MakeVersion(1, 5))
+	if mustBeConst && len(in.Words) > 5 && !isConstantOp(s.idOpcode(in.Words[5])) {
+		return s.fail(i, "", "In SPIR-V 1.4 or earlier, %s must be a constant instruction", name)
+	}
+	return false
+}
+
+// nonUniformRotate is ValidateGroupNonUniformRotateKHR. (spirv-val's
+// warning for a ClusterSize that is not a power of 2 is not an error.)
+func (s *state) nonUniformRotate(i int, in *spirv.Instruction) bool {
+	res := in.TypeID
+	if !s.isIntSV(res) && !s.isFloatSV(res) && !s.isBoolSV(res) {
+		return s.fail(i, "", "Expected Result Type to be a scalar or vector of floating-point, integer or boolean type.")
+	}
+	if s.operandType(in, 3) != res {
+		return s.fail(i, "", "Result Type must be the same as the type of Value.")
+	}
+	if !s.isUnsignedIntScalar(s.operandType(in, 4)) {
+		return s.fail(i, "", "Delta must be a scalar of integer type, whose Signedness operand is 0.")
+	}
+	if len(in.Words) > 6 {
+		if !s.isUnsignedIntScalar(s.operandType(in, 5)) {
+			return s.fail(i, "", "ClusterSize must be a scalar of integer type, whose Signedness operand is 0.")
+		}
+		if !isConstantOp(s.idOpcode(in.Words[6])) {
+			return s.fail(i, "", "ClusterSize must come from a constant instruction.")
+		}
 	}
 	return false
 }

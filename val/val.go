@@ -3,6 +3,7 @@ package val
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -75,6 +76,10 @@ type state struct {
 	badFnUse              map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
 	sizedCache            map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
 	sampled               *sampledUses     // mutable: built on the first OpSampledImage, see buildSampledUses (image.go)
+	limits                []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
+	modes                 *modeInfo        // mutable: built on first use by the mode-setting pass (module-level instructions only)
+	smallCache            map[uint32]uint8 // mutable: per-type cache of misc.go's smallTypes
+	calls                 *callGraph       // mutable: built on first use by the module-level passes (execution_limitations.go)
 
 	// Decorations, memory and block layout.
 	decs         *decorationStore // mutable: built on first use by the module-level decoration checks
@@ -114,6 +119,26 @@ func (s *capSet) add(c spirv.Capability) bool {
 	}
 	s.bits[i] |= 1 << (uint(c) % 64)
 	return true
+}
+
+// interleaved runs passes that spirv-val runs together in one loop over
+// the instructions, so that the first error is the one of the earliest
+// instruction (the earlier pass first on the same instruction): each pass
+// runs to the end, and their errors are merged in instruction order. It
+// reports whether an error was recorded.
+func (s *state) interleaved(passes ...func() bool) bool {
+	start, all := len(s.errs), s.opts.All
+	s.opts.All = true
+	for _, p := range passes {
+		p()
+	}
+	s.opts.All = all
+	found := s.errs[start:]
+	sort.SliceStable(found, func(a, b int) bool { return found[a].Inst < found[b].Inst })
+	if !all && len(found) > 1 {
+		s.errs = s.errs[:start+1]
+	}
+	return len(s.errs) > start
 }
 
 // errStop is returned by passes to say "stop validating".
@@ -206,6 +231,10 @@ func (s *state) run() {
 	if s.entryPoints() && s.stopped() {
 		return
 	}
+	// The end of ValidateEntryPoints: duplicate modes, float controls 2.
+	if s.duplicateExecutionModes() && s.stopped() {
+		return
+	}
 	if s.cfgChecks() && s.stopped() {
 		return
 	}
@@ -221,9 +250,13 @@ func (s *state) run() {
 	if s.interfaces() && s.stopped() {
 		return
 	}
-	// The last per-instruction loop (execution limitations, small type
-	// uses) runs after builtins; ValidateLogicalPointers after it.
-	if s.smallTypeUses() && s.stopped() {
+	if s.builtins() && s.stopped() {
+		return
+	}
+	// The last per-instruction loop checks execution limitations and
+	// small type uses instruction by instruction; ValidateLogicalPointers
+	// comes after it.
+	if s.interleaved(s.executionLimitations, s.smallTypeUses) && s.stopped() {
 		return
 	}
 	s.logicalPointers()
@@ -264,6 +297,9 @@ func (s *state) secondLoop() {
 	m := s.m
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
+		if s.miscPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.annotationPass(i, &in) && s.stopped() {
 			return
 		}
@@ -271,6 +307,9 @@ func (s *state) secondLoop() {
 			return
 		}
 		if s.extInstPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.modeSettingPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.typePass(i, &in) && s.stopped() {
@@ -309,7 +348,13 @@ func (s *state) secondLoop() {
 		if s.derivativesPass(i, &in) && s.stopped() {
 			return
 		}
+		if s.executionLimitsPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.atomicsPass(i, &in) && s.stopped() {
+			return
+		}
+		if s.barriersPass(i, &in) && s.stopped() {
 			return
 		}
 		if s.dotProductPass(i, &in) && s.stopped() {
