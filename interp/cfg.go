@@ -139,8 +139,18 @@ func (c *compiler) function(fid uint32) error {
 		c.p.blocks = append(c.p.blocks, block{label: sf.Blocks[b].Label, fn: fn})
 	}
 	c.promote(sf)
+	c.ssa = c.buildSSA(sf, c.promotedVars(sf), order, succ, byLabel)
+	defer func() { c.ssa = nil }()
 	// Phis of every block, for the edge moves.
 	c.phis = map[uint32][]phiInfo{}
+	if c.ssa != nil {
+		for r, phs := range c.ssa.phis {
+			l := sf.Blocks[order[r]].Label
+			for _, ph := range phs {
+				c.phis[l] = append(c.phis[l], phiInfo{slot: ph.slot, n: c.ssa.n[ph.v], mvar: ph.v + 1})
+			}
+		}
+	}
 	for _, b := range sf.Blocks {
 		for i := b.Start + 1; i < b.End; i++ {
 			in := c.m.Inst(i)
@@ -175,6 +185,9 @@ func (c *compiler) function(fid uint32) error {
 		c.curLabel = sb.Label
 		bi := fn.firstBlock + int32(r)
 		c.p.blocks[bi].start = int32(len(c.code))
+		if c.ssa != nil {
+			c.ssa.enter(r)
+		}
 		for i := sb.Start + 1; i <= sb.End; i++ {
 			in := c.m.Inst(i)
 			c.instIdx = i
@@ -196,6 +209,9 @@ func (c *compiler) function(fid uint32) error {
 			if err := c.op(in.Opcode, in.TypeID, in.ResultID, ops, i); err != nil {
 				return fmt.Errorf("%s: %w", c.describe(i), err)
 			}
+		}
+		if c.ssa != nil {
+			c.ssa.leave(r)
 		}
 		c.p.blocks[bi].end = int32(len(c.code))
 		if c.p.blocks[bi].end == c.p.blocks[bi].start || c.code[len(c.code)-1].op >= opLastControl || c.code[len(c.code)-1].op == opCall || c.code[len(c.code)-1].op == opBarrier {
@@ -228,6 +244,13 @@ func (c *compiler) edgeTo(label uint32) (int32, error) {
 	e := edge{target: b}
 	phis := c.phis[label]
 	for _, ph := range phis {
+		if ph.mvar > 0 {
+			// a phi of a promoted variable: its current register here
+			if s := c.ssaValue(ph.mvar - 1); s != ph.slot {
+				e.moves = append(e.moves, move{dst: ph.slot, src: s, n: ph.n})
+			}
+			continue
+		}
 		var src uint32
 		found := false
 		for k := 0; k+1 < len(ph.pairs); k += 2 {

@@ -46,12 +46,14 @@ type compiler struct {
 	zero            int32
 	regVars         map[uint32]int32
 	regVarN         map[uint32]int32
+	ssa             *ssaFn // the current function's promoted variables in SSA form, or nil
 }
 
 type phiInfo struct {
 	slot  int32
 	n     int32
 	pairs []uint32 // value, parent label, ...
+	mvar  int      // 1 + index of the promoted variable (ssaFn) it merges; 0 an OpPhi
 }
 
 // ptrInfo is what the compiler knows statically about a pointer value.

@@ -746,6 +746,11 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		if err := need(1); err != nil {
 			return err
 		}
+		if c.ssa != nil {
+			if k, ok := c.ssa.vars[ops[0]]; ok {
+				return c.ssaLoad(k, typeID, result)
+			}
+		}
 		d, rt, err := res()
 		if err != nil {
 			return err
@@ -804,6 +809,15 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		b, vt, err := c.val(ops[1])
 		if err != nil {
 			return err
+		}
+		if c.ssa != nil {
+			if k, ok := c.ssa.vars[ops[0]]; ok {
+				if c.ssa.n[k] != int32(vt.ncomp) {
+					return fmt.Errorf("OpStore: the pointee type does not match the value type")
+				}
+				c.ssa.cur[k] = b
+				return nil
+			}
 		}
 		if vs, ok := c.regVars[ops[0]]; ok {
 			if c.regVarN[ops[0]] != int32(vt.ncomp) {
@@ -1196,6 +1210,21 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 		return err
 	}
 	c.ptrs[result] = &ptrInfo{pointee: pe, storage: pt.storage}
+	if c.ssa != nil {
+		if k, ok := c.ssa.vars[result]; ok {
+			if len(ops) > 1 {
+				is, it, err := c.val(ops[1])
+				if err != nil {
+					return err
+				}
+				if int32(it.ncomp) != c.ssa.n[k] {
+					return fmt.Errorf("OpVariable: initializer type does not match")
+				}
+				c.ssa.cur[k] = is
+			}
+			return nil
+		}
+	}
 	if vs, ok := c.regVars[result]; ok {
 		if len(ops) > 1 {
 			is, it, err := c.val(ops[1])
