@@ -139,6 +139,7 @@ func (c *compiler) function(fid uint32) error {
 		c.p.blocks = append(c.p.blocks, block{label: sf.Blocks[b].Label, fn: fn})
 	}
 	c.promote(sf)
+	c.memOnly = c.memOnlyUses(sf)
 	c.ssa = c.buildSSA(sf, c.promotedVars(sf), order, succ, byLabel)
 	defer func() { c.ssa = nil }()
 	// Phis of every block, for the edge moves.

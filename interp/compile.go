@@ -47,6 +47,8 @@ type compiler struct {
 	regVars         map[uint32]int32
 	regVarN         map[uint32]int32
 	ssa             *ssaFn // the current function's promoted variables in SSA form, or nil
+	memOnly         map[uint32]bool     // the current function's ids used only as load/store pointers
+	fused           map[uint32]fusedRef // deferred access chains (fused.go)
 }
 
 type phiInfo struct {
@@ -92,7 +94,7 @@ func Compile(m *spirv.Module, entry string, opts Options) (p *Program, err error
 		m: m, x: m.Index(), opts: opts,
 		types: map[uint32]*tinfo{}, slots: map[uint32]int32{}, cdone: map[uint32]bool{}, fixed: map[int32]fixedPtr{}, inputMem: map[int]bool{}, cbusy: map[uint32]bool{},
 		ptrs: map[uint32]*ptrInfo{}, funcs: map[uint32]*function{}, fnIndex: map[uint32]*spirv.Function{},
-		extSets: map[uint32]uint8{}, regVars: map[uint32]int32{}, regVarN: map[uint32]int32{},
+		extSets: map[uint32]uint8{}, regVars: map[uint32]int32{}, regVarN: map[uint32]int32{}, fused: map[uint32]fusedRef{},
 	}
 	c.p = &Program{m: m, S: S, opts: opts, names: c.x.Names}
 	if err := c.compile(entry); err != nil {

@@ -383,7 +383,7 @@ func (sg *subgroup) setFault(f *Fault, in *inst, lanes []int32) {
 
 func (sg *subgroup) describeFault(f *Fault, in *inst) {
 	p := sg.p
-	if in != nil && in.src >= 0 && int(in.src) < p.m.Len() {
+	if f.Inst == "" && in != nil && in.src >= 0 && int(in.src) < p.m.Len() {
 		f.Inst = formatInst(p.m, int(in.src))
 	}
 	if fr := &sg.frames[sg.depth]; fr.fn != nil {
@@ -935,6 +935,10 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.loadUni(in, lanes)
 	case opBuiltin:
 		sg.loadBuiltin(in, lanes)
+	case opLoadIdx:
+		return sg.loadIdx(in, lanes)
+	case opStoreIdx:
+		return sg.storeIdx(in, lanes)
 	case opChain:
 		return sg.chain(in, lanes)
 	case opArrayLength:

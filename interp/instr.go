@@ -786,7 +786,8 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
 		ld := inst{op: opLoad, dst: d, a: a, n: int32(rt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
-		if fp, ok := c.fixed[a]; ok {
+		c.fuse(&ld, ops[0], true)
+		if fp, ok := c.fixed[a]; ok && ld.op == opLoad {
 			if !fp.lane {
 				ld.op = opLoadUni
 			} else if leafExtent(lv) <= int(fp.size) {
@@ -832,7 +833,8 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
 		st := inst{op: opStore, a: a, b: b, n: int32(vt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
-		if fp, ok := c.fixed[a]; ok && fp.lane && leafExtent(lv) <= int(fp.size) {
+		c.fuse(&st, ops[0], false)
+		if fp, ok := c.fixed[a]; ok && st.op == opStore && fp.lane && leafExtent(lv) <= int(fp.size) {
 			st.op, st.imm = opStoreLane, uint64(fp.off)
 		}
 		c.emit(st)
@@ -1413,7 +1415,14 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 			return nil
 		}
 	}
+	ch.src = int32(c.instIdx)
 	c.p.chains = append(c.p.chains, ch)
+	if _, isConst := c.x.Constants[result]; !isConst && !ch.desc && len(ch.steps) > 0 && c.memOnly[result] {
+		// only loaded and stored through: each access computes the address
+		fp, isFixed := c.fixed[base]
+		c.fused[result] = fusedRef{base: base, chain: int32(len(c.p.chains) - 1), slot: d, uni: isFixed && !fp.lane}
+		return nil
+	}
 	c.emit(inst{op: opChain, dst: d, a: base, n: 1, aux: int32(len(c.p.chains) - 1)})
 	return nil
 }

@@ -158,6 +158,7 @@ type chain struct {
 	descIdx  int32 // slot of the descriptor index (-1: constant descConst)
 	descC    uint64
 	descW    uint8
+	src      int32 // module instruction index of the OpAccessChain (fused chains' faults)
 }
 
 type chainStep struct {
