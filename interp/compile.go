@@ -46,7 +46,7 @@ type compiler struct {
 	zero            int32
 	regVars         map[uint32]int32
 	regVarN         map[uint32]int32
-	ssa             *ssaFn // the current function's promoted variables in SSA form, or nil
+	ssa             *ssaFn              // the current function's promoted variables in SSA form, or nil
 	memOnly         map[uint32]bool     // the current function's ids used only as load/store pointers
 	fused           map[uint32]fusedRef // deferred access chains (fused.go)
 }
