@@ -148,6 +148,11 @@ func (sg *subgroup) run() {
 		lanes := fr.lanes
 		sg.steps--
 		if in.op > opLastControl {
+			if isDenseBin(in.op) && len(lanes) == int(S) {
+				sg.denseBin(in)
+				fr.ip++
+				continue
+			}
 			if f := sg.exec(in, lanes); f != nil {
 				sg.setFault(f, in, lanes)
 				return

@@ -78,6 +78,15 @@ func (c *compiler) emit(in inst) {
 	c.code = append(c.code, in)
 }
 
+// emitImm emits a binary instruction whose operand b is the value id bid:
+// a scalar constant is also given as an immediate (inst.k).
+func (c *compiler) emitImm(in inst, bid uint32) {
+	if _, isConst := c.x.Constants[bid]; isConst && in.n == 1 && in.b >= 0 && int(in.b) < len(c.cv) {
+		in.bk, in.k = 1, c.cv[in.b]
+	}
+	c.emit(in)
+}
+
 func errOps(op spirv.Opcode) error { return fmt.Errorf("%s: missing operands", op) }
 
 // op compiles one instruction (or the operation of an OpSpecConstantOp).
@@ -155,7 +164,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		if at.sc.kind != skInt && at.sc.kind != skBool {
 			return fmt.Errorf("%s: operands are not integers", opc)
 		}
-		c.emit(inst{op: fast, dst: d, a: a, b: b, n: int32(rt.ncomp), sc: at.sc, imm: at.sc.mask()})
+		c.emitImm(inst{op: fast, dst: d, a: a, b: b, n: int32(rt.ncomp), sc: at.sc, imm: at.sc.mask()}, ops[1])
 		return nil
 	}
 	floatBin := func(k int, f32, f64 op) error {
@@ -172,7 +181,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		} else if at.sc.enc == encIEEE && at.sc.width == 64 && f64 != 0 {
 			in.op = f64
 		}
-		c.emit(in)
+		c.emitImm(in, ops[1])
 		return nil
 	}
 	un := func(k int, kinds ...uint8) error {
@@ -225,7 +234,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 			return fmt.Errorf("%s: operand types do not match", opc)
 		}
 		o := map[spirv.Opcode]op{spirv.OpShiftLeftLogical: opShl, spirv.OpShiftRightLogical: opShrL, spirv.OpShiftRightArithmetic: opShrA}[opc]
-		c.emit(inst{op: o, dst: d, a: a, b: b, n: int32(rt.ncomp), sc: at.sc, sc2: bt.sc, imm: at.sc.mask()})
+		c.emitImm(inst{op: o, dst: d, a: a, b: b, n: int32(rt.ncomp), sc: at.sc, sc2: bt.sc, imm: at.sc.mask()}, ops[1])
 		return nil
 	case spirv.OpUDiv, spirv.OpSDiv, spirv.OpUMod, spirv.OpSRem, spirv.OpSMod:
 		d, a, b, rt, at, err := elem2()
