@@ -166,16 +166,35 @@ func (sg *subgroup) run() {
 		case opBranch:
 			e := &p.edges[in.aux]
 			sg.moves(e, lanes)
+			if len(lanes) == fr.nlive && sg.wg.d.trace == nil {
+				// every live lane goes on: no scheduling, and the lanes'
+				// block counters stay stale (see uniformNote)
+				fr.ip = p.blocks[e.target].start
+				break
+			}
 			for _, l := range lanes {
 				fr.pc[l] = e.target
 			}
-			if len(lanes) == fr.nlive && sg.wg.d.trace == nil {
-				fr.ip = p.blocks[e.target].start
-			} else {
-				fr.ip = -1
-			}
+			fr.ip = -1
 		case opBranchCond:
 			c := r[in.a*S : in.a*S+S]
+			if len(lanes) == fr.nlive && sg.wg.d.trace == nil {
+				nt := 0
+				for _, l := range lanes {
+					if c[l] != 0 {
+						nt++
+					}
+				}
+				if nt == 0 || nt == len(lanes) {
+					e := &p.edges[in.aux]
+					if nt == 0 {
+						e = &p.edges[in.aux+1]
+					}
+					sg.moves(e, lanes)
+					fr.ip = p.blocks[e.target].start
+					break
+				}
+			}
 			ta, tb := sg.tA[:0], sg.tB[:0]
 			for _, l := range lanes {
 				if c[l] != 0 {
@@ -309,6 +328,13 @@ func (sg *subgroup) run() {
 		}
 	}
 }
+
+// uniformNote: a branch that every live lane of the frame takes together
+// does not write the lanes' block counters (pc). They are read only by
+// schedule, which runs after a transition that wrote the counter of every
+// lane it moved (divergent branches, switch, return, kill, call), and by
+// popFrame, which asks only whether a lane is still in the frame (a stale
+// counter is a block, >= 0, until a return or kill writes -1).
 
 // popFrame returns from the current function once all its lanes returned.
 func (sg *subgroup) popFrame() {
