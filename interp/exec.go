@@ -83,6 +83,11 @@ func (sg *subgroup) start(n int) {
 		}
 	}
 	fr.nlive, fr.ip, fr.retDst = n, -1, -1
+	if sg.wg.d.trace == nil {
+		// every lane starts at the entry block: no scheduling needed
+		fr.lanes = append(fr.buf[:0], identity[:n]...)
+		fr.ip = sg.p.blocks[fr.fn.firstBlock].start
+	}
 }
 
 // schedule picks the lowest-numbered block some lane of the frame waits

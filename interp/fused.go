@@ -101,6 +101,17 @@ func (sg *subgroup) loadIdx(in *inst, lanes []int32) *Fault {
 		r := sg.regs
 		idx, d := r[st.slot*S:st.slot*S+S], r[in.dst*S:in.dst*S+S]
 		lim, stride := uint64(len(m)-4), st.stride
+		if len(lanes) == len(d) {
+			idx = idx[:len(d)]
+			for l := range d {
+				o := uint64(off0 + int64(int32(idx[l]))*stride)
+				if o > lim {
+					return sg.fusedSlow(in, in.b, lanes, true)
+				}
+				d[l] = uint64(binary.LittleEndian.Uint32(m[o:]))
+			}
+			return nil
+		}
 		for _, l := range lanes {
 			o := uint64(off0 + int64(int32(idx[l]))*stride)
 			if o > lim {
@@ -122,6 +133,17 @@ func (sg *subgroup) storeIdx(in *inst, lanes []int32) *Fault {
 		r := sg.regs
 		idx, v := r[st.slot*S:st.slot*S+S], r[in.b*S:in.b*S+S]
 		lim, stride := uint64(len(m)-4), st.stride
+		if len(lanes) == len(v) {
+			idx = idx[:len(v)]
+			for l := range v {
+				o := uint64(off0 + int64(int32(idx[l]))*stride)
+				if o > lim {
+					return sg.fusedSlow(in, in.dst, lanes, false)
+				}
+				binary.LittleEndian.PutUint32(m[o:], uint32(v[l]))
+			}
+			return nil
+		}
 		for _, l := range lanes {
 			o := uint64(off0 + int64(int32(idx[l]))*stride)
 			if o > lim {
