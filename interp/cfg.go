@@ -138,6 +138,7 @@ func (c *compiler) function(fid uint32) error {
 		c.blockOf[sf.Blocks[b].Label] = fn.firstBlock + int32(r)
 		c.p.blocks = append(c.p.blocks, block{label: sf.Blocks[b].Label, fn: fn})
 	}
+	edges0 := len(c.p.edges)
 	c.promote(sf)
 	c.memOnly = c.memOnlyUses(sf)
 	c.ssa = c.buildSSA(sf, c.promotedVars(sf), order, succ, byLabel)
@@ -219,8 +220,37 @@ func (c *compiler) function(fid uint32) error {
 			return fmt.Errorf("block %%%d does not end in a terminator", sb.Label)
 		}
 	}
+	c.threadEdges(edges0)
 	c.funcs[fid] = fn
 	return nil
+}
+
+// threadEdges retargets the function's edges (from index first) that lead
+// to a block consisting of only an unconditional branch without phi moves
+// (a loop header at -O0, an empty merge block) to that branch's target,
+// when the target is numbered after the block. Lanes would wait at that
+// block only until every lower-numbered block ran, and then go on, so the
+// schedule is the same; backward branches (continue blocks) are kept, as
+// the lanes must reconverge there. The trace, which prints every block,
+// keeps them all.
+func (c *compiler) threadEdges(first int) {
+	if c.opts.Trace != nil {
+		return
+	}
+	for i := first; i < len(c.p.edges); i++ {
+		e := &c.p.edges[i]
+		for hop := 0; hop < 8; hop++ {
+			b := c.p.blocks[e.target]
+			if b.end-b.start != 1 || c.code[b.start].op != opBranch {
+				break
+			}
+			next := c.p.edges[c.code[b.start].aux]
+			if len(next.moves) != 0 || next.target <= e.target {
+				break
+			}
+			e.target = next.target
+		}
+	}
 }
 
 // valType returns the type of a value id.
