@@ -138,9 +138,21 @@ func (c *compiler) function(fid uint32) error {
 		c.blockOf[sf.Blocks[b].Label] = fn.firstBlock + int32(r)
 		c.p.blocks = append(c.p.blocks, block{label: sf.Blocks[b].Label, fn: fn})
 	}
+	edges0 := len(c.p.edges)
 	c.promote(sf)
+	c.memOnly = c.memOnlyUses(sf)
+	c.ssa = c.buildSSA(sf, c.promotedVars(sf), order, succ, byLabel)
+	defer func() { c.ssa = nil }()
 	// Phis of every block, for the edge moves.
 	c.phis = map[uint32][]phiInfo{}
+	if c.ssa != nil {
+		for r, phs := range c.ssa.phis {
+			l := sf.Blocks[order[r]].Label
+			for _, ph := range phs {
+				c.phis[l] = append(c.phis[l], phiInfo{slot: ph.slot, n: c.ssa.n[ph.v], mvar: ph.v + 1})
+			}
+		}
+	}
 	for _, b := range sf.Blocks {
 		for i := b.Start + 1; i < b.End; i++ {
 			in := c.m.Inst(i)
@@ -175,6 +187,9 @@ func (c *compiler) function(fid uint32) error {
 		c.curLabel = sb.Label
 		bi := fn.firstBlock + int32(r)
 		c.p.blocks[bi].start = int32(len(c.code))
+		if c.ssa != nil {
+			c.ssa.enter(r)
+		}
 		for i := sb.Start + 1; i <= sb.End; i++ {
 			in := c.m.Inst(i)
 			c.instIdx = i
@@ -197,13 +212,45 @@ func (c *compiler) function(fid uint32) error {
 				return fmt.Errorf("%s: %w", c.describe(i), err)
 			}
 		}
+		if c.ssa != nil {
+			c.ssa.leave(r)
+		}
 		c.p.blocks[bi].end = int32(len(c.code))
 		if c.p.blocks[bi].end == c.p.blocks[bi].start || c.code[len(c.code)-1].op >= opLastControl || c.code[len(c.code)-1].op == opCall || c.code[len(c.code)-1].op == opBarrier {
 			return fmt.Errorf("block %%%d does not end in a terminator", sb.Label)
 		}
 	}
+	c.threadEdges(edges0)
 	c.funcs[fid] = fn
 	return nil
+}
+
+// threadEdges retargets the function's edges (from index first) that lead
+// to a block consisting of only an unconditional branch without phi moves
+// (a loop header at -O0, an empty merge block) to that branch's target,
+// when the target is numbered after the block. Lanes would wait at that
+// block only until every lower-numbered block ran, and then go on, so the
+// schedule is the same; backward branches (continue blocks) are kept, as
+// the lanes must reconverge there. The trace, which prints every block,
+// keeps them all.
+func (c *compiler) threadEdges(first int) {
+	if c.opts.Trace != nil {
+		return
+	}
+	for i := first; i < len(c.p.edges); i++ {
+		e := &c.p.edges[i]
+		for hop := 0; hop < 8; hop++ {
+			b := c.p.blocks[e.target]
+			if b.end-b.start != 1 || c.code[b.start].op != opBranch {
+				break
+			}
+			next := c.p.edges[c.code[b.start].aux]
+			if len(next.moves) != 0 || next.target <= e.target {
+				break
+			}
+			e.target = next.target
+		}
+	}
 }
 
 // valType returns the type of a value id.
@@ -228,6 +275,13 @@ func (c *compiler) edgeTo(label uint32) (int32, error) {
 	e := edge{target: b}
 	phis := c.phis[label]
 	for _, ph := range phis {
+		if ph.mvar > 0 {
+			// a phi of a promoted variable: its current register here
+			if s := c.ssaValue(ph.mvar - 1); s != ph.slot {
+				e.moves = append(e.moves, move{dst: ph.slot, src: s, n: ph.n})
+			}
+			continue
+		}
 		var src uint32
 		found := false
 		for k := 0; k+1 < len(ph.pairs); k += 2 {

@@ -46,13 +46,17 @@ type compiler struct {
 	zero            int32
 	regVars         map[uint32]int32
 	regVarN         map[uint32]int32
-	fc              *floatCtl // float-controls execution modes (floatctl.go); nil: none changes a result
+	ssa             *ssaFn              // the current function's promoted variables in SSA form, or nil
+	memOnly         map[uint32]bool     // the current function's ids used only as load/store pointers
+	fused           map[uint32]fusedRef // deferred access chains (fused.go)
+	fc              *floatCtl           // float-controls execution modes (floatctl.go); nil: none changes a result
 }
 
 type phiInfo struct {
 	slot  int32
 	n     int32
 	pairs []uint32 // value, parent label, ...
+	mvar  int      // 1 + index of the promoted variable (ssaFn) it merges; 0 an OpPhi
 }
 
 // ptrInfo is what the compiler knows statically about a pointer value.
@@ -91,7 +95,7 @@ func Compile(m *spirv.Module, entry string, opts Options) (p *Program, err error
 		m: m, x: m.Index(), opts: opts,
 		types: map[uint32]*tinfo{}, slots: map[uint32]int32{}, cdone: map[uint32]bool{}, fixed: map[int32]fixedPtr{}, inputMem: map[int]bool{}, cbusy: map[uint32]bool{},
 		ptrs: map[uint32]*ptrInfo{}, funcs: map[uint32]*function{}, fnIndex: map[uint32]*spirv.Function{},
-		extSets: map[uint32]uint8{}, regVars: map[uint32]int32{}, regVarN: map[uint32]int32{},
+		extSets: map[uint32]uint8{}, regVars: map[uint32]int32{}, regVarN: map[uint32]int32{}, fused: map[uint32]fusedRef{},
 	}
 	c.p = &Program{m: m, S: S, opts: opts, names: c.x.Names}
 	if err := c.compile(entry); err != nil {

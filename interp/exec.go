@@ -83,6 +83,11 @@ func (sg *subgroup) start(n int) {
 		}
 	}
 	fr.nlive, fr.ip, fr.retDst = n, -1, -1
+	if sg.wg.d.trace == nil {
+		// every lane starts at the entry block: no scheduling needed
+		fr.lanes = append(fr.buf[:0], identity[:n]...)
+		fr.ip = sg.p.blocks[fr.fn.firstBlock].start
+	}
 }
 
 // schedule picks the lowest-numbered block some lane of the frame waits
@@ -148,6 +153,11 @@ func (sg *subgroup) run() {
 		lanes := fr.lanes
 		sg.steps--
 		if in.op > opLastControl {
+			if isDenseBin(in.op) && len(lanes) == int(S) {
+				sg.denseBin(in)
+				fr.ip++
+				continue
+			}
 			if f := sg.exec(in, lanes); f != nil {
 				sg.setFault(f, in, lanes)
 				return
@@ -161,16 +171,35 @@ func (sg *subgroup) run() {
 		case opBranch:
 			e := &p.edges[in.aux]
 			sg.moves(e, lanes)
+			if len(lanes) == fr.nlive && sg.wg.d.trace == nil {
+				// every live lane goes on: no scheduling, and the lanes'
+				// block counters stay stale (see uniformNote)
+				fr.ip = p.blocks[e.target].start
+				break
+			}
 			for _, l := range lanes {
 				fr.pc[l] = e.target
 			}
-			if len(lanes) == fr.nlive && sg.wg.d.trace == nil {
-				fr.ip = p.blocks[e.target].start
-			} else {
-				fr.ip = -1
-			}
+			fr.ip = -1
 		case opBranchCond:
 			c := r[in.a*S : in.a*S+S]
+			if len(lanes) == fr.nlive && sg.wg.d.trace == nil {
+				nt := 0
+				for _, l := range lanes {
+					if c[l] != 0 {
+						nt++
+					}
+				}
+				if nt == 0 || nt == len(lanes) {
+					e := &p.edges[in.aux]
+					if nt == 0 {
+						e = &p.edges[in.aux+1]
+					}
+					sg.moves(e, lanes)
+					fr.ip = p.blocks[e.target].start
+					break
+				}
+			}
 			ta, tb := sg.tA[:0], sg.tB[:0]
 			for _, l := range lanes {
 				if c[l] != 0 {
@@ -305,6 +334,13 @@ func (sg *subgroup) run() {
 	}
 }
 
+// uniformNote: a branch that every live lane of the frame takes together
+// does not write the lanes' block counters (pc). They are read only by
+// schedule, which runs after a transition that wrote the counter of every
+// lane it moved (divergent branches, switch, return, kill, call), and by
+// popFrame, which asks only whether a lane is still in the frame (a stale
+// counter is a block, >= 0, until a return or kill writes -1).
+
 // popFrame returns from the current function once all its lanes returned.
 func (sg *subgroup) popFrame() {
 	if sg.depth == 0 {
@@ -383,7 +419,7 @@ func (sg *subgroup) setFault(f *Fault, in *inst, lanes []int32) {
 
 func (sg *subgroup) describeFault(f *Fault, in *inst) {
 	p := sg.p
-	if in != nil && in.src >= 0 && int(in.src) < p.m.Len() {
+	if f.Inst == "" && in != nil && in.src >= 0 && int(in.src) < p.m.Len() {
 		f.Inst = formatInst(p.m, int(in.src))
 	}
 	if fr := &sg.frames[sg.depth]; fr.fn != nil {
@@ -935,6 +971,10 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.loadUni(in, lanes)
 	case opBuiltin:
 		sg.loadBuiltin(in, lanes)
+	case opLoadIdx:
+		return sg.loadIdx(in, lanes)
+	case opStoreIdx:
+		return sg.storeIdx(in, lanes)
 	case opChain:
 		return sg.chain(in, lanes)
 	case opArrayLength:

@@ -78,6 +78,15 @@ func (c *compiler) emit(in inst) {
 	c.code = append(c.code, in)
 }
 
+// emitImm emits a binary instruction whose operand b is the value id bid:
+// a scalar constant is also given as an immediate (inst.k).
+func (c *compiler) emitImm(in inst, bid uint32) {
+	if _, isConst := c.x.Constants[bid]; isConst && in.n == 1 && in.b >= 0 && int(in.b) < len(c.cv) {
+		in.bk, in.k = 1, c.cv[in.b]
+	}
+	c.emit(in)
+}
+
 func errOps(op spirv.Opcode) error { return fmt.Errorf("%s: missing operands", op) }
 
 // op compiles one instruction (or the operation of an OpSpecConstantOp).
@@ -155,7 +164,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		if at.sc.kind != skInt && at.sc.kind != skBool {
 			return fmt.Errorf("%s: operands are not integers", opc)
 		}
-		c.emit(inst{op: fast, dst: d, a: a, b: b, n: int32(rt.ncomp), sc: at.sc, imm: at.sc.mask()})
+		c.emitImm(inst{op: fast, dst: d, a: a, b: b, n: int32(rt.ncomp), sc: at.sc, imm: at.sc.mask()}, ops[1])
 		return nil
 	}
 	floatBin := func(k int, f32, f64 op) error {
@@ -172,7 +181,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		} else if at.sc.enc == encIEEE && at.sc.width == 64 && f64 != 0 {
 			in.op = f64
 		}
-		c.emit(in)
+		c.emitImm(in, ops[1])
 		return nil
 	}
 	un := func(k int, kinds ...uint8) error {
@@ -225,7 +234,7 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 			return fmt.Errorf("%s: operand types do not match", opc)
 		}
 		o := map[spirv.Opcode]op{spirv.OpShiftLeftLogical: opShl, spirv.OpShiftRightLogical: opShrL, spirv.OpShiftRightArithmetic: opShrA}[opc]
-		c.emit(inst{op: o, dst: d, a: a, b: b, n: int32(rt.ncomp), sc: at.sc, sc2: bt.sc, imm: at.sc.mask()})
+		c.emitImm(inst{op: o, dst: d, a: a, b: b, n: int32(rt.ncomp), sc: at.sc, sc2: bt.sc, imm: at.sc.mask()}, ops[1])
 		return nil
 	case spirv.OpUDiv, spirv.OpSDiv, spirv.OpUMod, spirv.OpSRem, spirv.OpSMod:
 		d, a, b, rt, at, err := elem2()
@@ -746,6 +755,11 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		if err := need(1); err != nil {
 			return err
 		}
+		if c.ssa != nil {
+			if k, ok := c.ssa.vars[ops[0]]; ok {
+				return c.ssaLoad(k, typeID, result)
+			}
+		}
 		d, rt, err := res()
 		if err != nil {
 			return err
@@ -781,7 +795,8 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
 		ld := inst{op: opLoad, dst: d, a: a, n: int32(rt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
-		if fp, ok := c.fixed[a]; ok {
+		c.fuse(&ld, ops[0], true)
+		if fp, ok := c.fixed[a]; ok && ld.op == opLoad {
 			if !fp.lane {
 				ld.op = opLoadUni
 			} else if leafExtent(lv) <= int(fp.size) {
@@ -805,6 +820,15 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		if err != nil {
 			return err
 		}
+		if c.ssa != nil {
+			if k, ok := c.ssa.vars[ops[0]]; ok {
+				if c.ssa.n[k] != int32(vt.ncomp) {
+					return fmt.Errorf("OpStore: the pointee type does not match the value type")
+				}
+				c.ssa.cur[k] = b
+				return nil
+			}
+		}
 		if vs, ok := c.regVars[ops[0]]; ok {
 			if c.regVarN[ops[0]] != int32(vt.ncomp) {
 				return fmt.Errorf("OpStore: the pointee type does not match the value type")
@@ -818,7 +842,8 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
 		st := inst{op: opStore, a: a, b: b, n: int32(vt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
-		if fp, ok := c.fixed[a]; ok && fp.lane && leafExtent(lv) <= int(fp.size) {
+		c.fuse(&st, ops[0], false)
+		if fp, ok := c.fixed[a]; ok && st.op == opStore && fp.lane && leafExtent(lv) <= int(fp.size) {
 			st.op, st.imm = opStoreLane, uint64(fp.off)
 		}
 		c.emit(st)
@@ -1196,6 +1221,21 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 		return err
 	}
 	c.ptrs[result] = &ptrInfo{pointee: pe, storage: pt.storage}
+	if c.ssa != nil {
+		if k, ok := c.ssa.vars[result]; ok {
+			if len(ops) > 1 {
+				is, it, err := c.val(ops[1])
+				if err != nil {
+					return err
+				}
+				if int32(it.ncomp) != c.ssa.n[k] {
+					return fmt.Errorf("OpVariable: initializer type does not match")
+				}
+				c.ssa.cur[k] = is
+			}
+			return nil
+		}
+	}
 	if vs, ok := c.regVars[result]; ok {
 		if len(ops) > 1 {
 			is, it, err := c.val(ops[1])
@@ -1384,7 +1424,14 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 			return nil
 		}
 	}
+	ch.src = int32(c.instIdx)
 	c.p.chains = append(c.p.chains, ch)
+	if _, isConst := c.x.Constants[result]; !isConst && !ch.desc && len(ch.steps) > 0 && c.memOnly[result] {
+		// only loaded and stored through: each access computes the address
+		fp, isFixed := c.fixed[base]
+		c.fused[result] = fusedRef{base: base, chain: int32(len(c.p.chains) - 1), slot: d, uni: isFixed && !fp.lane}
+		return nil
+	}
 	c.emit(inst{op: opChain, dst: d, a: base, n: 1, aux: int32(len(c.p.chains) - 1)})
 	return nil
 }

@@ -80,6 +80,8 @@ const (
 	opStoreLane // store through such a pointer
 	opLoadUni   // load through a uniform pointer known at compile time: once, for all lanes
 	opBuiltin   // load of a built-in input computed, not read, aux: bloads index
+	opLoadIdx   // load through a fused access chain: a base, c chain, b the chain's register (fused.go)
+	opStoreIdx  // store through a fused access chain: a base, b value, c chain, dst the chain's register
 	opChain
 	opArrayLength
 	opCopyMem

@@ -147,6 +147,10 @@ type inst struct {
 	aux     int32
 	src     int32 // module instruction index, for faults
 	imm     uint64
+	// bk 1: operand b is a scalar constant, k its value (b still names its
+	// register, which the lane-list paths read); full subgroups use k
+	bk uint8
+	k  uint64
 }
 
 // chain is an access chain: a constant offset and dynamic steps.
@@ -158,6 +162,7 @@ type chain struct {
 	descIdx  int32 // slot of the descriptor index (-1: constant descConst)
 	descC    uint64
 	descW    uint8
+	src      int32 // module instruction index of the OpAccessChain (fused chains' faults)
 }
 
 type chainStep struct {

@@ -1,0 +1,176 @@
+package interp
+
+import (
+	"encoding/binary"
+
+	"spvx/spirv"
+)
+
+// Fused access chains: an OpAccessChain whose result is only ever the
+// pointer of OpLoad/OpStore (what glslang writes for every buffer access)
+// is not compiled on its own; each load or store through it computes the
+// address itself (opLoadIdx, opStoreIdx). With a base pointer known at
+// compile time to be uniform (a buffer, push constants, workgroup memory)
+// the common shape (one unchecked 32-bit index, a 4-byte scalar) resolves
+// the memory once for the subgroup and checks each lane's offset against
+// it; anything else (another shape, an offset out of bounds) goes through
+// the general opChain and opLoad/opStore code, so the faults are the same.
+
+// fusedRef is a deferred access chain: its base register and chain.
+type fusedRef struct {
+	base  int32
+	chain int32
+	slot  int32 // the chain's own result register, for the general path
+	uni   bool  // the base is a uniform pointer known at compile time
+}
+
+// memOnlyUses returns the ids of function sf used only as the pointer
+// operand of OpLoad and OpStore.
+func (c *compiler) memOnlyUses(sf *spirv.Function) map[uint32]bool {
+	ok, bad := map[uint32]bool{}, map[uint32]bool{}
+	for i := sf.Start; i < sf.End; i++ {
+		in := c.m.Inst(i)
+		for k, o := range in.Operands {
+			info := o.Kind.Info()
+			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+				continue
+			}
+			ptr := (in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpStore) && int(o.Offset) == operandOffset(in, 0)
+			for _, w := range in.OperandWords(k) {
+				if ptr {
+					ok[w] = true
+				} else {
+					bad[w] = true
+				}
+			}
+		}
+	}
+	for id := range bad {
+		delete(ok, id)
+	}
+	return ok
+}
+
+// fuse marks an access (load or store instruction in) through pointer id
+// as fused if id is a deferred access chain.
+func (c *compiler) fuse(in *inst, id uint32, load bool) {
+	fr, ok := c.fused[id]
+	if !ok {
+		return
+	}
+	in.a, in.c = fr.base, fr.chain
+	if load {
+		in.op, in.b = opLoadIdx, fr.slot
+	} else {
+		in.op, in.dst = opStoreIdx, fr.slot
+	}
+	if fr.uni {
+		in.imm = 1
+	}
+}
+
+// idxFast returns the memory and the first lane's byte offset (before the
+// index) for the fast path of a fused access, or ok false.
+func (sg *subgroup) idxFast(in *inst, lanes []int32) (m []byte, off0 int64, st chainStep, ok bool) {
+	p := sg.p
+	ch := &p.chains[in.c]
+	lv := p.leafLists[in.aux]
+	if in.imm == 0 || len(lv) != 1 || len(ch.steps) != 1 || len(lanes) == 0 {
+		return
+	}
+	st, lf := ch.steps[0], lv[0]
+	if st.count != 0 || st.w != 32 || lf.size != 4 || lf.kind == skBool {
+		return
+	}
+	p0 := sg.regs[in.a*int32(sg.S)+lanes[0]]
+	reg := p0 >> p.ptrShift
+	if reg <= regInv {
+		return
+	}
+	m = sg.region(reg)
+	if len(m) < 4 {
+		return
+	}
+	return m, int64(p0&(1<<p.ptrShift-1)) + ch.constOff + int64(lf.off), st, true
+}
+
+// loadIdx is a load through a fused access chain.
+func (sg *subgroup) loadIdx(in *inst, lanes []int32) *Fault {
+	if m, off0, st, ok := sg.idxFast(in, lanes); ok {
+		S := int32(sg.S)
+		r := sg.regs
+		idx, d := r[st.slot*S:st.slot*S+S], r[in.dst*S:in.dst*S+S]
+		lim, stride := uint64(len(m)-4), st.stride
+		if len(lanes) == len(d) {
+			idx = idx[:len(d)]
+			for l := range d {
+				o := uint64(off0 + int64(int32(idx[l]))*stride)
+				if o > lim {
+					return sg.fusedSlow(in, in.b, lanes, true)
+				}
+				d[l] = uint64(binary.LittleEndian.Uint32(m[o:]))
+			}
+			return nil
+		}
+		for _, l := range lanes {
+			o := uint64(off0 + int64(int32(idx[l]))*stride)
+			if o > lim {
+				return sg.fusedSlow(in, in.b, lanes, true)
+			}
+			d[l] = uint64(binary.LittleEndian.Uint32(m[o:]))
+		}
+		return nil
+	}
+	return sg.fusedSlow(in, in.b, lanes, true)
+}
+
+// storeIdx is a store through a fused access chain. A lane out of bounds
+// sends all lanes through the general path, which stores the earlier
+// lanes' values again (the same bytes) before it faults.
+func (sg *subgroup) storeIdx(in *inst, lanes []int32) *Fault {
+	if m, off0, st, ok := sg.idxFast(in, lanes); ok {
+		S := int32(sg.S)
+		r := sg.regs
+		idx, v := r[st.slot*S:st.slot*S+S], r[in.b*S:in.b*S+S]
+		lim, stride := uint64(len(m)-4), st.stride
+		if len(lanes) == len(v) {
+			idx = idx[:len(v)]
+			for l := range v {
+				o := uint64(off0 + int64(int32(idx[l]))*stride)
+				if o > lim {
+					return sg.fusedSlow(in, in.dst, lanes, false)
+				}
+				binary.LittleEndian.PutUint32(m[o:], uint32(v[l]))
+			}
+			return nil
+		}
+		for _, l := range lanes {
+			o := uint64(off0 + int64(int32(idx[l]))*stride)
+			if o > lim {
+				return sg.fusedSlow(in, in.dst, lanes, false)
+			}
+			binary.LittleEndian.PutUint32(m[o:], uint32(v[l]))
+		}
+		return nil
+	}
+	return sg.fusedSlow(in, in.dst, lanes, false)
+}
+
+// fusedSlow runs a fused access as its access chain (into the chain's own
+// register ptr) and then the load or store; a fault of the chain names the
+// OpAccessChain.
+func (sg *subgroup) fusedSlow(in *inst, ptr int32, lanes []int32, load bool) *Fault {
+	ci := inst{op: opChain, dst: ptr, a: in.a, n: 1, aux: in.c}
+	if f := sg.chain(&ci, lanes); f != nil {
+		if src := sg.p.chains[in.c].src; src >= 0 && int(src) < sg.p.m.Len() {
+			f.Inst = formatInst(sg.p.m, int(src))
+		}
+		return f
+	}
+	li := *in
+	li.a = ptr
+	if load {
+		return sg.load(&li, lanes)
+	}
+	return sg.store(&li, lanes)
+}
