@@ -206,3 +206,17 @@ type Options struct {
 	// and the saturation decoration's target.
 	SpecStrict bool
 }
+
+// logName is spvLogStringForEnv: "Vulkan", "OpenCL", "OpenGL" or
+// "Universal".
+func (e Env) logName() string {
+	switch {
+	case e.IsVulkan():
+		return "Vulkan"
+	case e.IsOpenCL():
+		return "OpenCL"
+	case e.IsOpenGL():
+		return "OpenGL"
+	}
+	return "Universal"
+}

@@ -72,6 +72,13 @@ type state struct {
 	curLabel              uint32           // the block the second loop is in
 	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
 	cfg                   *cfg             // see getCFG
+
+	envCapLists      [][]spirv.Capability // see envCaps
+	envCapImageBasic []spirv.Capability
+	envCapSpec       string
+
+	uniqueTypes  map[string]bool // see typeUniqueness
+	fnTypeBadUse map[uint32]int  // see badFunctionTypeUse
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -165,23 +172,26 @@ func (s *state) run() {
 		return
 	}
 	s.x = m.Index()
-	// ProcessExtensions: every OpExtension is registered before the first
-	// per-instruction loop.
+	// ProcessExtensions: the OpExtensions of the leading block of
+	// capabilities and extensions are registered before the first
+	// per-instruction loop; one out of place is never registered.
+extensions:
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
-		if in.Opcode == spirv.OpExtension && len(in.Operands) > 0 {
-			s.registerExtension(in.String(0))
+		switch in.Opcode {
+		case spirv.OpExtension:
+			if len(in.Operands) > 0 {
+				s.registerExtension(in.String(0))
+			}
+			continue
+		case spirv.OpCapability, spirv.OpConditionalCapabilityINTEL, spirv.OpConditionalExtensionINTEL:
+		default:
+			break extensions
 		}
 	}
-	// Capabilities are registered as the loop meets them; they all come
-	// first in a module whose layout is valid, so registering them up front
-	// gives the same answers until the layout check fails.
-	for i := 0; i < m.Len(); i++ {
-		in := m.Inst(i)
-		if in.Opcode == spirv.OpCapability && len(in.Words) > 1 {
-			s.registerCapability(spirv.Capability(in.Words[1]))
-		}
-	}
+	// Capabilities are registered as the first loop meets them (by
+	// instructionPass), as spirv-val does: a capability declared out of
+	// place does not count for the instructions before it.
 
 	s.firstLoop()
 	if s.stopped() {
@@ -217,9 +227,32 @@ func (s *state) firstLoop() {
 	ids := newIDState(s)
 	lay := newLayoutState(s)
 	m := s.m
+	var entryNames map[entryKey]bool
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
+		switch in.Opcode {
+		case spirv.OpEntryPoint:
+			if len(in.Operands) > 2 {
+				if entryNames == nil {
+					entryNames = map[entryKey]bool{}
+				}
+				k := entryKey{in.Words[1], in.String(2)}
+				if entryNames[k] {
+					if s.fail(i, "", "2 Entry points cannot share the same name and ExecutionMode.") {
+						return
+					}
+				}
+				entryNames[k] = true
+			}
+		case spirv.OpFunctionCall:
+			if !lay.inFunction && s.fail(i, "", "A FunctionCall must happen within a function body.") {
+				return
+			}
+		}
 		if ids.check(i, &in) && s.stopped() {
+			return
+		}
+		if s.capabilityPass(i, &in) && s.stopped() {
 			return
 		}
 		if lay.check(i, &in) && s.stopped() {
@@ -236,12 +269,22 @@ func (s *state) firstLoop() {
 	ids.finish()
 }
 
+// entryKey is an entry point's execution model and name, which no two
+// OpEntryPoints may share.
+type entryKey struct {
+	model uint32
+	name  string
+}
+
 // secondLoop is spirv-val's second per-instruction loop: the rule passes
 // in SPIRV-Tools' order, as far as they exist here.
 func (s *state) secondLoop() {
 	m := s.m
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
+		if s.debugPass(i, &in) && s.stopped() {
+			return
+		}
 		if s.extensionPass(i, &in) && s.stopped() {
 			return
 		}
