@@ -205,6 +205,10 @@ type Options struct {
 	// looser (OCP-MX-RULES.md §2.3): the FP8/OCP allow-list of instructions
 	// and the saturation decoration's target.
 	SpecStrict bool
+
+	// sequential keeps the second loop on one goroutine (for the tests
+	// that compare it with the parallel run).
+	sequential bool
 }
 
 // logName is spvLogStringForEnv: "Vulkan", "OpenCL", "OpenGL" or
