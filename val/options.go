@@ -219,9 +219,10 @@ type Options struct {
 	// and the saturation decoration's target.
 	SpecStrict bool
 
-	// sequential keeps the second loop on one goroutine (for the tests
-	// that compare it with the parallel run).
-	sequential bool
+	// sequential keeps the second loop on one goroutine, and
+	// forceParallel makes it parallel however small the module (for the
+	// tests that compare the two).
+	sequential, forceParallel bool
 }
 
 // logName is spvLogStringForEnv: "Vulkan", "OpenCL", "OpenGL" or

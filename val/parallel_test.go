@@ -2,9 +2,12 @@ package val
 
 import (
 	"fmt"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"spvx/spirv"
 )
 
 // TestParallelSameAsSequential: a module of 60 functions, some with
@@ -41,6 +44,35 @@ func TestParallelSameAsSequential(t *testing.T) {
 		}
 		if got := Validate(m, Options{}).(ErrorList); len(got) != 1 || got[0] != seq[0] {
 			t.Fatalf("parallel: %v, want %v", got, seq[0])
+		}
+		if got := Validate(m, Options{forceParallel: true}).(ErrorList); len(got) != 1 || got[0] != seq[0] {
+			t.Fatalf("forced parallel: %v, want %v", got, seq[0])
+		}
+	}
+}
+
+// TestParallelCorpus: on the shared invalid modules and some valid ones,
+// the second loop forced onto two goroutines gives, with --all, the
+// errors of the sequential loop.
+func TestParallelCorpus(t *testing.T) {
+	files := corpusGlob(t, "invalid/*.spv")
+	valid := corpusGlob(t, "valid/*.spv")
+	files = append(files, valid[:min(len(valid), 50)]...)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := spirv.Decode(b)
+		if err != nil {
+			continue // the decoder's error, no validation
+		}
+		for _, env := range []Env{EnvUniversal1_6, EnvVulkan1_2} {
+			par := Validate(m, Options{Env: env, All: true, forceParallel: true})
+			seq := Validate(m, Options{Env: env, All: true, sequential: true})
+			if !reflect.DeepEqual(par, seq) {
+				t.Errorf("%s %v:\nparallel:   %v\nsequential: %v", f, env, par, seq)
+			}
 		}
 	}
 }

@@ -338,8 +338,11 @@ func (s *state) secondLoop() {
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(segs))
-	if m.Len()-start < parallelMinInsts || s.opts.sequential {
+	if m.Len()-start < parallelMinInsts && !s.opts.forceParallel || s.opts.sequential {
 		workers = 1
+	}
+	if s.opts.forceParallel && !s.opts.sequential {
+		workers = max(workers, 2)
 	}
 	if workers <= 1 {
 		work()
