@@ -3,13 +3,17 @@ package val
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"spvx/spirv"
 )
 
 // FuzzValidate: any bytes that decode are validated, with and without
-// --all and --spec-strict and in a Vulkan environment, without panicking.
+// --all and --spec-strict, in a Vulkan and an OpenCL environment (their
+// capability tables), without panicking; with --all, the second loop on
+// two goroutines (however small the module) gives the errors it gives on
+// one.
 func FuzzValidate(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(sharedDir, "corpus/invalid/*.spv"))
 	valid, _ := filepath.Glob(filepath.Join(sharedDir, "corpus/valid/*.spv"))
@@ -30,7 +34,12 @@ func FuzzValidate(f *testing.F) {
 			return
 		}
 		_ = Validate(m, Options{})
-		_ = Validate(m, Options{All: true, SpecStrict: true, Env: EnvVulkan1_3})
+		_ = Validate(m, Options{Env: EnvOpenCLEmbedded2_0})
+		all := Validate(m, Options{All: true, SpecStrict: true, Env: EnvVulkan1_3, forceParallel: true})
+		seq := Validate(m, Options{All: true, SpecStrict: true, Env: EnvVulkan1_3, sequential: true})
+		if !reflect.DeepEqual(all, seq) {
+			t.Fatalf("parallel: %v\nsequential: %v", all, seq)
+		}
 	})
 }
 

@@ -16,6 +16,7 @@ type idState struct {
 	s        *state
 	defined  []bool          // by id, for ids below the bound (the decoder checked every id against it)
 	types    []bool          // ids defined by a type declaration
+	flags    []uint8         // idUntypedReq, idNonSemantic, by id
 	forward  map[uint32]bool // forward references not yet defined, ids past the dense tables
 	fwdDense []bool          // the same for ids below len(defined)
 	nFwd     int             // forward references not yet defined
@@ -25,7 +26,7 @@ type idState struct {
 
 func newIDState(s *state) *idState {
 	n := int(min(uint64(s.m.Header.Bound), uint64(len(s.m.Words()))+64))
-	return &idState{s: s, defined: make([]bool, n), types: make([]bool, n), fwdDense: make([]bool, n), forward: map[uint32]bool{}, fwdPtr: map[uint32]bool{}}
+	return &idState{s: s, defined: make([]bool, n), types: make([]bool, n), flags: make([]uint8, n), fwdDense: make([]bool, n), forward: map[uint32]bool{}, fwdPtr: map[uint32]bool{}}
 }
 
 func (d *idState) isDefined(id uint32) bool {
@@ -93,17 +94,110 @@ func forwardOK(in *spirv.Instruction, k int, debugInfo bool) bool {
 	return false
 }
 
+// Facts about a defined id that IdPass asks of an operand's definition.
+const (
+	idUntypedReq  = 1 << iota // no result type, not a type, and InstructionRequiresTypeOperand
+	idNonSemantic             // an OpExtInst of a NonSemantic.* set
+)
+
+// extInstKind tells whether in is an OpExtInst (or
+// OpExtInstWithForwardRefsKHR) of a debug-info set (spvExtInstIsDebugInfo)
+// and of a non-semantic set (spvExtInstIsNonSemantic).
+func (s *state) extInstKind(in *spirv.Instruction) (debugInfo, nonSemantic bool) {
+	if (in.Opcode != spirv.OpExtInst && in.Opcode != spirv.OpExtInstWithForwardRefsKHR) || len(in.Words) <= 3 {
+		return false, false
+	}
+	name := s.x.ExtInstImports[in.Words[3]]
+	switch name {
+	case "DebugInfo", "OpenCL.DebugInfo.100":
+		return true, false
+	case "NonSemantic.Shader.DebugInfo.100":
+		return true, true
+	}
+	return false, strings.HasPrefix(name, "NonSemantic.")
+}
+
+func isDebugOpcode(op spirv.Opcode) bool {
+	switch op {
+	case spirv.OpName, spirv.OpMemberName, spirv.OpSource, spirv.OpSourceContinued, spirv.OpSourceExtension,
+		spirv.OpString, spirv.OpLine, spirv.OpNoLine, spirv.OpModuleProcessed:
+		return true
+	}
+	return false
+}
+
+func isDecorationOpcode(op spirv.Opcode) bool {
+	switch op {
+	case spirv.OpDecorate, spirv.OpDecorateId, spirv.OpMemberDecorate, spirv.OpMemberDecorateIdEXT,
+		spirv.OpGroupDecorate, spirv.OpGroupMemberDecorate, spirv.OpDecorateStringGOOGLE, spirv.OpMemberDecorateStringGOOGLE:
+		return true
+	}
+	return false
+}
+
+func isUntypedPointerOpcode(op spirv.Opcode) bool {
+	switch op {
+	case spirv.OpUntypedVariableKHR, spirv.OpUntypedAccessChainKHR, spirv.OpUntypedInBoundsAccessChainKHR,
+		spirv.OpUntypedPtrAccessChainKHR, spirv.OpUntypedInBoundsPtrAccessChainKHR:
+		return true
+	}
+	return false
+}
+
+// canHaveTypeOperand is InstructionCanHaveTypeOperand.
+func canHaveTypeOperand(in *spirv.Instruction, debugInfo, nonSemantic bool) bool {
+	op := in.Opcode
+	if spirv.DeclaresType(op) || isDebugOpcode(op) || debugInfo || nonSemantic || isDecorationOpcode(op) || isUntypedPointerOpcode(op) {
+		return true
+	}
+	switch op {
+	case spirv.OpSizeOf, spirv.OpCooperativeMatrixLengthNV, spirv.OpCooperativeMatrixLengthKHR, spirv.OpUntypedArrayLengthKHR,
+		spirv.OpFunction, spirv.OpAsmINTEL, spirv.OpConstantSizeOfEXT, spirv.OpBufferPointerEXT,
+		spirv.OpUntypedImageTexelPointerEXT, spirv.OpAbortKHR:
+		return true
+	case spirv.OpSpecConstantOp:
+		if len(in.Words) > 3 {
+			switch w := spirv.Opcode(in.Words[3]); w {
+			case spirv.OpCooperativeMatrixLengthNV, spirv.OpCooperativeMatrixLengthKHR:
+				return true
+			default:
+				return isUntypedPointerOpcode(w)
+			}
+		}
+	}
+	return false
+}
+
+// requiresTypeOperand is InstructionRequiresTypeOperand.
+func requiresTypeOperand(in *spirv.Instruction, debugInfo, nonSemantic bool) bool {
+	op := in.Opcode
+	if isDebugOpcode(op) || debugInfo || nonSemantic || isDecorationOpcode(op) || isUntypedPointerOpcode(op) {
+		return false
+	}
+	switch op {
+	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch,
+		spirv.OpExtInst, spirv.OpExtInstWithForwardRefsKHR, spirv.OpExtInstImport, spirv.OpSelectionMerge,
+		spirv.OpLoopMerge, spirv.OpFunction, spirv.OpSizeOf, spirv.OpCooperativeMatrixLengthNV,
+		spirv.OpCooperativeMatrixLengthKHR, spirv.OpPhi, spirv.OpUntypedArrayLengthKHR, spirv.OpAsmINTEL,
+		spirv.OpAliasScopeDeclINTEL, spirv.OpAliasScopeListDeclINTEL, spirv.OpAbortKHR:
+		return false
+	case spirv.OpSpecConstantOp:
+		if len(in.Words) > 3 {
+			switch spirv.Opcode(in.Words[3]) {
+			case spirv.OpCooperativeMatrixLengthNV, spirv.OpCooperativeMatrixLengthKHR:
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // check is IdPass for instruction i.
 func (d *idState) check(i int, in *spirv.Instruction) bool {
 	s := d.s
 	d.cur = i
-	debugInfo := false
-	if in.Opcode == spirv.OpExtInst && len(in.Words) > 3 {
-		switch s.x.ExtInstImports[in.Words[3]] {
-		case "DebugInfo", "OpenCL.DebugInfo.100", "NonSemantic.Shader.DebugInfo.100":
-			debugInfo = true
-		}
-	}
+	debugInfo, nonSemantic := s.extInstKind(in)
+	canType, reqType := -1, -1 // lazily: canHaveTypeOperand, requiresTypeOperand
 	for k, o := range in.Operands {
 		ki := o.Kind.Info()
 		if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || ki.Set != "" {
@@ -120,6 +214,33 @@ func (d *idState) check(i int, in *spirv.Instruction) bool {
 			continue
 		}
 		if d.isDefined(id) {
+			if o.Kind != spirv.OperandKindIdRef && o.Kind != spirv.OperandKindIdMemorySemantics && o.Kind != spirv.OperandKindIdScope {
+				continue
+			}
+			if d.isType(id) {
+				if canType < 0 {
+					canType = b2i(canHaveTypeOperand(in, debugInfo, nonSemantic))
+				}
+				if canType == 0 {
+					return s.fail(i, "", "Operand %s cannot be a type", s.idName(id))
+				}
+				continue
+			}
+			if int(id) >= len(d.flags) {
+				continue
+			}
+			f := d.flags[id]
+			if f&idUntypedReq != 0 {
+				if reqType < 0 {
+					reqType = b2i(requiresTypeOperand(in, debugInfo, nonSemantic))
+				}
+				if reqType == 1 {
+					return s.fail(i, "", "Operand %s requires a type", s.idName(id))
+				}
+			}
+			if f&idNonSemantic != 0 && !nonSemantic {
+				return s.fail(i, "", "Operand %s in semantic instruction cannot be a non-semantic instruction", s.idName(id))
+			}
 			continue
 		}
 		if forwardOK(in, k, debugInfo) {
@@ -140,7 +261,17 @@ func (d *idState) define(i int, in *spirv.Instruction) {
 	if id := in.ResultID; id != 0 {
 		if int(id) < len(d.defined) {
 			d.defined[id] = true
-			d.types[id] = spirv.DeclaresType(in.Opcode)
+			isType := spirv.DeclaresType(in.Opcode)
+			d.types[id] = isType
+			var f uint8
+			debugInfo, nonSemantic := d.s.extInstKind(in)
+			if nonSemantic {
+				f |= idNonSemantic
+			}
+			if !isType && !hasResultType(in) && requiresTypeOperand(in, debugInfo, nonSemantic) {
+				f |= idUntypedReq
+			}
+			d.flags[id] = f
 		}
 		if d.nFwd > 0 {
 			d.resolveForward(id)
@@ -317,4 +448,25 @@ func (s *state) reportDominance(g *cfg, def, use int, block int32, outside bool,
 	b := &g.blocks[block]
 	return s.fail(b.start, "", "ID %s defined in block %s does not dominate its use in block %s",
 		s.idName(defID), s.idName(g.blocks[g.blockOf[def]].label), s.idName(b.label))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// hasResultType reports whether in has a Result Type operand (a non-zero
+// type_id in SPIRV-Tools).
+func hasResultType(in *spirv.Instruction) bool {
+	for _, o := range in.Operands {
+		if o.Kind == spirv.OperandKindIdResultType {
+			return in.Words[o.Offset] != 0
+		}
+		if o.Kind == spirv.OperandKindIdResult {
+			return false
+		}
+	}
+	return false
 }

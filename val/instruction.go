@@ -182,6 +182,14 @@ func ordinal(n int) string {
 func (s *state) instructionPass(i int, in *spirv.Instruction) bool {
 	m := s.m
 	switch in.Opcode {
+	case spirv.OpCapability:
+		if len(in.Words) > 1 {
+			s.registerCapability(spirv.Capability(in.Words[1]))
+		}
+	case spirv.OpConditionalCapabilityINTEL:
+		if len(in.Words) > 2 {
+			s.registerCapability(spirv.Capability(in.Words[2]))
+		}
 	case spirv.OpSourceContinued:
 		if i == 0 || (m.Inst(i-1).Opcode != spirv.OpSource && m.Inst(i-1).Opcode != spirv.OpSourceContinued) {
 			return s.fail(i, "", "OpSourceContinued must be preceded by OpSource or OpSourceContinued.")

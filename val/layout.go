@@ -39,8 +39,20 @@ type layoutState struct {
 	inFunction bool
 	inBlock    bool
 	blocks     int // blocks of the current function
-	graph      bool
+	graph      graphRegion
 }
+
+// graphRegion is GraphDefinitionRegion: where in an ARM graph definition
+// the layout is.
+type graphRegion uint8
+
+const (
+	graphOutside graphRegion = iota
+	graphBegin
+	graphInputs
+	graphBody
+	graphOutputs
+)
 
 func newLayoutState(s *state) *layoutState { return &layoutState{s: s} }
 
@@ -166,9 +178,6 @@ const (
 // check is ModuleLayoutPass followed by CfgPass's block bookkeeping. It
 // reports whether it failed.
 func (l *layoutState) check(i int, in *spirv.Instruction) bool {
-	if l.graph {
-		return false // ARM graph definitions are not checked here yet
-	}
 	failed := l.pass(i, in)
 	// CfgPass: a label opens a block, a terminator closes it.
 	if in.Opcode == spirv.OpLabel && l.inFunction {
@@ -187,7 +196,56 @@ func (l *layoutState) pass(i int, in *spirv.Instruction) bool {
 	case l.cur <= secFunctionDefinitions:
 		return l.functionScoped(i, in)
 	}
-	l.graph = true
+	return l.graphScoped(i, in)
+}
+
+// graphScoped is GraphScopedInstructions: the ARM graph definitions
+// section, the last one, where any instruction of an earlier section (one
+// moved after the functions, say) is an error.
+func (l *layoutState) graphScoped(i int, in *spirv.Instruction) bool {
+	s, op := l.s, in.Opcode
+	if !l.inCurrent(op) {
+		return s.fail(i, "", "Op%s cannot appear in the graph definitions section", opName(op))
+	}
+	switch op {
+	case spirv.OpGraphARM:
+		if l.graph > graphOutside {
+			return s.fail(i, "", "Cannot define a graph in a graph")
+		}
+		l.graph = graphBegin
+	case spirv.OpGraphInputARM:
+		if l.graph != graphBegin && l.graph != graphInputs {
+			return s.fail(i, "", "OpGraphInputARM must immediately follow an OpGraphARM or OpGraphInputARM instruction.")
+		}
+		l.graph = graphInputs
+	case spirv.OpGraphSetOutputARM:
+		if l.graph == graphOutside {
+			return s.fail(i, "", "Op%s must immediately precede an OpGraphEndARM or OpGraphSetOutputARM instruction.", opName(op))
+		}
+		l.graph = graphOutputs
+	case spirv.OpGraphEndARM:
+		if l.graph != graphOutputs {
+			return s.fail(i, "", "%s must be preceded by at least one OpGraphSetOutputARM instruction", opName(op))
+		}
+		l.graph = graphOutside
+	case spirv.OpGraphEntryPointARM:
+		if l.graph != graphOutside {
+			return s.fail(i, "", "%s cannot appear in the definition of a graph", opName(op))
+		}
+	default:
+		if op == spirv.OpExtInst || op == spirv.OpExtInstWithForwardRefsKHR {
+			if _, nonSem := s.extInstKind(in); nonSem {
+				break
+			}
+		}
+		if l.graph == graphOutside {
+			return s.fail(i, "", "Op%s must appear in a graph body", opName(op))
+		}
+		if l.graph == graphOutputs {
+			return s.fail(i, "", "%s cannot appear after a graph output instruction", opName(op))
+		}
+		l.graph = graphBody
+	}
 	return false
 }
 

@@ -180,6 +180,10 @@ func (l Limits) withDefaults() Limits {
 	}
 }
 
+// DescriptorLayout is a descriptor heap resource's size and alignment in
+// bytes.
+type DescriptorLayout struct{ Size, Align uint32 }
+
 // Options select the environment, limits and relaxations, as spirv-val's
 // flags do. The zero value is spirv-val's default: spv1.6, default limits,
 // no relaxation, stop at the first error.
@@ -196,6 +200,15 @@ type Options struct {
 	RelaxStructStore            bool // --relax-struct-store
 	AllowLocalSizeID            bool // --allow-localsizeid
 	BeforeHLSLLegalization      bool // --before-hlsl-legalization (implies RelaxLogicalPointer)
+	AllowOffsetTextureOperand   bool // --allow-offset-texture-operand (read by the image rules)
+	AllowVulkan32BitBitwise     bool // --allow-vulkan-32-bit-bitwise (read by the bitwise rules)
+
+	// The descriptor heap layouts of current spirv-val's
+	// --buffer-descriptor-layout, --image-descriptor-layout,
+	// --sampler-descriptor-layout and --tensor-descriptor-layout
+	// (SIZE:ALIGN). They are kept for the SPV_EXT_descriptor_heap rules,
+	// which are not written yet; the zero value means spirv-val's default.
+	BufferDescriptorLayout, ImageDescriptorLayout, SamplerDescriptorLayout, TensorDescriptorLayout DescriptorLayout
 
 	// All goes on past the first error and reports every error found
 	// (spirv-val stops at the first). Later errors may follow from earlier
@@ -205,4 +218,23 @@ type Options struct {
 	// looser (OCP-MX-RULES.md §2.3): the FP8/OCP allow-list of instructions
 	// and the saturation decoration's target.
 	SpecStrict bool
+
+	// sequential keeps the second loop on one goroutine, and
+	// forceParallel makes it parallel however small the module (for the
+	// tests that compare the two).
+	sequential, forceParallel bool
+}
+
+// logName is spvLogStringForEnv: "Vulkan", "OpenCL", "OpenGL" or
+// "Universal".
+func (e Env) logName() string {
+	switch {
+	case e.IsVulkan():
+		return "Vulkan"
+	case e.IsOpenCL():
+		return "OpenCL"
+	case e.IsOpenGL():
+		return "OpenGL"
+	}
+	return "Universal"
 }

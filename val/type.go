@@ -8,7 +8,25 @@ import "spvx/spirv"
 // are gated (OCP-MX-RULES.md §2.2 B).
 
 func (s *state) typePass(i int, in *spirv.Instruction) bool {
+	if !spirv.DeclaresType(in.Opcode) && in.Opcode != spirv.OpTypeForwardPointer {
+		return false
+	}
+	if s.typeUniqueness(i, in) {
+		return true
+	}
 	switch in.Opcode {
+	case spirv.OpTypeMatrix:
+		return s.typeMatrix(i, in)
+	case spirv.OpTypeArray:
+		return s.typeArray(i, in, "OpTypeArray")
+	case spirv.OpTypeRuntimeArray:
+		return s.typeArray(i, in, "OpTypeRuntimeArray")
+	case spirv.OpTypePointer:
+		if len(in.Words) > 3 && !s.isTypeID(in.Words[3]) {
+			return s.fail(i, "", "OpTypePointer Type <id> %s is not a type.", s.idName(in.Words[3]))
+		}
+	case spirv.OpTypeFunction:
+		return s.typeFunction(i, in)
 	case spirv.OpTypeInt:
 		return s.typeInt(i, in)
 	case spirv.OpTypeFloat:
@@ -176,4 +194,193 @@ func (s *state) typeCooperativeMatrix(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "OpTypeCooperativeMatrix Component Type <id> %srequire Float8CooperativeMatrixEXT be declared.", s.idName(comp))
 	}
 	return false
+}
+
+// defOp returns the opcode defining id, OpNop for none.
+func (s *state) defOp(id uint32) spirv.Opcode {
+	if j, ok := s.x.Def(id); ok {
+		return s.m.Inst(j).Opcode
+	}
+	return spirv.OpNop
+}
+
+// isTypeID: id is defined by a type declaration (spvOpcodeGeneratesType).
+func (s *state) isTypeID(id uint32) bool {
+	op := s.defOp(id)
+	return op != spirv.OpNop && spirv.DeclaresType(op)
+}
+
+// typeUniqueness is ValidateUniqueness: two declarations of one
+// non-aggregate type (same opcode and operands) are not allowed.
+func (s *state) typeUniqueness(i int, in *spirv.Instruction) bool {
+	switch in.Opcode {
+	case spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypeNodePayloadArrayAMDX, spirv.OpTypeStruct,
+		spirv.OpTypePointer, spirv.OpTypeUntypedPointerKHR, spirv.OpTypeForwardPointer:
+		return false
+	}
+	if s.exts["SPV_VALIDATOR_ignore_type_decl_unique"] || len(in.Words) < 2 {
+		return false
+	}
+	if s.uniqueTypes == nil {
+		s.uniqueTypes = map[string]bool{}
+	}
+	// The key: the opcode and every word but the result id (words[1]).
+	key := make([]byte, 0, 4*len(in.Words))
+	for k, w := range in.Words {
+		if k == 1 {
+			continue
+		}
+		if k == 0 {
+			w &= 0xFFFF
+		}
+		key = append(key, byte(w), byte(w>>8), byte(w>>16), byte(w>>24))
+	}
+	if s.uniqueTypes[string(key)] {
+		return s.fail(i, "", "Duplicate non-aggregate type declarations are not allowed. Opcode: %s id: %d", opName(in.Opcode), in.ResultID)
+	}
+	s.uniqueTypes[string(key)] = true
+	return false
+}
+
+// typeMatrix is ValidateTypeMatrix.
+func (s *state) typeMatrix(i int, in *spirv.Instruction) bool {
+	if len(in.Words) < 4 {
+		return false
+	}
+	j, ok := s.x.Def(in.Words[2])
+	if !ok || s.m.Inst(j).Opcode != spirv.OpTypeVector {
+		return s.fail(i, "", "Columns in a matrix must be of type vector.")
+	}
+	col := s.m.Inst(j)
+	if len(col.Words) < 3 || s.defOp(col.Words[2]) != spirv.OpTypeFloat {
+		return s.fail(i, "", "Matrix types can only be parameterized with floating-point types.")
+	}
+	if n := in.Words[3]; n < 2 || n > 4 {
+		return s.fail(i, "", "Matrix types can only be parameterized as having only 2, 3, or 4 columns.")
+	}
+	return false
+}
+
+// typeArray is ValidateTypeArray and ValidateTypeRuntimeArray, as far as
+// they do not need decorations: the element type, and an array's length.
+func (s *state) typeArray(i int, in *spirv.Instruction, name string) bool {
+	if len(in.Words) < 3 {
+		return false
+	}
+	elem := in.Words[2]
+	op := s.defOp(elem)
+	if op == spirv.OpNop || !spirv.DeclaresType(op) {
+		return s.fail(i, "", "%s Element Type <id> %s is not a type.", name, s.idName(elem))
+	}
+	if op == spirv.OpTypeVoid {
+		return s.fail(i, "", "%s Element Type <id> %s is a void type.", name, s.idName(elem))
+	}
+	if s.opts.Env.IsVulkan() && op == spirv.OpTypeRuntimeArray {
+		return s.fail(i, s.vuid("VUID-StandaloneSpirv-OpTypeRuntimeArray-04680"), "%s Element Type <id> %s is not valid in %s environments.", name, s.idName(elem), s.opts.Env.logName())
+	}
+	if in.Opcode != spirv.OpTypeArray || len(in.Words) < 4 {
+		return false
+	}
+	length := in.Words[3]
+	j, ok := s.x.Def(length)
+	if !ok || !isConstantOp(s.m.Inst(j).Opcode) {
+		return s.fail(i, "", "OpTypeArray Length <id> %s is not a scalar constant type.", s.idName(length))
+	}
+	c := s.m.Inst(j)
+	lt := s.typeOf(c.Words[1])
+	if len(c.Words) < 2 || lt == nil || lt.Kind != spirv.TypeInt {
+		return s.fail(i, "", "OpTypeArray Length <id> %s is not a constant integer type.", s.idName(length))
+	}
+	if k := s.x.Constants[length]; k != nil && k.Op == spirv.OpConstant && len(k.Value) > 0 {
+		v := int64(k.Value[0])
+		if len(k.Value) > 1 {
+			v |= int64(k.Value[1]) << 32
+		} else if lt.Signed && lt.Width == 32 {
+			v = int64(int32(k.Value[0]))
+		}
+		if lt.Width < 32 && lt.Signed && lt.Width > 0 {
+			shift := 64 - lt.Width
+			v = v << shift >> shift
+		}
+		if v == 0 || v < 0 && lt.Signed {
+			return s.fail(i, "", "OpTypeArray Length <id> %s default value must be at least 1: found %d", s.idName(length), v)
+		}
+	}
+	return false
+}
+
+// typeFunction is ValidateTypeFunction: return and parameter types, the
+// --max-function-args limit, and where a function type may be used.
+func (s *state) typeFunction(i int, in *spirv.Instruction) bool {
+	if len(in.Words) < 3 {
+		return false
+	}
+	if !s.isTypeID(in.Words[2]) {
+		return s.fail(i, "", "OpTypeFunction Return Type <id> %s is not a type.", s.idName(in.Words[2]))
+	}
+	for _, p := range in.Words[3:] {
+		op := s.defOp(p)
+		if op == spirv.OpNop || !spirv.DeclaresType(op) {
+			return s.fail(i, "", "OpTypeFunction Parameter Type <id> %s is not a type.", s.idName(p))
+		}
+		if op == spirv.OpTypeVoid {
+			return s.fail(i, "", "OpTypeFunction Parameter Type <id> %s cannot be OpTypeVoid.", s.idName(p))
+		}
+	}
+	if n := len(in.Words) - 3; uint32(n) > s.lim.MaxFunctionArgs {
+		return s.fail(i, "", "OpTypeFunction may not take more than %d arguments. OpTypeFunction <id> %s has %d arguments.",
+			s.lim.MaxFunctionArgs, s.idName(in.ResultID), n)
+	}
+	if use, bad := s.badFunctionTypeUse(in.ResultID); bad {
+		return s.fail(use, "", "Invalid use of function type result id %s.", s.idName(in.ResultID))
+	}
+	return false
+}
+
+// badFunctionTypeUse returns the first instruction using function type t
+// where only OpFunction, OpAsmINTEL, debug, non-semantic and decoration
+// instructions (and OpTypePointer, with FunctionPointersINTEL) may. The
+// uses of every function type are found in one scan of the module, on the
+// first question.
+func (s *state) badFunctionTypeUse(t uint32) (int, bool) {
+	if s.fnTypeBadUse == nil {
+		s.fnTypeBadUse = map[uint32]int{}
+		fnTypes := map[uint32]bool{}
+		for id, ty := range s.x.Types {
+			if ty.Kind == spirv.TypeFunction {
+				fnTypes[id] = true
+			}
+		}
+		for j := 0; j < s.m.Len() && len(fnTypes) > 0; j++ {
+			in := s.m.Inst(j)
+			switch in.Opcode {
+			case spirv.OpFunction, spirv.OpAsmINTEL:
+				continue
+			case spirv.OpTypePointer:
+				if s.caps.has(spirv.CapabilityFunctionPointersINTEL) {
+					continue
+				}
+			}
+			if isDebugOpcode(in.Opcode) || isDecorationOpcode(in.Opcode) {
+				continue
+			}
+			if _, nonSem := s.extInstKind(&in); nonSem {
+				continue
+			}
+			for _, o := range in.Operands {
+				ki := o.Kind.Info()
+				if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult {
+					continue
+				}
+				id := in.Words[o.Offset]
+				if fnTypes[id] {
+					if _, seen := s.fnTypeBadUse[id]; !seen {
+						s.fnTypeBadUse[id] = j
+					}
+				}
+			}
+		}
+	}
+	j, ok := s.fnTypeBadUse[t]
+	return j, ok
 }

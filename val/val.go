@@ -3,9 +3,12 @@ package val
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"spvx/dis"
 	"spvx/spirv"
@@ -63,16 +66,25 @@ type state struct {
 	exts    map[string]bool
 	feat    features
 
-	names map[uint32]string // friendly names, built on the first message that needs one
+	// mutable: friendly names, built on the first message that needs one
+	// (a fork shares them once built, else builds its own).
+	names map[uint32]string
 
-	structDepth           map[uint32]uint32 // OpTypeStruct nesting depth, by id
-	memoryModelSeen       bool
-	localVars, globalVars uint32
-	containsCache         map[uint32]uint8 // see contains
-	fwdPtr                map[uint32]bool  // OpTypeForwardPointer targets
-	curLabel              uint32           // the block the second loop is in
-	logicalPtrCache       map[uint32]int64 // see firstLogicalPointer
-	cfg                   *cfg             // see getCFG
+	structDepth           map[uint32]uint32 // mutable: OpTypeStruct nesting depth, by id (first loop)
+	memoryModelSeen       bool              // first loop
+	localVars, globalVars uint32            // first loop
+	containsCache         map[uint32]uint8  // mutable: see contains
+	fwdPtr                map[uint32]bool   // OpTypeForwardPointer targets (first loop; read-only after)
+	curLabel              uint32            // mutable: the block the second loop is in
+	logicalPtrCache       map[uint32]int64  // mutable: see firstLogicalPointer
+	cfg                   *cfg              // see getCFG; built before the second loop forks (prepareShared)
+
+	envCapLists      [][]spirv.Capability // see envCaps
+	envCapImageBasic []spirv.Capability
+	envCapSpec       string
+
+	uniqueTypes  map[string]bool // mutable: see typeUniqueness
+	fnTypeBadUse map[uint32]int  // mutable: see badFunctionTypeUse
 	badFnUse              map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
 	sizedCache            map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
 	sampled               *sampledUses     // mutable: built on the first OpSampledImage, see buildSampledUses (image.go)
@@ -198,23 +210,26 @@ func (s *state) run() {
 		return
 	}
 	s.x = m.Index()
-	// ProcessExtensions: every OpExtension is registered before the first
-	// per-instruction loop.
+	// ProcessExtensions: the OpExtensions of the leading block of
+	// capabilities and extensions are registered before the first
+	// per-instruction loop; one out of place is never registered.
+extensions:
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
-		if in.Opcode == spirv.OpExtension && len(in.Operands) > 0 {
-			s.registerExtension(in.String(0))
+		switch in.Opcode {
+		case spirv.OpExtension:
+			if len(in.Operands) > 0 {
+				s.registerExtension(in.String(0))
+			}
+			continue
+		case spirv.OpCapability, spirv.OpConditionalCapabilityINTEL, spirv.OpConditionalExtensionINTEL:
+		default:
+			break extensions
 		}
 	}
-	// Capabilities are registered as the loop meets them; they all come
-	// first in a module whose layout is valid, so registering them up front
-	// gives the same answers until the layout check fails.
-	for i := 0; i < m.Len(); i++ {
-		in := m.Inst(i)
-		if in.Opcode == spirv.OpCapability && len(in.Words) > 1 {
-			s.registerCapability(spirv.Capability(in.Words[1]))
-		}
-	}
+	// Capabilities are registered as the first loop meets them (by
+	// instructionPass), as spirv-val does: a capability declared out of
+	// place does not count for the instructions before it.
 
 	s.firstLoop()
 	if s.stopped() {
@@ -269,9 +284,32 @@ func (s *state) firstLoop() {
 	lay := newLayoutState(s)
 	cf := newCFGFirst(s)
 	m := s.m
+	var entryNames map[entryKey]bool
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
+		switch in.Opcode {
+		case spirv.OpEntryPoint:
+			if len(in.Operands) > 2 {
+				if entryNames == nil {
+					entryNames = map[entryKey]bool{}
+				}
+				k := entryKey{in.Words[1], in.String(2)}
+				if entryNames[k] {
+					if s.fail(i, "", "2 Entry points cannot share the same name and ExecutionMode.") {
+						return
+					}
+				}
+				entryNames[k] = true
+			}
+		case spirv.OpFunctionCall:
+			if !lay.inFunction && s.fail(i, "", "A FunctionCall must happen within a function body.") {
+				return
+			}
+		}
 		if ids.check(i, &in) && s.stopped() {
+			return
+		}
+		if s.capabilityPass(i, &in) && s.stopped() {
 			return
 		}
 		if lay.check(i, &in) && s.stopped() {
@@ -291,88 +329,212 @@ func (s *state) firstLoop() {
 	ids.finish()
 }
 
-// secondLoop is spirv-val's second per-instruction loop: the rule passes
-// in SPIRV-Tools' order, as far as they exist here.
+// entryKey is an entry point's execution model and name, which no two
+// OpEntryPoints may share.
+type entryKey struct {
+	model uint32
+	name  string
+}
+
+// secondLoop is spirv-val's second per-instruction loop. The
+// instructions before the first function are visited in order on s; then
+// every function, and any instruction between or after them, is a
+// segment visited on a fork of s (see fork), the segments on a few
+// goroutines in parallel. Each fork's errors are kept apart and appended
+// in segment order, which is instruction order, so the errors (and with
+// it the first, spirv-val's) are those of a sequential run whatever the
+// schedule. Without Options.All a segment after one that failed is
+// skipped, as the sequential loop would never reach it.
 func (s *state) secondLoop() {
 	m := s.m
-	for i := 0; i < m.Len(); i++ {
-		in := m.Inst(i)
-		if s.miscPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.annotationPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.extensionPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.extInstPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.modeSettingPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.typePass(i, &in) && s.stopped() {
-			return
-		}
-		if s.constantPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.memoryPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.functionPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.imagePass(i, &in) && s.stopped() {
-			return
-		}
-		if s.conversionPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.compositesPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.arithmeticsPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.bitwisePass(i, &in) && s.stopped() {
-			return
-		}
-		if s.logicalsPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.controlFlowPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.derivativesPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.executionLimitsPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.atomicsPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.barriersPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.dotProductPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.bitcastShufflePass(i, &in) && s.stopped() {
-			return
-		}
-		if s.nonUniformPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.literalsPass(i, &in) && s.stopped() {
-			return
-		}
-		if s.invalidTypePass(i, &in) && s.stopped() {
+	start := m.Len()
+	if len(s.x.Functions) > 0 {
+		start = s.x.Functions[0].Start
+	}
+	for i := 0; i < start; i++ {
+		if s.secondLoopInst(i) {
 			return
 		}
 	}
+	segs := s.segments(start)
+	if len(segs) == 0 {
+		return
+	}
+	s.prepareShared()
+	results := make([]ErrorList, len(segs))
+	var next, firstFail atomic.Int64
+	firstFail.Store(int64(len(segs)))
+	var forksMu sync.Mutex
+	var forks []*state
+	work := func() {
+		f := s.fork()
+		forksMu.Lock()
+		forks = append(forks, f)
+		forksMu.Unlock()
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= len(segs) || !s.opts.All && int64(k) > firstFail.Load() {
+				return
+			}
+			f.errs = nil
+			for i := segs[k].lo; i < segs[k].hi; i++ {
+				if f.secondLoopInst(i) {
+					break
+				}
+				if !s.opts.All && i&255 == 0 && int64(k) > firstFail.Load() {
+					break // an earlier segment failed: this one's errors are not needed
+				}
+			}
+			if len(f.errs) == 0 {
+				continue
+			}
+			results[k] = f.errs
+			for !s.opts.All {
+				cur := firstFail.Load()
+				if int64(k) >= cur || firstFail.CompareAndSwap(cur, int64(k)) {
+					break
+				}
+			}
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(segs))
+	if m.Len()-start < parallelMinInsts && !s.opts.forceParallel || s.opts.sequential {
+		workers = 1
+	}
+	if s.opts.forceParallel && !s.opts.sequential {
+		workers = max(workers, 2)
+	}
+	if workers <= 1 {
+		work()
+	} else {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work()
+			}()
+		}
+		wg.Wait()
+	}
+	// The execution limitations the forks registered, in function order
+	// (each function was visited by one fork, in instruction order).
+	for _, f := range forks {
+		s.limits = append(s.limits, f.limits...)
+	}
+	sort.SliceStable(s.limits, func(a, b int) bool { return s.limits[a].fn < s.limits[b].fn })
+	for _, r := range results {
+		s.errs = append(s.errs, r...)
+		if s.stopped() {
+			s.errs = s.errs[:1]
+			return
+		}
+	}
+}
+
+// parallelMinInsts is the number of function instructions below which
+// the second loop stays on one goroutine: starting goroutines and forks
+// costs more than it saves on small modules.
+const parallelMinInsts = 4096
+
+// segment is a range [lo, hi) of instruction indexes.
+type segment struct{ lo, hi int }
+
+// segments splits the instructions from start on into functions and the
+// runs between them. An irregular function list (possible only with
+// Options.All after a layout error) makes the rest one segment.
+func (s *state) segments(start int) []segment {
+	var segs []segment
+	cur, n := start, s.m.Len()
+	for _, fn := range s.x.Functions {
+		if fn.Start < cur || fn.End < fn.Start || fn.End >= n {
+			break
+		}
+		if fn.Start > cur {
+			segs = append(segs, segment{cur, fn.Start})
+		}
+		segs = append(segs, segment{fn.Start, fn.End + 1})
+		cur = fn.End + 1
+	}
+	if cur < n {
+		segs = append(segs, segment{cur, n})
+	}
+	return segs
+}
+
+// prepareShared builds, before the forks start, the lazily built
+// structures the forks share read-only: the CFG and its predecessor
+// lists.
+func (s *state) prepareShared() {
+	if g := s.getCFG(); len(g.blocks) > 0 {
+		g.predecessors(0)
+	}
+	s.decorations()
+	s.getModeInfo()
+}
+
+// fork returns a copy of s for visiting segments on another goroutine. It
+// shares what the second loop only reads (the module, index, options,
+// limits, capability and extension sets, features, the CFG) and gets its
+// own error list and fresh copies of everything a pass writes: every
+// state field marked "mutable:" must be reset here.
+func (s *state) fork() *state {
+	f := *s
+	f.errs = nil
+	f.curLabel = 0
+	f.containsCache = nil
+	f.logicalPtrCache = nil
+	f.uniqueTypes = nil
+	f.fnTypeBadUse = nil
+	f.structDepth = nil
+	f.badFnUse = nil
+	f.sizedCache = nil
+	f.sampled = nil
+	f.limits = nil // merged back in function order after the forks
+	f.smallCache = nil
+	f.shallowCache = nil
+	f.layout = nil
+	// The friendly names are shared once built; a fork that needs them
+	// before builds its own.
+	return &f
+}
+
+// secondLoopInst applies the second loop's passes, in SPIRV-Tools' order,
+// to instruction i, and reports whether validation must stop. A new pass
+// gets one line here, at the position spirv-val runs it.
+func (s *state) secondLoopInst(i int) bool {
+	in := s.m.Inst(i)
+	switch {
+	case s.miscPass(i, &in) && s.stopped():
+	case s.debugPass(i, &in) && s.stopped():
+	case s.annotationPass(i, &in) && s.stopped():
+	case s.extensionPass(i, &in) && s.stopped():
+	case s.extInstPass(i, &in) && s.stopped():
+	case s.modeSettingPass(i, &in) && s.stopped():
+	case s.typePass(i, &in) && s.stopped():
+	case s.constantPass(i, &in) && s.stopped():
+	case s.memoryPass(i, &in) && s.stopped():
+	case s.functionPass(i, &in) && s.stopped():
+	case s.imagePass(i, &in) && s.stopped():
+	case s.conversionPass(i, &in) && s.stopped():
+	case s.compositesPass(i, &in) && s.stopped():
+	case s.arithmeticsPass(i, &in) && s.stopped():
+	case s.bitwisePass(i, &in) && s.stopped():
+	case s.logicalsPass(i, &in) && s.stopped():
+	case s.controlFlowPass(i, &in) && s.stopped():
+	case s.derivativesPass(i, &in) && s.stopped():
+	case s.executionLimitsPass(i, &in) && s.stopped():
+	case s.atomicsPass(i, &in) && s.stopped():
+	case s.barriersPass(i, &in) && s.stopped():
+	case s.dotProductPass(i, &in) && s.stopped():
+	case s.bitcastShufflePass(i, &in) && s.stopped():
+	case s.nonUniformPass(i, &in) && s.stopped():
+	case s.literalsPass(i, &in) && s.stopped():
+	case s.invalidTypePass(i, &in) && s.stopped():
+	default:
+		return false
+	}
+	return true
 }
 
 // idName is SPIRV-Tools' getIdName: '5[%name]'.

@@ -19,7 +19,7 @@ const valUsage = `usage: spvx val [options] FILE...
 Validates SPIR-V modules as spirv-val does, with the same flags and the
 same output: "error: line N: <message>", then the instruction. A FILE may
 be a binary, a hex dump, or .spvasm text (assembled first); - reads
-standard input. With several files, each file's report is preceded by
+standard input, as does no FILE at all. With several files, each file's report is preceded by
 "FILE:". Exit status 1 if any module is invalid.
 
 Options (spirv-val's):
@@ -30,7 +30,12 @@ Options (spirv-val's):
   --max-control-flow-nesting-depth N, --max-access-chain-indexes N, --max-id-bound N
   --relax-logical-pointer, --relax-block-layout, --uniform-buffer-standard-layout,
   --scalar-block-layout, --workgroup-scalar-block-layout, --skip-block-layout,
-  --relax-struct-store, --allow-localsizeid, --before-hlsl-legalization
+  --relax-struct-store, --allow-localsizeid, --allow-offset-texture-operand,
+  --allow-vulkan-32-bit-bitwise, --before-hlsl-legalization
+  --buffer-descriptor-layout SIZE:ALIGN, --image-descriptor-layout SIZE:ALIGN,
+  --sampler-descriptor-layout SIZE:ALIGN, --tensor-descriptor-layout SIZE:ALIGN
+  --version      print the version and the target environments
+  -h, --help     print this help
 Options (spvx's):
   --all          report every error of a module, not only the first
   --json         write the diagnostics as JSON on standard output
@@ -83,6 +88,25 @@ func runVal(args []string, s stdio) int {
 	fs.BoolVar(&opts.RelaxStructStore, "relax-struct-store", false, "")
 	fs.BoolVar(&opts.AllowLocalSizeID, "allow-localsizeid", false, "")
 	fs.BoolVar(&opts.BeforeHLSLLegalization, "before-hlsl-legalization", false, "")
+	fs.BoolVar(&opts.AllowOffsetTextureOperand, "allow-offset-texture-operand", false, "")
+	fs.BoolVar(&opts.AllowVulkan32BitBitwise, "allow-vulkan-32-bit-bitwise", false, "")
+	for _, l := range []struct {
+		name string
+		p    *val.DescriptorLayout
+	}{
+		{"buffer-descriptor-layout", &opts.BufferDescriptorLayout}, {"image-descriptor-layout", &opts.ImageDescriptorLayout},
+		{"sampler-descriptor-layout", &opts.SamplerDescriptorLayout}, {"tensor-descriptor-layout", &opts.TensorDescriptorLayout},
+	} {
+		fs.Func(l.name, "", func(v string) error {
+			var d val.DescriptorLayout
+			if n, err := fmt.Sscanf(v, "%d:%d", &d.Size, &d.Align); err != nil || n != 2 || d.Size == 0 || d.Align == 0 {
+				return fmt.Errorf("invalid value %q (want SIZE:ALIGN, both positive)", v)
+			}
+			*l.p = d
+			return nil
+		})
+	}
+	version := fs.Bool("version", false, "")
 	fs.BoolVar(&opts.All, "all", false, "")
 	fs.BoolVar(&opts.SpecStrict, "spec-strict", false, "")
 	asJSON := fs.Bool("json", false, "")
@@ -91,6 +115,15 @@ func runVal(args []string, s stdio) int {
 			return exitOK
 		}
 		return exitUsage
+	}
+	if *version {
+		printVersion(s.out)
+		fmt.Fprintln(s.out, "Targets:")
+		for _, name := range val.EnvNames() {
+			e, _ := val.ParseEnv(name)
+			fmt.Fprintf(s.out, "  %s\n", e.Description())
+		}
+		return exitOK
 	}
 	e, err := val.ParseEnv(*env)
 	if err != nil {
@@ -101,16 +134,16 @@ func runVal(args []string, s stdio) int {
 	if opts.BeforeHLSLLegalization {
 		opts.RelaxLogicalPointer = true
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitUsage
+	files := fs.Args()
+	if len(files) == 0 {
+		files = []string{"-"} // spirv-val reads standard input without a file
 	}
 	out := bufio.NewWriter(s.err)
 	defer out.Flush()
-	several := fs.NArg() > 1
+	several := len(files) > 1
 	status := exitOK
 	var diags []valDiag
-	for _, name := range fs.Args() {
+	for _, name := range files {
 		m, err := loadValModule(name, *env, s)
 		if err != nil {
 			status = exitRejected

@@ -347,3 +347,70 @@ func TestValRepoModules(t *testing.T) {
 		}
 	}
 }
+
+// TestValFlags: every flag of current spirv-val (and so every flag of
+// Debian's 2023.1, whose --help is read where it is installed) is
+// accepted with its argument; no FILE reads standard input; --version
+// lists the environments; a bad SIZE:ALIGN is a usage error.
+func TestValFlags(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.spvasm")
+	if err := os.WriteFile(good, []byte(valHead+valTail), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	runVal := func(in []byte, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"val"}, args...), stdio{bytes.NewReader(in), &out, &errb})
+		return code, out.String(), errb.String()
+	}
+	withArg := map[string]string{"target-env": "vulkan1.1", "buffer-descriptor-layout": "16:8", "image-descriptor-layout": "32:16",
+		"sampler-descriptor-layout": "16:16", "tensor-descriptor-layout": "64:16"}
+	flags := []string{"max-struct-members", "max-struct-depth", "max-local-variables", "max-global-variables",
+		"max-switch-branches", "max-function-args", "max-control-flow-nesting-depth", "max-access-chain-indexes", "max-id-bound",
+		"relax-logical-pointer", "relax-block-layout", "uniform-buffer-standard-layout", "scalar-block-layout",
+		"workgroup-scalar-block-layout", "skip-block-layout", "relax-struct-store", "allow-localsizeid",
+		"allow-offset-texture-operand", "allow-vulkan-32-bit-bitwise", "before-hlsl-legalization",
+		"buffer-descriptor-layout", "image-descriptor-layout", "sampler-descriptor-layout", "tensor-descriptor-layout", "target-env"}
+	if sv, err := oracle.Path(oracle.SpirvVal); err == nil {
+		r := oracle.Run(sv, nil, "--help")
+		for _, l := range strings.Split(string(r.Stdout)+string(r.Stderr), "\n") {
+			f := strings.Fields(l)
+			if len(f) > 0 && strings.HasPrefix(f[0], "--") && f[0] != "--help" && f[0] != "--version" {
+				flags = append(flags, strings.TrimSuffix(strings.TrimPrefix(f[0], "--"), ","))
+			}
+		}
+	}
+	for _, f := range flags {
+		args := []string{"--" + f}
+		switch {
+		case withArg[f] != "":
+			args = append(args, withArg[f])
+		case strings.HasPrefix(f, "max-"):
+			args = append(args, "100000")
+		}
+		if code, _, e := runVal(nil, append(args, good)...); code != exitOK {
+			t.Errorf("%v: status %d, %s", args, code, e)
+		}
+	}
+	// Standard input: a binary (assembled here) with no FILE and with "-".
+	var bin bytes.Buffer
+	if code := run([]string{"as", "-o", "-", good}, stdio{nil, &bin, &bytes.Buffer{}}); code != exitOK {
+		t.Fatalf("spvx as: %d", code)
+	}
+	for _, args := range [][]string{nil, {"-"}} {
+		if code, _, e := runVal(bin.Bytes(), args...); code != exitOK || e != "" {
+			t.Errorf("stdin %v: status %d, %q", args, code, e)
+		}
+	}
+	if code, o, _ := runVal(nil, "--version"); code != exitOK || !strings.Contains(o, "Targets:\n") || !strings.Contains(o, "SPIR-V 1.6 (under Vulkan 1.3 semantics)") {
+		t.Errorf("--version: status %d\n%s", code, o)
+	}
+	for _, bad := range []string{"16", "0:4", "a:b"} {
+		if code, _, _ := runVal(nil, "--buffer-descriptor-layout", bad, good); code != exitUsage {
+			t.Errorf("--buffer-descriptor-layout %s: status %d", bad, code)
+		}
+	}
+	if code, _, _ := runVal(nil, "--help"); code != exitOK {
+		t.Errorf("--help: status %d", code)
+	}
+}
