@@ -83,15 +83,15 @@ type state struct {
 	envCapImageBasic []spirv.Capability
 	envCapSpec       string
 
-	uniqueTypes  map[string]bool // mutable: see typeUniqueness
-	fnTypeBadUse map[uint32]int  // mutable: see badFunctionTypeUse
-	badFnUse              map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
-	sizedCache            map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
-	sampled               *sampledUses     // mutable: built on the first OpSampledImage, see buildSampledUses (image.go)
-	limits                []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
-	modes                 *modeInfo        // mutable: built on first use by the mode-setting pass (module-level instructions only)
-	smallCache            map[uint32]uint8 // mutable: per-type cache of misc.go's smallTypes
-	calls                 *callGraph       // mutable: built on first use by the module-level passes (execution_limitations.go)
+	uniqueTypes  map[string]bool  // mutable: see typeUniqueness
+	fnTypeBadUse map[uint32]int   // mutable: see badFunctionTypeUse
+	badFnUse     map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
+	sizedCache   map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
+	sampled      *sampledUses     // mutable: built on the first OpSampledImage, see buildSampledUses (image.go)
+	limits       []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
+	modes        *modeInfo        // mutable: built on first use by the mode-setting pass (module-level instructions only)
+	smallCache   map[uint32]uint8 // mutable: per-type cache of misc.go's smallTypes
+	calls        *callGraph       // mutable: built on first use by the module-level passes (execution_limitations.go)
 
 	// Decorations, memory and block layout.
 	decs         *decorationStore // mutable: built on first use by the module-level decoration checks
