@@ -77,7 +77,9 @@ OpImageWrite %st %iv %fv4
 		}(), want: "Dim SubpassData requires Sampled to be 2"},
 		{name: "type storage multisample", oracle: true, mod: img("%bad = OpTypeImage %f32 2D 0 0 1 2 Rgba32f", ""),
 			want: "Capability StorageImageMultisample is required when using multisampled storage image"},
-		{name: "vulkan sampled type", opts: vulkan, mod: img("%bad = OpTypeImage %u32 2D 0 0 0 1 Unknown", ""),
+		// Arrayed, so as not to duplicate the helper's own u32 image (a
+		// duplicate non-aggregate type is an error of its own).
+		{name: "vulkan sampled type", opts: vulkan, mod: img("%bad = OpTypeImage %u32 2D 0 1 0 1 Unknown", ""),
 			want: ""},
 		{name: "vulkan sampled 0", opts: vulkan, mod: img("%bad = OpTypeImage %f32 2D 0 0 0 0 Unknown", ""),
 			want: "[VUID-StandaloneSpirv-OpTypeImage-04657] Sampled must be 1 or 2 in the Vulkan environment."},

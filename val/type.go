@@ -35,8 +35,89 @@ func (s *state) typePass(i int, in *spirv.Instruction) bool {
 		return s.typeVector(i, in)
 	case spirv.OpTypeCooperativeMatrixKHR:
 		return s.typeCooperativeMatrix(i, in)
+	case spirv.OpTypeStruct:
+		return s.typeStructBlocks(i, in)
 	}
 	return false
+}
+
+// typeStructBlocks is the part of ValidateTypeStruct about Block and
+// BuiltIn decorations: no Block or BufferBlock struct nested in another
+// (through arrays, vectors, matrices and structs, not pointers), and
+// either every member or no member decorated BuiltIn (the descriptor-heap
+// built-ins aside). ValidateTypeStruct's member-type rules are not written.
+func (s *state) typeStructBlocks(i int, in *spirv.Instruction) bool {
+	d := s.decorations()
+	id := in.ResultID
+	isBlock := func(t uint32) bool {
+		for _, e := range d.of(t) {
+			if e.Member < 0 && (e.Kind == spirv.DecorationBlock || e.Kind == spirv.DecorationBufferBlock) {
+				return true
+			}
+		}
+		return false
+	}
+	if isBlock(id) {
+		for _, m := range in.Words[2:] {
+			if s.nestsBlock(m, isBlock) {
+				return s.fail(i, "", "rules: A Block or BufferBlock cannot be nested within another Block or BufferBlock. ")
+			}
+		}
+	}
+	var members []bool
+	builtin := 0
+	for _, e := range d.of(id) {
+		if e.Kind != spirv.DecorationBuiltIn || e.Member < 0 || len(e.Params) == 0 {
+			continue
+		}
+		if b := spirv.BuiltIn(e.Params[0]); b == spirv.BuiltInResourceHeapEXT || b == spirv.BuiltInSamplerHeapEXT {
+			continue
+		}
+		if members == nil {
+			members = make([]bool, len(in.Words)-2)
+		}
+		if e.Member < len(members) && !members[e.Member] {
+			members[e.Member] = true
+			builtin++
+		}
+	}
+	if builtin > 0 && builtin != len(in.Words)-2 {
+		return s.fail(i, "", "When BuiltIn decoration is applied to a structure-type member, all members of that structure type must also be decorated with BuiltIn (No allowed mixing of built-in variables and non-built-in variables within a single structure). Structure id %d does not meet this requirement.", id)
+	}
+	return false
+}
+
+// nestsBlock reports whether type t is, or holds through arrays, vectors,
+// matrices and struct members (not pointers), a struct isBlock accepts;
+// cached per type.
+func (s *state) nestsBlock(t uint32, isBlock func(uint32) bool) bool {
+	if s.blockNest == nil {
+		s.blockNest = map[uint32]bool{}
+	}
+	if v, ok := s.blockNest[t]; ok {
+		return v
+	}
+	s.blockNest[t] = false // a cycle (invalid anyway) ends here
+	v := false
+	if j, ok := s.x.Def(t); ok {
+		d := s.m.Inst(j)
+		switch d.Opcode {
+		case spirv.OpTypeStruct:
+			v = isBlock(t)
+			for _, m := range d.Words[2:] {
+				if v {
+					break
+				}
+				v = s.nestsBlock(m, isBlock)
+			}
+		case spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypeVector, spirv.OpTypeMatrix:
+			if len(d.Words) > 2 {
+				v = s.nestsBlock(d.Words[2], isBlock)
+			}
+		}
+	}
+	s.blockNest[t] = v
+	return v
 }
 
 func (s *state) typeInt(i int, in *spirv.Instruction) bool {

@@ -85,6 +85,7 @@ type state struct {
 
 	uniqueTypes  map[string]bool  // mutable: see typeUniqueness
 	fnTypeBadUse map[uint32]int   // mutable: see badFunctionTypeUse
+	blockNest    map[uint32]bool  // mutable: see nestsBlock
 	badFnUse     map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
 	sizedCache   map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
 	sampled      *sampledUses     // mutable: built on the first OpSampledImage, see buildSampledUses (image.go)
@@ -486,6 +487,7 @@ func (s *state) fork() *state {
 	f.logicalPtrCache = nil
 	f.uniqueTypes = nil
 	f.fnTypeBadUse = nil
+	f.blockNest = nil
 	f.structDepth = nil
 	f.badFnUse = nil
 	f.sizedCache = nil
