@@ -24,6 +24,11 @@ the core shaders, and the bitcast-shuffle shaders with the new instruction repla
 Debian's ` + "`spirv-val`" + ` (which knows none of the new extensions).
 
 Run one with ` + "`spvx run FILE.amber`" + ` (or Amber on a device with the extensions).
+The conversion scripts that decorate a conversion to an 8-bit float (or an integer-to-float
+conversion) with FPRoundingMode test the executor's rounding modes, but current spirv-val accepts
+that decoration in shaders only on an OpFConvert whose result is converted again or stored to
+16-bit float storage, so ` + "`spvx run`" + ` (like Amber) rejects them at validation; run them with
+` + "`spvx run --no-validate`" + `.
 
 ## Conventions
 
