@@ -1,6 +1,10 @@
 package val
 
-import "spvx/spirv"
+import (
+	"sync"
+
+	"spvx/spirv"
+)
 
 // This file holds validate_image.cpp's rules: OpTypeImage and
 // OpTypeSampledImage (universal, OpenCL and Vulkan rules), OpSampledImage's
@@ -333,6 +337,13 @@ type sampledUses struct {
 }
 
 // buildSampledUses scans the module once, on the first OpSampledImage.
+// sharedSampled holds the uses of OpSampledImage results, built once per
+// validation on first need and shared by the second loop's forks.
+type sharedSampled struct {
+	once sync.Once
+	uses *sampledUses
+}
+
 func (s *state) buildSampledUses() *sampledUses {
 	u := &sampledUses{uses: map[uint32][]sampledUse{}, blocks: map[uint32]uint32{}}
 	var block uint32
@@ -384,12 +395,11 @@ func (s *state) isSampledImageConsumer(op spirv.Opcode) bool {
 // every use is in the OpSampledImage's block, and is an image instruction
 // that takes a sampled image (never OpPhi or OpSelect).
 func (s *state) sampledImageConsumers(i int, in *spirv.Instruction) bool {
-	if s.sampled == nil {
-		s.sampled = s.buildSampledUses()
-	}
+	s.sampled.once.Do(func() { s.sampled.uses = s.buildSampledUses() })
+	sampled := s.sampled.uses
 	id := in.ResultID
-	block := s.sampled.blocks[id]
-	for _, u := range s.sampled.uses[id] {
+	block := sampled.blocks[id]
+	for _, u := range sampled.uses[id] {
 		c := s.m.Inst(u.inst)
 		switch {
 		case u.block != block:

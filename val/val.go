@@ -88,7 +88,7 @@ type state struct {
 	blockNest    map[uint32]bool  // mutable: see nestsBlock
 	badFnUse     map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
 	sizedCache   map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
-	sampled      *sampledUses     // mutable: built on the first OpSampledImage, see buildSampledUses (image.go)
+	sampled      *sharedSampled   // built once on the first OpSampledImage and shared by the forks (image.go)
 	limits       []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
 	modes        *modeInfo        // mutable: built on first use by the mode-setting pass (module-level instructions only)
 	smallCache   map[uint32]uint8 // mutable: per-type cache of misc.go's smallTypes
@@ -187,7 +187,7 @@ func (s *state) vuid(name string) string {
 // ErrorList. The module is read, never modified; m.Index is built if it
 // was not.
 func Validate(m *spirv.Module, opts Options) error {
-	s := &state{m: m, opts: opts, lim: opts.Limits.withDefaults(), exts: map[string]bool{}}
+	s := &state{m: m, opts: opts, lim: opts.Limits.withDefaults(), exts: map[string]bool{}, sampled: &sharedSampled{}}
 	s.run()
 	if len(s.errs) == 0 {
 		return nil
@@ -491,7 +491,6 @@ func (s *state) fork() *state {
 	f.structDepth = nil
 	f.badFnUse = nil
 	f.sizedCache = nil
-	f.sampled = nil
 	f.limits = nil // merged back in function order after the forks
 	f.smallCache = nil
 	f.shallowCache = nil
