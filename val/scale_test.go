@@ -11,9 +11,11 @@ import (
 )
 
 // TestPathological: inputs built to be slow for a quadratic validator
-// finish quickly: a chain of 100k blocks (each using the previous block's
-// value, so the dominator walk is 100k deep), a ladder of 20k nested
-// selections, and a struct nested 200 deep.
+// get the right verdicts: a chain of 100k blocks (each using the previous
+// block's value, so the dominator walk is 100k deep), a ladder of 20k
+// nested selections, a struct nested 300 deep, the largest switches. That
+// their time grows linearly is checked without wall-clock limits, by
+// comparing sizes n and 4n in CPU time (TestCFGLinear, scale2_test.go).
 func TestPathological(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
@@ -73,11 +75,7 @@ func TestPathological(t *testing.T) {
 		{"struct nested 300 deep", deepStruct(300), "Structure Nesting Depth may not be larger than 255. Found 256."},
 	} {
 		words := assemble(t, c.src)
-		start := time.Now()
 		got := firstError(t, words, Options{})
-		if d := time.Since(start); d > 10*time.Second {
-			t.Errorf("%s: %v", c.name, d)
-		}
 		if got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
