@@ -256,6 +256,11 @@ func TestLayoutsAndGGUF(t *testing.T) {
 			t.Errorf("%s → GGUF → safetensors is not the identity", src)
 		}
 	}
+	// --layout overrides the layout recorded in the GGUF file.
+	must(Convert(p("spvx.safetensors.gguf"), p("relaid.safetensors"), ConvertOptions{To: "safetensors", Layout: LayoutGPTOSS, Relayout: true}))
+	if st := readST(t, p("relaid.safetensors")); st.Tensor("block.0.attn.qkv.blocks") == nil || !sameShape(st.Tensor("block.0.attn.qkv.blocks").Shape, []int{32, 3, 16}) {
+		t.Errorf("GGUF → gpt-oss layout with --layout: %v", names(st))
+	}
 	// The GGUF blocks hold the same scales and codes.
 	f, gf, err := openGGUF(p("spvx.safetensors.gguf"))
 	if err != nil {
@@ -393,20 +398,4 @@ func replaceHeader(raw []byte, old, new string) []byte {
 	out = append(out, new...)
 	_ = old
 	return append(out, raw[8+hlen:]...)
-}
-
-func TestBF16RNE(t *testing.T) {
-	rng := rand.New(rand.NewSource(9))
-	check := func(b uint32) {
-		v := math.Float32frombits(b)
-		if got, want := bf16RNE(b), mx.BFloat16FromFloat32(v, mx.RTE); got != want && !(math.IsNaN(float64(v)) && got&0x7FFF > 0x7F80) {
-			t.Fatalf("bf16RNE(%#08x) = %#04x, want %#04x", b, got, want)
-		}
-	}
-	for _, b := range []uint32{0, 0x80000000, 0x7F800000, 0xFF800000, 0x7F7FFFFF, 0x7F7F8000, 0x3F808000, 0x3F818000, 0x7FC00001, 0xFFFFFFFF, 1, 0x8000} {
-		check(b)
-	}
-	for range 1 << 20 {
-		check(rng.Uint32())
-	}
 }

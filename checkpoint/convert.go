@@ -327,8 +327,8 @@ func fromGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 			var rm mxMeta
 			if err := json.Unmarshal([]byte(rec), &rm); err == nil && rm.Format == "mxfp4" && rm.BlockSize == 32 && sameShape(rm.Shape, shape) {
 				m = &rm
-				if l, err := ParseLayout(rm.Layout); err == nil {
-					lay = l
+				if l, err := ParseLayout(rm.Layout); err == nil && !opts.Relayout {
+					lay = l // the recorded layout, unless --layout asks for one
 				}
 			}
 			delete(meta, metaPrefix+t.Name)

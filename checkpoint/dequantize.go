@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -103,23 +104,45 @@ func dequantizeTensor(in *input, o *output, q *qtensor, workers int, buf *buffer
 		n := pc.nrows * pc.n
 		sl, el := g.scaleLen(pc), g.elemLen(pc, q.format)
 		buf.scales, buf.elems = grow(buf.scales, sl), grow(buf.elems, el)
-		buf.f32, buf.raw = grow(buf.f32, n), grow(buf.raw, n*esize)
+		buf.raw = grow(buf.raw, n*esize)
+		if esize > 2 {
+			buf.f32 = grow(buf.f32, n)
+		}
 		if _, err := in.f.ReadAt(buf.scales, q.scales.Offset+g.scaleOff(pc)); err != nil {
 			return err
 		}
 		if _, err := in.f.ReadAt(buf.elems, q.blocks.Offset+g.elemOff(pc)); err != nil {
 			return err
 		}
+		half := q.meta.DType == "BF16" || q.meta.DType == "F16"
+		if half {
+			buf.u16 = grow(buf.u16, n)
+		}
 		for r := 0; r < pc.nrows; r++ {
 			s, e := buf.scales, buf.elems
 			if pc.nrows > 1 {
 				s, e = s[r*g.scaleRow:(r+1)*g.scaleRow], e[r*g.elemRow:(r+1)*g.elemRow]
 			}
-			if err := mx.Dequantize(buf.f32[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, workers); err != nil {
+			var err error
+			switch q.meta.DType {
+			case "BF16": // mx rounds to the 16-bit format itself (RTE)
+				err = mx.DequantizeBFloat16(buf.u16[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, workers)
+			case "F16":
+				err = mx.DequantizeHalf(buf.u16[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, workers)
+			default:
+				err = mx.Dequantize(buf.f32[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, workers)
+			}
+			if err != nil {
 				return err
 			}
 		}
-		fromFloat32(buf.raw, buf.f32, q.meta.DType)
+		if half {
+			for i, v := range buf.u16 {
+				binary.LittleEndian.PutUint16(buf.raw[2*i:], v)
+			}
+		} else {
+			fromFloat32(buf.raw, buf.f32, q.meta.DType)
+		}
 		if _, err := o.f.WriteAt(buf.raw, dst.Offset+g.srcOff(pc)); err != nil {
 			return err
 		}

@@ -335,6 +335,7 @@ func progressCounter(cb func(Progress), total int64) func(tensor string, n int64
 type buffers struct {
 	raw    []byte
 	f32    []float32
+	u16    []uint16 // bfloat16 or binary16 values
 	back   []float32
 	scales []byte
 	elems  []byte

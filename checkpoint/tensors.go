@@ -100,23 +100,13 @@ func fromFloat32(dst []byte, src []float32, dtype string) {
 		}
 	case "BF16":
 		for i, v := range src {
-			binary.LittleEndian.PutUint16(dst[2*i:], bf16RNE(math.Float32bits(v)))
+			binary.LittleEndian.PutUint16(dst[2*i:], mx.BFloat16FromFloat32(v, mx.RTE))
 		}
 	case "F64":
 		for i, v := range src {
 			binary.LittleEndian.PutUint64(dst[8*i:], math.Float64bits(float64(v)))
 		}
 	}
-}
-
-// bf16RNE rounds float32 bits to bfloat16, to nearest even, as
-// mx.BFloat16FromFloat32(x, mx.RTE) does (a NaN becomes the quiet NaN
-// with its sign), inlined for the conversion loop.
-func bf16RNE(b uint32) uint16 {
-	if b&0x7FFFFFFF > 0x7F800000 {
-		return uint16(b>>16)&0x8000 | 0x7FC0
-	}
-	return uint16((b + 0x7FFF + (b >> 16 & 1)) >> 16)
 }
 
 // Filter chooses the tensors to quantize by name, with path.Match globs:

@@ -69,6 +69,11 @@ const MaxLinesPieces = 512
 // MaxRowsPerTile is the most invocations one tile shows.
 const MaxRowsPerTile = 64
 
+// MaxCells bounds the cells of each grid (invocations × cells per
+// invocation): 1024 invocations of 16 64-bit components. Beyond it the
+// picture would be too large to read, and to build.
+const MaxCells = 1 << 17
+
 const (
 	cellFont   = 9.0
 	headFont   = 11.0
@@ -208,6 +213,9 @@ func ShuffleSVG(src, dst subgroup.Type, n int, opts ShuffleOptions) ([]byte, err
 		maxW = 1800
 	}
 	u := unit(src, dst)
+	if cells := n * (src.Bits() / u); n > MaxCells || cells > MaxCells {
+		return nil, fmt.Errorf("diagram: %d invocations of %s make %d cells a grid; at most %d can be drawn", n, src, cells, MaxCells)
+	}
 	rowGap := 3.0
 	if opts.Style == Lines {
 		rowGap = 10

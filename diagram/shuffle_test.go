@@ -192,6 +192,9 @@ func TestShuffleLines(t *testing.T) {
 			t.Fatalf("%s: %d arrows, %d pieces", name, arrows, len(Sources(c.src, c.dst, c.n)))
 		}
 	}
+	if _, err := ShuffleSVG(subgroup.U(64, 16), subgroup.U(32, 32), 65536, ShuffleOptions{}); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("65536 invocations of 16xu64: %v", err)
+	}
 	if _, err := ShuffleSVG(subgroup.U(8, 16), subgroup.U(64, 2), 64, ShuffleOptions{Style: Lines}); err == nil {
 		t.Error("the lines style drew 64 invocations")
 	}

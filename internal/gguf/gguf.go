@@ -234,12 +234,20 @@ const MaxDims = 4
 // maxString bounds one string (a key, a value, a name).
 const maxString = 1 << 30
 
+// MaxArrayElements bounds the metadata array elements of a file, all
+// arrays together: each decoded element takes an interface value (16
+// bytes), so without a bound a file of one-byte elements would decode to
+// 16 times its size. A large model's vocabulary and merges hold about a
+// million.
+const MaxArrayElements = 1 << 24
+
 // reader reads the header sequentially, knowing how many bytes are left.
 type reader struct {
-	r    *bufio.Reader
-	pos  int64
-	size int64
-	err  error
+	r     *bufio.Reader
+	pos   int64
+	size  int64
+	err   error
+	elems uint64 // array elements decoded so far (MaxArrayElements)
 }
 
 func (r *reader) left() int64 { return r.size - r.pos }
@@ -348,6 +356,10 @@ func (r *reader) value(t ValueType, depth int) any {
 		}
 		n := r.count("array length", min)
 		if r.err != nil {
+			return nil
+		}
+		if r.elems += n; r.elems > MaxArrayElements {
+			r.err = formatErr("metadata arrays hold more than %d elements in all", MaxArrayElements)
 			return nil
 		}
 		a := Array{Elem: et, Values: make([]any, 0, min64(n, 1<<16))}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	parser "github.com/gpustack/gguf-parser-go"
@@ -156,6 +157,25 @@ func replaceKV(file []byte, a uint32) []byte {
 	at := i + len("general.alignment") + 4
 	c[at], c[at+1], c[at+2], c[at+3] = byte(a), byte(a>>8), byte(a>>16), byte(a>>24)
 	return c
+}
+
+// TestArrayElementBound: a file of one-byte array elements is refused
+// beyond MaxArrayElements instead of decoding to 16 times its size.
+func TestArrayElementBound(t *testing.T) {
+	w := &writer{}
+	w.u32(Magic)
+	w.u32(Version)
+	w.u64(0)
+	w.u64(1)
+	w.str("big")
+	w.u32(uint32(TypeArray))
+	w.u32(uint32(TypeUint8))
+	w.u64(MaxArrayElements + 1)
+	b := append(w.b, make([]byte, MaxArrayElements+1)...)
+	_, err := Read(bytes.NewReader(b), int64(len(b)))
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "more than") {
+		t.Fatalf("got %v", err)
+	}
 }
 
 func FuzzRead(f *testing.F) {
