@@ -82,5 +82,8 @@ func TestOwnModulesAccepted(t *testing.T) {
 			t.Errorf("%s (%d): spirv-val accepts it, val says: %v", f, k, err)
 		}
 	}
+	if judged < 5 {
+		t.Errorf("only %d modules could be judged: the walk or the oracle runs are broken", judged)
+	}
 	t.Logf("%d modules spirv-val accepts, all accepted by val; %d not judged (spirv-val 2023.1 or spirv-as rejects them)", judged, skipped)
 }
