@@ -31,6 +31,12 @@ type Options struct {
 	// Trace, if non-nil, receives per subgroup the executed blocks and their
 	// active masks. Tracing serializes the dispatch.
 	Trace io.Writer
+	// SeparateSubgroups runs each subgroup of a workgroup on its own
+	// throughout. By default the subgroups run as one wide group in
+	// lockstep while the workgroup's control flow is uniform (see
+	// ARCHITECTURE.md, "Wide groups"); the results are the same for
+	// race-free kernels. Shuffle and Trace imply it.
+	SeparateSubgroups bool
 }
 
 // DefaultMaxSteps is the step budget of a dispatch when Options.MaxSteps is 0.

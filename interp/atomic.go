@@ -139,22 +139,22 @@ var atomicLocks [64]sync.Mutex
 
 func (sg *subgroup) atomic(in *inst, lanes []int32) *Fault {
 	info := &sg.p.atomics[in.aux]
-	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	s := info.sc
 	m := s.mask()
 	for _, l := range lanes {
-		ptr := r[in.a*S+l]
+		ptr := r[in.a*R+l]
 		mem, off, f := sg.deref(ptr, info.size, l)
 		if f != nil {
 			return f
 		}
 		var v, cmp uint64
 		if in.b >= 0 {
-			v = r[in.b*S+l] & m
+			v = r[in.b*R+l] & m
 		}
 		if in.c >= 0 {
-			cmp = r[in.c*S+l] & m
+			cmp = r[in.c*R+l] & m
 		}
 		op := func(old uint64) (uint64, bool) {
 			switch info.kind {
@@ -207,7 +207,7 @@ func (sg *subgroup) atomic(in *inst, lanes []int32) *Fault {
 			if info.kind == aFlagTest {
 				old = b2u(old != 0)
 			}
-			r[in.dst*S+l] = old
+			r[in.dst*R+l] = old
 		}
 	}
 	return nil

@@ -2,6 +2,8 @@ package interp
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -60,7 +62,7 @@ func BenchmarkALU(b *testing.B) {
 	const n = 1 << 14
 	for _, par := range []int{1, 2} {
 		b.Run("interp/S32/procs"+itoa(par), func(b *testing.B) {
-			p, err := Compile(m, "", Options{SubgroupSize: 32, Parallelism: par, MaxSteps: 1 << 62})
+			p, err := Compile(m, "", Options{SubgroupSize: benchS(), Parallelism: par, MaxSteps: 1 << 62})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -98,7 +100,7 @@ func BenchmarkSaxpy(b *testing.B) {
 	x, y := make([]byte, 4*n), make([]byte, 4*n)
 	for _, par := range []int{1, 2} {
 		b.Run("interp/S32/procs"+itoa(par), func(b *testing.B) {
-			p, err := Compile(m, "", Options{SubgroupSize: 32, Parallelism: par, MaxSteps: 1 << 62})
+			p, err := Compile(m, "", Options{SubgroupSize: benchS(), Parallelism: par, MaxSteps: 1 << 62})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -127,4 +129,12 @@ func BenchmarkSaxpy(b *testing.B) {
 		}
 		reportCPU(b, c0, n)
 	})
+}
+
+func benchS() int {
+	if s := os.Getenv("BENCH_S"); s != "" {
+		n, _ := strconv.Atoi(s)
+		return n
+	}
+	return 32
 }

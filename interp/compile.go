@@ -191,6 +191,9 @@ func (c *compiler) compile(entry string) error {
 		}
 	}
 	c.p.code = c.code
+	for i := range c.p.code {
+		c.p.code[i].wide = c.p.wideOK(&c.p.code[i])
+	}
 	for _, lv := range c.p.leafLists {
 		c.p.leafExt = append(c.p.leafExt, leafExtent(lv))
 	}

@@ -7,12 +7,14 @@ package interp
 // bounds checks hoisted, a constant scalar operand b as an immediate.
 func (sg *subgroup) denseBin(in *inst) {
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	m, w, sm := in.imm, in.sc.width, in.sc2.mask()
-	_, _, _ = m, w, sm
+	sh := 64 - min(uint(w), 64)
+	_, _, _, _ = m, w, sm, sh
 	for c := int32(0); c < in.n; c++ {
-		d := r[(in.dst+c)*S : (in.dst+c)*S+S]
-		a := r[(in.a+c)*S : (in.a+c)*S+S][:len(d)]
+		d := r[(in.dst+c)*R : (in.dst+c)*R+S]
+		a := r[(in.a+c)*R : (in.a+c)*R+S][:len(d)]
 		if in.bk != 0 {
 			y := in.k
 			switch in.op {
@@ -41,16 +43,27 @@ func (sg *subgroup) denseBin(in *inst) {
 					d[l] = x ^ y
 				}
 			case opShl:
+				s := y & sm
+				if s >= uint64(w) {
+					clear(d)
+					continue
+				}
 				for l, x := range a {
-					d[l] = shlBits(x, y&sm, w, m)
+					d[l] = (x << s) & m
 				}
 			case opShrL:
+				s := y & sm
+				if s >= uint64(w) {
+					clear(d)
+					continue
+				}
 				for l, x := range a {
-					d[l] = shrBits(x, y&sm, w)
+					d[l] = x >> s
 				}
 			case opShrA:
+				s := min(y&sm, uint64(w-1))
 				for l, x := range a {
-					d[l] = sraBits(x, y&sm, w, m)
+					d[l] = uint64(int64(x<<sh)>>sh>>s) & m
 				}
 			case opIEq:
 				for l, x := range a {
@@ -77,20 +90,24 @@ func (sg *subgroup) denseBin(in *inst) {
 					d[l] = b2u(x >= y)
 				}
 			case opSLt:
+				sy := int64(y<<sh) >> sh
 				for l, x := range a {
-					d[l] = b2u(sext(x, w) < sext(y, w))
+					d[l] = b2u(int64(x<<sh)>>sh < sy)
 				}
 			case opSLe:
+				sy := int64(y<<sh) >> sh
 				for l, x := range a {
-					d[l] = b2u(sext(x, w) <= sext(y, w))
+					d[l] = b2u(int64(x<<sh)>>sh <= sy)
 				}
 			case opSGt:
+				sy := int64(y<<sh) >> sh
 				for l, x := range a {
-					d[l] = b2u(sext(x, w) > sext(y, w))
+					d[l] = b2u(int64(x<<sh)>>sh > sy)
 				}
 			case opSGe:
+				sy := int64(y<<sh) >> sh
 				for l, x := range a {
-					d[l] = b2u(sext(x, w) >= sext(y, w))
+					d[l] = b2u(int64(x<<sh)>>sh >= sy)
 				}
 			case opFAdd32:
 				for l, x := range a {
@@ -127,7 +144,7 @@ func (sg *subgroup) denseBin(in *inst) {
 			}
 			continue
 		}
-		bb := r[(in.b+c)*S : (in.b+c)*S+S][:len(d)]
+		bb := r[(in.b+c)*R : (in.b+c)*R+S][:len(d)]
 		switch in.op {
 		case opIAdd:
 			for l, x := range a {
@@ -207,22 +224,22 @@ func (sg *subgroup) denseBin(in *inst) {
 		case opSLt:
 			for l, x := range a {
 				y := bb[l]
-				d[l] = b2u(sext(x, w) < sext(y, w))
+				d[l] = b2u(int64(x<<sh)>>sh < int64(y<<sh)>>sh)
 			}
 		case opSLe:
 			for l, x := range a {
 				y := bb[l]
-				d[l] = b2u(sext(x, w) <= sext(y, w))
+				d[l] = b2u(int64(x<<sh)>>sh <= int64(y<<sh)>>sh)
 			}
 		case opSGt:
 			for l, x := range a {
 				y := bb[l]
-				d[l] = b2u(sext(x, w) > sext(y, w))
+				d[l] = b2u(int64(x<<sh)>>sh > int64(y<<sh)>>sh)
 			}
 		case opSGe:
 			for l, x := range a {
 				y := bb[l]
-				d[l] = b2u(sext(x, w) >= sext(y, w))
+				d[l] = b2u(int64(x<<sh)>>sh >= int64(y<<sh)>>sh)
 			}
 		case opFAdd32:
 			for l, x := range a {

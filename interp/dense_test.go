@@ -33,7 +33,7 @@ func TestDenseBinMatchesLanePath(t *testing.T) {
 				for trial := 0; trial < 20; trial++ {
 					sc := scalar{kind: skInt, width: w}
 					// slots: 0 a, 1 b, 2 dense result, 3 lane-path result
-					sg := &subgroup{S: S, regs: make([]uint64, 4*S), p: &Program{}}
+					sg := &subgroup{S: S, R: S, regs: make([]uint64, 4*S), p: &Program{}}
 					k := val() & sc.mask()
 					for l := 0; l < S; l++ {
 						sg.regs[l] = val() & sc.mask()

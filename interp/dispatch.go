@@ -31,6 +31,7 @@ type dispatch struct {
 	global    [3]uint32 // Kernel: global size
 	offset    [3]uint32
 	workDim   uint32
+	wideSteps atomic.Int64 // subgroup-instructions run by wide groups
 	faultMu   sync.Mutex
 	fault     *Fault
 	perm      []uint32
@@ -39,6 +40,10 @@ type dispatch struct {
 // lastDispatchSteps is the step budget the last finished dispatch used (to
 // within a chunk per subgroup state): the benchmarks' instruction count.
 var lastDispatchSteps atomic.Int64
+
+// lastDispatchWideSteps is how many of the last dispatch's
+// subgroup-instructions wide groups ran (exactly).
+var lastDispatchWideSteps atomic.Int64
 
 // wgState is a worker's storage for one workgroup at a time.
 type wgState struct {
@@ -49,6 +54,13 @@ type wgState struct {
 	sgs  []*subgroup
 	rng  *rand.Rand
 	ord  []int
+	// the workgroup's registers and invocation memory, shared by its
+	// subgroups (views) and the wide group
+	regs     []uint64
+	inv      []byte
+	localID  [][3]uint32
+	localIdx []uint32
+	wide     *subgroup // nil: the subgroups always run one by one
 }
 
 func (d *dispatch) regionName(reg int) string {
@@ -234,6 +246,11 @@ func (d *dispatch) run() error {
 	if total > 1<<32 {
 		return fmt.Errorf("interp: %d workgroups is too many", total)
 	}
+	if p.ptrBytes == 4 {
+		if err := d.check32Private(); err != nil {
+			return err
+		}
+	}
 	workers := p.opts.Parallelism
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -293,6 +310,7 @@ func (d *dispatch) run() error {
 	if !d.unlimited {
 		lastDispatchSteps.Store(d.maxSteps - d.budget.Load())
 	}
+	lastDispatchWideSteps.Store(d.wideSteps.Load())
 	if d.fault != nil {
 		return d.fault
 	}
@@ -310,55 +328,73 @@ func (d *dispatch) newWG(w int) *wgState {
 	}
 	inv := int(d.local[0] * d.local[1] * d.local[2])
 	nsg := (inv + p.S - 1) / p.S
-	for k := 0; k < nsg; k++ {
-		st.sgs = append(st.sgs, p.newSubgroup(st, uint32(k)))
-	}
-	st.ord = make([]int, nsg)
-	return st
-}
-
-func (p *Program) newSubgroup(st *wgState, id uint32) *subgroup {
-	S := p.S
-	sg := &subgroup{p: p, wg: st, S: S, id: id}
-	sg.regs = make([]uint64, p.nslots*S)
+	R := nsg * p.S
+	// One register file for the workgroup, lane-major within each slot:
+	// subgroup k's registers are regs[k*S:] with stride R, so the wide
+	// group (wide.go) sees the same values as one group of R lanes.
+	st.regs = make([]uint64, p.nslots*R)
 	for s, v := range p.constVals {
 		if v != 0 {
-			col := sg.regs[s*S : s*S+S]
+			col := st.regs[s*R : s*R+R]
 			for l := range col {
 				col[l] = v
 			}
 		}
 	}
+	// Pointers into invocation memory hold the workgroup lane's offset, so
+	// they mean the same in a subgroup and in the wide group.
 	for _, lp := range p.lanePtrs {
-		for l := 0; l < S; l++ {
-			sg.regs[int(lp.slot)*S+l] = uint64(regInv)<<p.ptrShift | uint64(l)*uint64(p.invSize) + uint64(lp.off)
+		for l := 0; l < R; l++ {
+			st.regs[int(lp.slot)*R+l] = uint64(regInv)<<p.ptrShift | uint64(l)*uint64(p.invSize) + uint64(lp.off)
 		}
 	}
-	sg.inv = make([]byte, S*int(p.invSize))
+	st.inv = make([]byte, R*int(p.invSize))
+	st.localID = make([][3]uint32, R)
+	st.localIdx = make([]uint32, R)
+	if p.model == spirv.ExecutionModelKernel {
+		st.setParams(R)
+	}
+	for k := 0; k < nsg; k++ {
+		st.sgs = append(st.sgs, p.newSubgroup(st, uint32(k), R))
+	}
+	st.ord = make([]int, nsg)
+	if nsg > 1 && d.trace == nil && !p.opts.Shuffle && !p.opts.SeparateSubgroups {
+		st.wide = p.newWide(st, R)
+	}
+	return st
+}
+
+// newSubgroup makes subgroup id of a workgroup whose register file has
+// stride R.
+func (p *Program) newSubgroup(st *wgState, id uint32, R int) *subgroup {
+	S := p.S
+	k := int(id) * S
+	sg := &subgroup{p: p, wg: st, S: S, R: R, id: id, lane0: k, ident: identity[:S]}
+	sg.regs = st.regs[k:]
+	sg.inv = st.inv
+	sg.localID, sg.localIdx = st.localID[k:k+S], st.localIdx[k:k+S]
 	sg.frames = make([]frame, p.maxDepth+1)
 	for i := range sg.frames {
 		sg.frames[i].pc = make([]int32, S)
 		sg.frames[i].buf = make([]int32, 0, S)
 	}
+	sg.frames[0].fn = p.entry
 	sg.exited = make([]bool, S)
 	sg.tA, sg.tB, sg.one = make([]int32, 0, S), make([]int32, 0, S), make([]int32, 1)
-	sg.localID = make([][3]uint32, S)
-	sg.localIdx = make([]uint32, S)
 	sg.gscratch = make([]uint64, 16*S)
 	sg.gsrc = make([]int32, S)
-	if p.model == spirv.ExecutionModelKernel {
-		sg.setParams()
-	}
 	return sg
 }
 
-// setParams puts the kernel arguments into the parameter registers.
-func (sg *subgroup) setParams() {
-	p, d, S := sg.p, sg.wg.d, sg.S
+// setParams puts the kernel arguments into the parameter registers of
+// all R lanes.
+func (st *wgState) setParams(R int) {
+	d := st.d
+	p := d.p
 	for i, pa := range p.params {
 		a := d.args[i]
 		put := func(c int32, v uint64) {
-			col := sg.regs[int(pa.slot+c)*S : int(pa.slot+c)*S+S]
+			col := st.regs[int(pa.slot+c)*R : int(pa.slot+c)*R+R]
 			for l := range col {
 				col[l] = v
 			}
@@ -395,11 +431,27 @@ func (st *wgState) runGroup(i uint64) *Fault {
 	clear(st.mem)
 	inv := int(size[0] * size[1] * size[2])
 	nsg := (inv + p.S - 1) / p.S
-	for k := 0; k < nsg; k++ {
-		sg := st.sgs[k]
-		n := min(p.S, inv-k*p.S)
-		sg.start(n)
-		sg.initInvocations(k, n, nsg)
+	if w := st.wide; w != nil && nsg > 1 {
+		for k := 0; k < nsg; k++ {
+			sg := st.sgs[k]
+			sg.n = min(p.S, inv-k*p.S)
+			sg.initInvocations(k, sg.n, nsg)
+		}
+		w.startWide(inv)
+		w.runWide(st.sgs[:nsg])
+		if w.fault != nil {
+			return w.fault
+		}
+		if w.state != sgSplit {
+			return nil
+		}
+	} else {
+		for k := 0; k < nsg; k++ {
+			sg := st.sgs[k]
+			n := min(p.S, inv-k*p.S)
+			sg.start(n)
+			sg.initInvocations(k, n, nsg)
+		}
 	}
 	ord := st.ord[:nsg]
 	for k := range ord {
@@ -478,7 +530,7 @@ func (sg *subgroup) initInvocations(k, n, nsg int) {
 		base[c] = st.id[c]*d.local[c] + d.offset[c]
 	}
 	for l := 0; l < n; l++ {
-		inv := sg.inv[l*isz : (l+1)*isz]
+		inv := sg.inv[(sg.lane0+l)*isz : (sg.lane0+l+1)*isz]
 		if p.privSet {
 			copy(inv, p.privInit)
 		}
@@ -613,16 +665,33 @@ func (sg *subgroup) loadBuiltin(in *inst, lanes []int32) {
 	p, st, d := sg.p, sg.wg, sg.wg.d
 	bl := &p.bloads[in.aux]
 	iv := &p.inputs[bl.input]
-	S := int32(sg.S)
+	S, R := int32(sg.S), int32(sg.R)
 	nsg := (int(st.size[0]*st.size[1]*st.size[2]) + p.S - 1) / p.S
 	for k, c := range bl.comps {
-		dst := sg.regs[(in.dst+int32(k))*S : (in.dst+int32(k))*S+S]
+		dst := sg.regs[(in.dst+int32(k))*R : (in.dst+int32(k))*R+S]
 		size := iv.leaves[c].size
 		m := ^uint64(0)
 		if size < 8 {
 			m = 1<<(8*size) - 1
 		}
 		switch {
+		case (iv.builtin == spirv.BuiltInGlobalInvocationId || iv.builtin == spirv.BuiltInLocalInvocationId) && c < 3 &&
+			len(lanes) == len(dst) && st.size[1] == 1 && st.size[2] == 1:
+			// a one-dimensional workgroup: the local id is the lane's index
+			base := uint32(0)
+			if iv.builtin == spirv.BuiltInGlobalInvocationId {
+				base = st.id[c]*d.local[c] + d.offset[c]
+			}
+			if c > 0 {
+				for l := range dst {
+					dst[l] = uint64(base) & m
+				}
+				continue
+			}
+			base += uint32(sg.lane0)
+			for l := range dst {
+				dst[l] = uint64(base+uint32(l)) & m
+			}
 		case iv.builtin == spirv.BuiltInGlobalInvocationId && c < 3:
 			base := st.id[c]*d.local[c] + d.offset[c]
 			for _, l := range lanes {

@@ -31,8 +31,12 @@ type frame struct {
 type subgroup struct {
 	p      *Program
 	wg     *wgState
-	S      int
-	n      int // lanes present (non-full last subgroup: < S)
+	S      int         // lanes (the subgroup size; a wide group's lanes)
+	R      int         // register stride: lane l of slot s is regs[s*R+l] (R >= S)
+	lane0  int         // the subgroup's first lane in the workgroup (invocation memory)
+	ident  []int32     // the identity list of S lanes
+	wideOf []*subgroup // the wide group (wide.go): the workgroup's subgroups
+	n      int         // lanes present (non-full last subgroup: < S)
 	id     uint32
 	regs   []uint64
 	inv    []byte
@@ -85,7 +89,7 @@ func (sg *subgroup) start(n int) {
 	fr.nlive, fr.ip, fr.retDst = n, -1, -1
 	if sg.wg.d.trace == nil {
 		// every lane starts at the entry block: no scheduling needed
-		fr.lanes = append(fr.buf[:0], identity[:n]...)
+		fr.lanes = append(fr.buf[:0], sg.ident[:n]...)
 		fr.ip = sg.p.blocks[fr.fn.firstBlock].start
 	}
 }
@@ -137,6 +141,7 @@ func (sg *subgroup) run() {
 	p := sg.p
 	code := p.code
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	for sg.state == sgRunning {
 		fr := &sg.frames[sg.depth]
@@ -182,7 +187,7 @@ func (sg *subgroup) run() {
 			}
 			fr.ip = -1
 		case opBranchCond:
-			c := r[in.a*S : in.a*S+S]
+			c := r[in.a*R : in.a*R+S]
 			if len(lanes) == fr.nlive && sg.wg.d.trace == nil {
 				nt := 0
 				for _, l := range lanes {
@@ -232,7 +237,7 @@ func (sg *subgroup) run() {
 			}
 		case opSwitch:
 			tab := &p.switches[in.aux]
-			sel := r[in.a*S : in.a*S+S]
+			sel := r[in.a*R : in.a*R+S]
 			for _, l := range lanes {
 				ei := tab.def
 				v := sel[l]
@@ -251,7 +256,7 @@ func (sg *subgroup) run() {
 		case opReturn, opReturnValue:
 			if in.op == opReturnValue && fr.retDst >= 0 {
 				for c := int32(0); c < in.n; c++ {
-					d, s := r[(fr.retDst+c)*S:(fr.retDst+c)*S+S], r[(in.a+c)*S:(in.a+c)*S+S]
+					d, s := r[(fr.retDst+c)*R:(fr.retDst+c)*R+S], r[(in.a+c)*R:(in.a+c)*R+S]
 					for _, l := range lanes {
 						d[l] = s[l]
 					}
@@ -293,7 +298,7 @@ func (sg *subgroup) run() {
 			for k, a := range ci.args {
 				ps, n := ci.fn.params[k], ci.fn.paramN[k]
 				for c := int32(0); c < n; c++ {
-					d, s := r[(ps+c)*S:(ps+c)*S+S], r[(a+c)*S:(a+c)*S+S]
+					d, s := r[(ps+c)*R:(ps+c)*R+S], r[(a+c)*R:(a+c)*R+S]
 					for _, l := range lanes {
 						d[l] = s[l]
 					}
@@ -367,11 +372,12 @@ func (sg *subgroup) moves(e *edge, lanes []int32) {
 		return
 	}
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	if !e.twoPh {
 		for _, mv := range e.moves {
 			for c := int32(0); c < mv.n; c++ {
-				d, s := r[(mv.dst+c)*S:(mv.dst+c)*S+S], r[(mv.src+c)*S:(mv.src+c)*S+S]
+				d, s := r[(mv.dst+c)*R:(mv.dst+c)*R+S], r[(mv.src+c)*R:(mv.src+c)*R+S]
 				if len(lanes) == len(d) {
 					copy(d, s)
 					continue
@@ -386,7 +392,7 @@ func (sg *subgroup) moves(e *edge, lanes []int32) {
 	t := e.tmp
 	for _, mv := range e.moves {
 		for c := int32(0); c < mv.n; c++ {
-			d, s := r[(t+c)*S:(t+c)*S+S], r[(mv.src+c)*S:(mv.src+c)*S+S]
+			d, s := r[(t+c)*R:(t+c)*R+S], r[(mv.src+c)*R:(mv.src+c)*R+S]
 			for _, l := range lanes {
 				d[l] = s[l]
 			}
@@ -396,7 +402,7 @@ func (sg *subgroup) moves(e *edge, lanes []int32) {
 	t = e.tmp
 	for _, mv := range e.moves {
 		for c := int32(0); c < mv.n; c++ {
-			d, s := r[(mv.dst+c)*S:(mv.dst+c)*S+S], r[(t+c)*S:(t+c)*S+S]
+			d, s := r[(mv.dst+c)*R:(mv.dst+c)*R+S], r[(t+c)*R:(t+c)*R+S]
 			for _, l := range lanes {
 				d[l] = s[l]
 			}
@@ -426,6 +432,11 @@ func (sg *subgroup) describeFault(f *Fault, in *inst) {
 		f.Function = fr.fn.name
 	}
 	l := int(f.Lane)
+	f.SubgroupID = sg.id
+	if sg.wideOf != nil {
+		// a wide group's lane is a workgroup lane
+		f.SubgroupID, f.Lane = uint32(l/p.S), uint32(l%p.S)
+	}
 	if l < len(sg.localID) {
 		f.LocalID = sg.localID[l]
 		wg, ls := sg.wg.id, sg.wg.size
@@ -434,7 +445,6 @@ func (sg *subgroup) describeFault(f *Fault, in *inst) {
 			_ = ls
 		}
 	}
-	f.SubgroupID = sg.id
 }
 
 // refill takes steps from the dispatch budget and checks cancellation.
@@ -473,8 +483,9 @@ func sext(v uint64, w uint8) int64 {
 // exec runs one non-control instruction for the given lanes.
 func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*S : s*S+S] }
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opCopy:
@@ -523,7 +534,7 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		for _, l := range lanes {
 			i := ix[l]
 			if i < uint64(n) {
-				d[l] = r[(in.a+int32(i))*S+int32(l)]
+				d[l] = r[(in.a+int32(i))*R+int32(l)]
 			} else {
 				if sg.p.opts.Strict {
 					return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("vector index %d out of range", i)}
@@ -882,7 +893,7 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		for _, l := range lanes {
 			acc := in.imm
 			for c := int32(0); c < n; c++ {
-				v := r[(in.a+c)*S+int32(l)]
+				v := r[(in.a+c)*R+int32(l)]
 				if in.imm == 1 {
 					acc &= v
 				} else {
@@ -915,12 +926,12 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 			var acc [17]uint64 // up to 16 x 64 bits
 			pos := 0
 			for k := 0; k < na; k++ {
-				v := r[(in.a+int32(k))*S+int32(l)]
+				v := r[(in.a+int32(k))*R+int32(l)]
 				putBits(acc[:], pos, ws, v)
 				pos += ws
 			}
 			for k := int32(0); k < n; k++ {
-				r[(in.dst+k)*S+int32(l)] = getBits(acc[:], int(k)*wd, wd)
+				r[(in.dst+k)*R+int32(l)] = getBits(acc[:], int(k)*wd, wd)
 			}
 		}
 	case opBitcastExtract:
@@ -946,7 +957,7 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		for _, l := range lanes {
 			acc := uint64(0)
 			for c := int32(0); c < n; c++ {
-				p := fbin(bFMul, r[(in.a+c)*S+int32(l)], r[(in.b+c)*S+int32(l)], s)
+				p := fbin(bFMul, r[(in.a+c)*R+int32(l)], r[(in.b+c)*R+int32(l)], s)
 				if c == 0 {
 					acc = p
 				} else {

@@ -146,7 +146,7 @@ func (sg *subgroup) extInst(in *inst, lanes []int32) *Fault {
 	if ei.set == 2 {
 		fn = extInstOpenCL
 	}
-	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	var args [8]extArg
 	for _, l := range lanes {
@@ -157,7 +157,7 @@ func (sg *subgroup) extInst(in *inst, lanes []int32) *Fault {
 		for k, s := range ei.args {
 			args[k].T = ei.argT[k]
 			for c := 0; c < int(ei.argT[k].Len); c++ {
-				args[k].V[c] = r[(s+int32(c))*S+l]
+				args[k].V[c] = r[(s+int32(c))*R+l]
 			}
 		}
 		out, out2, err := fn(ei.op, ei.res, args[:na])
@@ -165,15 +165,15 @@ func (sg *subgroup) extInst(in *inst, lanes []int32) *Fault {
 			return &Fault{Kind: FaultUnsupported, Lane: uint32(l), Msg: err.Error()}
 		}
 		for c := int32(0); c < in.n; c++ {
-			r[(in.dst+c)*S+l] = out[c]
+			r[(in.dst+c)*R+l] = out[c]
 		}
 		if ei.out2 >= 0 {
 			for c := int32(0); c < in.n; c++ {
-				r[(ei.out2+c)*S+l] = out2[c]
+				r[(ei.out2+c)*R+l] = out2[c]
 			}
 		}
 		if ei.ptrArg >= 0 {
-			m, off, f := sg.deref(r[ei.ptrArg*S+l], leafExtent(ei.ptrLv), l)
+			m, off, f := sg.deref(r[ei.ptrArg*R+l], leafExtent(ei.ptrLv), l)
 			if f != nil {
 				return f
 			}
@@ -283,20 +283,20 @@ func (c *compiler) zeroSlot() int32 {
 
 func (sg *subgroup) clMem(in *inst, ei *extInfo, lanes []int32) *Fault {
 	m := &ei.clmem
-	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	es := int(m.esize)
 	if m.half {
 		es = 2
 	}
 	for _, l := range lanes {
-		off := r[in.c*S+l]
+		off := r[in.c*R+l]
 		stride := uint64(m.align)
 		byteOff := off * stride * uint64(es)
 		if byteOff > 1<<40 {
 			return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: "vload/vstore offset out of range"}
 		}
-		p := r[in.a*S+l] + byteOff
+		p := r[in.a*R+l] + byteOff
 		mem, o, f := sg.deref(p, int(m.n)*es, l)
 		if f != nil {
 			return f
@@ -305,14 +305,14 @@ func (sg *subgroup) clMem(in *inst, ei *extInfo, lanes []int32) *Fault {
 			at := mem[o+int(k)*es:]
 			switch {
 			case m.kind == 171: // vloadn
-				r[(in.dst+k)*S+l] = getLE(at, uint8(es))
+				r[(in.dst+k)*R+l] = getLE(at, uint8(es))
 			case m.kind == 172:
-				putLE(at, uint8(es), r[(in.b+k)*S+l])
+				putLE(at, uint8(es), r[(in.b+k)*R+l])
 			case m.kind == 173 || m.kind == 174 || m.kind == 179: // half loads
 				h := getLE(at, 2)
-				r[(in.dst+k)*S+l] = fromF64(float64(mx.HalfToFloat32(uint16(h))), m.elem, 0, false)
+				r[(in.dst+k)*R+l] = fromF64(float64(mx.HalfToFloat32(uint16(h))), m.elem, 0, false)
 			default: // half stores
-				v := toF64(r[(in.b+k)*S+l], m.elem)
+				v := toF64(r[(in.b+k)*R+l], m.elem)
 				putLE(at, 2, uint64(mx.HalfFromFloat64(v, mx.RoundingMode(m.mode))))
 			}
 		}

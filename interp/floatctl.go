@@ -289,8 +289,9 @@ func (c *compiler) rtzOp(opc spirv.Opcode, typeID, result uint32, args []uint32,
 // floatCtl executes an opFloatCtl.
 func (sg *subgroup) floatCtl(in *inst, lanes []int32) *Fault {
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*S : s*S+S] }
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	w := in.sc.width
 	for k := int32(0); k < in.n; k++ {
 		d, a := col(in.dst+k), col(in.a+k)

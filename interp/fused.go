@@ -82,7 +82,7 @@ func (sg *subgroup) idxFast(in *inst, lanes []int32) (m []byte, off0 int64, st c
 	if st.count != 0 || st.w != 32 || lf.size != 4 || lf.kind == skBool {
 		return
 	}
-	p0 := sg.regs[in.a*int32(sg.S)+lanes[0]]
+	p0 := sg.regs[in.a*int32(sg.R)+lanes[0]]
 	reg := p0 >> p.ptrShift
 	if reg <= regInv {
 		return
@@ -98,8 +98,9 @@ func (sg *subgroup) idxFast(in *inst, lanes []int32) (m []byte, off0 int64, st c
 func (sg *subgroup) loadIdx(in *inst, lanes []int32) *Fault {
 	if m, off0, st, ok := sg.idxFast(in, lanes); ok {
 		S := int32(sg.S)
+		R := int32(sg.R)
 		r := sg.regs
-		idx, d := r[st.slot*S:st.slot*S+S], r[in.dst*S:in.dst*S+S]
+		idx, d := r[st.slot*R:st.slot*R+S], r[in.dst*R:in.dst*R+S]
 		lim, stride := uint64(len(m)-4), st.stride
 		if len(lanes) == len(d) {
 			idx = idx[:len(d)]
@@ -130,8 +131,9 @@ func (sg *subgroup) loadIdx(in *inst, lanes []int32) *Fault {
 func (sg *subgroup) storeIdx(in *inst, lanes []int32) *Fault {
 	if m, off0, st, ok := sg.idxFast(in, lanes); ok {
 		S := int32(sg.S)
+		R := int32(sg.R)
 		r := sg.regs
-		idx, v := r[st.slot*S:st.slot*S+S], r[in.b*S:in.b*S+S]
+		idx, v := r[st.slot*R:st.slot*R+S], r[in.b*R:in.b*R+S]
 		lim, stride := uint64(len(m)-4), st.stride
 		if len(lanes) == len(v) {
 			idx = idx[:len(v)]

@@ -14,35 +14,38 @@ import (
 
 // Each kernel computes d[l] from x = a[l] and y = b[l] (or the immediate).
 // Variables in scope: m (the result mask, in.imm), w (the width), sm (the
-// shift operand's mask).
-var kernels = []struct{ op, expr string }{
-	{"opIAdd", "(x + y) & m"},
-	{"opISub", "(x - y) & m"},
-	{"opIMul", "(x * y) & m"},
-	{"opAnd", "x & y"},
-	{"opOr", "x | y"},
-	{"opXor", "x ^ y"},
-	{"opShl", "shlBits(x, y&sm, w, m)"},
-	{"opShrL", "shrBits(x, y&sm, w)"},
-	{"opShrA", "sraBits(x, y&sm, w, m)"},
-	{"opIEq", "b2u(x == y)"},
-	{"opINe", "b2u(x != y)"},
-	{"opULt", "b2u(x < y)"},
-	{"opULe", "b2u(x <= y)"},
-	{"opUGt", "b2u(x > y)"},
-	{"opUGe", "b2u(x >= y)"},
-	{"opSLt", "b2u(sext(x, w) < sext(y, w))"},
-	{"opSLe", "b2u(sext(x, w) <= sext(y, w))"},
-	{"opSGt", "b2u(sext(x, w) > sext(y, w))"},
-	{"opSGe", "b2u(sext(x, w) >= sext(y, w))"},
-	{"opFAdd32", "f32op(x, y, '+')"},
-	{"opFSub32", "f32op(x, y, '-')"},
-	{"opFMul32", "f32op(x, y, '*')"},
-	{"opFDiv32", "f32op(x, y, '/')"},
-	{"opFAdd64", "f64op(x, y, '+')"},
-	{"opFSub64", "f64op(x, y, '-')"},
-	{"opFMul64", "f64op(x, y, '*')"},
-	{"opFDiv64", "f64op(x, y, '/')"},
+// shift operand's mask), sh (64 - w: sign extension is int64(x<<sh)>>sh).
+// An immediate kernel (imm) may hoist work out of the loop with pre, which
+// runs once with y set; without imm, the lane form is used with y fixed.
+var kernels = []struct{ op, expr, pre, imm string }{
+	{op: "opIAdd", expr: "(x + y) & m"},
+	{op: "opISub", expr: "(x - y) & m"},
+	{op: "opIMul", expr: "(x * y) & m"},
+	{op: "opAnd", expr: "x & y"},
+	{op: "opOr", expr: "x | y"},
+	{op: "opXor", expr: "x ^ y"},
+	// a shift by the width or more gives what a wide shift gives (see shlBits)
+	{op: "opShl", expr: "shlBits(x, y&sm, w, m)", pre: "s := y & sm; if s >= uint64(w) { clear(d); continue }", imm: "(x << s) & m"},
+	{op: "opShrL", expr: "shrBits(x, y&sm, w)", pre: "s := y & sm; if s >= uint64(w) { clear(d); continue }", imm: "x >> s"},
+	{op: "opShrA", expr: "sraBits(x, y&sm, w, m)", pre: "s := min(y&sm, uint64(w-1))", imm: "uint64(int64(x<<sh)>>sh>>s) & m"},
+	{op: "opIEq", expr: "b2u(x == y)"},
+	{op: "opINe", expr: "b2u(x != y)"},
+	{op: "opULt", expr: "b2u(x < y)"},
+	{op: "opULe", expr: "b2u(x <= y)"},
+	{op: "opUGt", expr: "b2u(x > y)"},
+	{op: "opUGe", expr: "b2u(x >= y)"},
+	{op: "opSLt", expr: "b2u(int64(x<<sh)>>sh < int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh < sy)"},
+	{op: "opSLe", expr: "b2u(int64(x<<sh)>>sh <= int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh <= sy)"},
+	{op: "opSGt", expr: "b2u(int64(x<<sh)>>sh > int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh > sy)"},
+	{op: "opSGe", expr: "b2u(int64(x<<sh)>>sh >= int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh >= sy)"},
+	{op: "opFAdd32", expr: "f32op(x, y, '+')"},
+	{op: "opFSub32", expr: "f32op(x, y, '-')"},
+	{op: "opFMul32", expr: "f32op(x, y, '*')"},
+	{op: "opFDiv32", expr: "f32op(x, y, '/')"},
+	{op: "opFAdd64", expr: "f64op(x, y, '+')"},
+	{op: "opFSub64", expr: "f64op(x, y, '-')"},
+	{op: "opFMul64", expr: "f64op(x, y, '*')"},
+	{op: "opFDiv64", expr: "f64op(x, y, '/')"},
 }
 
 func main() {
@@ -56,23 +59,29 @@ package interp
 // bounds checks hoisted, a constant scalar operand b as an immediate.
 func (sg *subgroup) denseBin(in *inst) {
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	m, w, sm := in.imm, in.sc.width, in.sc2.mask()
-	_, _, _ = m, w, sm
+	sh := 64 - min(uint(w), 64)
+	_, _, _, _ = m, w, sm, sh
 	for c := int32(0); c < in.n; c++ {
-		d := r[(in.dst+c)*S : (in.dst+c)*S+S]
-		a := r[(in.a+c)*S : (in.a+c)*S+S][:len(d)]
+		d := r[(in.dst+c)*R : (in.dst+c)*R+S]
+		a := r[(in.a+c)*R : (in.a+c)*R+S][:len(d)]
 		if in.bk != 0 {
 			y := in.k
 			switch in.op {
 `)
 	for _, k := range kernels {
+		if k.imm != "" {
+			fmt.Fprintf(&b, "case %s:\n%s\nfor l, x := range a { d[l] = %s }\n", k.op, k.pre, k.imm)
+			continue
+		}
 		fmt.Fprintf(&b, "case %s:\nfor l, x := range a { d[l] = %s }\n", k.op, k.expr)
 	}
 	b.WriteString(`}
 			continue
 		}
-		bb := r[(in.b+c)*S : (in.b+c)*S+S][:len(d)]
+		bb := r[(in.b+c)*R : (in.b+c)*R+S][:len(d)]
 		switch in.op {
 `)
 	for _, k := range kernels {

@@ -380,6 +380,7 @@ func (st *wgState) finishCollective(sgs []*subgroup) *Fault {
 	p := sgs[0].p
 	g := &p.groups[in.aux]
 	S := int32(p.S)
+	R := int32(sgs[0].R)
 	for c := int32(0); c < max(in.n, 1); c++ {
 		var acc uint64
 		first := true
@@ -399,7 +400,7 @@ func (st *wgState) finishCollective(sgs []*subgroup) *Fault {
 			l := sg.frames[sg.depth].lanes[0]
 			var id [3]uint64
 			for k := int32(0); k < g.nsrc; k++ {
-				id[k] = sg.regs[(in.b+k)*S+l]
+				id[k] = sg.regs[(in.b+k)*R+l]
 			}
 			sz := st.size
 			bsrc = id[0] + id[1]*uint64(sz[0]) + id[2]*uint64(sz[0])*uint64(sz[1])
@@ -409,8 +410,8 @@ func (st *wgState) finishCollective(sgs []*subgroup) *Fault {
 				continue
 			}
 			lanes := sg.frames[sg.depth].lanes
-			a := sg.regs[(in.a+c)*S : (in.a+c)*S+S]
-			d := sg.regs[(in.dst+c)*S : (in.dst+c)*S+S]
+			a := sg.regs[(in.a+c)*R : (in.a+c)*R+S]
+			d := sg.regs[(in.dst+c)*R : (in.dst+c)*R+S]
 			for _, l := range lanes {
 				v := a[l]
 				switch g.kind {
@@ -450,7 +451,7 @@ func (st *wgState) finishCollective(sgs []*subgroup) *Fault {
 				if sg.state != sgBarrier {
 					continue
 				}
-				d := sg.regs[(in.dst+c)*S : (in.dst+c)*S+S]
+				d := sg.regs[(in.dst+c)*R : (in.dst+c)*R+S]
 				for _, l := range sg.frames[sg.depth].lanes {
 					d[l] = acc
 				}
@@ -531,8 +532,9 @@ func combine(red int, x, y uint64, s scalar) uint64 {
 func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 	g := &sg.p.groups[in.aux]
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*S : s*S+S] }
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	active := sg.gactive[:0]
 	var act [2]uint64
 	for _, l := range lanes {
@@ -545,7 +547,7 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 		if bit >= 128 {
 			return false
 		}
-		return r[(slot+int32(bit/32))*S+l]>>(bit%32)&1 != 0
+		return r[(slot+int32(bit/32))*R+l]>>(bit%32)&1 != 0
 	}
 	switch g.kind {
 	case gElect:
@@ -610,7 +612,7 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 		for _, l := range lanes {
 			var w [2]uint64
 			for c := int32(0); c < 4; c++ {
-				w[c/2] |= (r[(in.a+c)*S+l] & 0xFFFFFFFF) << (32 * (c % 2))
+				w[c/2] |= (r[(in.a+c)*R+l] & 0xFFFFFFFF) << (32 * (c % 2))
 			}
 			// only the subgroup's bits count
 			if S < 64 {
@@ -770,7 +772,7 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 			for _, o := range lanes {
 				eq := true
 				for c := int32(0); c < g.nsrc; c++ {
-					if r[(in.a+c)*S+l] != r[(in.a+c)*S+o] {
+					if r[(in.a+c)*R+l] != r[(in.a+c)*R+o] {
 						eq = false
 					}
 				}
@@ -779,7 +781,7 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 				}
 			}
 			for c := int32(0); c < 4; c++ {
-				r[(in.dst+c)*S+l] = w[c]
+				r[(in.dst+c)*R+l] = w[c]
 			}
 		}
 	case gBlockRead, gBlockWrite:
@@ -794,9 +796,9 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 			for _, l := range lanes {
 				at := off + (int(c)*int(S)+int(l))*es
 				if g.kind == gBlockRead {
-					r[(in.dst+c)*S+l] = getLE(m[at:], uint8(es))
+					r[(in.dst+c)*R+l] = getLE(m[at:], uint8(es))
 				} else {
-					putLE(m[at:], uint8(es), r[(in.b+c)*S+l])
+					putLE(m[at:], uint8(es), r[(in.b+c)*R+l])
 				}
 			}
 		}
@@ -812,7 +814,7 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 		src, dst := sg.bsrc[:int(S)*cs], sg.bdst[:int(S)*cd]
 		for i := 0; i < int(S); i++ {
 			for c := 0; c < cs; c++ {
-				src[i*cs+c] = r[(in.a+int32(c))*S+int32(i)]
+				src[i*cs+c] = r[(in.a+int32(c))*R+int32(i)]
 			}
 		}
 		if err := sgpkg.BitcastShuffle(dst, src, g.srcT, g.dstT, int(S)); err != nil {
@@ -820,7 +822,7 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 		}
 		for i := 0; i < int(S); i++ {
 			for c := 0; c < cd; c++ {
-				r[(in.dst+int32(c))*S+int32(i)] = dst[i*cd+c]
+				r[(in.dst+int32(c))*R+int32(i)] = dst[i*cd+c]
 			}
 		}
 	}
@@ -830,12 +832,13 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 // reduce runs reductions and scans (plain, clustered, partitioned).
 func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	s := in.sc
 	id := identityOf(g.red, s)
 	tmp := sg.gscratch
 	for c := int32(0); c < in.n; c++ {
-		a := r[(in.a+c)*S : (in.a+c)*S+S]
+		a := r[(in.a+c)*R : (in.a+c)*R+S]
 		switch g.groupOp {
 		case spirv.GroupOperationReduce:
 			acc := id
@@ -891,7 +894,7 @@ func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 					if o == l && g.groupOp == spirv.GroupOperationPartitionedExclusiveScanEXT {
 						break
 					}
-					if r[(in.b+o/32)*S+l]>>(o%32)&1 == 0 {
+					if r[(in.b+o/32)*R+l]>>(o%32)&1 == 0 {
 						continue
 					}
 					if first {
@@ -903,7 +906,7 @@ func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 				tmp[l] = acc
 			}
 		}
-		d := r[(in.dst+c)*S : (in.dst+c)*S+S]
+		d := r[(in.dst+c)*R : (in.dst+c)*R+S]
 		for _, l := range lanes {
 			d[l] = tmp[l]
 		}

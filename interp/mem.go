@@ -39,7 +39,7 @@ func (sg *subgroup) deref(p uint64, size int, l int32) ([]byte, int, *Fault) {
 	}
 	if reg == regInv {
 		// an invocation may only touch its own private and function memory
-		base := uint64(l) * uint64(sg.p.invSize)
+		base := uint64(sg.lane0+int(l)) * uint64(sg.p.invSize)
 		if off < base || off+uint64(size) > base+uint64(sg.p.invSize) {
 			return nil, 0, &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("access of %d bytes at offset %d of the invocation's private memory (%d bytes)", size, int64(off-base), sg.p.invSize)}
 		}
@@ -93,7 +93,7 @@ func (sg *subgroup) laneMem(p uint64, ext int, l int32, cache *regCache) ([]byte
 	if reg == cache.reg {
 		off := p & (1<<shift - 1)
 		if reg == regInv {
-			base := uint64(l) * uint64(sg.p.invSize)
+			base := uint64(sg.lane0+int(l)) * uint64(sg.p.invSize)
 			if off >= base && off+uint64(ext) <= base+uint64(sg.p.invSize) {
 				return sg.inv, int(off), nil
 			}
@@ -117,12 +117,13 @@ func (sg *subgroup) load(in *inst, lanes []int32) *Fault {
 	lv := sg.p.leafLists[in.aux]
 	ext := sg.p.leafExt[in.aux]
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
-	ptrs := r[in.a*S : in.a*S+S]
+	ptrs := r[in.a*R : in.a*R+S]
 	cache := regCache{reg: ^uint64(0)}
 	if len(lv) == 1 {
 		lf := lv[0]
-		d := r[in.dst*S : in.dst*S+S]
+		d := r[in.dst*R : in.dst*R+S]
 		shift := sg.p.ptrShift
 		for _, l := range lanes {
 			p := ptrs[l]
@@ -161,7 +162,7 @@ func (sg *subgroup) load(in *inst, lanes []int32) *Fault {
 			if lf.kind == skBool {
 				v = b2u(v != 0)
 			}
-			r[(in.dst+int32(k))*S+l] = v
+			r[(in.dst+int32(k))*R+l] = v
 		}
 	}
 	return nil
@@ -171,12 +172,13 @@ func (sg *subgroup) store(in *inst, lanes []int32) *Fault {
 	lv := sg.p.leafLists[in.aux]
 	ext := sg.p.leafExt[in.aux]
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
-	ptrs := r[in.a*S : in.a*S+S]
+	ptrs := r[in.a*R : in.a*R+S]
 	cache := regCache{reg: ^uint64(0)}
 	if len(lv) == 1 {
 		lf := lv[0]
-		v := r[in.b*S : in.b*S+S]
+		v := r[in.b*R : in.b*R+S]
 		shift := sg.p.ptrShift
 		for _, l := range lanes {
 			p := ptrs[l]
@@ -199,7 +201,7 @@ func (sg *subgroup) store(in *inst, lanes []int32) *Fault {
 			return f
 		}
 		for k, lf := range lv {
-			putLE(m[off+int(lf.off):], lf.size, r[(in.b+int32(k))*S+l])
+			putLE(m[off+int(lf.off):], lf.size, r[(in.b+int32(k))*R+l])
 		}
 	}
 	return nil
@@ -208,12 +210,13 @@ func (sg *subgroup) store(in *inst, lanes []int32) *Fault {
 func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 	ch := &sg.p.chains[in.aux]
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
-	base, d := r[in.a*S:in.a*S+S], r[in.dst*S:in.dst*S+S]
+	base, d := r[in.a*R:in.a*R+S], r[in.dst*R:in.dst*R+S]
 	shift := sg.p.ptrShift
 	if !ch.desc && len(ch.steps) == 1 {
 		st := ch.steps[0]
-		idx := r[st.slot*S : st.slot*S+S]
+		idx := r[st.slot*R : st.slot*R+S]
 		if st.count == 0 && st.w == 32 {
 			// the common case (an unchecked 32-bit index), without the
 			// general sign extension and bound
@@ -247,7 +250,7 @@ func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 		if ch.desc {
 			idx := ch.descC
 			if ch.descIdx >= 0 {
-				idx = r[ch.descIdx*S+l]
+				idx = r[ch.descIdx*R+l]
 			}
 			if ch.descN > 0 && idx >= uint64(ch.descN) || idx >= 1<<12 {
 				return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("descriptor index %d out of range", idx)}
@@ -256,7 +259,7 @@ func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 		}
 		off := ch.constOff
 		for _, st := range ch.steps {
-			v := r[st.slot*S+l]
+			v := r[st.slot*R+l]
 			iv := sext(v, st.w)
 			if st.count > 0 && uint64(iv) >= st.count {
 				return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("index %d out of range of an array of %d", iv, st.count)}
@@ -279,14 +282,15 @@ func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 func (sg *subgroup) loadLane(in *inst, lanes []int32) {
 	lv := sg.p.leafLists[in.aux]
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	isz := int(sg.p.invSize)
 	off := int(in.imm)
 	for k, lf := range lv {
-		d := r[(in.dst+int32(k))*S : (in.dst+int32(k))*S+S]
+		d := r[(in.dst+int32(k))*R : (in.dst+int32(k))*R+S]
 		at := off + int(lf.off)
 		for _, l := range lanes {
-			v := getLE(sg.inv[int(l)*isz+at:], lf.size)
+			v := getLE(sg.inv[(sg.lane0+int(l))*isz+at:], lf.size)
 			if lf.kind == skBool {
 				v = b2u(v != 0)
 			}
@@ -299,14 +303,15 @@ func (sg *subgroup) loadLane(in *inst, lanes []int32) {
 func (sg *subgroup) storeLane(in *inst, lanes []int32) {
 	lv := sg.p.leafLists[in.aux]
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	isz := int(sg.p.invSize)
 	off := int(in.imm)
 	for k, lf := range lv {
-		v := r[(in.b+int32(k))*S : (in.b+int32(k))*S+S]
+		v := r[(in.b+int32(k))*R : (in.b+int32(k))*R+S]
 		at := off + int(lf.off)
 		for _, l := range lanes {
-			putLE(sg.inv[int(l)*isz+at:], lf.size, v[l])
+			putLE(sg.inv[(sg.lane0+int(l))*isz+at:], lf.size, v[l])
 		}
 	}
 }
@@ -320,9 +325,10 @@ func (sg *subgroup) loadUni(in *inst, lanes []int32) *Fault {
 	}
 	lv := sg.p.leafLists[in.aux]
 	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	l0 := lanes[0]
-	m, off, f := sg.deref(r[in.a*S+l0], sg.p.leafExt[in.aux], l0)
+	m, off, f := sg.deref(r[in.a*R+l0], sg.p.leafExt[in.aux], l0)
 	if f != nil {
 		return f
 	}
@@ -331,7 +337,7 @@ func (sg *subgroup) loadUni(in *inst, lanes []int32) *Fault {
 		if lf.kind == skBool {
 			v = b2u(v != 0)
 		}
-		d := r[(in.dst+int32(k))*S : (in.dst+int32(k))*S+S]
+		d := r[(in.dst+int32(k))*R : (in.dst+int32(k))*R+S]
 		if len(lanes) == len(d) {
 			for l := range d {
 				d[l] = v

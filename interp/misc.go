@@ -11,7 +11,7 @@ import (
 // compiler's constant registers (OpSpecConstantOp).
 func constExec(c *compiler, in *inst) *Fault {
 	p := &Program{S: 1, shuffles: c.p.shuffles, leafLists: c.p.leafLists, chains: c.p.chains, opts: c.opts, ptrShift: c.p.ptrShift}
-	sg := &subgroup{p: p, S: 1, regs: c.cv}
+	sg := &subgroup{p: p, S: 1, R: 1, regs: c.cv}
 	return sg.exec(in, identity[:1])
 }
 
@@ -60,17 +60,17 @@ func (c *compiler) kernelParams() error {
 
 // matrix runs the matrix family (opMatrix).
 func (sg *subgroup) matrix(in *inst, lanes []int32) {
-	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	s := in.sc
 	rows, cols, inner := int32(in.imm&0xFF), int32(in.imm>>8&0xFF), int32(in.imm>>16&0xFF)
-	get := func(slot int32, l int32) uint64 { return r[slot*S+l] }
+	get := func(slot int32, l int32) uint64 { return r[slot*R+l] }
 	for _, l := range lanes {
 		switch in.aux {
 		case 0: // times scalar
 			k := get(in.b, l)
 			for c := int32(0); c < in.n; c++ {
-				r[(in.dst+c)*S+l] = fbin(bFMul, get(in.a+c, l), k, s)
+				r[(in.dst+c)*R+l] = fbin(bFMul, get(in.a+c, l), k, s)
 			}
 		case 1: // vector × matrix: result[j] = dot(v, column j)
 			for j := int32(0); j < cols; j++ {
@@ -83,7 +83,7 @@ func (sg *subgroup) matrix(in *inst, lanes []int32) {
 						acc = fbin(bFAdd, acc, p, s)
 					}
 				}
-				r[(in.dst+j)*S+l] = acc
+				r[(in.dst+j)*R+l] = acc
 			}
 		case 2: // matrix × vector: result[i] = sum_k m[k][i] * v[k]
 			for i := int32(0); i < rows; i++ {
@@ -96,7 +96,7 @@ func (sg *subgroup) matrix(in *inst, lanes []int32) {
 						acc = fbin(bFAdd, acc, p, s)
 					}
 				}
-				r[(in.dst+i)*S+l] = acc
+				r[(in.dst+i)*R+l] = acc
 			}
 		case 3: // matrix × matrix
 			for j := int32(0); j < cols; j++ {
@@ -110,13 +110,13 @@ func (sg *subgroup) matrix(in *inst, lanes []int32) {
 							acc = fbin(bFAdd, acc, p, s)
 						}
 					}
-					r[(in.dst+j*rows+i)*S+l] = acc
+					r[(in.dst+j*rows+i)*R+l] = acc
 				}
 			}
 		case 4: // outer product: column j = a * b[j]
 			for j := int32(0); j < cols; j++ {
 				for i := int32(0); i < rows; i++ {
-					r[(in.dst+j*rows+i)*S+l] = fbin(bFMul, get(in.a+i, l), get(in.b+j, l), s)
+					r[(in.dst+j*rows+i)*R+l] = fbin(bFMul, get(in.a+i, l), get(in.b+j, l), s)
 				}
 			}
 		}
@@ -125,7 +125,7 @@ func (sg *subgroup) matrix(in *inst, lanes []int32) {
 
 // idot runs the integer dot products (SPV_KHR_integer_dot_product).
 func (sg *subgroup) idot(in *inst, lanes []int32) {
-	S := int32(sg.S)
+	R := int32(sg.R)
 	r := sg.regs
 	rw := in.sc.width
 	for _, l := range lanes {
@@ -134,13 +134,13 @@ func (sg *subgroup) idot(in *inst, lanes []int32) {
 		n := in.n
 		elem := func(slot int32, k int32, signed bool) (int64, uint64) {
 			if in.imm == 1 {
-				v := r[slot*S+l] >> (8 * k) & 0xFF
+				v := r[slot*R+l] >> (8 * k) & 0xFF
 				if signed {
 					return sext(v, 8), v
 				}
 				return int64(v), v
 			}
-			v := r[(slot+k)*S+l]
+			v := r[(slot+k)*R+l]
 			if signed {
 				return sext(v, in.sc2.width), v
 			}
@@ -159,7 +159,7 @@ func (sg *subgroup) idot(in *inst, lanes []int32) {
 		signed := in.aux != 1
 		var res uint64
 		if in.c >= 0 {
-			acc := r[in.c*S+l]
+			acc := r[in.c*R+l]
 			if signed {
 				v := sum + sext(acc, rw)
 				lo, hi := -math.Ldexp(1, int(rw)-1), math.Ldexp(1, int(rw)-1)-1
@@ -181,6 +181,6 @@ func (sg *subgroup) idot(in *inst, lanes []int32) {
 		} else {
 			res = usum
 		}
-		r[in.dst*S+l] = res & in.sc.mask()
+		r[in.dst*R+l] = res & in.sc.mask()
 	}
 }

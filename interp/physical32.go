@@ -21,8 +21,18 @@ func (d *dispatch) check32() error {
 	if d.wgBytes > limit {
 		return fmt.Errorf("interp: workgroup memory of %d bytes is more than the 64 MiB a Physical32 pointer addresses", d.wgBytes)
 	}
-	if uint64(p.invSize)*uint64(p.S) > limit {
-		return fmt.Errorf("interp: private memory of %d bytes per invocation is too large for Physical32 pointers at subgroup size %d", p.invSize, p.S)
+	return nil
+}
+
+// check32Private rejects a Physical32 dispatch whose workgroup's private
+// memory (every lane's, one region: a pointer names the workgroup lane)
+// does not fit a pointer's offset.
+func (d *dispatch) check32Private() error {
+	p := d.p
+	inv := uint64(d.local[0]) * uint64(d.local[1]) * uint64(d.local[2])
+	lanes := (inv + uint64(p.S) - 1) / uint64(p.S) * uint64(p.S)
+	if uint64(p.invSize)*lanes > 1<<26 {
+		return fmt.Errorf("interp: private memory of %d bytes per invocation is too large for Physical32 pointers with %d invocations per workgroup", p.invSize, inv)
 	}
 	return nil
 }

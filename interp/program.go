@@ -150,7 +150,10 @@ type inst struct {
 	// bk 1: operand b is a scalar constant, k its value (b still names its
 	// register, which the lane-list paths read); full subgroups use k
 	bk uint8
-	k  uint64
+	// wide: the instruction means the same over a workgroup's lanes as per
+	// subgroup (wideOK): a wide group runs it at once
+	wide bool
+	k    uint64
 }
 
 // chain is an access chain: a constant offset and dynamic steps.
