@@ -110,19 +110,23 @@ func (sg *subgroup) denseBin(in *inst) {
 					d[l] = b2u(int64(x<<sh)>>sh >= sy)
 				}
 			case opFAdd32:
-				for l, x := range a {
+				for l := f32Vector(0, d, a, nil, y); l < len(d); l++ {
+					x := a[l]
 					d[l] = f32op(x, y, '+')
 				}
 			case opFSub32:
-				for l, x := range a {
+				for l := f32Vector(1, d, a, nil, y); l < len(d); l++ {
+					x := a[l]
 					d[l] = f32op(x, y, '-')
 				}
 			case opFMul32:
-				for l, x := range a {
+				for l := f32Vector(2, d, a, nil, y); l < len(d); l++ {
+					x := a[l]
 					d[l] = f32op(x, y, '*')
 				}
 			case opFDiv32:
-				for l, x := range a {
+				for l := f32Vector(3, d, a, nil, y); l < len(d); l++ {
+					x := a[l]
 					d[l] = f32op(x, y, '/')
 				}
 			case opFAdd64:
@@ -242,23 +246,23 @@ func (sg *subgroup) denseBin(in *inst) {
 				d[l] = b2u(int64(x<<sh)>>sh >= int64(y<<sh)>>sh)
 			}
 		case opFAdd32:
-			for l, x := range a {
-				y := bb[l]
+			for l := f32Vector(0, d, a, bb, 0); l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = f32op(x, y, '+')
 			}
 		case opFSub32:
-			for l, x := range a {
-				y := bb[l]
+			for l := f32Vector(1, d, a, bb, 0); l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = f32op(x, y, '-')
 			}
 		case opFMul32:
-			for l, x := range a {
-				y := bb[l]
+			for l := f32Vector(2, d, a, bb, 0); l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = f32op(x, y, '*')
 			}
 		case opFDiv32:
-			for l, x := range a {
-				y := bb[l]
+			for l := f32Vector(3, d, a, bb, 0); l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = f32op(x, y, '/')
 			}
 		case opFAdd64:
