@@ -18,8 +18,13 @@
 // which is never later than the immediate post-dominator) for unstructured
 // Kernel code.
 //
-// Workgroups run in parallel on goroutines; the subgroups of a workgroup run
-// one after another on one goroutine, switching at OpControlBarrier. Memory is
+// Workgroups run in parallel on goroutines. A workgroup's subgroups share
+// one register file, and while the workgroup's control flow is uniform they
+// run as one wide group, each instruction interpreted once for all its
+// lanes (instructions of subgroup scope still run per subgroup); at the
+// first divergent branch, call or other split point each subgroup resumes
+// on its own, one after another on the goroutine, switching at
+// OpControlBarrier (wide.go; Options.SeparateSubgroups turns it off). Memory is
 // byte slices (the caller's buffers are used in place); pointers are 64-bit
 // values holding a region number and a byte offset, and every access is
 // bounds-checked. Run-time errors are *Fault values naming the instruction,
