@@ -19,7 +19,8 @@ type Options struct {
 	// Strict reports undefined behaviour that is otherwise given a value
 	// (integer division by zero, an out-of-range OpBitcastExtractEXT offset).
 	Strict bool
-	// Shuffle permutes workgroup and subgroup order with Seed, to expose races.
+	// Shuffle permutes workgroup and subgroup order with Seed, to expose races
+	// (the subgroups of a workgroup then always run apart: SeparateSubgroups).
 	Shuffle bool
 	Seed    int64
 	// Parallelism is the number of goroutines running workgroups; 0 means

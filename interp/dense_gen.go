@@ -19,27 +19,48 @@ func (sg *subgroup) denseBin(in *inst) {
 			y := in.k
 			switch in.op {
 			case opIAdd:
-				for l, x := range a {
+
+				l := intVector(intAdd, d, a, nil, y, m, 0, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = (x + y) & m
 				}
 			case opISub:
-				for l, x := range a {
+
+				l := intVector(intSub, d, a, nil, y, m, 0, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = (x - y) & m
 				}
 			case opIMul:
-				for l, x := range a {
+
+				l := 0
+				if m <= 1<<32-1 {
+					l = intVector(intMul, d, a, nil, y, m, 0, 0, 0)
+				}
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = (x * y) & m
 				}
 			case opAnd:
-				for l, x := range a {
+
+				l := intVector(intAnd, d, a, nil, y, m, 0, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = x & y
 				}
 			case opOr:
-				for l, x := range a {
+
+				l := intVector(intOr, d, a, nil, y, m, 0, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = x | y
 				}
 			case opXor:
-				for l, x := range a {
+
+				l := intVector(intXor, d, a, nil, y, m, 0, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = x ^ y
 				}
 			case opShl:
@@ -48,7 +69,9 @@ func (sg *subgroup) denseBin(in *inst) {
 					clear(d)
 					continue
 				}
-				for l, x := range a {
+				l := intVector(intShl, d, a, nil, y, m, 0, 0, s)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = (x << s) & m
 				}
 			case opShrL:
@@ -57,7 +80,9 @@ func (sg *subgroup) denseBin(in *inst) {
 					clear(d)
 					continue
 				}
-				for l, x := range a {
+				l := intVector(intShr, d, a, nil, y, m, 0, 0, s)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = x >> s
 				}
 			case opShrA:
@@ -66,47 +91,73 @@ func (sg *subgroup) denseBin(in *inst) {
 					d[l] = uint64(int64(x<<sh)>>sh>>s) & m
 				}
 			case opIEq:
-				for l, x := range a {
+
+				l := intVector(intEq, d, a, nil, y, m, 0, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(x == y)
 				}
 			case opINe:
-				for l, x := range a {
+
+				l := intVector(intNe, d, a, nil, y, m, 0, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(x != y)
 				}
 			case opULt:
-				for l, x := range a {
+
+				l := intVector(intLt, d, a, nil, y, m, 1<<63, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(x < y)
 				}
 			case opULe:
-				for l, x := range a {
+
+				l := intVector(intLe, d, a, nil, y, m, 1<<63, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(x <= y)
 				}
 			case opUGt:
-				for l, x := range a {
+
+				l := intVector(intGt, d, a, nil, y, m, 1<<63, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(x > y)
 				}
 			case opUGe:
-				for l, x := range a {
+
+				l := intVector(intGe, d, a, nil, y, m, 1<<63, 0, 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(x >= y)
 				}
 			case opSLt:
 				sy := int64(y<<sh) >> sh
-				for l, x := range a {
+				l := intVector(intLt, d, a, nil, y, m, 0, uint64(sh), 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(int64(x<<sh)>>sh < sy)
 				}
 			case opSLe:
 				sy := int64(y<<sh) >> sh
-				for l, x := range a {
+				l := intVector(intLe, d, a, nil, y, m, 0, uint64(sh), 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(int64(x<<sh)>>sh <= sy)
 				}
 			case opSGt:
 				sy := int64(y<<sh) >> sh
-				for l, x := range a {
+				l := intVector(intGt, d, a, nil, y, m, 0, uint64(sh), 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(int64(x<<sh)>>sh > sy)
 				}
 			case opSGe:
 				sy := int64(y<<sh) >> sh
-				for l, x := range a {
+				l := intVector(intGe, d, a, nil, y, m, 0, uint64(sh), 0)
+				for ; l < len(d); l++ {
+					x := a[l]
 					d[l] = b2u(int64(x<<sh)>>sh >= sy)
 				}
 			case opFAdd32:
@@ -151,33 +202,42 @@ func (sg *subgroup) denseBin(in *inst) {
 		bb := r[(in.b+c)*R : (in.b+c)*R+S][:len(d)]
 		switch in.op {
 		case opIAdd:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intAdd, d, a, bb, 0, m, 0, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = (x + y) & m
 			}
 		case opISub:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intSub, d, a, bb, 0, m, 0, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = (x - y) & m
 			}
 		case opIMul:
-			for l, x := range a {
-				y := bb[l]
+			l := 0
+			if m <= 1<<32-1 {
+				l = intVector(intMul, d, a, bb, 0, m, 0, 0, 0)
+			}
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = (x * y) & m
 			}
 		case opAnd:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intAnd, d, a, bb, 0, m, 0, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = x & y
 			}
 		case opOr:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intOr, d, a, bb, 0, m, 0, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = x | y
 			}
 		case opXor:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intXor, d, a, bb, 0, m, 0, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = x ^ y
 			}
 		case opShl:
@@ -196,53 +256,63 @@ func (sg *subgroup) denseBin(in *inst) {
 				d[l] = sraBits(x, y&sm, w, m)
 			}
 		case opIEq:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intEq, d, a, bb, 0, m, 0, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(x == y)
 			}
 		case opINe:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intNe, d, a, bb, 0, m, 0, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(x != y)
 			}
 		case opULt:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intLt, d, a, bb, 0, m, 1<<63, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(x < y)
 			}
 		case opULe:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intLe, d, a, bb, 0, m, 1<<63, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(x <= y)
 			}
 		case opUGt:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intGt, d, a, bb, 0, m, 1<<63, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(x > y)
 			}
 		case opUGe:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intGe, d, a, bb, 0, m, 1<<63, 0, 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(x >= y)
 			}
 		case opSLt:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intLt, d, a, bb, 0, m, 0, uint64(sh), 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(int64(x<<sh)>>sh < int64(y<<sh)>>sh)
 			}
 		case opSLe:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intLe, d, a, bb, 0, m, 0, uint64(sh), 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(int64(x<<sh)>>sh <= int64(y<<sh)>>sh)
 			}
 		case opSGt:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intGt, d, a, bb, 0, m, 0, uint64(sh), 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(int64(x<<sh)>>sh > int64(y<<sh)>>sh)
 			}
 		case opSGe:
-			for l, x := range a {
-				y := bb[l]
+			l := intVector(intGe, d, a, bb, 0, m, 0, uint64(sh), 0)
+			for ; l < len(d); l++ {
+				x, y := a[l], bb[l]
 				d[l] = b2u(int64(x<<sh)>>sh >= int64(y<<sh)>>sh)
 			}
 		case opFAdd32:

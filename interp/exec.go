@@ -189,17 +189,7 @@ func (sg *subgroup) run() {
 		case opBranchCond:
 			c := r[in.a*R : in.a*R+S]
 			if len(lanes) == fr.nlive && sg.wg.d.trace == nil {
-				nt := 0
-				for _, l := range lanes {
-					if c[l] != 0 {
-						nt++
-					}
-				}
-				if nt == 0 || nt == len(lanes) {
-					e := &p.edges[in.aux]
-					if nt == 0 {
-						e = &p.edges[in.aux+1]
-					}
+				if e := p.uniformEdge(in, c, lanes); e != nil {
 					sg.moves(e, lanes)
 					fr.ip = p.blocks[e.target].start
 					break
@@ -337,6 +327,40 @@ func (sg *subgroup) run() {
 			return
 		}
 	}
+}
+
+// uniformEdge returns the edge of conditional branch in that every lane
+// takes (c: the condition's register), or nil if the lanes disagree.
+func (p *Program) uniformEdge(in *inst, c []uint64, lanes []int32) *edge {
+	if len(lanes) == 0 {
+		return nil
+	}
+	if len(lanes) == len(c) {
+		// every lane: the list is 0..S-1, scan the register itself
+		first := c[0] != 0
+		for _, v := range c {
+			if (v != 0) != first {
+				return nil
+			}
+		}
+		if first {
+			return &p.edges[in.aux]
+		}
+		return &p.edges[in.aux+1]
+	}
+	nt := 0
+	for _, l := range lanes {
+		if c[l] != 0 {
+			nt++
+		}
+	}
+	switch nt {
+	case len(lanes):
+		return &p.edges[in.aux]
+	case 0:
+		return &p.edges[in.aux+1]
+	}
+	return nil
 }
 
 // uniformNote: a branch that every live lane of the frame takes together

@@ -17,28 +17,31 @@ import (
 // shift operand's mask), sh (64 - w: sign extension is int64(x<<sh)>>sh).
 // An immediate kernel (imm) may hoist work out of the loop with pre, which
 // runs once with y set; without imm, the lane form is used with y fixed.
-var kernels = []struct{ op, expr, pre, imm string }{
-	// (the float32 kernels run their first lanes in f32Vector: see vec)
-	{op: "opIAdd", expr: "(x + y) & m"},
-	{op: "opISub", expr: "(x - y) & m"},
-	{op: "opIMul", expr: "(x * y) & m"},
-	{op: "opAnd", expr: "x & y"},
-	{op: "opOr", expr: "x | y"},
-	{op: "opXor", expr: "x ^ y"},
+//
+// Kernels with iv run their first lanes in intVector (lanes_amd64.go) with
+// that operation, ordering (flip, sh) and condition cond; shifts only in
+// the immediate form (ivImm). The float32 kernels use f32Vector (vec).
+var kernels = []struct{ op, expr, pre, imm, iv, flip, sh, cond string; ivImm bool }{
+	{op: "opIAdd", expr: "(x + y) & m", iv: "intAdd"},
+	{op: "opISub", expr: "(x - y) & m", iv: "intSub"},
+	{op: "opIMul", expr: "(x * y) & m", iv: "intMul", cond: "m <= 1<<32-1"},
+	{op: "opAnd", expr: "x & y", iv: "intAnd"},
+	{op: "opOr", expr: "x | y", iv: "intOr"},
+	{op: "opXor", expr: "x ^ y", iv: "intXor"},
 	// a shift by the width or more gives what a wide shift gives (see shlBits)
-	{op: "opShl", expr: "shlBits(x, y&sm, w, m)", pre: "s := y & sm; if s >= uint64(w) { clear(d); continue }", imm: "(x << s) & m"},
-	{op: "opShrL", expr: "shrBits(x, y&sm, w)", pre: "s := y & sm; if s >= uint64(w) { clear(d); continue }", imm: "x >> s"},
+	{op: "opShl", expr: "shlBits(x, y&sm, w, m)", pre: "s := y & sm; if s >= uint64(w) { clear(d); continue }", imm: "(x << s) & m", iv: "intShl", ivImm: true},
+	{op: "opShrL", expr: "shrBits(x, y&sm, w)", pre: "s := y & sm; if s >= uint64(w) { clear(d); continue }", imm: "x >> s", iv: "intShr", ivImm: true},
 	{op: "opShrA", expr: "sraBits(x, y&sm, w, m)", pre: "s := min(y&sm, uint64(w-1))", imm: "uint64(int64(x<<sh)>>sh>>s) & m"},
-	{op: "opIEq", expr: "b2u(x == y)"},
-	{op: "opINe", expr: "b2u(x != y)"},
-	{op: "opULt", expr: "b2u(x < y)"},
-	{op: "opULe", expr: "b2u(x <= y)"},
-	{op: "opUGt", expr: "b2u(x > y)"},
-	{op: "opUGe", expr: "b2u(x >= y)"},
-	{op: "opSLt", expr: "b2u(int64(x<<sh)>>sh < int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh < sy)"},
-	{op: "opSLe", expr: "b2u(int64(x<<sh)>>sh <= int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh <= sy)"},
-	{op: "opSGt", expr: "b2u(int64(x<<sh)>>sh > int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh > sy)"},
-	{op: "opSGe", expr: "b2u(int64(x<<sh)>>sh >= int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh >= sy)"},
+	{op: "opIEq", expr: "b2u(x == y)", iv: "intEq"},
+	{op: "opINe", expr: "b2u(x != y)", iv: "intNe"},
+	{op: "opULt", expr: "b2u(x < y)", iv: "intLt", flip: "1 << 63"},
+	{op: "opULe", expr: "b2u(x <= y)", iv: "intLe", flip: "1 << 63"},
+	{op: "opUGt", expr: "b2u(x > y)", iv: "intGt", flip: "1 << 63"},
+	{op: "opUGe", expr: "b2u(x >= y)", iv: "intGe", flip: "1 << 63"},
+	{op: "opSLt", expr: "b2u(int64(x<<sh)>>sh < int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh < sy)", iv: "intLt", sh: "uint64(sh)"},
+	{op: "opSLe", expr: "b2u(int64(x<<sh)>>sh <= int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh <= sy)", iv: "intLe", sh: "uint64(sh)"},
+	{op: "opSGt", expr: "b2u(int64(x<<sh)>>sh > int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh > sy)", iv: "intGt", sh: "uint64(sh)"},
+	{op: "opSGe", expr: "b2u(int64(x<<sh)>>sh >= int64(y<<sh)>>sh)", pre: "sy := int64(y<<sh) >> sh", imm: "b2u(int64(x<<sh)>>sh >= sy)", iv: "intGe", sh: "uint64(sh)"},
 	{op: "opFAdd32", expr: "f32op(x, y, '+')"},
 	{op: "opFSub32", expr: "f32op(x, y, '-')"},
 	{op: "opFMul32", expr: "f32op(x, y, '*')"},
@@ -51,6 +54,22 @@ var kernels = []struct{ op, expr, pre, imm string }{
 
 // vec: the kernels f32Vector runs (lanes_amd64.go), by its op number.
 var vec = map[string]int{"opFAdd32": 0, "opFSub32": 1, "opFMul32": 2, "opFDiv32": 3}
+
+// ivCall is the statements that run intVector for the first lanes and
+// leave the next lane in l.
+func ivCall(iv, bArg, y, s, flip, sh, cond string) string {
+	if flip == "" {
+		flip = "0"
+	}
+	if sh == "" {
+		sh = "0"
+	}
+	call := fmt.Sprintf("intVector(%s, d, a, %s, %s, m, %s, %s, %s)", iv, bArg, y, flip, sh, s)
+	if cond == "" {
+		return "l := " + call
+	}
+	return fmt.Sprintf("l := 0\nif %s { l = %s }", cond, call)
+}
 
 func main() {
 	var b bytes.Buffer
@@ -80,6 +99,17 @@ func (sg *subgroup) denseBin(in *inst) {
 			fmt.Fprintf(&b, "case %s:\nfor l := f32Vector(%d, d, a, nil, y); l < len(d); l++ { x := a[l]; d[l] = %s }\n", k.op, v, k.expr)
 			continue
 		}
+		if k.iv != "" {
+			expr, s := k.expr, "0"
+			if k.imm != "" {
+				expr = k.imm
+			}
+			if k.ivImm {
+				s = "s"
+			}
+			fmt.Fprintf(&b, "case %s:\n%s\n%s\nfor ; l < len(d); l++ { x := a[l]; d[l] = %s }\n", k.op, k.pre, ivCall(k.iv, "nil", "y", s, k.flip, k.sh, k.cond), expr)
+			continue
+		}
 		if k.imm != "" {
 			fmt.Fprintf(&b, "case %s:\n%s\nfor l, x := range a { d[l] = %s }\n", k.op, k.pre, k.imm)
 			continue
@@ -95,6 +125,10 @@ func (sg *subgroup) denseBin(in *inst) {
 	for _, k := range kernels {
 		if v, ok := vec[k.op]; ok {
 			fmt.Fprintf(&b, "case %s:\nfor l := f32Vector(%d, d, a, bb, 0); l < len(d); l++ { x, y := a[l], bb[l]; d[l] = %s }\n", k.op, v, k.expr)
+			continue
+		}
+		if k.iv != "" && !k.ivImm {
+			fmt.Fprintf(&b, "case %s:\n%s\nfor ; l < len(d); l++ { x, y := a[l], bb[l]; d[l] = %s }\n", k.op, ivCall(k.iv, "bb", "0", "0", k.flip, k.sh, k.cond), k.expr)
 			continue
 		}
 		fmt.Fprintf(&b, "case %s:\nfor l, x := range a { y := bb[l]; d[l] = %s }\n", k.op, k.expr)

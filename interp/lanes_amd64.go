@@ -15,6 +15,9 @@ var useAVX2 = cpuid.AVX2()
 func f32binAVX2(op int, d, a, b *uint64, imm bool, n int)
 
 //go:noescape
+func intbinAVX2(op int, d, a, b *uint64, bstep int, m, flip, sh, s uint64, n int)
+
+//go:noescape
 func isRampAVX2(idx *uint64, n int, i0 uint64) bool
 
 //go:noescape
@@ -40,22 +43,33 @@ func f32Vector(op int, d, a, b []uint64, y uint64) int {
 	return n
 }
 
+// intVector runs integer kernel op (intOp) over the lanes of d in groups
+// of four and reports how many lanes it did (the caller does the rest).
+// b is a lane array, or nil with y the immediate. m masks arithmetic
+// results; comparisons see each operand as (x<<sh)^flip, a signed 64-bit
+// word: flip 1<<63 orders unsigned words, sh 64-w narrow signed ones. s is
+// the shift count of intShl/intShr.
+func intVector(op int, d, a, b []uint64, y, m, flip, sh, s uint64) int {
+	n := len(d) &^ 3
+	if !useAVX2 || n == 0 || len(a) < n || (b != nil && len(b) < n) {
+		return 0
+	}
+	if b == nil {
+		yb := [4]uint64{y, y, y, y}
+		intbinAVX2(op, &d[0], &a[0], &yb[0], 0, m, flip, sh, s, n)
+	} else {
+		intbinAVX2(op, &d[0], &a[0], &b[0], 32, m, flip, sh, s, n)
+	}
+	return n
+}
+
 // isRamp reports whether idx[l] == i0+l for every lane.
 func isRamp(idx []uint64, i0 uint64) bool {
 	n := len(idx) &^ 3
-	if useAVX2 && n > 0 {
-		if !isRampAVX2(&idx[0], n, i0) {
-			return false
-		}
-	} else {
-		n = 0
+	if !useAVX2 || n == 0 {
+		return isRampGo(idx, i0)
 	}
-	for l := n; l < len(idx); l++ {
-		if idx[l] != i0+uint64(l) {
-			return false
-		}
-	}
-	return true
+	return isRampAVX2(&idx[0], n, i0) && isRampGo(idx[n:], i0+uint64(n))
 }
 
 // widen32 sets d[l] to the little-endian uint32 at src[4*l:]; src holds
@@ -63,14 +77,12 @@ func isRamp(idx []uint64, i0 uint64) bool {
 func widen32(d []uint64, src []byte) {
 	src = src[:4*len(d)]
 	n := len(d) &^ 3
-	if useAVX2 && n > 0 {
-		widen32AVX2(&d[0], &src[0], n)
-	} else {
-		n = 0
+	if !useAVX2 || n == 0 {
+		widen32Go(d, src)
+		return
 	}
-	for l := n; l < len(d); l++ {
-		d[l] = uint64(uint32(src[4*l]) | uint32(src[4*l+1])<<8 | uint32(src[4*l+2])<<16 | uint32(src[4*l+3])<<24)
-	}
+	widen32AVX2(&d[0], &src[0], n)
+	widen32Go(d[n:], src[4*n:])
 }
 
 // narrow32 stores the low half of v[l] little-endian at dst[4*l:]; dst
@@ -78,13 +90,10 @@ func widen32(d []uint64, src []byte) {
 func narrow32(dst []byte, v []uint64) {
 	dst = dst[:4*len(v)]
 	n := len(v) &^ 3
-	if useAVX2 && n > 0 {
-		narrow32AVX2(&dst[0], &v[0], n)
-	} else {
-		n = 0
+	if !useAVX2 || n == 0 {
+		narrow32Go(dst, v)
+		return
 	}
-	for l := n; l < len(v); l++ {
-		x := v[l]
-		dst[4*l], dst[4*l+1], dst[4*l+2], dst[4*l+3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
-	}
+	narrow32AVX2(&dst[0], &v[0], n)
+	narrow32Go(dst[4*n:], v[n:])
 }

@@ -162,3 +162,117 @@ narrowloop:
 	JNE     narrowloop
 	VZEROUPPER
 	RET
+
+DATA laneOne<>+0(SB)/8, $1
+GLOBL laneOne<>(SB), RODATA|NOPTR, $8
+
+// ILOOP runs BODY on Y0 = a[l..l+3], Y1 = b (BX = 32: a lane array; 0:
+// four copies of the immediate) and stores Y0 to d.
+#define ILOOP(label, BODY) \
+label: \
+	VMOVDQU (SI), Y0; \
+	VMOVDQU (DX), Y1; \
+	BODY; \
+	VMOVDQU Y0, (DI); \
+	ADDQ    $32, SI; \
+	ADDQ    BX, DX; \
+	ADDQ    $32, DI; \
+	DECQ    CX; \
+	JNE     label; \
+	JMP     idone
+
+// ORDER maps both operands to signed-comparable words: shifted left by
+// X11 (sh: a narrow signed type's sign bit to bit 63), then XORed with
+// Y8 (flip: bit 63 for an unsigned comparison).
+#define ORDER \
+	VPSLLQ X11, Y0, Y0; \
+	VPSLLQ X11, Y1, Y1; \
+	VPXOR  Y8, Y0, Y0; \
+	VPXOR  Y8, Y1, Y1
+
+// (The shift counts are loaded with VMOVQ: a legacy-SSE MOVQ into an XMM
+// register after 256-bit instructions costs a state transition of
+// hundreds of cycles, which made the whole kernel slower than Go.)
+//
+// func intbinAVX2(op int, d, a, b *uint64, bstep int, m, flip, sh, s uint64, n int)
+// op (intOp in lanes_amd64.go): 0 add, 1 sub, 2 mul (low 32 bits), 3 and,
+// 4 or, 5 xor, 6 eq, 7 ne, 8 lt, 9 gt, 10 le, 11 ge, 12 shl by s,
+// 13 shr by s. Arithmetic and shl results are masked with m; comparisons
+// give 0 or 1.
+TEXT ·intbinAVX2(SB), NOSPLIT, $0-80
+	MOVQ op+0(FP), AX
+	MOVQ d+8(FP), DI
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), DX
+	MOVQ bstep+32(FP), BX
+	MOVQ n+72(FP), CX
+	SHRQ $2, CX
+	JEQ  iret
+	VPBROADCASTQ m+40(FP), Y7
+	VPBROADCASTQ flip+48(FP), Y8
+	VPBROADCASTQ laneOne<>(SB), Y9
+	VMOVQ sh+56(FP), X11
+	VMOVQ s+64(FP), X10
+	CMPQ AX, $0
+	JEQ  iadd
+	CMPQ AX, $1
+	JEQ  isub
+	CMPQ AX, $2
+	JEQ  imul
+	CMPQ AX, $3
+	JEQ  iand
+	CMPQ AX, $4
+	JEQ  ior
+	CMPQ AX, $5
+	JEQ  ixor
+	CMPQ AX, $6
+	JEQ  ieq
+	CMPQ AX, $7
+	JEQ  ine
+	CMPQ AX, $8
+	JEQ  ilt
+	CMPQ AX, $9
+	JEQ  igt
+	CMPQ AX, $10
+	JEQ  ile
+	CMPQ AX, $11
+	JEQ  ige
+	CMPQ AX, $12
+	JEQ  ishl
+	JMP  ishr
+
+// the loop bodies (macro arguments cannot hold commas)
+#define IADD_BODY VPADDQ Y1, Y0, Y0; VPAND Y7, Y0, Y0
+#define ISUB_BODY VPSUBQ Y1, Y0, Y0; VPAND Y7, Y0, Y0
+#define IMUL_BODY VPMULUDQ Y1, Y0, Y0; VPAND Y7, Y0, Y0
+#define IAND_BODY VPAND Y1, Y0, Y0
+#define IOR_BODY VPOR Y1, Y0, Y0
+#define IXOR_BODY VPXOR Y1, Y0, Y0
+#define IEQ_BODY VPCMPEQQ Y1, Y0, Y0; VPAND Y9, Y0, Y0
+#define INE_BODY VPCMPEQQ Y1, Y0, Y0; VPANDN Y9, Y0, Y0
+#define ILT_BODY ORDER; VPCMPGTQ Y0, Y1, Y0; VPAND Y9, Y0, Y0
+#define IGT_BODY ORDER; VPCMPGTQ Y1, Y0, Y0; VPAND Y9, Y0, Y0
+#define ILE_BODY ORDER; VPCMPGTQ Y1, Y0, Y0; VPANDN Y9, Y0, Y0
+#define IGE_BODY ORDER; VPCMPGTQ Y0, Y1, Y0; VPANDN Y9, Y0, Y0
+#define ISHL_BODY VPSLLQ X10, Y0, Y0; VPAND Y7, Y0, Y0
+#define ISHR_BODY VPSRLQ X10, Y0, Y0
+
+ILOOP(iadd, IADD_BODY)
+ILOOP(isub, ISUB_BODY)
+ILOOP(imul, IMUL_BODY)
+ILOOP(iand, IAND_BODY)
+ILOOP(ior, IOR_BODY)
+ILOOP(ixor, IXOR_BODY)
+ILOOP(ieq, IEQ_BODY)
+ILOOP(ine, INE_BODY)
+ILOOP(ilt, ILT_BODY)
+ILOOP(igt, IGT_BODY)
+ILOOP(ile, ILE_BODY)
+ILOOP(ige, IGE_BODY)
+ILOOP(ishl, ISHL_BODY)
+ILOOP(ishr, ISHR_BODY)
+
+idone:
+	VZEROUPPER
+iret:
+	RET

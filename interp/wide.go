@@ -129,18 +129,7 @@ func (w *subgroup) runWide(sgs []*subgroup) {
 			fr.ip = p.blocks[e.target].start
 			continue
 		case opBranchCond:
-			c := r[in.a*R : in.a*R+S]
-			nt := 0
-			for _, l := range lanes {
-				if c[l] != 0 {
-					nt++
-				}
-			}
-			if nt == 0 || nt == len(lanes) {
-				e := &p.edges[in.aux]
-				if nt == 0 {
-					e = &p.edges[in.aux+1]
-				}
+			if e := p.uniformEdge(in, r[in.a*R:in.a*R+S], lanes); e != nil {
 				w.moves(e, lanes)
 				fr.ip = p.blocks[e.target].start
 				continue
