@@ -21,7 +21,10 @@ import (
 // Kernels with iv run their first lanes in intVector (lanes_amd64.go) with
 // that operation, ordering (flip, sh) and condition cond; shifts only in
 // the immediate form (ivImm). The float32 kernels use f32Vector (vec).
-var kernels = []struct{ op, expr, pre, imm, iv, flip, sh, cond string; ivImm bool }{
+var kernels = []struct {
+	op, expr, pre, imm, iv, flip, sh, cond string
+	ivImm                                  bool
+}{
 	{op: "opIAdd", expr: "(x + y) & m", iv: "intAdd"},
 	{op: "opISub", expr: "(x - y) & m", iv: "intSub"},
 	{op: "opIMul", expr: "(x * y) & m", iv: "intMul", cond: "m <= 1<<32-1"},
