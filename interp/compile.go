@@ -191,6 +191,7 @@ func (c *compiler) compile(entry string) error {
 		}
 	}
 	c.p.code = c.code
+	c.p.tabulateConversions()
 	for i := range c.p.code {
 		c.p.code[i].wide = c.p.wideOK(&c.p.code[i])
 	}

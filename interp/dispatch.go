@@ -701,6 +701,21 @@ func (sg *subgroup) loadBuiltin(in *inst, lanes []int32) {
 			for _, l := range lanes {
 				dst[l] = uint64(sg.localID[l][c]) & m
 			}
+		case iv.builtin == spirv.BuiltInSubgroupLocalInvocationId && sg.wideOf == nil:
+			for _, l := range lanes {
+				dst[l] = uint64(l) & m
+			}
+		case iv.builtin == spirv.BuiltInLocalInvocationIndex:
+			for _, l := range lanes {
+				dst[l] = uint64(sg.localIdx[l]) & m
+			}
+		case c == 0 && (iv.builtin == spirv.BuiltInSubgroupSize || iv.builtin == spirv.BuiltInSubgroupMaxSize ||
+			iv.builtin == spirv.BuiltInSubgroupId || iv.builtin == spirv.BuiltInNumSubgroups) && sg.wideOf == nil:
+			// the same for every lane of the subgroup
+			v := sg.builtin(iv.builtin, int(lanes[0]), sg.n, nsg)[0] & m
+			for _, l := range lanes {
+				dst[l] = v
+			}
 		default:
 			for _, l := range lanes {
 				vals := sg.builtin(iv.builtin, int(l), sg.n, nsg)

@@ -928,6 +928,20 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		}
 	case opConv:
 		mode, sat := uint8(in.imm&0xFF), in.imm>>8&1 != 0
+		if in.c > 0 {
+			tab := sg.p.convTabs[in.c-1]
+			for c := int32(0); c < n; c++ {
+				d, a := col(in.dst+c), col(in.a+c)
+				for _, l := range lanes {
+					if x := a[l]; x < uint64(len(tab)) {
+						d[l] = tab[x]
+					} else {
+						d[l] = convert(in.aux, x, in.sc2, in.sc, mode, sat)
+					}
+				}
+			}
+			break
+		}
 		for c := int32(0); c < n; c++ {
 			d, a := col(in.dst+c), col(in.a+c)
 			for _, l := range lanes {

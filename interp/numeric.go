@@ -334,3 +334,38 @@ func convert(kind int32, x uint64, from, to scalar, mode uint8, sat bool) uint64
 	}
 	return x
 }
+
+// convKey identifies a conversion: its kind, types, rounding mode and
+// saturation (opConv's aux, sc2, sc and imm).
+type convKey struct {
+	kind     int32
+	from, to scalar
+	imm      uint64
+}
+
+// tabulateConversions gives every conversion from a type of 8 bits or
+// fewer (FP8, FP6, FP4, E8M0, 8-bit integers) a table of its results by
+// source value, computed by convert itself, so a lane's conversion is a
+// lookup (opConv with c > 0; exec checks the value is in range).
+func (p *Program) tabulateConversions() {
+	index := map[convKey]int32{}
+	for i := range p.code {
+		in := &p.code[i]
+		if in.op != opConv || in.sc2.width > 8 || in.sc2.width == 0 || in.aux == cvPtrToU || in.aux == cvUToPtr {
+			continue
+		}
+		k := convKey{in.aux, in.sc2, in.sc, in.imm}
+		t, ok := index[k]
+		if !ok {
+			mode, sat := uint8(in.imm&0xFF), in.imm>>8&1 != 0
+			tab := make([]uint64, 1<<in.sc2.width)
+			for x := range tab {
+				tab[x] = convert(in.aux, uint64(x), in.sc2, in.sc, mode, sat)
+			}
+			p.convTabs = append(p.convTabs, tab)
+			t = int32(len(p.convTabs))
+			index[k] = t
+		}
+		in.c = t
+	}
+}

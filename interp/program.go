@@ -52,6 +52,7 @@ type Program struct {
 	atomics   []atomicInfo
 	exts      []extInfo
 	bloads    []builtinLoad
+	convTabs  [][]uint64 // conversions from 8 bits or fewer, by value (opConv c-1)
 	names     map[uint32]string
 }
 
