@@ -61,6 +61,9 @@ type wgState struct {
 	localID  [][3]uint32
 	localIdx []uint32
 	wide     *subgroup // nil: the subgroups always run one by one
+	// lastShape is the shape of the workgroup the invocation memory was
+	// last set up for
+	lastShape initKey
 }
 
 func (d *dispatch) regionName(reg int) string {
@@ -431,11 +434,18 @@ func (st *wgState) runGroup(i uint64) *Fault {
 	clear(st.mem)
 	inv := int(size[0] * size[1] * size[2])
 	nsg := (inv + p.S - 1) / p.S
+	// invocation memory needs setting up unless nothing in it depends on
+	// the workgroup and it was set up for a workgroup of this shape
+	shape := initKey{size: size, n: inv, nsg: nsg, ok: true}
+	initAll := p.privSet || p.initPerWG || shape != st.lastShape
+	st.lastShape = shape
 	if w := st.wide; w != nil && nsg > 1 {
 		for k := 0; k < nsg; k++ {
 			sg := st.sgs[k]
 			sg.n = min(p.S, inv-k*p.S)
-			sg.initInvocations(k, sg.n, nsg)
+			if initAll {
+				sg.initInvocations(k, sg.n, nsg)
+			}
 		}
 		w.startWide(inv)
 		w.runWide(st.sgs[:nsg])
@@ -450,7 +460,9 @@ func (st *wgState) runGroup(i uint64) *Fault {
 			sg := st.sgs[k]
 			n := min(p.S, inv-k*p.S)
 			sg.start(n)
-			sg.initInvocations(k, n, nsg)
+			if initAll {
+				sg.initInvocations(k, n, nsg)
+			}
 		}
 	}
 	ord := st.ord[:nsg]
@@ -683,14 +695,16 @@ func (sg *subgroup) loadBuiltin(in *inst, lanes []int32) {
 				base = st.id[c]*d.local[c] + d.offset[c]
 			}
 			if c > 0 {
-				for l := range dst {
-					dst[l] = uint64(base) & m
-				}
+				fill(dst, uint64(base)&m)
 				continue
 			}
 			base += uint32(sg.lane0)
+			if uint64(base)+uint64(len(dst)) <= 1<<32 {
+				ramp(dst, uint64(base), m)
+				continue
+			}
 			for l := range dst {
-				dst[l] = uint64(base+uint32(l)) & m
+				dst[l] = uint64(base+uint32(l)) & m // the id wraps at 32 bits
 			}
 		case iv.builtin == spirv.BuiltInGlobalInvocationId && c < 3:
 			base := st.id[c]*d.local[c] + d.offset[c]

@@ -47,3 +47,17 @@ func narrow32Go(dst []byte, v []uint64) {
 		dst[4*l], dst[4*l+1], dst[4*l+2], dst[4*l+3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
 	}
 }
+
+// fillGo sets every d[l] to v.
+func fillGo(d []uint64, v uint64) {
+	for l := range d {
+		d[l] = v
+	}
+}
+
+// rampGo sets d[l] to (base + l) & m.
+func rampGo(d []uint64, base, m uint64) {
+	for l := range d {
+		d[l] = (base + uint64(l)) & m
+	}
+}

@@ -18,6 +18,12 @@ func f32binAVX2(op int, d, a, b *uint64, imm bool, n int)
 func intbinAVX2(op int, d, a, b *uint64, bstep int, m, flip, sh, s uint64, n int)
 
 //go:noescape
+func fillAVX2(d *uint64, v uint64, n int)
+
+//go:noescape
+func rampAVX2(d *uint64, base, m uint64, n int)
+
+//go:noescape
 func isRampAVX2(idx *uint64, n int, i0 uint64) bool
 
 //go:noescape
@@ -96,4 +102,26 @@ func narrow32(dst []byte, v []uint64) {
 	}
 	narrow32AVX2(&dst[0], &v[0], n)
 	narrow32Go(dst[4*n:], v[n:])
+}
+
+// fill sets every d[l] to v.
+func fill(d []uint64, v uint64) {
+	n := len(d) &^ 3
+	if !useAVX2 || n == 0 {
+		fillGo(d, v)
+		return
+	}
+	fillAVX2(&d[0], v, n)
+	fillGo(d[n:], v)
+}
+
+// ramp sets d[l] to (base + l) & m.
+func ramp(d []uint64, base, m uint64) {
+	n := len(d) &^ 3
+	if !useAVX2 || n == 0 {
+		rampGo(d, base, m)
+		return
+	}
+	rampAVX2(&d[0], base, m, n)
+	rampGo(d[n:], base+uint64(n), m)
 }

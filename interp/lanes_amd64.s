@@ -276,3 +276,42 @@ idone:
 	VZEROUPPER
 iret:
 	RET
+
+// func fillAVX2(d *uint64, v uint64, n int)
+// d[l] = v.
+TEXT ·fillAVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+	JEQ  fillret
+	VPBROADCASTQ v+8(FP), Y0
+fillloop:
+	VMOVDQU Y0, (DI)
+	ADDQ    $32, DI
+	DECQ    CX
+	JNE     fillloop
+	VZEROUPPER
+fillret:
+	RET
+
+// func rampAVX2(d *uint64, base, m uint64, n int)
+// d[l] = (base + l) & m.
+TEXT ·rampAVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ n+24(FP), CX
+	SHRQ $2, CX
+	JEQ  rampret
+	VPBROADCASTQ base+8(FP), Y0
+	VPADDQ       laneRamp<>(SB), Y0, Y0
+	VPBROADCASTQ m+16(FP), Y7
+	VPBROADCASTQ laneFour<>(SB), Y5
+ramp2loop:
+	VPAND   Y7, Y0, Y1
+	VMOVDQU Y1, (DI)
+	VPADDQ  Y5, Y0, Y0
+	ADDQ    $32, DI
+	DECQ    CX
+	JNE     ramp2loop
+	VZEROUPPER
+rampret:
+	RET

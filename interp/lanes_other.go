@@ -16,3 +16,7 @@ func isRamp(idx []uint64, i0 uint64) bool { return isRampGo(idx, i0) }
 func widen32(d []uint64, src []byte) { widen32Go(d, src) }
 
 func narrow32(dst []byte, v []uint64) { narrow32Go(dst, v) }
+
+func fill(d []uint64, v uint64) { fillGo(d, v) }
+
+func ramp(d []uint64, base, m uint64) { rampGo(d, base, m) }

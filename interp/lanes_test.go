@@ -180,3 +180,34 @@ func TestLaneLoopsKernel(t *testing.T) {
 		t.Fatal("AVX2 and portable lane loops differ")
 	}
 }
+
+// fill and ramp write exactly their lanes, with and without AVX2.
+func TestFillRamp(t *testing.T) {
+	have := useAVX2
+	for _, avx := range []bool{false, true} {
+		if avx && !have {
+			continue
+		}
+		setAVX2(t, avx)
+		for n := 0; n <= 70; n++ {
+			buf := make([]uint64, n+2)
+			buf[0], buf[n+1] = 0xdead, 0xbeef
+			d := buf[1 : n+1]
+			fill(d, 0x123456789)
+			for l, v := range d {
+				if v != 0x123456789 {
+					t.Fatalf("avx %v n=%d: fill lane %d = %#x", avx, n, l, v)
+				}
+			}
+			ramp(d, 0xFFFFFFF0, 0xFFFFFFFF)
+			for l, v := range d {
+				if want := (0xFFFFFFF0 + uint64(l)) & 0xFFFFFFFF; v != want {
+					t.Fatalf("avx %v n=%d: ramp lane %d = %#x, want %#x", avx, n, l, v, want)
+				}
+			}
+			if buf[0] != 0xdead || buf[n+1] != 0xbeef {
+				t.Fatalf("avx %v n=%d: wrote outside the lanes", avx, n)
+			}
+		}
+	}
+}

@@ -339,9 +339,7 @@ func (sg *subgroup) loadUni(in *inst, lanes []int32) *Fault {
 		}
 		d := r[(in.dst+int32(k))*R : (in.dst+int32(k))*R+S]
 		if len(lanes) == len(d) {
-			for l := range d {
-				d[l] = v
-			}
+			fill(d, v)
 			continue
 		}
 		for _, l := range lanes {
