@@ -52,6 +52,7 @@ func runRun(args []string, s stdio) int {
 	maxSteps := fs.Int64("max-steps", 0, "step budget of subgroup-instructions (0 default, -1 unlimited)")
 	shuffle := fs.Bool("shuffle", false, "permute workgroup and subgroup order (with --seed)")
 	seed := fs.Int64("seed", 1, "seed for --shuffle")
+	separate := fs.Bool("separate-subgroups", false, "run each subgroup on its own, never a workgroup's subgroups as one wide group")
 	strict := fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
 	var buffers, prints, kargs, specs listFlag
 	fs.Var(&buffers, "buffer", "`S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
@@ -83,7 +84,7 @@ func runRun(args []string, s stdio) int {
 	if err != nil {
 		return fail(s, "run", fmt.Errorf("%s: %w", name, err))
 	}
-	opts := interp.Options{SubgroupSize: *sgSize, MaxSteps: *maxSteps, Shuffle: *shuffle, Seed: *seed, Strict: *strict,
+	opts := interp.Options{SubgroupSize: *sgSize, MaxSteps: *maxSteps, Shuffle: *shuffle, Seed: *seed, Strict: *strict, SeparateSubgroups: *separate,
 		SpecConstants: map[uint32]uint64{}}
 	if *trace {
 		opts.Trace = s.err

@@ -23,14 +23,17 @@ func TestRunSaxpy(t *testing.T) {
 	xf, yf, sf, pf := filepath.Join(dir, "x.bin"), filepath.Join(dir, "y.bin"), filepath.Join(dir, "s.bin"), filepath.Join(dir, "pc.bin")
 	os.WriteFile(xf, x, 0o644)
 	os.WriteFile(pf, pc, 0o644)
-	out, errs, code := runCLI(t, nil, "run", "../../examples/saxpy.spv", "--groups", "2", "--subgroup", "16",
-		"--buffer", "0:0="+xf, "--buffer", "0:1="+yf+":512", "--buffer", "0:2="+sf+":64", "--push", pf, "--print", "0:2:f32")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	// subgroup sums of 2*i over lanes of 16, for i < n = 100
-	if !strings.Contains(out, "0: 240 752 1264 1776 2288 2800 780 0") {
-		t.Errorf("unexpected output:\n%s", out)
+	for _, extra := range [][]string{nil, {"--separate-subgroups"}} {
+		args := append([]string{"run", "../../examples/saxpy.spv", "--groups", "2", "--subgroup", "16",
+			"--buffer", "0:0=" + xf, "--buffer", "0:1=" + yf + ":512", "--buffer", "0:2=" + sf + ":64", "--push", pf, "--print", "0:2:f32"}, extra...)
+		out, errs, code := runCLI(t, nil, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", extra, code, errs)
+		}
+		// subgroup sums of 2*i over lanes of 16, for i < n = 100
+		if !strings.Contains(out, "0: 240 752 1264 1776 2288 2800 780 0") {
+			t.Errorf("%v: unexpected output:\n%s", extra, out)
+		}
 	}
 	y, err := os.ReadFile(yf)
 	if err != nil || len(y) != 512 || math.Float32frombits(binary.LittleEndian.Uint32(y[4*99:])) != 198 {
