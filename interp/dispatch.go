@@ -335,7 +335,8 @@ func (d *dispatch) newWG(w int) *wgState {
 	// One register file for the workgroup, lane-major within each slot:
 	// subgroup k's registers are regs[k*S:] with stride R, so the wide
 	// group (wide.go) sees the same values as one group of R lanes.
-	st.regs = make([]uint64, p.nslots*R)
+	// (at least one slot: the subgroups' views start inside it)
+	st.regs = make([]uint64, max(p.nslots, 1)*R)
 	for s, v := range p.constVals {
 		if v != 0 {
 			col := st.regs[s*R : s*R+R]
