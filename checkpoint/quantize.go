@@ -454,7 +454,7 @@ func roundingName(r mx.Rounding) string {
 func product(shape []int) (int, bool) {
 	n := 1
 	for _, d := range shape {
-		if d < 0 || d != 0 && n > math.MaxInt64/d {
+		if d < 0 || d != 0 && n > math.MaxInt/d {
 			return 0, false
 		}
 		n *= d

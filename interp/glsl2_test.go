@@ -39,7 +39,7 @@ func runGLSL(t *testing.T, c glslCase) {
 		if in == nil {
 			in = make([]uint32, total)
 			for i := range in {
-				in[i] = uint32(i*2654435761>>7) % 1000
+				in[i] = uint32(uint64(i)*2654435761>>7) % 1000
 			}
 		}
 		ib, ob := u32s(in...), make([]byte, 4*total)
