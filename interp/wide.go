@@ -44,10 +44,9 @@ func (p *Program) newWide(st *wgState, R int) *subgroup {
 	for i := range w.ident {
 		w.ident[i] = int32(i)
 	}
+	// one frame, and no block counters, lane lists or exit flags: the
+	// wide group runs converged at depth 0 or not at all (startWide)
 	w.frames = make([]frame, 1)
-	w.frames[0].pc = make([]int32, R)
-	w.frames[0].buf = make([]int32, 0, R)
-	w.exited = make([]bool, R)
 	return w
 }
 
