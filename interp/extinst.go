@@ -88,7 +88,7 @@ func (c *compiler) extInst(result, typeID uint32, ops []uint32) error {
 		return nil // NonSemantic.* and other sets without semantics
 	}
 	num, args := ops[1], ops[2:]
-	if set == 2 && num >= 171 && num <= 185 {
+	if set == 2 && extinst.OpenCLMemoryOp(num) {
 		return c.clMem(result, num, args)
 	}
 	d, rt, err := c.slot(result)
@@ -253,9 +253,12 @@ func (c *compiler) clMem(result, num uint32, args []uint32) error {
 	} else {
 		in.b, in.n = valSlot, int32(vt.ncomp)
 		m.n, m.elem = int32(vt.ncomp), vt.sc
-		if (num == 176 || num == 178 || num == 181) && len(args) > 2 {
-			v, _ := c.constScalar(args[2])
-			m.mode = uint8(v & 3)
+		if num == 176 || num == 178 || num == 181 {
+			// The mode is a literal FPRoundingMode, not an id.
+			if len(args) < 3 || args[2] > 3 {
+				return fmt.Errorf("OpenCL.std vstore_half_r: bad rounding mode operand")
+			}
+			m.mode = uint8(args[2])
 		}
 	}
 	m.align = uint32(m.n)

@@ -584,6 +584,9 @@ func (c *compiler) op(opc spirv.Opcode, typeID, result uint32, ops []uint32, idx
 			case spirv.DecorationFPRoundingMode:
 				if len(dd.Params) > 0 && dd.Params[0] <= 3 {
 					mode = uint64(dd.Params[0])
+					if k == cvFToU || k == cvFToS {
+						mode = uint64(intRoundingMode(dd.Params[0]))
+					}
 				}
 			case spirv.DecorationSaturatedToLargestFloat8NormalConversionEXT, spirv.DecorationSaturatedConversion:
 				sat = 1

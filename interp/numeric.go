@@ -260,31 +260,63 @@ func minNormal(s scalar) float64 {
 	return mxFormat[s.enc].MinNormal()
 }
 
-// convert implements the conversion instructions on one component.
+// Rounding of a float-to-integer conversion (OpConvertFToU/S), kept in the
+// mode byte of opConv: without an FPRoundingMode decoration the conversion
+// rounds toward zero, and a decoration's mode is stored plus one, so that
+// RTE (0 in SPIR-V) differs from no decoration.
+const (
+	fiDefault uint8 = iota // toward zero
+	fiRTE
+	fiRTZ
+	fiRTP
+	fiRTN
+)
+
+// intRoundingMode is the float-to-integer mode byte of an FPRoundingMode
+// decoration's operand (0..3).
+func intRoundingMode(fpMode uint32) uint8 { return uint8(fpMode) + fiRTE }
+
+// roundToInt rounds v to an integral value by a float-to-integer mode.
+func roundToInt(v float64, mode uint8) float64 {
+	switch mode {
+	case fiRTE:
+		return math.RoundToEven(v)
+	case fiRTP:
+		return math.Ceil(v)
+	case fiRTN:
+		return math.Floor(v)
+	}
+	return math.Trunc(v)
+}
+
+// convert implements the conversion instructions on one component. mode is
+// the FPRoundingMode (a float-to-integer mode for OpConvertFToU/S), sat the
+// SaturatedConversion decoration. Out-of-range float-to-integer conversions
+// saturate whether or not they are decorated (OpenCL leaves the undecorated
+// result to the implementation), and NaN converts to 0.
 func convert(kind int32, x uint64, from, to scalar, mode uint8, sat bool) uint64 {
 	m := to.mask()
 	switch kind {
 	case cvFToU, cvFToS:
-		v := math.Trunc(toF64(x, from))
+		v := roundToInt(toF64(x, from), mode)
 		if math.IsNaN(v) {
 			return 0
 		}
 		if kind == cvFToU {
-			hi := math.Ldexp(1, int(to.width))
 			if v <= 0 {
 				return 0
 			}
-			if v >= hi {
+			if v >= math.Ldexp(1, int(to.width)) {
 				return m
 			}
 			return uint64(v) & m
 		}
 		lim := math.Ldexp(1, int(to.width)-1)
 		if v >= lim {
-			return uint64(lim-1) & m
+			return m >> 1 // the largest signed value (lim-1 is not a float64 at 64 bits)
 		}
 		if v < -lim {
-			return uint64(int64(-lim)) & m
+			return (m >> 1) + 1
 		}
 		return uint64(int64(v)) & m
 	case cvSToF, cvUToF:
@@ -302,10 +334,19 @@ func convert(kind int32, x uint64, from, to scalar, mode uint8, sat bool) uint64
 			return uint64(math.Float32bits(float32(x)))
 		}
 		return fromF64(float64(x), to, mode, sat)
-	case cvUConv, cvPtrToU, cvUToPtr:
+	case cvUConv:
+		if sat && x&from.mask() > m {
+			return m
+		}
+		return x & m
+	case cvPtrToU, cvUToPtr:
 		return x & m
 	case cvSConv:
-		return uint64(sext(x, from.width)) & m
+		i := sext(x, from.width)
+		if sat && to.width < 64 {
+			i = min(max(i, -1<<(to.width-1)), 1<<(to.width-1)-1)
+		}
+		return uint64(i) & m
 	case cvFConv:
 		return fromF64(toF64(x, from), to, mode, sat)
 	case cvQuant16:
