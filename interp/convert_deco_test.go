@@ -148,8 +148,8 @@ func TestConvertRoundingModes(t *testing.T) {
 func TestConvertSaturation64(t *testing.T) {
 	runConvDeco(t, convDecoCase{name: "FToS 64", src: "OpTypeFloat 32", dst: "OpTypeInt 64 0",
 		op: strings.Replace(storeR, "CONV", "OpConvertFToS", 1), deco: "OpDecorate %r SaturatedConversion",
-		in:   f32bits(1e19, -1e19, 9.223372e18, float32(math.Inf(1)), float32(math.Inf(-1)), -9.223372e18),
-		want: ints(math.MaxInt64, math.MinInt64, 9223372036854775807, math.MaxInt64, math.MinInt64, -9223372036854775808),
+		in:       f32bits(1e19, -1e19, 9.223372e18, float32(math.Inf(1)), float32(math.Inf(-1)), -9.223372e18),
+		want:     ints(math.MaxInt64, math.MinInt64, 9223372036854775807, math.MaxInt64, math.MinInt64, -9223372036854775808),
 		srcBytes: 4, dstBytes: 8})
 	runConvDeco(t, convDecoCase{name: "FToU 64", src: "OpTypeFloat 64", dst: "OpTypeInt 64 0",
 		op: strings.Replace(storeR, "CONV", "OpConvertFToU", 1), deco: "OpDecorate %r SaturatedConversion",
