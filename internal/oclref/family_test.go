@@ -96,7 +96,7 @@ func compareJob(ref *Reference, s *SPVX, p *Program, cases []famCase, opts []int
 		return []string{err.Error()}
 	}
 	if want.BuildErr != nil {
-		return []string{fmt.Sprintf("PoCL: %v", want.BuildErr)}
+		return []string{fmt.Sprintf("PoCL: %.2000s", want.BuildErr)}
 	}
 	var bad []string
 	for _, o := range opts {
