@@ -267,12 +267,17 @@ func rootn(x float64, n int64) float64 {
 	a := math.Abs(x)
 	r := pow(a, 1/float64(n))
 	if !math.IsInf(a, 0) && r != 0 && !math.IsInf(r, 0) {
-		// One Newton step on r^n = a corrects the error of rounding 1/n,
-		// which is amplified by ln(a).
-		p := pow(r, float64(n))
-		if p != 0 && !math.IsInf(p, 0) {
-			r += r * (a/p - 1) / float64(n)
-		}
+		// One Newton step on n·ln(r) = ln(a) corrects the error of rounding
+		// 1/n, which ln(a) amplifies. It is taken in double-double
+		// logarithms, not as r^n, which overflows where a is near the
+		// largest double and n < 0.
+		ah, al := logDD(a)
+		rh, rl := logDD(r)
+		nf := float64(n)
+		ph := nf * rh
+		pl := math.FMA(nf, rh, -ph) + nf*rl
+		d := ((ah - ph) - pl) + al // ln(a) - n·ln(r), small
+		r += r * d / nf
 	}
 	return math.Copysign(r, x)
 }

@@ -112,6 +112,11 @@ var clExact = []fcase{
 	{op: CLFmod, w: 64, in: []float64{nz, qnan}, want: qnan},
 	{op: CLExp10, w: 64, in: []float64{ninf}, want: 0},
 	{op: CLExp10, w: 64, in: []float64{nz}, want: 1},
+	{op: CLExp10, w: 64, in: []float64{math.MaxFloat64}, want: inf}, // y·ln 10 overflows: was NaN
+	{op: CLExp10, w: 64, in: []float64{-math.MaxFloat64}, want: 0},
+	{op: CLPow, w: 64, in: []float64{3, math.MaxFloat64}, want: inf},
+	{op: CLPow, w: 64, in: []float64{0.5, math.MaxFloat64}, want: 0},
+	{op: CLPowr, w: 64, in: []float64{7, -math.MaxFloat64}, want: 0},
 	{op: CLPow, w: 64, in: []float64{nz, ninf}, want: inf},
 	{op: CLRint, w: 64, in: []float64{-0.5}, want: nz},
 	{op: CLCospi, w: 64, in: []float64{nz}, want: 1},
@@ -326,6 +331,15 @@ func TestOpenCLIntArgs(t *testing.T) {
 		ref := bigRootn(x, n)
 		if !withinULP(got, ref, 64, 2) {
 			t.Fatalf("rootn(%g, %d) = %g, ref %g (%.1f ulp)", x, n, got, ref, math.Abs(got-ref)/ulpOf(ref, 64))
+		}
+	}
+	// At the ends of the range, where r^n overflows or underflows (found by
+	// internal/oclref's math family: rootn(DBL_MAX, -3) was 94 ulp off).
+	for _, x := range []float64{math.MaxFloat64, 0x1.fffffffffffffp1022, 0x1p1000, 1e300} {
+		for _, n := range []int64{-3, -5, -7, -20, 5, 7, 20, -1000, 1000} {
+			if got, ref := rootn(x, n), bigRootn(x, n); !withinULP(got, ref, 64, 2) {
+				t.Errorf("rootn(%g, %d) = %g, ref %g (%.1f ulp)", x, n, got, ref, math.Abs(got-ref)/ulpOf(ref, 64))
+			}
 		}
 	}
 	// ilogb

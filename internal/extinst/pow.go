@@ -28,6 +28,9 @@ func pow(x, y float64) float64 {
 	lh, ll := logDD(x)
 	zh := y * lh
 	zl := math.FMA(y, lh, -zh) + y*ll
+	if math.IsInf(zh, 0) { // y ln x overflows: the result overflows or underflows
+		zl = 0
+	}
 	zh, zl = fastTwoSum(zh, zl)
 	r := math.Exp(zh)
 	if r != 0 && !math.IsInf(r, 0) {
