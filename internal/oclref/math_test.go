@@ -139,7 +139,9 @@ func mathFns() []mathFn {
 		{name: "nan", args: "u", ref: unary(func(float64) float64 { return math.NaN() })},
 		{name: "nextafter", args: "ff", ref: nil}, // per type: see nextafterRef
 		{name: "pow", args: "ff", ulp32: 16, ulp64: 16, ref: binaryFn(func(x, y float64) float64 { return precisePow(x, y, math.Pow(x, y)) }), domain: uniform(-4, 4)},
-		{name: "pown", args: "fi", ulp32: 16, ulp64: 16, ref: func(x []float64, n []int64) (float64, float64) { return precisePow(x[0], float64(n[1]), pown(x[0], n[1])), 0 }},
+		{name: "pown", args: "fi", ulp32: 16, ulp64: 16, ref: func(x []float64, n []int64) (float64, float64) {
+			return precisePow(x[0], float64(n[1]), pown(x[0], n[1])), 0
+		}},
 		{name: "powr", args: "ff", ulp32: 16, ulp64: 16, ref: binaryFn(func(x, y float64) float64 { return precisePow(x, y, powr(x, y)) }), domain: uniform(0, 4)},
 		{name: "remainder", args: "ff", ref: binaryFn(math.Remainder)},
 		{name: "remquo", args: "ff", out2: 'i', ref: func(x []float64, _ []int64) (float64, float64) { return remquo(x[0], x[1]) }},
