@@ -702,3 +702,60 @@ func TestMath(t *testing.T) {
 		t.Logf("elements where PoCL is outside the OpenCL bound (not held against spvx): %v", pocLOutOfBound.m)
 	}
 }
+
+var mathOnly = flag.String("math-fn", "", "with -math-exhaustive: only this function")
+
+// TestMathExhaustive is the long mode: every float32 input of every unary
+// float function on spvx, against the reference (PoCL is not run: the
+// reference judges). go test ./internal/oclref -run MathExhaustive
+// -math-exhaustive [-math-fn sin] -timeout 0.
+func TestMathExhaustive(t *testing.T) {
+	if !*mathExhaustive {
+		t.Skip("the exhaustive float32 sweep runs with -math-exhaustive")
+	}
+	s, err := NewSPVX()
+	if err != nil {
+		t.Skip(err)
+	}
+	ft := typeNamed("float")
+	fns := mathFns()
+	for i := range fns {
+		f := &fns[i]
+		if f.args != "f" || f.ret != 0 || f.out2 != 0 || *mathOnly != "" && f.name != *mathOnly {
+			continue
+		}
+		t.Run(f.name, func(t *testing.T) { exhaustiveUnary(t, s, f, ft) })
+	}
+}
+
+func exhaustiveUnary(t *testing.T, s *SPVX, f *mathFn, ft clType) {
+	const chunk = 1 << 22
+	name := "x_" + f.name
+	p := &Program{Source: fmt.Sprintf("__kernel void %s(__global const float* a, __global float* out) { size_t i = get_global_id(0); out[i] = %s(a[i]); }", name, f.name)}
+	in, out := make([]byte, 4*chunk), make([]byte, 4*chunk)
+	bad := 0
+	for base := uint64(0); base < 1<<32; base += chunk {
+		for i := range chunk {
+			putLE(in[4*i:], 4, base+uint64(i))
+		}
+		p.Runs = []Run{{Kernel: name, Global: [3]int{chunk}, Args: []Arg{{Kind: Buffer, Data: in}, {Kind: Buffer, Data: out}}}}
+		res, err := s.Run(p)
+		if err != nil || res.BuildErr != nil || res.Runs[0].Err != nil {
+			t.Fatalf("%v %v %v", err, res.BuildErr, res.Runs[0].Err)
+		}
+		got := res.Runs[0].Buffers[1]
+		for i := range chunk {
+			x := float64(math.Float32frombits(uint32(base) + uint32(i)))
+			r, _ := f.ref([]float64{x}, nil)
+			g := float64(math.Float32frombits(uint32(le(got[4*i:], 4))))
+			if d, ok := mathVerdict(g, r, ft, f.ulp32); !ok {
+				if bad++; bad <= 10 {
+					t.Errorf("%s(%g) = %g, reference %g (%.2f ulp, bound %g)", f.name, x, g, r, d, f.ulp32)
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d inputs out of bound", f.name, bad)
+	}
+}
