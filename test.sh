@@ -6,7 +6,9 @@
 # llvm-spirv-15 (the OpenCL C kernels of the executor's tests), PoCL with
 # the OpenCL headers and ICD loader (pocl-opencl-icd, ocl-icd-opencl-dev: the
 # independent OpenCL implementation internal/oclref compares the executor
-# with), and python3-numpy (the independent reader of the checkpoint files),
+# with), Mesa's lavapipe with the Vulkan headers and loader
+# (mesa-vulkan-drivers, libvulkan-dev: internal/vkref's GLCompute oracle),
+# and python3-numpy (the independent reader of the checkpoint files),
 # librsvg2-bin and chromium (rendering the SVGs and the run report). Without
 # them the tests that need them skip with a message and everything else
 # still runs.
@@ -20,6 +22,8 @@ command -v clang-15 >/dev/null 2>&1 || need+=(clang-15)
 command -v llvm-spirv-15 >/dev/null 2>&1 || need+=(llvm-spirv-15)
 [ -e /etc/OpenCL/vendors/pocl.icd ] || need+=(pocl-opencl-icd)
 [ -e /usr/include/CL/cl.h ] || need+=(ocl-icd-opencl-dev)
+[ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || need+=(mesa-vulkan-drivers)
+[ -e /usr/include/vulkan/vulkan.h ] || need+=(libvulkan-dev)
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need+=(python3-numpy)
 command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)

@@ -2,17 +2,16 @@ package oclref
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
+
+	"spvx/internal/hostbuild"
 )
 
 //go:embed host/oclhost.c
@@ -30,62 +29,11 @@ type Reference struct {
 // runtime, compiling the OpenCL C source with its own front end.
 const PoCL = "Portable Computing Language"
 
-var hostOnce struct {
-	sync.Once
-	path string
-	err  error
-}
+// cacheDir is where PoCL's kernel cache and clang's outputs are kept.
+func cacheDir() string { return filepath.Join(hostbuild.CacheDir(), "oclref") }
 
-// cacheDir is where the built host, PoCL's kernel cache and clang's
-// outputs are kept between runs.
-func cacheDir() string {
-	if d := os.Getenv("SPVX_OCLREF_CACHE"); d != "" {
-		return d
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		d = os.TempDir()
-	}
-	return filepath.Join(d, "spvx-oclref")
-}
-
-// buildHost compiles host.c once per content, into the cache directory.
 func buildHost() (string, error) {
-	hostOnce.Do(func() {
-		gcc, err := exec.LookPath("gcc")
-		if err != nil {
-			hostOnce.err = errors.New("gcc not found: cannot build the OpenCL host")
-			return
-		}
-		if _, err := os.Stat("/usr/include/CL/cl.h"); err != nil {
-			hostOnce.err = errors.New("OpenCL headers not found (Debian: ocl-icd-opencl-dev)")
-			return
-		}
-		sum := sha256.Sum256(hostSource)
-		dir := cacheDir()
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			hostOnce.err = err
-			return
-		}
-		bin := filepath.Join(dir, "oclhost-"+hex.EncodeToString(sum[:6]))
-		if _, err := os.Stat(bin); err == nil {
-			hostOnce.path = bin
-			return
-		}
-		src := bin + ".c"
-		if err := os.WriteFile(src, hostSource, 0o644); err != nil {
-			hostOnce.err = err
-			return
-		}
-		tmp := fmt.Sprintf("%s.%d", bin, os.Getpid())
-		if out, err := exec.Command(gcc, "-O1", "-o", tmp, src, "-lOpenCL").CombinedOutput(); err != nil {
-			hostOnce.err = fmt.Errorf("building the OpenCL host: %v\n%s", err, out)
-			return
-		}
-		hostOnce.err = os.Rename(tmp, bin)
-		hostOnce.path = bin
-	})
-	return hostOnce.path, hostOnce.err
+	return hostbuild.Build("oclhost", hostSource, "/usr/include/CL/cl.h", "ocl-icd-opencl-dev", "-lOpenCL")
 }
 
 // NewReference finds the host and a platform whose name contains platform,

@@ -1,0 +1,196 @@
+// Package vkref runs GLCompute SPIR-V on a Vulkan driver, Mesa's lavapipe
+// on this machine class, as an independent second engine for interp.
+//
+// The driver shares nothing with spvx but the module: it compiles the
+// SPIR-V with its own front end (NIR, then LLVM). A small C host
+// (host/vkhost.c), built with gcc against the system's Vulkan loader the
+// first time a test needs it and run as a process, creates the buffers at
+// descriptor set 0, dispatches, and returns every buffer. Run gives the
+// same job to interp, so a test compares the two byte for byte or within
+// the Vulkan precision a function has.
+//
+// lavapipe (Mesa 22.3) has a subgroup size of 8 (its SIMD width), no float
+// controls, no shaderFloat8 and no cooperative matrices; tests that need
+// those cannot be judged here.
+package vkref
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os/exec"
+
+	"spvx/internal/hostbuild"
+	"spvx/interp"
+	"spvx/spirv"
+)
+
+//go:embed host/vkhost.c
+var hostSource []byte
+
+// Buffer is one buffer at descriptor set 0.
+type Buffer struct {
+	Binding uint32
+	Uniform bool // a uniform buffer; otherwise a storage buffer
+	Data    []byte
+}
+
+// Job is one dispatch of one entry point.
+type Job struct {
+	SPIRV   []byte // the module, little-endian words
+	Entry   string
+	Groups  [3]uint32
+	Buffers []Buffer
+	Push    []byte
+	Spec    map[uint32]uint32 // 32-bit specialization constants by SpecId
+}
+
+// Driver is a Vulkan device reached through the host.
+type Driver struct {
+	// Device is a substring of the device name ("llvmpipe" for lavapipe).
+	Device string
+	host   string
+	// Info is the device name and subgroup size the last run reported.
+	Info string
+}
+
+// Lavapipe names Mesa's software Vulkan device.
+const Lavapipe = "llvmpipe"
+
+// New finds the host and a device named like device, or says why it
+// cannot (the caller skips with that message).
+func New(device string) (*Driver, error) {
+	host, err := hostbuild.Build("vkhost", hostSource, "/usr/include/vulkan/vulkan.h", "libvulkan-dev", "-lvulkan")
+	if err != nil {
+		return nil, err
+	}
+	d := &Driver{Device: device, host: host}
+	// An empty compute shader tells whether the device exists.
+	if _, err := d.Run(&Job{SPIRV: emptyShader(), Entry: "main", Groups: [3]uint32{1, 1, 1}}); err != nil {
+		return nil, fmt.Errorf("no usable Vulkan device %q (Debian: mesa-vulkan-drivers): %v", device, err)
+	}
+	return d, nil
+}
+
+// Run dispatches the job on the driver and returns the buffers after it.
+func (d *Driver) Run(j *Job) ([][]byte, error) {
+	if len(j.SPIRV)%4 != 0 {
+		return nil, errors.New("vkref: the module is not whole words")
+	}
+	var req bytes.Buffer
+	w32 := func(v uint32) { binary.Write(&req, binary.LittleEndian, v) }
+	wstr := func(s string) { w32(uint32(len(s))); req.WriteString(s) }
+	w32(0x31484b56)
+	wstr(d.Device)
+	w32(uint32(len(j.SPIRV) / 4))
+	req.Write(j.SPIRV)
+	wstr(j.Entry)
+	for _, g := range j.Groups {
+		w32(g)
+	}
+	w32(uint32(len(j.Buffers)))
+	for _, b := range j.Buffers {
+		w32(b.Binding)
+		kind := uint32(0)
+		if b.Uniform {
+			kind = 1
+		}
+		w32(kind)
+		binary.Write(&req, binary.LittleEndian, uint64(len(b.Data)))
+		req.Write(b.Data)
+	}
+	w32(uint32(len(j.Push)))
+	req.Write(j.Push)
+	w32(uint32(len(j.Spec)))
+	for id, v := range j.Spec {
+		w32(id)
+		w32(v)
+	}
+	cmd := exec.Command(d.host)
+	cmd.Stdin = &req
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("Vulkan host: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return d.parse(out, len(j.Buffers))
+}
+
+func (d *Driver) parse(out []byte, nbuf int) ([][]byte, error) {
+	rd := bytes.NewReader(out)
+	var st, n uint32
+	if binary.Read(rd, binary.LittleEndian, &st) != nil || binary.Read(rd, binary.LittleEndian, &n) != nil || int(n) > rd.Len() {
+		return nil, errors.New("Vulkan host: bad reply")
+	}
+	msg := make([]byte, n)
+	rd.Read(msg)
+	if st != 0 {
+		return nil, errors.New(string(msg))
+	}
+	d.Info = string(msg)
+	bufs := make([][]byte, nbuf)
+	for i := range bufs {
+		var size uint64
+		if binary.Read(rd, binary.LittleEndian, &size) != nil || size > uint64(rd.Len()) {
+			return nil, errors.New("Vulkan host: bad reply")
+		}
+		bufs[i] = make([]byte, size)
+		rd.Read(bufs[i])
+	}
+	return bufs, nil
+}
+
+// RunSPVX runs the same job on interp at the given subgroup size and
+// returns the buffers after it.
+func RunSPVX(j *Job, opts interp.Options) ([][]byte, error) {
+	m, err := spirv.Decode(j.SPIRV)
+	if err != nil {
+		return nil, err
+	}
+	if len(j.Spec) > 0 {
+		opts.SpecConstants = map[uint32]uint64{}
+		for id, v := range j.Spec {
+			opts.SpecConstants[id] = uint64(v)
+		}
+	}
+	p, err := interp.Compile(m, j.Entry, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}, PushConstants: j.Push}
+	out := make([][]byte, len(j.Buffers))
+	for i, b := range j.Buffers {
+		out[i] = append([]byte(nil), b.Data...)
+		res.Buffers[interp.BindingKey{Set: 0, Binding: b.Binding}] = []*interp.Buffer{{Data: out[i]}}
+	}
+	if err := p.Dispatch(context.Background(), j.Groups[0], j.Groups[1], j.Groups[2], res); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// emptyShader is `void main() {}` at local size 1.
+func emptyShader() []byte {
+	words := []uint32{
+		0x07230203, 0x00010000, 0, 6, 0,
+		0x00020011, 1, // OpCapability Shader
+		0x0003000e, 0, 1, // OpMemoryModel Logical GLSL450
+		0x0005000f, 5, 1, 0x6e69616d, 0, // OpEntryPoint GLCompute %1 "main"
+		0x00060010, 1, 17, 1, 1, 1, // OpExecutionMode %1 LocalSize 1 1 1
+		0x00020013, 2, // %2 = OpTypeVoid
+		0x00030021, 3, 2, // %3 = OpTypeFunction %2
+		0x00050036, 2, 1, 0, 3, // %1 = OpFunction %2 None %3
+		0x000200f8, 4, // OpLabel %4
+		0x000100fd, // OpReturn
+		0x00010038, // OpFunctionEnd
+	}
+	b := make([]byte, 4*len(words))
+	for i, w := range words {
+		binary.LittleEndian.PutUint32(b[4*i:], w)
+	}
+	return b
+}
