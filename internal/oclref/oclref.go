@@ -68,6 +68,11 @@ type Program struct {
 	// Extensions lists SPIR-V extensions llvm-spirv may use, as
 	// "+SPV_INTEL_subgroups"; empty means "+all".
 	Extensions string
+	// Opt is clang's optimization level for spvx's translation, "-O2" when
+	// empty. Random kernels use -O0: llvm-spirv-15 cannot translate some of
+	// what LLVM 15's optimizer makes of them (freeze, i2, switches on
+	// lookup tables), and -O0 keeps every variable in Function memory.
+	Opt string
 }
 
 func (p *Program) std() string {

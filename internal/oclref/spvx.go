@@ -45,7 +45,11 @@ func (s *SPVX) Translate(p *Program) ([]byte, error) {
 		ext = "+all"
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", p.std(), ext, p.Source)
+	opt := p.Opt
+	if opt == "" {
+		opt = "-O2"
+	}
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", p.std(), ext, opt, p.Source)
 	key := hex.EncodeToString(h.Sum(nil)[:12])
 	dir := filepath.Join(cacheDir(), "spv")
 	spv := filepath.Join(dir, key+".spv")
@@ -66,7 +70,7 @@ func (s *SPVX) Translate(p *Program) ([]byte, error) {
 	}
 	if b, err := exec.Command(s.clang, "-cc1", "-triple", "spir64-unknown-unknown", "-cl-std="+p.std(),
 		"-finclude-default-header", "-cl-ext=+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,+cl_intel_subgroups",
-		"-emit-llvm-bc", "-O2", "-ffp-contract=off", "-no-opaque-pointers", "-o", bc, cl).CombinedOutput(); err != nil {
+		"-emit-llvm-bc", opt, "-ffp-contract=off", "-no-opaque-pointers", "-o", bc, cl).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("clang-15: %v\n%s", err, b)
 	}
 	if b, err := exec.Command(s.translator, bc, "-o", out, "--spirv-ext="+ext).CombinedOutput(); err != nil {
