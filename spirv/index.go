@@ -408,14 +408,15 @@ func constantOf(in *Instruction) *Constant {
 	return c
 }
 
-// depthFrame is one type on typeDepths' explicit stack: the type, its
-// declaring instruction, and the next id word of it to visit.
+// depthFrame is one type on typeDepths' explicit stack: the type, the
+// index of its declaring instruction, and the next id word of it to
+// visit. It is kept small: a chain of forward references puts every
+// type of the chain on the stack at once.
 type depthFrame struct {
-	t    *Type
-	in   Instruction
-	op   int    // operand index
-	word int    // word within the operand
-	kids uint32 // the largest Depth of the types visited so far
+	t        *Type
+	inst     int32
+	op, word uint16 // operand index, word within the operand (a word count is 16 bits)
+	kids     uint32 // the largest Depth of the types visited so far
 }
 
 // typeDepths sets every type's Depth, MaxTypeDepth and TypeCycle. It
@@ -432,7 +433,7 @@ func (x *Index) typeDepths(m *Module, fwd map[uint32]bool) {
 	push := func(t *Type) {
 		j, _ := x.Def(t.ID)
 		t.Depth = onStack
-		stack = append(stack, depthFrame{t: t, in: m.Inst(j)})
+		stack = append(stack, depthFrame{t: t, inst: int32(j)})
 	}
 	for i := range m.insts {
 		in := m.Inst(i)
@@ -446,7 +447,7 @@ func (x *Index) typeDepths(m *Module, fwd map[uint32]bool) {
 		push(root)
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
-			kid, ok := f.next(fwd)
+			kid, ok := f.next(m, fwd)
 			if !ok {
 				f.t.Depth = f.kids + 1
 				x.MaxTypeDepth = max(x.MaxTypeDepth, f.t.Depth)
@@ -473,14 +474,15 @@ func (x *Index) typeDepths(m *Module, fwd map[uint32]bool) {
 
 // next returns the frame's next id operand word, skipping a forward
 // pointer's pointee.
-func (f *depthFrame) next(fwd map[uint32]bool) (uint32, bool) {
-	for f.op < len(f.in.Operands) {
-		o := f.in.Operands[f.op]
-		if o.Kind != OperandKindIdRef || f.word >= int(o.Count) || isFwdPointee(f.in, f.op, fwd) {
+func (f *depthFrame) next(m *Module, fwd map[uint32]bool) (uint32, bool) {
+	in := m.Inst(int(f.inst))
+	for int(f.op) < len(in.Operands) {
+		o := in.Operands[f.op]
+		if o.Kind != OperandKindIdRef || f.word >= o.Count || isFwdPointee(&in, int(f.op), fwd) {
 			f.op, f.word = f.op+1, 0
 			continue
 		}
-		id := f.in.Words[int(o.Offset)+f.word]
+		id := in.Words[int(o.Offset)+int(f.word)]
 		f.word++
 		return id, true
 	}
@@ -489,6 +491,6 @@ func (f *depthFrame) next(fwd map[uint32]bool) (uint32, bool) {
 
 // isFwdPointee reports whether operand op of in is the pointee of a
 // pointer declared by OpTypeForwardPointer.
-func isFwdPointee(in Instruction, op int, fwd map[uint32]bool) bool {
+func isFwdPointee(in *Instruction, op int, fwd map[uint32]bool) bool {
 	return in.Opcode == OpTypePointer && op == 2 && fwd[in.ResultID]
 }

@@ -78,3 +78,29 @@ func TestTypeDepthForwardPointer(t *testing.T) {
 		t.Errorf("a struct pointing to itself with no forward pointer: no TypeCycle")
 	}
 }
+
+// TestTypeDepthForwardChain: a chain of arrays each of the one declared
+// after it (invalid, but indexed before any validation) gets the same
+// depths, from one walk with an explicit stack as deep as the chain.
+func TestTypeDepthForwardChain(t *testing.T) {
+	const n = 300_000
+	m := header(uint32(n + 6))
+	m = append(m,
+		w(OpCapability, 2), uint32(CapabilityShader),
+		w(OpMemoryModel, 3), uint32(AddressingModelLogical), uint32(MemoryModelGLSL450),
+		w(OpTypeInt, 4), 3, 32, 0,
+		w(OpConstant, 4), 3, 4, 1)
+	for k := range n { // %5 = array of %6, ..., %(n+4) = array of %(n+5)
+		m = append(m, w(OpTypeArray, 4), uint32(k+5), uint32(k+6), 4)
+	}
+	m = append(m, w(OpTypeArray, 4), uint32(n+5), 3, 4)
+	mod, err := DecodeWords(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mod.Index()
+	if x.MaxTypeDepth != n+2 || x.TypeCycle != 0 || x.Types[5].Depth != n+2 || x.Types[n+5].Depth != 2 {
+		t.Errorf("MaxTypeDepth %d TypeCycle %d depth(%%5) %d depth(%%%d) %d, want %d 0 %d 2",
+			x.MaxTypeDepth, x.TypeCycle, x.Types[5].Depth, n+5, x.Types[n+5].Depth, n+2, n+2)
+	}
+}
