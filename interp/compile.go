@@ -98,6 +98,9 @@ func Compile(m *spirv.Module, entry string, opts Options) (p *Program, err error
 		extSets: map[uint32]uint8{}, regVars: map[uint32]int32{}, regVarN: map[uint32]int32{}, fused: map[uint32]fusedRef{},
 	}
 	c.p = &Program{m: m, S: S, opts: opts, names: c.x.Names}
+	if err := checkTypeDepth(m); err != nil {
+		return nil, fmt.Errorf("interp: %w", err)
+	}
 	if err := c.compile(entry); err != nil {
 		return nil, fmt.Errorf("interp: %w", err)
 	}

@@ -82,6 +82,26 @@ type matLay struct {
 
 const maxComponents = 1 << 16 // flattened components of one value
 
+// checkTypeDepth refuses a module with a type nested deeper than
+// spirv.MaxTypeDepth, or one defined in terms of itself, before any of
+// the recursive walks below (typ, layoutDepth, leaves) can meet it.
+func checkTypeDepth(m *spirv.Module) error {
+	x := m.Index()
+	if x.TypeCycle != 0 {
+		return fmt.Errorf("type %%%d is defined in terms of itself", x.TypeCycle)
+	}
+	if x.MaxTypeDepth <= spirv.MaxTypeDepth {
+		return nil
+	}
+	for i := 0; i < m.Len(); i++ {
+		id := m.Inst(i).ResultID
+		if t := x.Types[id]; t != nil && t.Depth > spirv.MaxTypeDepth {
+			return fmt.Errorf("type %%%d (instruction %d) nests %d deep; the limit is %d", id, i+1, t.Depth, spirv.MaxTypeDepth)
+		}
+	}
+	return nil
+}
+
 // typ resolves a type id.
 func (c *compiler) typ(id uint32) (*tinfo, error) {
 	if t, ok := c.types[id]; ok {

@@ -24,6 +24,13 @@ type Index struct {
 	// ExtInstImports maps an OpExtInstImport result id to its set name.
 	ExtInstImports map[uint32]string
 
+	// MaxTypeDepth is the largest Type.Depth of the module, and
+	// TypeCycle a type that refers back to itself other than through a
+	// forward pointer's pointee (0: none; only an invalid module has one).
+	// Consumers whose type walkers recurse check them first.
+	MaxTypeDepth uint32
+	TypeCycle    uint32
+
 	Capabilities    []Capability
 	Extensions      []string
 	AddressingModel AddressingModel
@@ -72,7 +79,18 @@ type Type struct {
 	Storage StorageClass // for TypePointer
 	Members []uint32     // struct member types, or function parameter types
 	Return  uint32       // function return type
+	// Depth is 1 + the largest Depth of the types this one names (element,
+	// member, pointee, parameter, ...): the length of the longest chain of
+	// types a walker can follow from here. A forward pointer's pointee is
+	// not counted: walkers stop at forward pointers (see typeDepths).
+	Depth uint32
 }
+
+// MaxTypeDepth is the type nesting depth (Type.Depth) that spvx's
+// consumers accept: far beyond any real module (spirv-val's default
+// --max-struct-depth is 255), and small enough that every recursive walk
+// over types stays a few hundred kilobytes of stack.
+const MaxTypeDepth = 1024
 
 // Constant describes one constant instruction.
 type Constant struct {
@@ -202,6 +220,7 @@ func buildIndex(m *Module) *Index {
 	// points once all are known: one map access per OpExecutionMode, not a
 	// scan of every entry point (40k entry points and 40k modes took 12 s).
 	var modes map[uint32][]ExecutionModeEntry
+	var fwd map[uint32]bool // pointers declared by OpTypeForwardPointer
 	for i := range m.insts {
 		inst := m.Inst(i)
 		in := &inst
@@ -241,6 +260,11 @@ func buildIndex(m *Module) *Index {
 			x.Decorations[w[1]] = append(x.Decorations[w[1]], DecorationEntry{Inst: i, Member: -1, Kind: Decoration(w[2]), Params: w[3:]})
 		case OpMemberDecorate, OpMemberDecorateString:
 			x.Decorations[w[1]] = append(x.Decorations[w[1]], DecorationEntry{Inst: i, Member: int(w[2]), Kind: Decoration(w[3]), Params: w[4:]})
+		case OpTypeForwardPointer:
+			if fwd == nil {
+				fwd = map[uint32]bool{}
+			}
+			fwd[w[1]] = true
 		case OpFunction:
 			x.Functions = append(x.Functions, Function{ID: in.ResultID, Result: in.TypeID, Type: w[4], Start: i, End: -1})
 			fn = &x.Functions[len(x.Functions)-1]
@@ -288,6 +312,7 @@ func buildIndex(m *Module) *Index {
 			}
 		}
 	}
+	x.typeDepths(m, fwd)
 	return x
 }
 
@@ -381,4 +406,91 @@ func constantOf(in *Instruction) *Constant {
 		c.Spec = true
 	}
 	return c
+}
+
+// depthFrame is one type on typeDepths' explicit stack: the type, the
+// index of its declaring instruction, and the next id word of it to
+// visit. It is kept small: a chain of forward references puts every
+// type of the chain on the stack at once.
+type depthFrame struct {
+	t        *Type
+	inst     int32
+	op, word uint16 // operand index, word within the operand (a word count is 16 bits)
+	kids     uint32 // the largest Depth of the types visited so far
+}
+
+// typeDepths sets every type's Depth, MaxTypeDepth and TypeCycle. It
+// walks the type graph once, depth first with an explicit stack (a chain
+// of millions of types must not exhaust the goroutine stack), in module
+// order. The edges are every IdRef operand of a type declaration that
+// names a type, except a forward pointer's pointee: walkers stop there,
+// and it is how a valid module makes a recursive type. Any other edge
+// back to a type still on the stack is a cycle: it counts 0, and
+// TypeCycle records it.
+func (x *Index) typeDepths(m *Module, fwd map[uint32]bool) {
+	const onStack = ^uint32(0)
+	var stack []depthFrame
+	push := func(t *Type) {
+		j, _ := x.Def(t.ID)
+		t.Depth = onStack
+		stack = append(stack, depthFrame{t: t, inst: int32(j)})
+	}
+	for i := range m.insts {
+		in := m.Inst(i)
+		root := x.Types[in.ResultID]
+		if root == nil || root.Depth != 0 {
+			continue
+		}
+		if j, _ := x.Def(in.ResultID); j != i {
+			continue // a duplicate definition; the first one is the type
+		}
+		push(root)
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			kid, ok := f.next(m, fwd)
+			if !ok {
+				f.t.Depth = f.kids + 1
+				x.MaxTypeDepth = max(x.MaxTypeDepth, f.t.Depth)
+				stack = stack[:len(stack)-1]
+				if n := len(stack); n > 0 {
+					stack[n-1].kids = max(stack[n-1].kids, f.t.Depth)
+				}
+				continue
+			}
+			switch k := x.Types[kid]; {
+			case k == nil:
+			case k.Depth == onStack:
+				if x.TypeCycle == 0 {
+					x.TypeCycle = kid
+				}
+			case k.Depth == 0:
+				push(k)
+			default:
+				f.kids = max(f.kids, k.Depth)
+			}
+		}
+	}
+}
+
+// next returns the frame's next id operand word, skipping a forward
+// pointer's pointee.
+func (f *depthFrame) next(m *Module, fwd map[uint32]bool) (uint32, bool) {
+	in := m.Inst(int(f.inst))
+	for int(f.op) < len(in.Operands) {
+		o := in.Operands[f.op]
+		if o.Kind != OperandKindIdRef || f.word >= o.Count || isFwdPointee(&in, int(f.op), fwd) {
+			f.op, f.word = f.op+1, 0
+			continue
+		}
+		id := in.Words[int(o.Offset)+int(f.word)]
+		f.word++
+		return id, true
+	}
+	return 0, false
+}
+
+// isFwdPointee reports whether operand op of in is the pointee of a
+// pointer declared by OpTypeForwardPointer.
+func isFwdPointee(in *Instruction, op int, fwd map[uint32]bool) bool {
+	return in.Opcode == OpTypePointer && op == 2 && fwd[in.ResultID]
 }

@@ -118,7 +118,7 @@ func (s *state) defInst(id uint32) int {
 
 // hasImportLinkage is hasImportLinkageAttribute.
 func (s *state) hasImportLinkage(id uint32) bool {
-	for _, e := range s.decorations().of(id) {
+	for _, e := range s.decorations().ofKinds(id, spirv.DecorationLinkageAttributes) {
 		if e.Kind == spirv.DecorationLinkageAttributes && len(e.Params) >= 2 && e.Params[len(e.Params)-1] == uint32(spirv.LinkageTypeImport) {
 			return true
 		}
@@ -175,7 +175,7 @@ func (s *state) vulkanMemoryModelDeprecatedDecorations() bool {
 		if at < 0 {
 			continue
 		}
-		for _, e := range d.of(id) {
+		for _, e := range d.ofKinds(id, spirv.DecorationCoherent, spirv.DecorationVolatile) {
 			if e.Kind != spirv.DecorationCoherent && e.Kind != spirv.DecorationVolatile {
 				continue
 			}
@@ -300,7 +300,7 @@ func (s *state) decorationsOfEntryPoints() bool {
 					decTarget = typeID
 				}
 				hasBuiltIn := false
-				for _, e := range d.of(decTarget) {
+				for _, e := range d.ofKinds(decTarget, spirv.DecorationBuiltIn) {
 					if e.Kind != spirv.DecorationBuiltIn {
 						continue
 					}
@@ -328,7 +328,7 @@ func (s *state) decorationsOfEntryPoints() bool {
 				}
 				if hasBuiltIn {
 					if vulkan {
-						for _, e := range d.of(iface) {
+						for _, e := range d.ofKinds(iface, spirv.DecorationLocation, spirv.DecorationComponent) {
 							if e.Kind == spirv.DecorationLocation || e.Kind == spirv.DecorationComponent {
 								if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Location-04915"), "A BuiltIn variable (id %d) cannot have any Location or Component decorations", iface) {
 									return true
@@ -376,7 +376,7 @@ func (s *state) decorationsOfEntryPoints() bool {
 					}
 				}
 				if vulkan {
-					for _, e := range d.of(v.ResultID) {
+					for _, e := range d.ofKinds(v.ResultID, spirv.DecorationFlat, spirv.DecorationNoPerspective, spirv.DecorationSample, spirv.DecorationCentroid) {
 						switch e.Kind {
 						case spirv.DecorationFlat, spirv.DecorationNoPerspective, spirv.DecorationSample, spirv.DecorationCentroid:
 						default:
@@ -406,7 +406,7 @@ func (s *state) decorationsOfEntryPoints() bool {
 					return true
 				}
 			}
-			for _, e := range d.of(fn) {
+			for _, e := range d.ofKinds(fn, spirv.DecorationLinkageAttributes) {
 				if e.Kind == spirv.DecorationLinkageAttributes {
 					if s.fail(s.defInst(fn), "", "The LinkageAttributes Decoration (Linkage name: %s) cannot be applied to function id %d because it is targeted by an OpEntryPoint instruction.", decodeParamsString(e.Params), fn) {
 						return true
@@ -569,7 +569,7 @@ func (s *state) decorationsOfBuffers() bool {
 			}
 		}
 		// Remember the buffer pointer types for the NonWritable rule.
-		for _, e := range d.of(id) {
+		for _, e := range d.ofKinds(id, spirv.DecorationBlock, spirv.DecorationBufferBlock) {
 			if (uniform && e.Kind == spirv.DecorationBlock) ||
 				(uniform && e.Kind == spirv.DecorationBufferBlock) || ((storageBuffer || physical) && e.Kind == spirv.DecorationBlock) {
 				d.bufferPtr[in.TypeID] = true
@@ -665,13 +665,21 @@ func (s *state) usesOf(want map[uint32]bool) map[uint32][][2]int {
 	return out
 }
 
+// fromDecorationKinds are the decorations decorationsFromDecoration
+// checks (its switch's cases).
+var fromDecorationKinds = []spirv.Decoration{
+	spirv.DecorationComponent, spirv.DecorationFPRoundingMode, spirv.DecorationNonReadable, spirv.DecorationNonWritable,
+	spirv.DecorationUniform, spirv.DecorationUniformId, spirv.DecorationNoSignedWrap, spirv.DecorationNoUnsignedWrap,
+	spirv.DecorationBlock, spirv.DecorationBufferBlock, spirv.DecorationLocation, spirv.DecorationRelaxedPrecision,
+}
+
 // decorationsFromDecoration is CheckDecorationsFromDecoration.
 func (s *state) decorationsFromDecoration() bool {
 	d := s.decorations()
 	shader, kernel := s.caps.has(spirv.CapabilityShader), s.caps.has(spirv.CapabilityKernel)
 	var rounded map[uint32]bool
 	for _, id := range d.ids {
-		for _, e := range d.of(id) {
+		for _, e := range d.ofKinds(id, spirv.DecorationFPRoundingMode) {
 			if e.Kind == spirv.DecorationFPRoundingMode {
 				if rounded == nil {
 					rounded = map[uint32]bool{}
@@ -693,7 +701,7 @@ func (s *state) decorationsFromDecoration() bool {
 		if in.Opcode == spirv.OpDecorationGroup {
 			continue
 		}
-		for _, e := range d.of(id) {
+		for _, e := range d.ofKinds(id, fromDecorationKinds[0], fromDecorationKinds[1:]...) {
 			var failed bool
 			switch e.Kind {
 			case spirv.DecorationComponent:

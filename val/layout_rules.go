@@ -238,6 +238,14 @@ func (s *state) explicitLayout() bool {
 	return false
 }
 
+// layoutDecorations are the explicit layout decorations, which a type
+// that must not have an explicit layout may not carry.
+var layoutDecorations = []spirv.Decoration{
+	spirv.DecorationBlock, spirv.DecorationBufferBlock, spirv.DecorationOffset, spirv.DecorationOffsetIdEXT,
+	spirv.DecorationArrayStride, spirv.DecorationArrayStrideIdEXT, spirv.DecorationMatrixStride,
+	spirv.DecorationRowMajor, spirv.DecorationColMajor,
+}
+
 // checkNoLayout is CheckNoLayout: no type in t's tree has a layout
 // decoration.
 func (s *state) checkNoLayout(i int, t uint32, sc spirv.StorageClass, depth int) bool {
@@ -253,7 +261,7 @@ func (s *state) checkNoLayout(i int, t uint32, sc spirv.StorageClass, depth int)
 		return false
 	}
 	L.noLayout[t] = true // also guards against cycles through forward pointers
-	for _, e := range s.decorations().of(t) {
+	for _, e := range s.decorations().ofKinds(t, layoutDecorations[0], layoutDecorations[1:]...) {
 		switch e.Kind {
 		case spirv.DecorationBlock, spirv.DecorationBufferBlock, spirv.DecorationOffset, spirv.DecorationOffsetIdEXT,
 			spirv.DecorationArrayStride, spirv.DecorationArrayStrideIdEXT, spirv.DecorationMatrixStride,
@@ -338,7 +346,7 @@ func (s *state) evalConstUint64(id uint32) (uint64, bool) {
 
 // arrayStride is GetArrayStride.
 func (s *state) arrayStride(t uint32) (bool, uint32) {
-	for _, e := range s.decorations().of(t) {
+	for _, e := range s.decorations().ofKinds(t, spirv.DecorationArrayStride, spirv.DecorationArrayStrideIdEXT) {
 		switch {
 		case e.Kind == spirv.DecorationArrayStride && len(e.Params) > 0:
 			return true, e.Params[0]
@@ -371,7 +379,7 @@ func improperStraddle(offset, size uint32) bool {
 // RowMajor or ColMajor decoration.
 func (s *state) matrixOf(st uint32, k int) (matrixConstraints, bool) {
 	mc, has := defaultMatrix, false
-	for _, e := range s.decorations().member(st, k) {
+	for _, e := range s.decorations().member(st, k, spirv.DecorationColMajor, spirv.DecorationRowMajor, spirv.DecorationMatrixStride) {
 		switch e.Kind {
 		case spirv.DecorationColMajor, spirv.DecorationRowMajor:
 			has, mc.colMajor = true, e.Kind == spirv.DecorationColMajor
@@ -398,7 +406,7 @@ func (s *state) structMembers(st uint32) []memberInfo {
 		for k := range ty.Members {
 			mi := memberInfo{index: uint32(k), offset: unknownU32}
 			mi.matrix, mi.hasMatrix = s.matrixOf(st, k)
-			for _, e := range s.decorations().member(st, k) {
+			for _, e := range s.decorations().member(st, k, spirv.DecorationOffset, spirv.DecorationOffsetIdEXT) {
 				if len(e.Params) == 0 {
 					continue
 				}

@@ -368,7 +368,7 @@ func (s *state) layoutCompatibleStructs(a, b *spirv.Type, depth int) bool {
 		}
 		// HaveSameLayoutDecorations: the Offset decorations of the members
 		// must agree.
-		oa, ob := memberOffset(d.member(a.ID, k)), memberOffset(d.member(b.ID, k))
+		oa, ob := memberOffset(d.member(a.ID, k, spirv.DecorationOffset)), memberOffset(d.member(b.ID, k, spirv.DecorationOffset))
 		if oa != ob {
 			return false
 		}

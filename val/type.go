@@ -50,7 +50,7 @@ func (s *state) typeStructBlocks(i int, in *spirv.Instruction) bool {
 	d := s.decorations()
 	id := in.ResultID
 	isBlock := func(t uint32) bool {
-		for _, e := range d.of(t) {
+		for _, e := range d.ofKinds(t, spirv.DecorationBlock, spirv.DecorationBufferBlock) {
 			if e.Member < 0 && (e.Kind == spirv.DecorationBlock || e.Kind == spirv.DecorationBufferBlock) {
 				return true
 			}
@@ -66,7 +66,7 @@ func (s *state) typeStructBlocks(i int, in *spirv.Instruction) bool {
 	}
 	var members []bool
 	builtin := 0
-	for _, e := range d.of(id) {
+	for _, e := range d.ofKinds(id, spirv.DecorationBuiltIn) {
 		if e.Kind != spirv.DecorationBuiltIn || e.Member < 0 || len(e.Params) == 0 {
 			continue
 		}

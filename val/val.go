@@ -233,7 +233,7 @@ extensions:
 	// place does not count for the instructions before it.
 
 	s.firstLoop()
-	if s.stopped() {
+	if s.stopped() || s.typeDepthLimit() {
 		return
 	}
 	s.secondLoop()
@@ -276,6 +276,35 @@ extensions:
 		return
 	}
 	s.logicalPointers()
+}
+
+// typeDepthLimit reports (and records, unless an error is already
+// recorded) a type nested deeper than spirv.MaxTypeDepth or one that
+// refers to itself: the later passes walk types recursively, so
+// validation stops here even under Options.All. spirv-val has no such
+// limit beyond --max-struct-depth; its message is the model.
+func (s *state) typeDepthLimit() bool {
+	x := s.x
+	if x.TypeCycle != 0 {
+		if len(s.errs) == 0 {
+			j, _ := x.Def(x.TypeCycle)
+			s.fail(j, "", "Type %s is defined in terms of itself.", s.idName(x.TypeCycle))
+		}
+		return true
+	}
+	if x.MaxTypeDepth <= spirv.MaxTypeDepth {
+		return false
+	}
+	for i := 0; i < s.m.Len(); i++ {
+		id := s.m.Inst(i).ResultID
+		if t := x.Types[id]; t != nil && t.Depth > spirv.MaxTypeDepth {
+			if j, _ := x.Def(id); j == i {
+				s.fail(i, "", "Type Nesting Depth may not be larger than %d. Found %d.", spirv.MaxTypeDepth, t.Depth)
+				return true
+			}
+		}
+	}
+	return true
 }
 
 // firstLoop is spirv-val's first per-instruction loop: ids, capabilities
