@@ -129,16 +129,10 @@ func (sg *subgroup) copyMem(dst, src []byte) (*Fault, bool) {
 	return nil, true
 }
 
-// setupCost charges a workgroup's start to the worker's credit: the fixed
-// WorkgroupCost, a unit per lane of its subgroups, and the invocation
-// memory it initializes. Workgroup memory is charged as it is cleared.
-func (st *wgState) setupCost(nsg int, initAll bool) (*Fault, bool) {
-	p := st.d.p
-	c := int64(WorkgroupCost) + int64(nsg)*int64(p.S)
-	if initAll {
-		c += memUnits(nsg * p.S * int(p.invSize))
-	}
-	return st.d.spend(&st.credit, c)
+// spendInit charges setting up the invocation memory of n lanes, per
+// subgroup so that a deadline is seen between subgroups.
+func (st *wgState) spendInit(n int) (*Fault, bool) {
+	return st.d.spend(&st.credit, memUnits(n*int(st.d.p.invSize)))
 }
 
 // clearMem zeroes the workgroup memory in pieces, charging each.

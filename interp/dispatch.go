@@ -478,7 +478,8 @@ func (st *wgState) runGroup(i uint64) *Fault {
 	// the workgroup and it was set up for a workgroup of this shape
 	shape := initKey{size: size, n: inv, nsg: nsg, ok: true}
 	initAll := p.privSet || p.initPerWG || shape != st.lastShape
-	if f, ok := st.setupCost(nsg, initAll); !ok {
+	// the start: a fixed cost and a unit per lane the subgroups reset
+	if f, ok := st.d.spend(&st.credit, WorkgroupCost+int64(nsg*p.S)); !ok {
 		return st.setupFault(f)
 	}
 	if f, ok := st.clearMem(); !ok {
@@ -490,6 +491,9 @@ func (st *wgState) runGroup(i uint64) *Fault {
 			sg := st.sgs[k]
 			sg.n = min(p.S, inv-k*p.S)
 			if initAll {
+				if f, ok := st.spendInit(sg.n); !ok {
+					return st.setupFault(f)
+				}
 				sg.initInvocations(k, sg.n, nsg)
 			}
 		}
@@ -507,6 +511,9 @@ func (st *wgState) runGroup(i uint64) *Fault {
 			n := min(p.S, inv-k*p.S)
 			sg.start(n)
 			if initAll {
+				if f, ok := st.spendInit(n); !ok {
+					return st.setupFault(f)
+				}
 				sg.initInvocations(k, n, nsg)
 			}
 		}
