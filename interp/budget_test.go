@@ -312,3 +312,16 @@ func TestBudgetCountsCopiedBytes(t *testing.T) {
 		t.Errorf("iterations %d (1 MiB) and %d (4 MiB): ratio %.2f, want 4", small, large, r)
 	}
 }
+
+// A LocalSize whose product wraps in 64 bits (2^22·2^21·2^21) is too
+// large, not a workgroup of zero invocations.
+func TestLocalSizeOverflow(t *testing.T) {
+	src := strings.Replace(emptySrc, "LocalSize 1 1 1", "LocalSize 4194304 2097152 2097152", 1)
+	p, err := Compile(assemble(t, src), "", Options{})
+	if err == nil {
+		err = p.Dispatch(context.Background(), 1, 1, 1, nil)
+	}
+	if err == nil || !strings.Contains(err.Error(), "4194304x2097152x2097152 too large") {
+		t.Errorf("got %v", err)
+	}
+}

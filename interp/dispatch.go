@@ -250,12 +250,16 @@ func (p *Program) newDispatch(ctx context.Context, res *Resources) (*dispatch, e
 			}
 		}
 	}
-	inv := uint64(p.localSize[0]) * uint64(p.localSize[1]) * uint64(p.localSize[2])
+	ls := p.localSize
+	inv, ok := checked.Product([]int{int(ls[0]), int(ls[1]), int(ls[2])}, 1)
 	if p.model == spirv.ExecutionModelKernel {
-		inv = 1 << 10 // checked again in DispatchND
+		inv, ok = 1<<10, true // checked again in DispatchND
 	}
-	per := (uint64(p.nslots)*8 + uint64(p.invSize)) * (inv + uint64(p.S))
-	if per > 1<<31 {
+	if !ok || inv > 1<<31 {
+		return nil, fmt.Errorf("interp: workgroup size %dx%dx%d too large", ls[0], ls[1], ls[2])
+	}
+	per, ok := checked.Mul(p.nslots*8+int(p.invSize), inv+p.S)
+	if !ok || per > 1<<31 {
 		return nil, fmt.Errorf("interp: a workgroup needs %d bytes of registers and invocation memory, too many", per)
 	}
 	if d.wgBytes > 1<<30 {
