@@ -15,11 +15,12 @@ type Options struct {
 	SubgroupSize int
 	// MaxSteps is the per-dispatch budget of work units; 0 means
 	// DefaultMaxSteps, a negative value means unlimited. An instruction
-	// costs one unit per component of its result (or operands) per active
-	// invocation; copying, clearing or initializing memory one unit per 8
-	// bytes; starting a workgroup WorkgroupCost units plus its memory; a
-	// multiway branch one unit per case. (The name is kept from when the
-	// budget counted subgroup-instructions.)
+	// costs 32 units plus one per component of its result (or stored
+	// value) per active invocation (four for a memory access), a multiway
+	// branch also one per case;
+	// copying, clearing or initializing memory one unit per 8 bytes;
+	// starting a workgroup WorkgroupCost units plus its memory. (The name
+	// is kept from when the budget counted subgroup-instructions.)
 	MaxSteps int64
 	// Strict reports undefined behaviour that is otherwise given a value
 	// (integer division by zero, an out-of-range OpBitcastExtractEXT offset).
@@ -46,15 +47,16 @@ type Options struct {
 }
 
 // DefaultMaxSteps is the work budget of a dispatch when Options.MaxSteps
-// is 0: 2^28 instructions over 32 invocations, some seconds of CPU.
+// is 0: some 2^27 instructions over 32 invocations, or 2^28 on one; from
+// a few seconds of CPU (arithmetic) to some 20 s (memory-bound code).
 const DefaultMaxSteps = 1 << 33
 
 // WorkgroupCost is the work charged for starting a workgroup, besides the
-// memory it clears and initializes. It is some 40 times the CPU time of
-// an empty workgroup's start (about 50 units): a dispatch of billions of
-// workgroups that do next to nothing then ends by the default budget in
-// a fraction of a second, while a million workgroups pay only a quarter
-// of it.
+// memory it clears and initializes. It is some ten times the CPU time of
+// an empty workgroup's start (100 ns, 200 units): a dispatch of billions
+// of workgroups that do next to nothing then ends by the default budget
+// in a fraction of a second, while a million workgroups pay only a
+// quarter of it.
 const WorkgroupCost = 1 << 11
 
 // MaxWorkerMemory bounds the workgroup state (Workgroup memory, registers,

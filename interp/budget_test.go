@@ -70,10 +70,10 @@ func copyLoops(t *testing.T, n int, budget int64) uint32 {
 // the budget, after a number of iterations inversely proportional to the
 // array's length (an instruction count would allow the same number).
 func TestBudgetCountsCopiedElements(t *testing.T) {
-	const budget = 1 << 24
+	const budget = 1 << 26
 	small, large := copyLoops(t, 16384, budget), copyLoops(t, 65536, budget)
 	// each iteration loads and stores n elements
-	if want := uint32(budget / (2 * 65536)); large < want/2 || large > want+1 {
+	if want := uint32(budget / (2 * memCost * 65536)); large < want/2 || large > want+1 {
 		t.Errorf("65536 elements: %d iterations within the budget, want about %d", large, want)
 	}
 	if r := float64(small) / float64(large); r < 3.5 || r > 4.5 {

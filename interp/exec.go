@@ -156,7 +156,7 @@ func (sg *subgroup) run() {
 		}
 		in := &code[fr.ip]
 		lanes := fr.lanes
-		sg.steps -= int64(in.cost)*int64(len(lanes)) + 1
+		sg.steps -= int64(in.cost)*int64(len(lanes)) + instrCost
 		if in.op > opLastControl {
 			if isDenseBin(in.op) && len(lanes) == int(S) {
 				sg.denseBin(in)

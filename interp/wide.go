@@ -90,7 +90,7 @@ func (w *subgroup) runWide(sgs []*subgroup) {
 			return
 		}
 		in := &code[fr.ip]
-		cost := int64(in.cost)*int64(len(lanes)) + 1
+		cost := int64(in.cost)*int64(len(lanes)) + instrCost
 		w.steps -= cost
 		steps += nsg
 		if in.op > opLastControl {
