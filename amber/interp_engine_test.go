@@ -74,3 +74,17 @@ func TestRunDeadlineInDispatch(t *testing.T) {
 		t.Errorf("%v: %s", r.Status, r.Reason)
 	}
 }
+
+// An empty REPEAT of two billion iterations ends by the deadline too.
+func TestRunEmptyRepeatEndsByDeadline(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	r := runText(t, ctx, "#!amber\nREPEAT 2000000000\nEND\n")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the script ran %v after its 100 ms deadline", d)
+	}
+	if r.Status != Fail || !strings.Contains(r.Reason, "context deadline exceeded") {
+		t.Errorf("%v: %s", r.Status, r.Reason)
+	}
+}
