@@ -71,7 +71,7 @@ func runRun(args []string, s stdio) int {
 	local := fs.String("local", "", "Kernel: local size `X,Y,Z` (default: the module's, or 64)")
 	offset := fs.String("offset", "", "Kernel: global offset `X,Y,Z`")
 	trace := fs.Bool("trace", false, "print, per subgroup, the executed blocks and active masks (to stderr)")
-	maxSteps := fs.Int64("max-steps", 0, "work budget `N`: units of one component per invocation or 8 bytes moved (0 default 2^33, -1 unlimited)")
+	maxSteps := fs.Int64("max-steps", 0, "work budget `N` (interp.Options.MaxSteps: instructions, components × invocations, bytes moved; 0 default 2^33, -1 unlimited)")
 	timeout := fs.Duration("timeout", defaultRunTimeout, "stop the dispatch after `D` (0 for no limit)")
 	shuffle := fs.Bool("shuffle", false, "permute workgroup and subgroup order (with --seed)")
 	seed := fs.Int64("seed", 1, "seed for --shuffle")
