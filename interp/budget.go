@@ -27,7 +27,8 @@ const instrCost = 32
 const memCost = 4
 
 // bytesPerUnit is how many bytes copied, cleared or initialized cost one
-// work unit: about the time of one lane's instruction.
+// work unit: at some 10 GB/s, about the time of one arithmetic
+// lane-operation.
 const bytesPerUnit = 8
 
 // memPiece bounds the bytes one memory operation touches between two
