@@ -4,6 +4,8 @@ package amber
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"spvx/interp"
 )
@@ -42,5 +44,10 @@ func (e InterpEngine) Run(ctx context.Context, j *Job) error {
 			res.Buffers[key] = append(res.Buffers[key], &interp.Buffer{Data: v})
 		}
 	}
-	return prog.Dispatch(ctx, j.Groups[0], j.Groups[1], j.Groups[2], res)
+	err := prog.Dispatch(ctx, j.Groups[0], j.Groups[1], j.Groups[2], res)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// amber's words when a submission outlives its fence timeout
+		return fmt.Errorf("Vulkan::Calling vkWaitForFences Timeout (%v)", err)
+	}
+	return err
 }

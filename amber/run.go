@@ -357,6 +357,10 @@ func (r *runner) command(c Command) error {
 	case *RepeatCommand:
 		r.logf(c.Line, "REPEAT %d", c.Count)
 		for i := 0; i < c.Count; i++ {
+			// also here: an empty body checks nothing
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
 			if err := r.commands(c.Commands); err != nil {
 				return err
 			}

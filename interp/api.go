@@ -13,8 +13,14 @@ type Options struct {
 	// SubgroupSize is the number of invocations of a subgroup, 1..128
 	// (a power of two is not required); 0 means 32.
 	SubgroupSize int
-	// MaxSteps is the per-dispatch budget of subgroup-instructions; 0 means
-	// DefaultMaxSteps, a negative value means unlimited.
+	// MaxSteps is the per-dispatch budget of work units; 0 means
+	// DefaultMaxSteps, a negative value means unlimited. An instruction
+	// costs 32 units plus one per component of its result (or stored
+	// value) per active invocation (four for a memory access), a multiway
+	// branch also one per case;
+	// copying, clearing or initializing memory one unit per 8 bytes;
+	// starting a workgroup WorkgroupCost units plus its memory. (The name
+	// is kept from when the budget counted subgroup-instructions.)
 	MaxSteps int64
 	// Strict reports undefined behaviour that is otherwise given a value
 	// (integer division by zero, an out-of-range OpBitcastExtractEXT offset).
@@ -40,8 +46,24 @@ type Options struct {
 	SeparateSubgroups bool
 }
 
-// DefaultMaxSteps is the step budget of a dispatch when Options.MaxSteps is 0.
-const DefaultMaxSteps = 1 << 28
+// DefaultMaxSteps is the work budget of a dispatch when Options.MaxSteps
+// is 0: some 2^27 instructions over 32 invocations, or 2^28 on one; from
+// a few seconds of CPU (arithmetic) to some 20 s (memory-bound code).
+const DefaultMaxSteps = 1 << 33
+
+// WorkgroupCost is the work charged for starting a workgroup, besides the
+// memory it clears and initializes. It is some ten times the CPU time of
+// an empty workgroup's start (100 ns, 200 units): a dispatch of billions
+// of workgroups that do next to nothing then ends by the default budget
+// in a fraction of a second, while a million workgroups pay only a
+// quarter of it.
+const WorkgroupCost = 1 << 11
+
+// MaxWorkerMemory bounds the workgroup state (Workgroup memory, registers,
+// invocation memory) that a dispatch's workers hold together: a dispatch
+// whose workgroups need more than MaxWorkerMemory/Parallelism bytes each
+// runs on fewer workers, down to one.
+const MaxWorkerMemory = 1 << 30
 
 // Binding describes one descriptor the entry point uses.
 type Binding struct {
@@ -131,7 +153,7 @@ var faultKindNames = [...]string{
 	FaultOutOfBounds:     "out-of-bounds access",
 	FaultNullPointer:     "null pointer",
 	FaultDivByZero:       "division by zero",
-	FaultStepBudget:      "step budget exceeded",
+	FaultStepBudget:      "work budget exceeded",
 	FaultRecursion:       "recursion",
 	FaultMissingResource: "missing resource",
 	FaultBarrier:         "barrier",

@@ -34,7 +34,7 @@ func BenchmarkReduce(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		reportLaneInstr(b, c0, 32)
+		reportWork(b, c0)
 		reportCPU(b, c0, n)
 	})
 	b.Run("go", func(b *testing.B) {
@@ -194,7 +194,7 @@ func BenchmarkMXFP4Dequantize(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		reportLaneInstr(b, c0, 32)
+		reportWork(b, c0)
 		reportCPU(b, c0, n)
 	})
 	b.Run("go-mx.Dequantize", func(b *testing.B) {

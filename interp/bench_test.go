@@ -17,11 +17,11 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// reportLaneInstr reports lane-instructions per CPU second for a dispatch
-// whose subgroups are all full (subgroup-instructions × S).
-func reportLaneInstr(b *testing.B, start time.Duration, S int) {
-	steps := float64(lastDispatchSteps.Load()) * float64(b.N) * float64(S)
-	b.ReportMetric(steps/(float64(cpuTime()-start)/1e9), "lane-instr/cpu-s")
+// reportWork reports the dispatch's work units (Options.MaxSteps: about
+// one per lane-instruction) per CPU second.
+func reportWork(b *testing.B, start time.Duration) {
+	units := float64(lastDispatchSteps.Load()) * float64(b.N)
+	b.ReportMetric(units/(float64(cpuTime()-start)/1e9), "units/cpu-s")
 }
 
 // reportCPU reports CPU nanoseconds per element.
@@ -76,7 +76,7 @@ func BenchmarkALU(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			reportLaneInstr(b, c0, 32)
+			reportWork(b, c0)
 			reportCPU(b, c0, n)
 		})
 	}
@@ -113,7 +113,7 @@ func BenchmarkSaxpy(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			reportLaneInstr(b, c0, 32)
+			reportWork(b, c0)
 			reportCPU(b, c0, n)
 		})
 	}

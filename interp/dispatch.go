@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
+	"spvx/internal/checked"
 	"spvx/spirv"
 )
 
@@ -31,14 +33,14 @@ type dispatch struct {
 	global    [3]uint32 // Kernel: global size
 	offset    [3]uint32
 	workDim   uint32
-	wideSteps atomic.Int64 // subgroup-instructions run by wide groups
+	wideSteps atomic.Int64 // subgroup-instructions run by wide groups (not the budget's units)
 	faultMu   sync.Mutex
 	fault     *Fault
 	perm      []uint32
 }
 
-// lastDispatchSteps is the step budget the last finished dispatch used (to
-// within a chunk per subgroup state): the benchmarks' instruction count.
+// lastDispatchSteps is the work budget the last finished dispatch used (to
+// within a chunk per subgroup state): the benchmarks' work count.
 var lastDispatchSteps atomic.Int64
 
 // lastDispatchWideSteps is how many of the last dispatch's
@@ -64,6 +66,8 @@ type wgState struct {
 	// lastShape is the shape of the workgroup the invocation memory was
 	// last set up for
 	lastShape initKey
+	// credit is the work units left for setting up workgroups (budget.go)
+	credit int64
 }
 
 func (d *dispatch) regionName(reg int) string {
@@ -98,16 +102,38 @@ func (p *Program) Dispatch(ctx context.Context, x, y, z uint32, res *Resources) 
 		if !p.hasLocal {
 			ls = [3]uint32{1, 1, 1}
 		}
-		return p.DispatchND(ctx, [3]uint32{x * ls[0], y * ls[1], z * ls[2]}, ls, res)
+		global, err := globalSize([3]uint32{x, y, z}, ls)
+		if err != nil {
+			return err
+		}
+		return p.DispatchND(ctx, global, ls, res)
+	}
+	global, err := globalSize([3]uint32{x, y, z}, p.localSize)
+	if err != nil {
+		return err
 	}
 	d, err := p.newDispatch(ctx, res)
 	if err != nil {
 		return err
 	}
-	d.groups, d.local = [3]uint32{x, y, z}, p.localSize
-	d.global = [3]uint32{x * d.local[0], y * d.local[1], z * d.local[2]}
+	d.groups, d.local, d.global = [3]uint32{x, y, z}, p.localSize, global
 	d.workDim = 3
 	return d.run()
+}
+
+// globalSize is the invocations per dimension of groups workgroups of
+// local invocations, or an error naming the sizes if one does not fit
+// the 32 bits of GlobalInvocationId.
+func globalSize(groups, local [3]uint32) ([3]uint32, error) {
+	var g [3]uint32
+	for k := 0; k < 3; k++ {
+		n, ok := checked.Mul(int(groups[k]), int(local[k]))
+		if !ok || n > math.MaxUint32 {
+			return g, fmt.Errorf("interp: %d workgroups of %d invocations in dimension %c: more than 2^32-1 invocations", groups[k], local[k], "xyz"[k])
+		}
+		g[k] = uint32(n)
+	}
+	return g, nil
 }
 
 // DispatchND runs a Kernel program over an NDRange (global size, local size;
@@ -138,14 +164,17 @@ func (p *Program) DispatchND(ctx context.Context, global, local [3]uint32, res *
 		if local[k] == 0 {
 			local[k] = 1
 		}
-		d.groups[k] = (global[k] + local[k] - 1) / local[k]
+		// in 64 bits: global + local - 1 may not fit in 32
+		d.groups[k] = uint32((uint64(global[k]) + uint64(local[k]) - 1) / uint64(local[k]))
 	}
-	inv := uint64(local[0]) * uint64(local[1]) * uint64(local[2])
-	if inv > 1<<20 || (uint64(p.nslots)*8+uint64(p.invSize))*(inv+uint64(p.S)) > 1<<31 {
+	inv, ok := checked.Product([]int{int(local[0]), int(local[1]), int(local[2])}, 1)
+	if !ok || inv > 1<<20 || (p.nslots*8+int(p.invSize))*(inv+p.S) > 1<<31 {
 		return fmt.Errorf("interp: workgroup size %dx%dx%d too large for this kernel", local[0], local[1], local[2])
 	}
 	d.local, d.global, d.workDim = local, global, dim
-	d.offset = res.GlobalOffset
+	if res != nil {
+		d.offset = res.GlobalOffset
+	}
 	return d.run()
 }
 
@@ -221,12 +250,16 @@ func (p *Program) newDispatch(ctx context.Context, res *Resources) (*dispatch, e
 			}
 		}
 	}
-	inv := uint64(p.localSize[0]) * uint64(p.localSize[1]) * uint64(p.localSize[2])
+	ls := p.localSize
+	inv, ok := checked.Product([]int{int(ls[0]), int(ls[1]), int(ls[2])}, 1)
 	if p.model == spirv.ExecutionModelKernel {
-		inv = 1 << 10 // checked again in DispatchND
+		inv, ok = 1<<10, true // checked again in DispatchND
 	}
-	per := (uint64(p.nslots)*8 + uint64(p.invSize)) * (inv + uint64(p.S))
-	if per > 1<<31 {
+	if !ok || inv > 1<<31 {
+		return nil, fmt.Errorf("interp: workgroup size %dx%dx%d too large", ls[0], ls[1], ls[2])
+	}
+	per, ok := checked.Mul(p.nslots*8+int(p.invSize), inv+p.S)
+	if !ok || per > 1<<31 {
 		return nil, fmt.Errorf("interp: a workgroup needs %d bytes of registers and invocation memory, too many", per)
 	}
 	if d.wgBytes > 1<<30 {
@@ -242,13 +275,15 @@ func (p *Program) newDispatch(ctx context.Context, res *Resources) (*dispatch, e
 
 func (d *dispatch) run() error {
 	p := d.p
-	total := uint64(d.groups[0]) * uint64(d.groups[1]) * uint64(d.groups[2])
-	if total == 0 {
-		return nil
+	g := d.groups
+	if g[0] == 0 || g[1] == 0 || g[2] == 0 {
+		return nil // an empty dispatch, as in Vulkan
 	}
-	if total > 1<<32 {
-		return fmt.Errorf("interp: %d workgroups is too many", total)
+	n, ok := checked.Product([]int{int(g[0]), int(g[1]), int(g[2])}, 1)
+	if !ok || n > 1<<32 {
+		return fmt.Errorf("interp: %dx%dx%d workgroups is too many (at most 2^32)", g[0], g[1], g[2])
 	}
+	total := uint64(n)
 	if p.ptrBytes == 4 {
 		if err := d.check32Private(); err != nil {
 			return err
@@ -261,7 +296,7 @@ func (d *dispatch) run() error {
 	if d.trace != nil {
 		workers = 1
 	}
-	workers = int(min(uint64(workers), total))
+	workers = int(min(uint64(workers), total, uint64(d.workersByMemory())))
 	if p.opts.Shuffle && total <= 1<<24 {
 		rng := rand.New(rand.NewSource(p.opts.Seed))
 		d.perm = make([]uint32, total)
@@ -420,6 +455,15 @@ func (st *wgState) setParams(R int) {
 	}
 }
 
+// workersByMemory is how many workers may hold a workgroup's state at
+// once within MaxWorkerMemory (at least one).
+func (d *dispatch) workersByMemory() int {
+	p := d.p
+	inv := int(d.local[0]) * int(d.local[1]) * int(d.local[2])
+	per := d.wgBytes + (p.nslots*8+int(p.invSize))*(inv+p.S)
+	return max(1, MaxWorkerMemory/max(per, 1))
+}
+
 // runGroup runs workgroup number i.
 func (st *wgState) runGroup(i uint64) *Fault {
 	d, p := st.d, st.d.p
@@ -432,19 +476,28 @@ func (st *wgState) runGroup(i uint64) *Fault {
 		}
 	}
 	st.size = size
-	clear(st.mem)
 	inv := int(size[0] * size[1] * size[2])
 	nsg := (inv + p.S - 1) / p.S
 	// invocation memory needs setting up unless nothing in it depends on
 	// the workgroup and it was set up for a workgroup of this shape
 	shape := initKey{size: size, n: inv, nsg: nsg, ok: true}
 	initAll := p.privSet || p.initPerWG || shape != st.lastShape
+	// the start: a fixed cost and a unit per lane the subgroups reset
+	if f, ok := st.d.spend(&st.credit, WorkgroupCost+int64(nsg*p.S)); !ok {
+		return st.setupFault(f)
+	}
+	if f, ok := st.clearMem(); !ok {
+		return st.setupFault(f)
+	}
 	st.lastShape = shape
 	if w := st.wide; w != nil && nsg > 1 {
 		for k := 0; k < nsg; k++ {
 			sg := st.sgs[k]
 			sg.n = min(p.S, inv-k*p.S)
 			if initAll {
+				if f, ok := st.spendInit(sg.n); !ok {
+					return st.setupFault(f)
+				}
 				sg.initInvocations(k, sg.n, nsg)
 			}
 		}
@@ -462,6 +515,9 @@ func (st *wgState) runGroup(i uint64) *Fault {
 			n := min(p.S, inv-k*p.S)
 			sg.start(n)
 			if initAll {
+				if f, ok := st.spendInit(n); !ok {
+					return st.setupFault(f)
+				}
 				sg.initInvocations(k, n, nsg)
 			}
 		}
@@ -514,6 +570,17 @@ func (st *wgState) runGroup(i uint64) *Fault {
 			}
 		}
 	}
+}
+
+// setupFault names the workgroup in a fault of its setup (nil: the
+// dispatch was stopped, no fault of its own).
+func (st *wgState) setupFault(f *Fault) *Fault {
+	if f != nil {
+		for k := 0; k < 3; k++ {
+			f.GlobalID[k] = st.id[k]*st.d.local[k] + st.d.offset[k]
+		}
+	}
+	return f
 }
 
 // initInvocations sets the invocation memory of subgroup k for a new

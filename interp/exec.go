@@ -47,7 +47,7 @@ type subgroup struct {
 	exited []bool
 	tA, tB []int32
 	one    []int32
-	steps  int64 // steps left before asking the dispatch budget
+	steps  int64 // work units left before asking the dispatch budget (budget.go)
 	fault  *Fault
 	// per lane invocation ids, for built-ins and faults
 	localID  [][3]uint32
@@ -156,7 +156,7 @@ func (sg *subgroup) run() {
 		}
 		in := &code[fr.ip]
 		lanes := fr.lanes
-		sg.steps--
+		sg.steps -= int64(in.cost)*int64(len(lanes)) + instrCost
 		if in.op > opLastControl {
 			if isDenseBin(in.op) && len(lanes) == int(S) {
 				sg.denseBin(in)
@@ -469,31 +469,6 @@ func (sg *subgroup) describeFault(f *Fault, in *inst) {
 			_ = ls
 		}
 	}
-}
-
-// refill takes steps from the dispatch budget and checks cancellation.
-func (sg *subgroup) refill() bool {
-	d := sg.wg.d
-	if d.ctx != nil && d.ctx.Err() != nil {
-		sg.setFault(&Fault{Kind: FaultCanceled, Msg: d.ctx.Err().Error()}, nil, nil)
-		return false
-	}
-	if d.stop.Load() {
-		sg.state = sgDone
-		return false
-	}
-	if d.unlimited {
-		sg.steps = 1 << 16
-		return true
-	}
-	const chunk = 1 << 14
-	left := d.budget.Add(-chunk)
-	if left+chunk <= 0 {
-		sg.setFault(&Fault{Kind: FaultStepBudget, Msg: fmt.Sprintf("more than %d subgroup-instructions executed (Options.MaxSteps)", d.maxSteps)}, nil, nil)
-		return false
-	}
-	sg.steps = chunk
-	return true
 }
 
 func sext(v uint64, w uint8) int64 {
@@ -1055,7 +1030,12 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 			if f != nil {
 				return f
 			}
-			copy(dm[doff:doff+int(size)], sm[soff:soff+int(size)])
+			if f, ok := sg.copyMem(dm[doff:doff+int(size)], sm[soff:soff+int(size)]); !ok {
+				if f == nil {
+					sg.state = sgDone // another worker stopped the dispatch
+				}
+				return f
+			}
 		}
 	case opPtrCmp:
 		d, a, b := col(in.dst), col(in.a), col(in.b)

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"fmt"
 
 	"spvx/spirv"
@@ -1257,6 +1258,9 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 			return err
 		}
 		off := alignUp(c.wgSize, max(pe.align, 8))
+		if uint64(off)+uint64(pe.size) > 1<<30 {
+			return errors.New("workgroup memory too large")
+		}
 		c.wgSize = off + pe.size
 		c.growCV()
 		c.cv[s] = uint64(regWG)<<c.p.ptrShift | uint64(off)

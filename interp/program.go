@@ -154,6 +154,9 @@ type inst struct {
 	// wide: the instruction means the same over a workgroup's lanes as per
 	// subgroup (wideOK): a wide group runs it at once
 	wide bool
+	// cost is the work units (Options.MaxSteps) the instruction charges
+	// per active lane, set by setCosts
+	cost uint32
 	k    uint64
 }
 

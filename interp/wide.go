@@ -90,7 +90,8 @@ func (w *subgroup) runWide(sgs []*subgroup) {
 			return
 		}
 		in := &code[fr.ip]
-		w.steps -= nsg
+		cost := int64(in.cost)*int64(len(lanes)) + instrCost
+		w.steps -= cost
 		steps += nsg
 		if in.op > opLastControl {
 			if in.wide {
@@ -167,7 +168,7 @@ func (w *subgroup) runWide(sgs []*subgroup) {
 			continue
 		}
 		// the workgroup goes on subgroup by subgroup from this instruction
-		w.steps += nsg
+		w.steps += cost
 		steps -= nsg
 		if !started {
 			w.startAll(sgs)

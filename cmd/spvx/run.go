@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"spvx/amber"
 	"spvx/asm"
@@ -18,6 +19,27 @@ import (
 	"spvx/mx"
 	"spvx/spirv"
 )
+
+// defaultRunTimeout bounds a kernel's dispatch, and each Amber script, when
+// --timeout is not given: the work budget's default takes some seconds of
+// CPU, so only a dispatch with a raised budget or a hostile one reaches it.
+const defaultRunTimeout = 60 * time.Second
+
+// runContext is the context of a dispatch with timeout d (0: none).
+func runContext(d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithTimeout(context.Background(), d)
+}
+
+// timedOut says that a dispatch error came from --timeout.
+func timedOut(ctx context.Context, d time.Duration, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("timed out after %v (--timeout): %w", d, err)
+	}
+	return err
+}
 
 // runScripts runs Amber scripts (runscript.go) on the executor.
 func runScripts(args []string, stdout, stderr io.Writer) int {
@@ -49,7 +71,8 @@ func runRun(args []string, s stdio) int {
 	local := fs.String("local", "", "Kernel: local size `X,Y,Z` (default: the module's, or 64)")
 	offset := fs.String("offset", "", "Kernel: global offset `X,Y,Z`")
 	trace := fs.Bool("trace", false, "print, per subgroup, the executed blocks and active masks (to stderr)")
-	maxSteps := fs.Int64("max-steps", 0, "step budget of subgroup-instructions (0 default, -1 unlimited)")
+	maxSteps := fs.Int64("max-steps", 0, "work budget `N` (interp.Options.MaxSteps: instructions, components × invocations, bytes moved; 0 default 2^33, -1 unlimited)")
+	timeout := fs.Duration("timeout", defaultRunTimeout, "stop the dispatch after `D` (0 for no limit)")
 	shuffle := fs.Bool("shuffle", false, "permute workgroup and subgroup order (with --seed)")
 	seed := fs.Int64("seed", 1, "seed for --shuffle")
 	separate := fs.Bool("separate-subgroups", false, "run each subgroup on its own, never a workgroup's subgroups as one wide group")
@@ -180,17 +203,21 @@ func runRun(args []string, s stdio) int {
 			}
 		}
 		res.GlobalOffset = off
-		err = prog.DispatchND(context.Background(), g, l, res)
+		ctx, cancel := runContext(*timeout)
+		defer cancel()
+		err = prog.DispatchND(ctx, g, l, res)
 		if err != nil {
-			return fail(s, "run", err)
+			return fail(s, "run", timedOut(ctx, *timeout, err))
 		}
 	} else {
 		g, err := parseDims(*groups, 1)
 		if err != nil {
 			return usageErr(s, fs, "run", "--groups: "+err.Error())
 		}
-		if err := prog.Dispatch(context.Background(), g[0], g[1], g[2], res); err != nil {
-			return fail(s, "run", err)
+		ctx, cancel := runContext(*timeout)
+		defer cancel()
+		if err := prog.Dispatch(ctx, g[0], g[1], g[2], res); err != nil {
+			return fail(s, "run", timedOut(ctx, *timeout, err))
 		}
 	}
 	for _, o := range outs {

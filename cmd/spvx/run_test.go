@@ -154,3 +154,53 @@ func TestRunKernelPhysical32(t *testing.T) {
 		})
 	}
 }
+
+// emptyGL is a GLCompute kernel that does nothing, LOCAL invocations a
+// workgroup.
+const emptyGL = `OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize LOCAL 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+`
+
+const emptyCL = `OpCapability Addresses
+OpCapability Kernel
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "k"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+`
+
+// Dispatch sizes that overflow fail naming them (they once wrapped to an
+// empty dispatch and exit 0); --timeout stops a long dispatch.
+func TestRunSizesAndTimeout(t *testing.T) {
+	dir := t.TempDir()
+	gl, big, cl := filepath.Join(dir, "gl.spvasm"), filepath.Join(dir, "big.spvasm"), filepath.Join(dir, "cl.spvasm")
+	os.WriteFile(gl, []byte(strings.Replace(emptyGL, "LOCAL", "1", 1)), 0o644)
+	os.WriteFile(big, []byte(strings.Replace(emptyGL, "LOCAL", "1024", 1)), 0o644)
+	os.WriteFile(cl, []byte(emptyCL), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{gl, "--groups", "4194304,2097152,2097152"}, "4194304x2097152x2097152 workgroups is too many"},
+		{[]string{big, "--groups", "4194304"}, "4194304 workgroups of 1024 invocations in dimension x"},
+		{[]string{cl, "--global", "4294967295,4294967295,4294967295"}, "workgroups is too many"},
+		{[]string{big, "--groups", "65536,65536", "--max-steps", "-1", "--timeout", "200ms"}, "timed out after 200ms (--timeout)"},
+	} {
+		_, errs, code := runCLI(t, nil, append([]string{"run"}, c.args...)...)
+		if code == exitOK || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q, want %q", c.args, code, errs, c.want)
+		}
+	}
+}

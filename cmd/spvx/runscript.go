@@ -45,7 +45,7 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 	listUnsupported := fl.Bool("list-unsupported", false, "name, per script, what it needs that spvx lacks (runs nothing)")
 	deviceInfo := fl.Bool("device-info", false, "print the declared device: features, extensions, properties, limits, subgroup sizes")
 	targetEnv := fl.String("target-env", "", "compile every shader for `ENV` (spv1.0-1.6, vulkan1.0-1.3), overriding TARGET_ENV and the CTS folder rules")
-	timeout := fl.Duration("timeout", 0, "fail a script that runs longer than `D` (e.g. 2m; 0 for no limit)")
+	timeout := fl.Duration("timeout", defaultRunTimeout, "fail a script that runs longer than `D` (0 for no limit)")
 	stats := fl.Bool("stats", false, "after the summary, print the per-script median and the slowest five")
 	noValidate := fl.Bool("no-validate", false, "do not validate compiled shaders with spvx val (amber validates with spirv-val)")
 	cacheDir := fl.String("cache", defaultCacheDir(), "keep compiled GLSL in `DIR` across runs (\"\" for none)")
