@@ -85,7 +85,7 @@ func RunFile(ctx context.Context, path string, opt Options) Result {
 	if err == nil {
 		s, err = Parse(path, src, opt.Parse)
 	} else {
-		err = &Error{File: path, Msg: err.Error()}
+		err = &Error{File: path, Msg: unwrapPathError(err).Error()}
 	}
 	if err != nil {
 		r := Result{Path: path, Status: Fail, Reason: err.Error(), ExpectFail: IsExpectFail(path)}
@@ -319,7 +319,7 @@ func (r *runner) optimize(a *Attachment, bin []byte, env string) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: SHADER_OPTIMIZATION for shader %s: spirv-opt failed: %s", r.s.Path, a.Line, a.Shader.Name, strings.TrimSpace(string(msg)))
 	}
-	return os.ReadFile(out)
+	return readLimited(out)
 }
 
 func (r *runner) commands(cmds []Command) error {

@@ -14,6 +14,7 @@ import (
 
 	"spvx/amber"
 	"spvx/asm"
+	"spvx/internal/boundedread"
 	"spvx/interp"
 	"spvx/mx"
 	"spvx/spirv"
@@ -104,7 +105,7 @@ func runRun(args []string, s stdio) int {
 	}
 	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}}
 	if *push != "" {
-		if res.PushConstants, err = os.ReadFile(*push); err != nil {
+		if res.PushConstants, err = boundedread.ReadAny(*push, maxInput); err != nil {
 			return fail(s, "run", err)
 		}
 	}
@@ -156,7 +157,7 @@ func runRun(args []string, s stdio) int {
 			var d []byte
 			if size >= 0 {
 				d = make([]byte, size)
-			} else if d, err = os.ReadFile(file); err != nil {
+			} else if d, err = boundedread.ReadAny(file, maxInput); err != nil {
 				return fail(s, "run", err)
 			}
 			res.Buffers[key] = append(res.Buffers[key], &interp.Buffer{Data: d})
@@ -335,7 +336,7 @@ func parseKernelArg(v string) (interp.KernelArg, string, error) {
 			}
 		}
 	}
-	d, err := os.ReadFile(v)
+	d, err := boundedread.ReadAny(v, maxInput)
 	if err != nil {
 		return interp.KernelArg{}, "", err
 	}

@@ -154,3 +154,24 @@ func TestRunKernelPhysical32(t *testing.T) {
 		})
 	}
 }
+
+// TestRunFileArgsBounded checks that spvx run reads --push and --buffer
+// through the bounded reader: /dev/zero fails at 1 GiB with an error
+// instead of ending in a fatal out-of-memory error.
+func TestRunFileArgsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 1 GiB of /dev/zero")
+	}
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	// One flag: each costs a second or more of page faults on a small
+	// machine, and --buffer and --arg read through the same function.
+	for _, flag := range [][]string{{"--push", "/dev/zero"}} {
+		args := append([]string{"run", "../../examples/saxpy.spv", "--groups", "1"}, flag...)
+		_, errs, code := runCLI(t, nil, args...)
+		if code != exitRejected || !strings.Contains(errs, "/dev/zero: input is larger than 1073741824 bytes") {
+			t.Errorf("%v: exit %d, %q", flag, code, errs)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 
 	"spvx/amber"
 	"spvx/diagram"
+	"spvx/internal/boundedread"
 )
 
 const runScriptsUsage = `usage: spvx run [options] SCRIPT|DIR...
@@ -222,9 +223,10 @@ func writeHTMLReport(path string, results []amber.Result, total time.Duration) e
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// readHead reads at most limit bytes of a file, marking a cut.
+// readHead reads at most limit bytes of a regular file, marking a cut; a
+// script path that has become a FIFO is refused, not waited on.
 func readHead(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := boundedread.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
