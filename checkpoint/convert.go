@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spvx/internal/boundedread"
 	"spvx/internal/gguf"
 	"spvx/internal/tensorfile"
 	"spvx/mx"
@@ -41,7 +42,7 @@ var fromGGUFType = map[gguf.Type]string{
 
 // IsGGUF reports whether a file starts with GGUF's magic.
 func IsGGUF(name string) (bool, error) {
-	f, err := os.Open(name)
+	f, _, err := boundedread.OpenRegular(name)
 	if err != nil {
 		return false, err
 	}
@@ -239,13 +240,8 @@ func toGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 }
 
 func openGGUF(name string) (*os.File, *gguf.File, error) {
-	f, err := os.Open(name)
+	f, st, err := boundedread.OpenRegular(name)
 	if err != nil {
-		return nil, nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, nil, err
 	}
 	g, err := gguf.Read(f, st.Size())

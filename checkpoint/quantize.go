@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"spvx/internal/boundedread"
 	"spvx/internal/tensorfile"
 	"spvx/mx"
 )
@@ -106,20 +107,14 @@ func shardJobs(in, out string) (*tensorfile.ShardIndex, []job, error) {
 	return x, jobs, nil
 }
 
+// readSmall reads a regular file of at most limit bytes (a shard index):
+// a FIFO or a device is refused, not waited on or read without end.
 func readSmall(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
+	b, err := boundedread.ReadFile(name, int(limit))
+	if err != nil && strings.Contains(err.Error(), "larger than") {
 		return nil, fmt.Errorf("%s: more than %d bytes", name, limit)
 	}
-	return b, nil
+	return b, err
 }
 
 // sameFile rejects an output that is its input.
@@ -219,14 +214,12 @@ type input struct {
 	size int64
 }
 
+// openInput opens a safetensors file and reads its header. Only a regular
+// file is opened (a FIFO would block the open, and the reader relies on
+// ReadAt and a fixed size).
 func openInput(name string) (*input, error) {
-	f, err := os.Open(name)
+	f, st, err := boundedread.OpenRegular(name)
 	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	h, err := tensorfile.ReadSafeTensorsHeader(f, st.Size())
