@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -471,7 +472,10 @@ func (r *runner) dispatch(c *RunCommand) error {
 		d := &Descriptor{Kind: bb.Kind}
 		for i, b := range bb.Buffers {
 			data := r.bufs[b].data
-			off := bb.DynamicOffsets[i] + bb.DescriptorOffsets[i]
+			off, carry := bits.Add64(bb.DynamicOffsets[i], bb.DescriptorOffsets[i], 0)
+			if carry != 0 {
+				return fmt.Errorf("%s:%d: BIND %s: OFFSET %d plus DESCRIPTOR_OFFSET %d overflows", r.s.Path, bb.Line, b.Name, bb.DynamicOffsets[i], bb.DescriptorOffsets[i])
+			}
 			if off > uint64(len(data)) {
 				return fmt.Errorf("%s:%d: BIND %s: offset %d is beyond the end of buffer %s (%d bytes)", r.s.Path, bb.Line, b.Name, off, b.Name, len(data))
 			}
