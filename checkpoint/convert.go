@@ -24,6 +24,7 @@ type ConvertOptions struct {
 	// safetensors → safetensors conversion between the layouts).
 	Relayout bool
 	Progress func(Progress)
+	Force    bool // overwrite existing output files
 }
 
 // scalarShapeKey records, in GGUF, that a tensor was a safetensors
@@ -80,7 +81,7 @@ func Convert(in, out string, opts ConvertOptions) (*Report, error) {
 	case opts.To == "safetensors" && isG:
 		return r, fromGGUF(in, out, opts, r)
 	case opts.To == "safetensors":
-		return eachFile(in, out, func(in, out string, r *Report) ([]string, error) {
+		return eachFile(in, out, opts.Force, func(in, out string, r *Report) ([]string, error) {
 			return relayout(in, out, opts, r)
 		})
 	}
@@ -176,7 +177,7 @@ func toGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(outName)
+	f, err := createOutput(outName, opts.Force)
 	if err != nil {
 		return err
 	}
@@ -344,7 +345,7 @@ func fromGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 			tensorfile.TensorInfo{Name: s.b, DType: "U8", Shape: bs, Size: int64(nb)})
 		srcs = append(srcs, s)
 	}
-	o, _, err := createSafeTensors(outName, outs, meta)
+	o, _, err := createSafeTensors(outName, outs, meta, opts.Force)
 	if err != nil {
 		return err
 	}
@@ -451,7 +452,7 @@ func relayout(inName, outName string, opts ConvertOptions, r *Report) ([]string,
 		r.add(TensorReport{Name: q.name, DType: q.format.String(), Shape: m.Shape, Action: "converted",
 			Note: "to " + lay.String() + " layout", InBytes: q.scales.Size + q.blocks.Size, OutBytes: q.scales.Size + q.blocks.Size})
 	}
-	o, names, err := createSafeTensors(outName, outs, meta)
+	o, names, err := createSafeTensors(outName, outs, meta, opts.Force)
 	if err != nil {
 		return nil, err
 	}

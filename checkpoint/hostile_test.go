@@ -2,8 +2,10 @@ package checkpoint
 
 import (
 	"errors"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -62,5 +64,102 @@ func TestFIFOInputs(t *testing.T) {
 	})
 	if !errors.Is(err, boundedread.ErrNotRegular) {
 		t.Errorf("Convert: %v", err)
+	}
+}
+
+// TestIndexCannotNameOutputs checks that a shard index cannot choose the
+// files written beside the output index: shards not named the Hugging Face
+// way (.bashrc) get names spvx derives from the output index, and an
+// existing file is never replaced without Force.
+func TestIndexCannotNameOutputs(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	rng := rand.New(rand.NewSource(5))
+	writeCheckpoint(t, filepath.Join(dir, ".bashrc"), nil, makeTensor(rng, "a.w", "F32", 4, 32))
+	writeIndex(t, filepath.Join(dir, "model.safetensors.index.json"), map[string]string{"a.w": ".bashrc"})
+	bashrc := filepath.Join(out, ".bashrc")
+	os.WriteFile(bashrc, []byte("alias ls=ls\n"), 0o644)
+	outIndex := filepath.Join(out, "q.safetensors.index.json")
+	if _, err := Quantize(filepath.Join(dir, "model.safetensors.index.json"), outIndex, Options{Format: mx.MXFP4}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(bashrc); string(b) != "alias ls=ls\n" {
+		t.Errorf("OUTDIR/.bashrc was replaced")
+	}
+	nx, err := tensorfile.ReadShardIndex(readFile(t, outIndex))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nx.WeightMap["a.w.scales"]; got != "q-00001-of-00001.safetensors" {
+		t.Errorf("output shard %q, want q-00001-of-00001.safetensors", got)
+	}
+	// Run again: every output exists now.
+	_, err = Quantize(filepath.Join(dir, "model.safetensors.index.json"), outIndex, Options{Format: mx.MXFP4})
+	if err == nil || !strings.Contains(err.Error(), "exists; use --force to overwrite") {
+		t.Errorf("second run: %v", err)
+	}
+	if _, err := Quantize(filepath.Join(dir, "model.safetensors.index.json"), outIndex, Options{Format: mx.MXFP4, Force: true}); err != nil {
+		t.Errorf("second run with Force: %v", err)
+	}
+}
+
+// TestForceSingleFile checks the rule for each command writing one file.
+func TestForceSingleFile(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewSource(6))
+	in := filepath.Join(dir, "in.safetensors")
+	writeCheckpoint(t, in, nil, makeTensor(rng, "w", "F32", 4, 32))
+	q := filepath.Join(dir, "q.safetensors")
+	if _, err := Quantize(in, q, Options{Format: mx.MXFP4}); err != nil {
+		t.Fatal(err)
+	}
+	taken := filepath.Join(dir, "taken")
+	keep := func() {
+		os.WriteFile(taken, []byte("mine"), 0o644)
+	}
+	for name, run := range map[string]func(force bool) error{
+		"quantize":   func(f bool) error { _, err := Quantize(in, taken, Options{Format: mx.MXFP4, Force: f}); return err },
+		"dequantize": func(f bool) error { _, err := Dequantize(q, taken, DequantizeOptions{Force: f}); return err },
+		"to gguf":    func(f bool) error { _, err := Convert(q, taken, ConvertOptions{To: "gguf", Force: f}); return err },
+		"relayout": func(f bool) error {
+			_, err := Convert(q, taken, ConvertOptions{To: "safetensors", Force: f})
+			return err
+		},
+	} {
+		keep()
+		if err := run(false); err == nil || err.Error() != taken+" exists; use --force to overwrite" {
+			t.Errorf("%s over an existing file: %v", name, err)
+		}
+		if b, _ := os.ReadFile(taken); string(b) != "mine" {
+			t.Errorf("%s truncated an existing file without Force", name)
+		}
+		if err := run(true); err != nil {
+			t.Errorf("%s with Force: %v", name, err)
+		}
+	}
+}
+
+// TestShardLacksTensor checks that an index naming a tensor its shard
+// does not hold is an error.
+func TestShardLacksTensor(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewSource(7))
+	shard := "model-00001-of-00001.safetensors"
+	writeCheckpoint(t, filepath.Join(dir, shard), nil, makeTensor(rng, "a.w", "F32", 4, 32))
+	index := filepath.Join(dir, "model.safetensors.index.json")
+	writeIndex(t, index, map[string]string{"a.w": shard, "ghost.w": shard})
+	_, err := Quantize(index, filepath.Join(t.TempDir(), "q.safetensors.index.json"), Options{Format: mx.MXFP4})
+	if err == nil || !strings.Contains(err.Error(), `names tensor "ghost.w" in this shard, which does not hold it`) {
+		t.Errorf("missing tensor: %v", err)
+	}
+}
+
+func writeIndex(t *testing.T, name string, wm map[string]string) {
+	t.Helper()
+	js, err := tensorfile.WriteShardIndex(&tensorfile.ShardIndex{WeightMap: wm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, js, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
