@@ -1,9 +1,13 @@
 package amber
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // structChains writes a script of chains STRUCT chains, each depth
@@ -95,5 +99,51 @@ func TestDescriptorOffsetWrap(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("DESCRIPTOR_OFFSET %s: %v, want %s", c.desc, err, c.want)
 		}
+	}
+}
+
+// TestBudgetCountsParsedAndCopied checks that one budget holds what a
+// run's buffers take: the parsed data (used in place by RunFile, not
+// copied) and what COPY adds, and that it is all returned at the end.
+func TestBudgetCountsParsedAndCopied(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "copy.amber")
+	os.WriteFile(path, []byte("#!amber\nBUFFER big DATA_TYPE uint8 SIZE 1000000 FILL 7\nBUFFER small DATA_TYPE uint8 SIZE 1 FILL 0\n"+
+		"COPY big TO small\nEXPECT small IDX 999999 EQ 7\n"), 0o644)
+	// 1,000,001 parsed bytes, plus 999,999 for COPY.
+	small := NewBudget(1500000)
+	r := RunFile(context.Background(), path, Options{Engine: &fakeEngine{}, Budget: small})
+	if r.Status != Fail || !strings.Contains(r.Reason, "copy.amber:4: buffer small: 999999 more bytes would exceed the 1500000-byte budget") {
+		t.Errorf("small budget: %v %q", r.Status, r.Reason)
+	}
+	big := NewBudget(2000000)
+	if r := RunFile(context.Background(), path, Options{Engine: &fakeEngine{}, Budget: big}); r.Status != Pass {
+		t.Errorf("budget of 2,000,000: %v %q", r.Status, r.Reason)
+	}
+	if small.Used() != 0 || big.Used() != 0 {
+		t.Errorf("bytes still reserved after the runs: %d, %d", small.Used(), big.Used())
+	}
+	// Scripts running at once share the budget: a run waits while
+	// another holds it, and ends with its context.
+	shared := NewBudget(1500000)
+	if !shared.tryReserve(1000000) {
+		t.Fatal("reserve")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if r := RunFile(ctx, path, Options{Engine: &fakeEngine{}, Budget: shared}); r.Status != Fail || !strings.Contains(r.Reason, "deadline") {
+		t.Errorf("run over a held budget: %v %q", r.Status, r.Reason)
+	}
+	shared = NewBudget(2000000)
+	shared.tryReserve(1000000)
+	done := make(chan Result)
+	go func() { done <- RunFile(context.Background(), path, Options{Engine: &fakeEngine{}, Budget: shared}) }()
+	select {
+	case r := <-done:
+		t.Fatalf("ran while the budget was held: %v %q", r.Status, r.Reason)
+	case <-time.After(100 * time.Millisecond):
+	}
+	shared.release(1000000)
+	if r := <-done; r.Status != Pass {
+		t.Errorf("after the release: %v %q", r.Status, r.Reason)
 	}
 }
