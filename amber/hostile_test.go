@@ -147,3 +147,27 @@ func TestBudgetCountsParsedAndCopied(t *testing.T) {
 		t.Errorf("after the release: %v %q", r.Status, r.Reason)
 	}
 }
+
+// TestDescriptorOffsetWrapAtRun checks the runner's own guard, for a
+// Script built or changed by a program rather than parsed.
+func TestDescriptorOffsetWrapAtRun(t *testing.T) {
+	asm, err := filepath.Abs("testdata/kernels.spvasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "#!amber\nSHADER compute k SPIRV-ASM TARGET_ENV spv1.0 FILE " + asm + "\nBUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\n" +
+		"PIPELINE compute p\n  ATTACH k ENTRY_POINT info\n  BIND BUFFER b AS storage_dynamic DESCRIPTOR_SET 0 BINDING 0 OFFSET 8\nEND\nRUN p 1 1 1\n"
+	s, err := Parse("w.amber", []byte(src), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pl := range s.Pipelines {
+		for _, bb := range pl.Bindings {
+			bb.DescriptorOffsets[0] = 1<<64 - 4
+		}
+	}
+	r := Run(context.Background(), s, Options{Engine: &fakeEngine{}, NoValidate: true})
+	if r.Status != Fail || !strings.Contains(r.Reason, "w.amber:6: BIND b: OFFSET 8 plus DESCRIPTOR_OFFSET 18446744073709551612 overflows") {
+		t.Errorf("%v %q", r.Status, r.Reason)
+	}
+}
