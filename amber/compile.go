@@ -285,7 +285,7 @@ func glslFailure(err error, sh *Shader, where string) error {
 // cache when there is one. Its errors name the flags and quote the tool.
 func runGlslang(ctx context.Context, tool string, args []string, sh *Shader, cacheDir, key string) ([]byte, error) {
 	if cacheDir != "" {
-		if b, err := os.ReadFile(filepath.Join(cacheDir, key+".spv")); err == nil && len(b) >= 20 {
+		if b, err := readLimited(filepath.Join(cacheDir, key+".spv")); err == nil && len(b) >= 20 {
 			return b, nil
 		}
 	}
@@ -309,7 +309,7 @@ func runGlslang(ctx context.Context, tool string, args []string, sh *Shader, cac
 	if err := cmd.Run(); err != nil {
 		return nil, &glslangError{args: strings.Join(args, " "), out: msg.String(), src: src}
 	}
-	b, err := os.ReadFile(out)
+	b, err := readLimited(out)
 	if err != nil {
 		return nil, err
 	}

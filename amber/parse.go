@@ -3,8 +3,9 @@ package amber
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
+
+	"spvx/internal/boundedread"
 )
 
 // Error is a script error at a line: "FILE:LINE: message".
@@ -40,36 +41,22 @@ const defaultMaxBufferBytes = 1 << 30
 // MaxFileBytes bounds a file a script loads.
 const MaxFileBytes = 1 << 30
 
-// ParseFile reads and parses a script from disk.
+// ParseFile reads and parses a script from disk. The script, like every
+// FILE it names, must be a regular file of at most MaxFileBytes: a FIFO, a
+// device such as /dev/zero or a file that grows while it is read is
+// rejected rather than read until memory runs out.
 func ParseFile(path string) (*Script, error) {
 	src, err := readLimited(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: err.Error()}
+		return nil, &Error{File: path, Msg: unwrapPathError(err).Error()}
 	}
 	return Parse(path, src, ParseOptions{})
 }
 
+// readLimited reads a regular file of at most MaxFileBytes through the
+// bounded reader, which stops at the limit whatever Stat said.
 func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("is a directory")
-	}
-	if st.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("file larger than %d bytes", MaxFileBytes)
-	}
-	var b bytes.Buffer
-	if _, err := b.ReadFrom(f); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return boundedread.ReadFile(path, MaxFileBytes)
 }
 
 // Parse parses one script; path names it in errors and locates its FILE

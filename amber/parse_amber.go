@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"spvx/internal/checked"
 )
 
 // amberParser reads AmberScript, following amber's
@@ -446,8 +448,8 @@ func (p *amberParser) bufferInitializer(b *Buffer) error {
 }
 
 func (p *amberParser) setElements(b *Buffer, n, line int) error {
-	size := n * b.Format.Stride
-	if n < 0 || (b.Format.Stride > 0 && size/b.Format.Stride != n) {
+	size, ok := checked.Mul(n, b.Format.Stride)
+	if !ok {
 		return errAt(line, "BUFFER too large")
 	}
 	if err := p.alloc(line, size); err != nil {
@@ -1158,6 +1160,15 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 				}
 				return errAt(t.line, "expecting an integer value for DESCRIPTOR_OFFSET: %s", t.show())
 			}
+			// The view starts at OFFSET + DESCRIPTOR_OFFSET: a sum that
+			// wrapped (OFFSET 8 and DESCRIPTOR_OFFSET 2^64-4 gave 4)
+			// would bind the wrong bytes.
+			if t.neg || t.u > math.MaxInt {
+				return errAt(t.line, "invalid value for DESCRIPTOR_OFFSET: %s", t.show())
+			}
+			if _, ok := checked.Add(int(bb.DynamicOffsets[i]), int(t.u)); !ok {
+				return errAt(t.line, "DESCRIPTOR_OFFSET %s plus OFFSET %d overflows", t.show(), bb.DynamicOffsets[i])
+			}
 			bb.DescriptorOffsets[i] = t.u
 		}
 	}
@@ -1479,8 +1490,8 @@ func (p *amberParser) expect(cmd token) error {
 func checkProbeBounds(ec *ExpectCommand, size int) error {
 	f := ec.Format
 	elems := (len(ec.Values) + f.Inputs() - 1) / f.Inputs()
-	need := elems*f.Stride + ec.Offset
-	if need > size {
+	need, ok := checked.MulAdd(elems, f.Stride, ec.Offset)
+	if !ok || need > size {
 		return errAt(ec.Line, "Verifier::ProbeSSBO request to access to byte %d would read outside buffer of size %d bytes", need, size)
 	}
 	if f.Stride > 0 && ec.Offset%f.Stride != 0 {
@@ -1646,29 +1657,15 @@ func (p *amberParser) structDecl(cmd token) error {
 	if len(sd.Members) == 0 {
 		return errAt(cmd.line, "STRUCT %s has no members", sd.Name)
 	}
-	if n := componentCount(&Type{Struct: sd}); n > maxStructComponents {
+	sd.finish()
+	if sd.depth > maxStructDepth {
+		return errAt(cmd.line, "STRUCT %s nests more than %d levels of STRUCT", sd.Name, maxStructDepth)
+	}
+	if sd.comps > maxStructComponents {
 		return errAt(cmd.line, "STRUCT %s has more than %d components", sd.Name, maxStructComponents)
 	}
 	p.structs[sd.Name] = sd
 	return p.endOfStatement("STRUCT command")
-}
-
-// maxStructComponents bounds a STRUCT's flattened size, so nested structs
-// cannot blow up.
-const maxStructComponents = 1 << 16
-
-func componentCount(t *Type) int {
-	if t.Struct == nil {
-		return t.Rows * t.Cols
-	}
-	n := 0
-	for _, m := range t.Struct.Members {
-		n += componentCount(m.Type)
-		if n > maxStructComponents {
-			return n
-		}
-	}
-	return n
 }
 
 // virtualFile reads VIRTUAL_FILE path … END: text a SHADER can name with

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,6 +70,9 @@ type Options struct {
 	// NoValidate skips validating each compiled shader with spvx's
 	// validator (package val), which amber does with SPIRV-Tools.
 	NoValidate bool
+	// Budget bounds the buffer bytes of all scripts running at once; nil
+	// shares one process-wide budget of 1 GiB.
+	Budget *Budget
 }
 
 // IsExpectFail reports whether a script path marks an expected failure
@@ -85,7 +89,7 @@ func RunFile(ctx context.Context, path string, opt Options) Result {
 	if err == nil {
 		s, err = Parse(path, src, opt.Parse)
 	} else {
-		err = &Error{File: path, Msg: err.Error()}
+		err = &Error{File: path, Msg: unwrapPathError(err).Error()}
 	}
 	if err != nil {
 		r := Result{Path: path, Status: Fail, Reason: err.Error(), ExpectFail: IsExpectFail(path)}
@@ -96,7 +100,9 @@ func RunFile(ctx context.Context, path string, opt Options) Result {
 		r.Elapsed = time.Since(start)
 		return r
 	}
-	r := Run(ctx, s, opt)
+	// The script was parsed for this run alone: its buffers are used in
+	// place rather than copied, which doubled a large buffer's memory.
+	r := run(ctx, s, opt, true)
 	r.Elapsed = time.Since(start)
 	return r
 }
@@ -179,10 +185,20 @@ type runner struct {
 	res     *Result
 	maxMem  int
 	mem     int
+	// budget is the shared budget, reserved the bytes the run holds:
+	// the parsed buffers and everything the runner allocates.
+	budget   *Budget
+	reserved int
+	inPlace  bool // the script is the run's own: use its buffers without copying
 }
 
-// Run runs a parsed script.
-func Run(ctx context.Context, s *Script, opt Options) (res Result) {
+// Run runs a parsed script. The script is not changed: the runner works on
+// copies of its buffers.
+func Run(ctx context.Context, s *Script, opt Options) Result {
+	return run(ctx, s, opt, false)
+}
+
+func run(ctx context.Context, s *Script, opt Options, inPlace bool) (res Result) {
 	start := time.Now()
 	res = Result{Path: s.Path, ExpectFail: IsExpectFail(s.Path)}
 	defer func() { res.Elapsed = time.Since(start) }()
@@ -197,11 +213,15 @@ func Run(ctx context.Context, s *Script, opt Options) (res Result) {
 	}
 	r := &runner{ctx: ctx, s: s, opt: opt, dev: dev, bufs: map[*Buffer]*rtBuffer{},
 		shaders: map[*Attachment]*compiled{}, entry: map[*Pipeline]string{}, push: map[*Pipeline][]byte{}, res: &res,
-		maxMem: opt.Parse.MaxBufferBytes}
+		maxMem: opt.Parse.MaxBufferBytes, budget: opt.Budget, inPlace: inPlace}
 	if r.maxMem <= 0 {
 		r.maxMem = defaultMaxBufferBytes
 	}
+	if r.budget == nil {
+		r.budget = processBudget
+	}
 	err := r.run()
+	r.budget.release(r.reserved)
 	res.Notes = s.Notes
 	var f *Failure
 	isExpect := errors.As(err, &f)
@@ -233,17 +253,22 @@ func (r *runner) logf(line int, format string, args ...any) {
 }
 
 func (r *runner) run() error {
+	if err := r.reserveBuffers(); err != nil {
+		return err
+	}
 	for _, b := range r.s.Buffers {
-		rb := &rtBuffer{b: b, format: b.Format, elements: b.Elements, data: append([]byte(nil), b.Data...)}
+		rb := &rtBuffer{b: b, format: b.Format, elements: b.Elements, data: b.Data}
+		if !r.inPlace {
+			rb.data = append([]byte(nil), b.Data...)
+		}
 		if r.s.Syntax == VkScript {
 			// amber creates VkScript's device buffers, at their final size,
 			// before any command runs: the larger of the last "ssbo B N"
 			// and the end of the furthest subdata.
 			n := max(b.Elements*b.Format.Stride, b.MaxSize)
-			if n > r.maxMem-r.mem {
-				return fmt.Errorf("%s:%d: buffer %s too large (%d bytes)", r.s.Path, b.Line, b.Name, n)
+			if err := r.grow(n, b.Line, b.Name); err != nil {
+				return err
 			}
-			r.mem += n
 			rb.data = make([]byte, n)
 			rb.elements = 0
 		}
@@ -319,7 +344,7 @@ func (r *runner) optimize(a *Attachment, bin []byte, env string) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: SHADER_OPTIMIZATION for shader %s: spirv-opt failed: %s", r.s.Path, a.Line, a.Shader.Name, strings.TrimSpace(string(msg)))
 	}
-	return os.ReadFile(out)
+	return readLimited(out)
 }
 
 func (r *runner) commands(cmds []Command) error {
@@ -352,6 +377,11 @@ func (r *runner) command(c Command) error {
 	case *CopyCommand:
 		r.logf(c.Line, "COPY %s TO %s", c.From.Name, c.To.Name)
 		from, to := r.bufs[c.From], r.bufs[c.To]
+		if more := len(from.data) - cap(to.data); more > 0 {
+			if err := r.grow(more, c.Line, c.To.Name); err != nil {
+				return err
+			}
+		}
 		to.data = append(to.data[:0], from.data...)
 		to.elements = from.elements
 	case *RepeatCommand:
@@ -423,11 +453,42 @@ func (r *runner) resize(rb *rtBuffer, n, line int) error {
 		// The device buffer keeps its largest size.
 		return nil
 	}
-	if n-len(rb.data) > r.maxMem-r.mem {
-		return fmt.Errorf("%s:%d: buffer %s too large (%d bytes)", r.s.Path, line, rb.b.Name, n)
+	if err := r.grow(n-len(rb.data), line, rb.b.Name); err != nil {
+		return err
 	}
-	r.mem += n - len(rb.data)
 	rb.data = append(rb.data, make([]byte, n-len(rb.data))...)
+	return nil
+}
+
+// reserveBuffers reserves, before the run starts, the bytes the script's
+// parsed buffers hold plus the runner's copies of them, waiting while
+// other scripts hold the budget.
+func (r *runner) reserveBuffers() error {
+	n := 0
+	for _, b := range r.s.Buffers {
+		n += len(b.Data)
+	}
+	if !r.inPlace {
+		n *= 2
+	}
+	if err := r.budget.reserveWait(r.ctx, n); err != nil {
+		return fmt.Errorf("%s: %w", r.s.Path, err)
+	}
+	r.reserved = n
+	return nil
+}
+
+// grow accounts for n more bytes of buffer name (line: where it is
+// declared or grows) against the script's limit and the shared budget.
+func (r *runner) grow(n, line int, name string) error {
+	if n > r.maxMem-r.mem {
+		return fmt.Errorf("%s:%d: buffer %s too large (%d bytes)", r.s.Path, line, name, n)
+	}
+	if !r.budget.tryReserve(n) {
+		return fmt.Errorf("%s:%d: buffer %s: %d more bytes would exceed the %d-byte budget of the scripts running at once", r.s.Path, line, name, n, r.budget.Limit())
+	}
+	r.mem += n
+	r.reserved += n
 	return nil
 }
 
@@ -475,7 +536,10 @@ func (r *runner) dispatch(c *RunCommand) error {
 		d := &Descriptor{Kind: bb.Kind}
 		for i, b := range bb.Buffers {
 			data := r.bufs[b].data
-			off := bb.DynamicOffsets[i] + bb.DescriptorOffsets[i]
+			off, carry := bits.Add64(bb.DynamicOffsets[i], bb.DescriptorOffsets[i], 0)
+			if carry != 0 {
+				return fmt.Errorf("%s:%d: BIND %s: OFFSET %d plus DESCRIPTOR_OFFSET %d overflows", r.s.Path, bb.Line, b.Name, bb.DynamicOffsets[i], bb.DescriptorOffsets[i])
+			}
 			if off > uint64(len(data)) {
 				return fmt.Errorf("%s:%d: BIND %s: offset %d is beyond the end of buffer %s (%d bytes)", r.s.Path, bb.Line, b.Name, off, b.Name, len(data))
 			}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Kind is the numeric kind of a scalar component.
@@ -144,6 +145,60 @@ type StructDef struct {
 	Name    string
 	Stride  int // STRIDE, 0 when absent
 	Members []Member
+
+	// Set by finish once the members are known, so that nothing walks
+	// the members of nested STRUCTs again: a chain of n STRUCTs, each
+	// holding the one before, costs O(n) to declare, not O(n²).
+	depth int    // nesting levels: 1 for a STRUCT of non-STRUCT members
+	comps int    // components when flattened (capped past maxStructComponents)
+	align [2]int // base alignment under Std430 and Std140
+	done  bool
+}
+
+// finish computes s's depth, component count and alignments from its
+// members, whose own STRUCTs are finished (a STRUCT can only name STRUCTs
+// declared before it).
+func (s *StructDef) finish() {
+	s.depth, s.comps = 1, 0
+	s.align = [2]int{0, 0}
+	memberVisits.Add(int64(len(s.Members)))
+	for _, m := range s.Members {
+		if ms := m.Type.Struct; ms != nil {
+			if !ms.done {
+				ms.finish()
+			}
+			s.depth = max(s.depth, ms.depth+1)
+		}
+		s.comps = min(s.comps+componentCount(m.Type), maxStructComponents+1)
+		for l := Std430; l <= Std140; l++ {
+			s.align[l] = max(s.align[l], alignOf(m.Type, l))
+		}
+	}
+	s.align[Std140] = roundUp(s.align[Std140], 16)
+	s.done = true
+}
+
+// memberVisits counts STRUCT members visited by finish and layoutStruct:
+// the work of laying out STRUCTs, which tests compare at two sizes.
+var memberVisits atomic.Int64
+
+// maxStructComponents bounds a STRUCT's flattened size, so nested structs
+// cannot blow up.
+const maxStructComponents = 1 << 16
+
+// maxStructDepth bounds STRUCT nesting: layoutStruct recurses once per
+// level. spirv-val's --max-struct-depth defaults to the same 255.
+const maxStructDepth = 255
+
+// componentCount is how many components one element of t has.
+func componentCount(t *Type) int {
+	if t.Struct == nil {
+		return t.Rows * t.Cols
+	}
+	if !t.Struct.done {
+		t.Struct.finish()
+	}
+	return t.Struct.comps
 }
 
 // Member is one STRUCT member.
@@ -164,15 +219,11 @@ func roundUp(n, a int) int {
 // alignOf is a member type's base alignment under l (std430; std140
 // rounds matrices and structs up to 16).
 func alignOf(t *Type, l Layout) int {
-	if t.Struct != nil {
-		a := 0
-		for _, m := range t.Struct.Members {
-			a = max(a, alignOf(m.Type, l))
+	if s := t.Struct; s != nil {
+		if !s.done {
+			s.finish()
 		}
-		if l == Std140 {
-			a = roundUp(a, 16)
-		}
-		return a
+		return s.align[l]
 	}
 	n := t.Size()
 	rows := t.Rows
@@ -192,6 +243,7 @@ func layoutStruct(s *StructDef, l Layout, base int) ([]Comp, int, int) {
 	var comps []Comp
 	off := 0
 	align := 1
+	memberVisits.Add(int64(len(s.Members)))
 	for _, m := range s.Members {
 		a := alignOf(m.Type, l)
 		align = max(align, a)

@@ -143,7 +143,7 @@ func TestQuantizeChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Quantize(p[0], p[1], Options{Format: b, Filter: Filter{Exclude: []string{"*.norm"}}, Stats: true}); err != nil {
+	if _, err := Quantize(p[0], p[1], Options{Format: b, Filter: Filter{Exclude: []string{"*.norm"}}, Stats: true, Force: true}); err != nil {
 		t.Fatal(err)
 	}
 }

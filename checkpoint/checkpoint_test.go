@@ -125,9 +125,10 @@ func TestQuantizeEveryFormat(t *testing.T) {
 	for _, b := range mx.BlockFormats {
 		for _, k := range []int{32, 16, 1} {
 			t.Run(fmt.Sprintf("%s/k%d", b, k), func(t *testing.T) {
-				q1 := filepath.Join(dir, "q1.safetensors")
-				d := filepath.Join(dir, "d.safetensors")
-				q2 := filepath.Join(dir, "q2.safetensors")
+				out := t.TempDir()
+				q1 := filepath.Join(out, "q1.safetensors")
+				d := filepath.Join(out, "d.safetensors")
+				q2 := filepath.Join(out, "q2.safetensors")
 				opts := Options{Format: b, BlockSize: k, Filter: Filter{Exclude: []string{"*.norm"}}, Stats: true}
 				r, err := Quantize(in, q1, opts)
 				if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"spvx/internal/boundedread"
 	"spvx/internal/gguf"
 	"spvx/internal/tensorfile"
 	"spvx/mx"
@@ -23,6 +24,7 @@ type ConvertOptions struct {
 	// safetensors → safetensors conversion between the layouts).
 	Relayout bool
 	Progress func(Progress)
+	Force    bool // overwrite existing output files
 }
 
 // scalarShapeKey records, in GGUF, that a tensor was a safetensors
@@ -41,7 +43,7 @@ var fromGGUFType = map[gguf.Type]string{
 
 // IsGGUF reports whether a file starts with GGUF's magic.
 func IsGGUF(name string) (bool, error) {
-	f, err := os.Open(name)
+	f, _, err := boundedread.OpenRegular(name)
 	if err != nil {
 		return false, err
 	}
@@ -79,7 +81,7 @@ func Convert(in, out string, opts ConvertOptions) (*Report, error) {
 	case opts.To == "safetensors" && isG:
 		return r, fromGGUF(in, out, opts, r)
 	case opts.To == "safetensors":
-		return eachFile(in, out, func(in, out string, r *Report) ([]string, error) {
+		return eachFile(in, out, opts.Force, func(in, out string, r *Report) ([]string, error) {
 			return relayout(in, out, opts, r)
 		})
 	}
@@ -175,7 +177,7 @@ func toGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(outName)
+	f, err := createOutput(outName, opts.Force)
 	if err != nil {
 		return err
 	}
@@ -239,13 +241,8 @@ func toGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 }
 
 func openGGUF(name string) (*os.File, *gguf.File, error) {
-	f, err := os.Open(name)
+	f, st, err := boundedread.OpenRegular(name)
 	if err != nil {
-		return nil, nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, nil, err
 	}
 	g, err := gguf.Read(f, st.Size())
@@ -348,7 +345,7 @@ func fromGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 			tensorfile.TensorInfo{Name: s.b, DType: "U8", Shape: bs, Size: int64(nb)})
 		srcs = append(srcs, s)
 	}
-	o, _, err := createSafeTensors(outName, outs, meta)
+	o, _, err := createSafeTensors(outName, outs, meta, opts.Force)
 	if err != nil {
 		return err
 	}
@@ -455,7 +452,7 @@ func relayout(inName, outName string, opts ConvertOptions, r *Report) ([]string,
 		r.add(TensorReport{Name: q.name, DType: q.format.String(), Shape: m.Shape, Action: "converted",
 			Note: "to " + lay.String() + " layout", InBytes: q.scales.Size + q.blocks.Size, OutBytes: q.scales.Size + q.blocks.Size})
 	}
-	o, names, err := createSafeTensors(outName, outs, meta)
+	o, names, err := createSafeTensors(outName, outs, meta, opts.Force)
 	if err != nil {
 		return nil, err
 	}

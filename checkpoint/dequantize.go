@@ -17,6 +17,7 @@ type DequantizeOptions struct {
 	DType    string
 	Workers  int
 	Progress func(Progress)
+	Force    bool // overwrite existing output files
 }
 
 // Dequantize reads a checkpoint in either layout and writes its quantized
@@ -26,7 +27,7 @@ func Dequantize(in, out string, opts DequantizeOptions) (*Report, error) {
 	if opts.DType != "" && opts.DType != "F32" && opts.DType != "F16" && opts.DType != "BF16" {
 		return nil, fmt.Errorf("output dtype %q: want F32, F16 or BF16", opts.DType)
 	}
-	return eachFile(in, out, func(in, out string, r *Report) ([]string, error) {
+	return eachFile(in, out, opts.Force, func(in, out string, r *Report) ([]string, error) {
 		return dequantizeFile(in, out, opts, r)
 	})
 }
@@ -70,7 +71,7 @@ func dequantizeFile(inName, outName string, opts DequantizeOptions, r *Report) (
 		}
 		outs = append(outs, tensorfile.TensorInfo{Name: q.name, DType: q.meta.DType, Shape: q.meta.Shape, Size: int64(n * esize)})
 	}
-	o, names, err := createSafeTensors(outName, outs, meta)
+	o, names, err := createSafeTensors(outName, outs, meta, opts.Force)
 	if err != nil {
 		return nil, err
 	}

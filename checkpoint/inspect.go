@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -18,11 +19,13 @@ type Entry struct {
 	Shape []int  // row-major (GGUF dims reversed)
 	Bytes int64
 	// For an MX tensor (a quantized pair, or GGUF MXFP4): its block size,
-	// layout, and how many blocks have each E8M0 scale byte.
+	// layout, and how many blocks have each E8M0 scale byte. Scales is nil
+	// for other tensors: at 2 KB a histogram, one for each of 400,000
+	// plain tensors took gigabytes.
 	MX        bool
 	BlockSize int
 	Layout    string
-	Scales    [256]int64
+	Scales    *[256]int64
 }
 
 // Listing is what Inspect finds in a file.
@@ -61,8 +64,8 @@ func Inspect(name string) (*Listing, error) {
 	buf := make([]byte, 1<<20)
 	for _, q := range qs {
 		e := Entry{Name: q.name, DType: q.format.String(), Shape: q.meta.Shape, Bytes: q.scales.Size + q.blocks.Size,
-			MX: true, BlockSize: q.meta.BlockSize, Layout: q.layout.String()}
-		if err := histogram(&e.Scales, in.f, q.scales.Offset, q.scales.Size, 1, buf); err != nil {
+			MX: true, BlockSize: q.meta.BlockSize, Layout: q.layout.String(), Scales: new([256]int64)}
+		if err := histogram(e.Scales, in.f, q.scales.Offset, q.scales.Size, 1, buf); err != nil {
 			return nil, fmt.Errorf("%s: tensor %q: %w", name, q.name, err)
 		}
 		l.Tensors = append(l.Tensors, e)
@@ -110,7 +113,8 @@ func inspectGGUF(name string) (*Listing, error) {
 		e := Entry{Name: t.Name, DType: t.Type.String(), Shape: shape, Bytes: int64(t.Size)}
 		if t.Type == gguf.MXFP4 {
 			e.MX, e.BlockSize, e.Layout, e.DType = true, 32, "gguf", "mxfp4"
-			if err := histogram(&e.Scales, f, g.DataStart+int64(t.Offset), int64(t.Size), mx.GGUFBlockBytes, buf); err != nil {
+			e.Scales = new([256]int64)
+			if err := histogram(e.Scales, f, g.DataStart+int64(t.Offset), int64(t.Size), mx.GGUFBlockBytes, buf); err != nil {
 				return nil, fmt.Errorf("%s: tensor %q: %w", name, t.Name, err)
 			}
 		}
@@ -120,10 +124,11 @@ func inspectGGUF(name string) (*Listing, error) {
 }
 
 // WriteListing prints a listing as a table, with each MX tensor's scale
-// histogram below it (one line per scale in use: 2^e, count, a bar).
+// histogram below it (one line per scale in use: 2^e, count, a bar). The
+// text goes to w as it is made, through a small buffer, not built whole.
 func WriteListing(w io.Writer, l *Listing) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %d tensors\n", l.Kind, len(l.Tensors))
+	b := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(b, "%s, %d tensors\n", l.Kind, len(l.Tensors))
 	keys := make([]string, 0, len(l.Metadata))
 	for k := range l.Metadata {
 		if !strings.HasPrefix(k, metaPrefix) { // shown as the MX tensors' rows
@@ -136,15 +141,15 @@ func WriteListing(w io.Writer, l *Listing) error {
 		if len(v) > 80 {
 			v = v[:77] + "..."
 		}
-		fmt.Fprintf(&b, "  meta %s = %s\n", k, v)
+		fmt.Fprintf(b, "  meta %s = %s\n", k, v)
 	}
 	width := 4
 	for _, t := range l.Tensors {
 		width = max(width, len(t.Name))
 	}
-	fmt.Fprintf(&b, "%-*s  %-10s  %-20s  %12s\n", width, "name", "dtype", "shape", "bytes")
+	fmt.Fprintf(b, "%-*s  %-10s  %-20s  %12s\n", width, "name", "dtype", "shape", "bytes")
 	for _, t := range l.Tensors {
-		fmt.Fprintf(&b, "%-*s  %-10s  %-20s  %12d\n", width, t.Name, t.DType, shapeText(t.Shape), t.Bytes)
+		fmt.Fprintf(b, "%-*s  %-10s  %-20s  %12d\n", width, t.Name, t.DType, shapeText(t.Shape), t.Bytes)
 		if !t.MX {
 			continue
 		}
@@ -153,17 +158,16 @@ func WriteListing(w io.Writer, l *Listing) error {
 			total += c
 			most = max(most, c)
 		}
-		fmt.Fprintf(&b, "    %d blocks of %d, %s layout; scales:\n", total, t.BlockSize, t.Layout)
+		fmt.Fprintf(b, "    %d blocks of %d, %s layout; scales:\n", total, t.BlockSize, t.Layout)
 		for s, c := range t.Scales {
 			if c == 0 {
 				continue
 			}
 			bar := int(math.Round(float64(c) / float64(most) * 40))
-			fmt.Fprintf(&b, "      %-9s %10d  %s\n", scaleText(s), c, strings.Repeat("#", max(bar, 1)))
+			fmt.Fprintf(b, "      %-9s %10d  %s\n", scaleText(s), c, strings.Repeat("#", max(bar, 1)))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 func shapeText(s []int) string {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"spvx/internal/boundedread"
 	"spvx/internal/tensorfile"
 	"spvx/mx"
 )
@@ -24,6 +25,7 @@ type Options struct {
 	Stats     bool // measure each quantized tensor's error (max abs, RMSE)
 	Workers   int  // goroutines for mx; 0 means GOMAXPROCS
 	Progress  func(Progress)
+	Force     bool // overwrite existing output files
 }
 
 // Progress is reported after every segment of work.
@@ -100,26 +102,24 @@ func shardJobs(in, out string) (*tensorfile.ShardIndex, []job, error) {
 		return nil, nil, fmt.Errorf("%s: %w", in, err)
 	}
 	var jobs []job
-	for _, s := range x.Shards() {
-		jobs = append(jobs, job{filepath.Join(filepath.Dir(in), s), filepath.Join(filepath.Dir(out), s)})
+	shards := x.Shards()
+	for i, o := range outputShardNames(shards, out) {
+		jobs = append(jobs, job{filepath.Join(filepath.Dir(in), shards[i]), filepath.Join(filepath.Dir(out), o)})
+	}
+	if err := checkShardsHold(x, jobs); err != nil {
+		return nil, nil, err
 	}
 	return x, jobs, nil
 }
 
+// readSmall reads a regular file of at most limit bytes (a shard index):
+// a FIFO or a device is refused, not waited on or read without end.
 func readSmall(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
+	b, err := boundedread.ReadFile(name, int(limit))
+	if err != nil && strings.Contains(err.Error(), "larger than") {
 		return nil, fmt.Errorf("%s: more than %d bytes", name, limit)
 	}
-	return b, nil
+	return b, err
 }
 
 // sameFile rejects an output that is its input.
@@ -137,13 +137,17 @@ func sameFile(in, out string) error {
 // eachFile runs one per-file function over a single file or over every
 // shard of an index, then writes the new index with the tensors each
 // shard now holds.
-func eachFile(in, out string, do func(in, out string, r *Report) ([]string, error)) (*Report, error) {
+// Without force, no existing output is overwritten.
+func eachFile(in, out string, force bool, do func(in, out string, r *Report) ([]string, error)) (*Report, error) {
 	r := &Report{}
 	if !IsIndex(in) {
 		if IsIndex(out) {
 			return nil, fmt.Errorf("%s is an index name, but %s is a single file", out, in)
 		}
 		if err := sameFile(in, out); err != nil {
+			return nil, err
+		}
+		if err := checkOutputsFree([]string{out}, force); err != nil {
 			return nil, err
 		}
 		_, err := do(in, out, r)
@@ -155,6 +159,13 @@ func eachFile(in, out string, do func(in, out string, r *Report) ([]string, erro
 		return nil, err
 	}
 	if err := sameFile(in, out); err != nil {
+		return nil, err
+	}
+	outs := []string{out}
+	for _, j := range jobs {
+		outs = append(outs, j.out)
+	}
+	if err := checkOutputsFree(outs, force); err != nil {
 		return nil, err
 	}
 	nx := &tensorfile.ShardIndex{Metadata: map[string]any{}, WeightMap: map[string]string{}}
@@ -183,7 +194,7 @@ func eachFile(in, out string, do func(in, out string, r *Report) ([]string, erro
 	if err != nil {
 		return nil, err
 	}
-	return r, os.WriteFile(out, b, 0o644)
+	return r, writeOutput(out, b, force)
 }
 
 // Quantize quantizes the floating tensors of the checkpoint in (a
@@ -206,7 +217,7 @@ func Quantize(in, out string, opts Options) (*Report, error) {
 	if err := opts.Filter.Check(); err != nil {
 		return nil, err
 	}
-	return eachFile(in, out, func(in, out string, r *Report) ([]string, error) {
+	return eachFile(in, out, opts.Force, func(in, out string, r *Report) ([]string, error) {
 		return quantizeFile(in, out, opts, r)
 	})
 }
@@ -219,14 +230,12 @@ type input struct {
 	size int64
 }
 
+// openInput opens a safetensors file and reads its header. Only a regular
+// file is opened (a FIFO would block the open, and the reader relies on
+// ReadAt and a fixed size).
 func openInput(name string) (*input, error) {
-	f, err := os.Open(name)
+	f, st, err := boundedread.OpenRegular(name)
 	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	h, err := tensorfile.ReadSafeTensorsHeader(f, st.Size())
@@ -245,13 +254,16 @@ type output struct {
 	placed map[string]tensorfile.TensorInfo
 }
 
-func createSafeTensors(name string, tensors []tensorfile.TensorInfo, meta map[string]string) (*output, []string, error) {
+// createSafeTensors creates a safetensors file of the given tensors and
+// writes its header (createOutput: without force, an existing file is an
+// error).
+func createSafeTensors(name string, tensors []tensorfile.TensorInfo, meta map[string]string, force bool) (*output, []string, error) {
 	sort.Slice(tensors, func(i, j int) bool { return tensors[i].Name < tensors[j].Name })
 	header, placed, total, err := tensorfile.PlanSafeTensors(tensors, meta)
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := os.Create(name)
+	f, err := createOutput(name, force)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -416,7 +428,7 @@ func quantizeFile(inName, outName string, opts Options, r *Report) ([]string, er
 		}
 		plans = append(plans, p)
 	}
-	o, names, err := createSafeTensors(outName, outs, meta)
+	o, names, err := createSafeTensors(outName, outs, meta, opts.Force)
 	if err != nil {
 		return nil, err
 	}

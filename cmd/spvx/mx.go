@@ -33,13 +33,14 @@ subcommands:
                                            .npy/.f32/.bin float32 -> .safetensors
                                            (N: 1 to 1048576, default 32)
   quantize -f FORMAT [--layout spvx|gpt-oss] [--include GLOB] [--exclude GLOB]
-           [--stats] -i MODEL.safetensors -o OUT.safetensors
+           [--stats] [--force] -i MODEL.safetensors -o OUT.safetensors
                                            a whole checkpoint (or a sharded one:
-                                           model.safetensors.index.json)
+                                           model.safetensors.index.json);
+                                           --force overwrites existing outputs
   dequantize -i IN -o OUT                  .safetensors -> .npy (or raw .f32/.bin)
-  dequantize [--dtype bf16|f16|f32] -i IN.safetensors -o OUT.safetensors
+  dequantize [--dtype bf16|f16|f32] [--force] -i IN.safetensors -o OUT.safetensors
                                            a quantized checkpoint, either layout
-  convert --to gguf|safetensors [--layout spvx|gpt-oss] -i IN -o OUT
+  convert --to gguf|safetensors [--layout spvx|gpt-oss] [--force] -i IN -o OUT
                                            MXFP4 weights between safetensors and
                                            GGUF, or between layouts, bit for bit
   inspect [--svg OUT.svg] FILE             tensors of a .safetensors or .gguf file,

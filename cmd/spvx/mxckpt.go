@@ -120,7 +120,7 @@ func writeSummary(w io.Writer, r *checkpoint.Report, perTensor bool, elapsed tim
 
 // quantizeCheckpoint is `spvx mx quantize` on a safetensors checkpoint.
 func quantizeCheckpoint(args []string, s stdio) int {
-	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] [--layout spvx|gpt-oss] [--include GLOB] [--exclude GLOB] [--stats] -i IN.safetensors -o OUT.safetensors", s)
+	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] [--layout spvx|gpt-oss] [--include GLOB] [--exclude GLOB] [--stats] [--force] -i IN.safetensors -o OUT.safetensors", s)
 	opts := checkpointFlags(fs)
 	pos, code, ok := parseFlags(fs, args, s)
 	if !ok {
@@ -152,7 +152,7 @@ func quantizeCheckpoint(args []string, s stdio) int {
 		return checkpoint.Quantize(*opts.in, *opts.out, checkpoint.Options{
 			Format: b, BlockSize: *opts.block, Rounding: rounding, Layout: layout,
 			Filter: checkpoint.Filter{Include: *opts.include, Exclude: *opts.exclude},
-			Stats:  *opts.stats, Progress: progress,
+			Stats:  *opts.stats, Progress: progress, Force: *opts.force,
 		})
 	})
 }
@@ -177,7 +177,7 @@ type ckptFlags struct {
 	format, round, layout, in, out, dtype *string
 	block                                 *int
 	include, exclude                      *globList
-	stats, quiet, verbose                 *bool
+	stats, quiet, verbose, force          *bool
 }
 
 func checkpointFlags(fs *flag.FlagSet) ckptFlags {
@@ -193,17 +193,25 @@ func checkpointFlags(fs *flag.FlagSet) ckptFlags {
 	f.verbose = fs.Bool("v", false, "list every tensor in the summary")
 	f.in = fs.String("i", "", "input checkpoint `FILE` (.safetensors, or model.safetensors.index.json)")
 	f.out = fs.String("o", "", "output checkpoint `FILE` (.safetensors, or an .index.json with the shards beside it)")
+	f.force = forceFlag(fs)
 	return f
+}
+
+// forceFlag is --force of the checkpoint commands: without it an existing
+// output file (or shard) is an error, never overwritten.
+func forceFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("force", false, "overwrite existing output files")
 }
 
 // dequantizeCheckpoint is `spvx mx dequantize` to a safetensors checkpoint.
 func dequantizeCheckpoint(args []string, s stdio) int {
-	fs := newFlagSet("mx dequantize", "spvx mx dequantize [--dtype bf16|f16|f32] -i IN.safetensors -o OUT.safetensors", s)
+	fs := newFlagSet("mx dequantize", "spvx mx dequantize [--dtype bf16|f16|f32] [--force] -i IN.safetensors -o OUT.safetensors", s)
 	in := fs.String("i", "", "input checkpoint `FILE` in the spvx or gpt-oss layout (.safetensors or .index.json)")
 	out := fs.String("o", "", "output checkpoint `FILE` (.safetensors or .index.json)")
 	dtype := fs.String("dtype", "", "output dtype of dequantized tensors: bf16, f16 or f32 (default: the recorded one, bf16 for gpt-oss)")
 	quiet := fs.Bool("q", false, "no progress bar and no summary")
 	verbose := fs.Bool("v", false, "list every tensor in the summary")
+	force := forceFlag(fs)
 	pos, code, ok := parseFlags(fs, args, s)
 	if !ok {
 		return code
@@ -212,18 +220,19 @@ func dequantizeCheckpoint(args []string, s stdio) int {
 		return usageErr(s, fs, "mx dequantize", "-i and -o are required and no positional arguments are taken")
 	}
 	return runCheckpoint(s, "mx dequantize", *quiet, *verbose, func(progress func(checkpoint.Progress)) (*checkpoint.Report, error) {
-		return checkpoint.Dequantize(*in, *out, checkpoint.DequantizeOptions{DType: strings.ToUpper(*dtype), Progress: progress})
+		return checkpoint.Dequantize(*in, *out, checkpoint.DequantizeOptions{DType: strings.ToUpper(*dtype), Progress: progress, Force: *force})
 	})
 }
 
 func mxConvert(args []string, s stdio) int {
-	fs := newFlagSet("mx convert", "spvx mx convert --to gguf|safetensors [--layout spvx|gpt-oss] -i IN -o OUT", s)
+	fs := newFlagSet("mx convert", "spvx mx convert --to gguf|safetensors [--layout spvx|gpt-oss] [--force] -i IN -o OUT", s)
 	to := fs.String("to", "", "output format: gguf or safetensors")
 	layout := fs.String("layout", "", "safetensors layout of MXFP4 tensors: spvx or gpt-oss (default: the recorded one, else spvx); between safetensors files it converts every MXFP4 tensor")
 	in := fs.String("i", "", "input `FILE`: .safetensors (either layout) or .gguf")
 	out := fs.String("o", "", "output `FILE`")
 	quiet := fs.Bool("q", false, "no progress bar and no summary")
 	verbose := fs.Bool("v", false, "list every tensor in the summary")
+	force := forceFlag(fs)
 	pos, code, ok := parseFlags(fs, args, s)
 	if !ok {
 		return code
@@ -231,7 +240,7 @@ func mxConvert(args []string, s stdio) int {
 	if len(pos) > 0 || *in == "" || *out == "" || *to == "" {
 		return usageErr(s, fs, "mx convert", "--to, -i and -o are required and no positional arguments are taken")
 	}
-	opts := checkpoint.ConvertOptions{To: *to}
+	opts := checkpoint.ConvertOptions{To: *to, Force: *force}
 	if *layout != "" {
 		l, err := checkpoint.ParseLayout(*layout)
 		if err != nil {

@@ -134,3 +134,39 @@ func TestMXDequantizeNPYWithNumPy(t *testing.T) {
 		t.Fatalf("numpy: %v\n%s", err, out)
 	}
 }
+
+// TestMXCheckpointForce checks that the checkpoint commands refuse to
+// overwrite an existing output unless --force is given.
+func TestMXCheckpointForce(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	st := &tensorfile.SafeTensors{Tensors: []tensorfile.Tensor{
+		bf16Tensor("w", []int{2, 32}, func(i int) float32 { return float32(i) }),
+	}}
+	var b bytes.Buffer
+	if err := tensorfile.WriteSafeTensors(&b, st); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p("in.safetensors"), b.Bytes(), 0o644)
+	if _, errs, code := runCLI(t, nil, "mx", "quantize", "-q", "-f", "mxfp4", "-i", p("in.safetensors"), "-o", p("q.safetensors")); code != exitOK {
+		t.Fatalf("quantize: %s", errs)
+	}
+	for _, args := range [][]string{
+		{"mx", "quantize", "-q", "-f", "mxfp4", "-i", p("in.safetensors"), "-o", p("taken.safetensors")},
+		{"mx", "dequantize", "-q", "-i", p("q.safetensors"), "-o", p("taken.safetensors")},
+		{"mx", "convert", "-q", "--to", "gguf", "-i", p("q.safetensors"), "-o", p("taken.gguf")},
+	} {
+		taken := args[len(args)-1]
+		os.WriteFile(taken, []byte("mine"), 0o644)
+		_, errs, code := runCLI(t, nil, args...)
+		if code == exitOK || !strings.Contains(errs, taken+" exists; use --force to overwrite") {
+			t.Errorf("%v: exit %d, %q", args[1], code, errs)
+		}
+		if b, _ := os.ReadFile(taken); string(b) != "mine" {
+			t.Errorf("%v: overwrote without --force", args[1])
+		}
+		if _, errs, code := runCLI(t, nil, append(args, "--force")...); code != exitOK {
+			t.Errorf("%v --force: exit %d, %q", args[1], code, errs)
+		}
+	}
+}

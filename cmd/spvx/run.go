@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -15,6 +16,7 @@ import (
 
 	"spvx/amber"
 	"spvx/asm"
+	"spvx/internal/boundedread"
 	"spvx/interp"
 	"spvx/mx"
 	"spvx/spirv"
@@ -127,7 +129,7 @@ func runRun(args []string, s stdio) int {
 	}
 	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}}
 	if *push != "" {
-		if res.PushConstants, err = os.ReadFile(*push); err != nil {
+		if res.PushConstants, err = boundedread.ReadAny(*push, maxInput); err != nil {
 			return fail(s, "run", err)
 		}
 	}
@@ -179,7 +181,7 @@ func runRun(args []string, s stdio) int {
 			var d []byte
 			if size >= 0 {
 				d = make([]byte, size)
-			} else if d, err = os.ReadFile(file); err != nil {
+			} else if d, err = boundedread.ReadAny(file, maxInput); err != nil {
 				return fail(s, "run", err)
 			}
 			res.Buffers[key] = append(res.Buffers[key], &interp.Buffer{Data: d})
@@ -247,11 +249,13 @@ func runRun(args []string, s stdio) int {
 		default:
 			return usageErr(s, fs, "run", fmt.Sprintf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p))
 		}
-		txt, err := formatBuffer(data, typ)
-		if err != nil {
-			return usageErr(s, fs, "run", fmt.Sprintf("--print %q: %v", p, err))
+		if bufferTypeSizes[typ] == 0 {
+			return usageErr(s, fs, "run", fmt.Sprintf("--print %q: unknown type %q", p, typ))
 		}
-		fmt.Fprintf(s.out, "%s:\n%s", p[:strings.LastIndex(p, ":")], txt)
+		fmt.Fprintf(s.out, "%s:\n", p[:strings.LastIndex(p, ":")])
+		if err := writeBuffer(s.out, data, typ); err != nil {
+			return fail(s, "run", err)
+		}
 	}
 	return exitOK
 }
@@ -362,7 +366,7 @@ func parseKernelArg(v string) (interp.KernelArg, string, error) {
 			}
 		}
 	}
-	d, err := os.ReadFile(v)
+	d, err := boundedread.ReadAny(v, maxInput)
 	if err != nil {
 		return interp.KernelArg{}, "", err
 	}
@@ -421,46 +425,60 @@ func parseSpecValue(v string) (uint64, error) {
 	return strconv.ParseUint(v, 0, 64)
 }
 
-// formatBuffer prints a buffer as typed values, eight per line.
-func formatBuffer(d []byte, typ string) (string, error) {
-	var b strings.Builder
-	size := map[string]int{"u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "hex": 1}[typ]
+// bufferTypeSizes are the element types --print knows, with their sizes.
+var bufferTypeSizes = map[string]int{"u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "hex": 1}
+
+// writeBuffer prints a buffer to w as typed values, eight per line
+// (sixteen for hex). It streams through a small buffer: the text of a
+// 200 MB buffer is 2.7 GB, which building as one string held in memory.
+func writeBuffer(w io.Writer, d []byte, typ string) error {
+	size := bufferTypeSizes[typ]
 	if size == 0 {
-		return "", fmt.Errorf("unknown type %q", typ)
+		return fmt.Errorf("unknown type %q", typ)
 	}
 	per := 8
 	if typ == "hex" {
 		per = 16
 	}
-	for i, k := 0, 0; i+size <= len(d); i, k = i+size, k+1 {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var line []byte
+	k := 0
+	for i := 0; i+size <= len(d); i, k = i+size, k+1 {
 		if k%per == 0 {
-			fmt.Fprintf(&b, "  %6d:", i)
+			line = fmt.Appendf(line[:0], "  %6d:", i)
 		}
 		var v uint64
 		for j := size - 1; j >= 0; j-- {
 			v = v<<8 | uint64(d[i+j])
 		}
-		switch typ {
-		case "hex":
-			fmt.Fprintf(&b, " %02x", v)
-		case "u8", "u16", "u32", "u64":
-			fmt.Fprintf(&b, " %d", v)
-		case "i8", "i16", "i32", "i64":
-			sh := 64 - 8*size
-			fmt.Fprintf(&b, " %d", int64(v<<sh)>>sh)
-		case "f16":
-			fmt.Fprintf(&b, " %s", formatValue(float64(mx.HalfToFloat32(uint16(v)))))
-		case "f32":
-			fmt.Fprintf(&b, " %s", formatValue(float64(math.Float32frombits(uint32(v)))))
-		case "f64":
-			fmt.Fprintf(&b, " %s", formatValue(math.Float64frombits(v)))
-		}
+		line = appendValue(append(line, ' '), typ, size, v)
 		if k%per == per-1 {
-			b.WriteByte('\n')
+			if _, err := bw.Write(append(line, '\n')); err != nil {
+				return err
+			}
+			line = line[:0]
 		}
 	}
-	if s := b.String(); s != "" && !strings.HasSuffix(s, "\n") {
-		b.WriteByte('\n')
+	if len(line) > 0 {
+		bw.Write(append(line, '\n'))
 	}
-	return b.String(), nil
+	return bw.Flush()
+}
+
+// appendValue appends the element v of typ (size bytes) as text.
+func appendValue(b []byte, typ string, size int, v uint64) []byte {
+	switch typ {
+	case "hex":
+		return fmt.Appendf(b, "%02x", v)
+	case "u8", "u16", "u32", "u64":
+		return strconv.AppendUint(b, v, 10)
+	case "i8", "i16", "i32", "i64":
+		sh := 64 - 8*size
+		return strconv.AppendInt(b, int64(v<<sh)>>sh, 10)
+	case "f16":
+		return append(b, formatValue(float64(mx.HalfToFloat32(uint16(v))))...)
+	case "f32":
+		return append(b, formatValue(float64(math.Float32frombits(uint32(v))))...)
+	}
+	return append(b, formatValue(math.Float64frombits(v))...)
 }

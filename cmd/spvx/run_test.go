@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 	"os"
 	"os/exec"
@@ -202,5 +203,70 @@ func TestRunSizesAndTimeout(t *testing.T) {
 		if code == exitOK || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %q, want %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// TestRunFileArgsBounded checks that spvx run reads --push and --buffer
+// through the bounded reader: /dev/zero fails at 1 GiB with an error
+// instead of ending in a fatal out-of-memory error.
+func TestRunFileArgsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 1 GiB of /dev/zero")
+	}
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	// One flag: each costs a second or more of page faults on a small
+	// machine, and --buffer and --arg read through the same function.
+	for _, flag := range [][]string{{"--push", "/dev/zero"}} {
+		args := append([]string{"run", "../../examples/saxpy.spv", "--groups", "1"}, flag...)
+		_, errs, code := runCLI(t, nil, args...)
+		if code != exitRejected || !strings.Contains(errs, "/dev/zero: input is larger than 1073741824 bytes") {
+			t.Errorf("%v: exit %d, %q", flag, code, errs)
+		}
+	}
+}
+
+// limitWriter accepts n bytes, then fails.
+type limitWriter struct{ n, got, writes int }
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	w.writes++
+	if w.got+len(p) > w.n {
+		return 0, errors.New("writer full")
+	}
+	w.got += len(p)
+	return len(p), nil
+}
+
+// TestWriteBufferStreams checks --print's formatting and that it streams:
+// the text of a 64 MB buffer reaches the writer in pieces of at most
+// 64 KiB, and a writer that fails stops it at once, rather than the whole
+// text (about 14 bytes per byte of f32 data) being built first.
+func TestWriteBufferStreams(t *testing.T) {
+	d := make([]byte, 40)
+	for i := 0; i < 10; i++ {
+		binary.LittleEndian.PutUint32(d[4*i:], math.Float32bits(float32(i)-0.5))
+	}
+	var b strings.Builder
+	if err := writeBuffer(&b, d, "f32"); err != nil {
+		t.Fatal(err)
+	}
+	want := "       0: -0.5 0.5 1.5 2.5 3.5 4.5 5.5 6.5\n      32: 7.5 8.5\n"
+	if b.String() != want {
+		t.Errorf("f32:\n%q\nwant\n%q", b.String(), want)
+	}
+	b.Reset()
+	writeBuffer(&b, d[:18], "i16")
+	if want := "       0: 0 -16640 0 16128 0 16320 0 16416\n      16: 0\n"; b.String() != want {
+		t.Errorf("i16: %q, want %q", b.String(), want)
+	}
+	big := make([]byte, 64<<20)
+	w := &limitWriter{n: 1 << 20}
+	if err := writeBuffer(w, big, "f32"); err == nil || err.Error() != "writer full" {
+		t.Errorf("full writer: %v", err)
+	}
+	if w.got > 1<<20 || w.writes > 1<<20/(32<<10)+2 {
+		t.Errorf("wrote %d bytes in %d writes before the error", w.got, w.writes)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"spvx/amber"
 	"spvx/diagram"
+	"spvx/internal/boundedread"
 )
 
 const runScriptsUsage = `usage: spvx run [options] SCRIPT|DIR...
@@ -222,9 +223,10 @@ func writeHTMLReport(path string, results []amber.Result, total time.Duration) e
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// readHead reads at most limit bytes of a file, marking a cut.
+// readHead reads at most limit bytes of a regular file, marking a cut; a
+// script path that has become a FIFO is refused, not waited on.
 func readHead(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := boundedread.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -280,21 +282,24 @@ func findScripts(args []string) ([]string, error) {
 }
 
 func printResult(w io.Writer, r amber.Result, verbose bool) {
+	// Names and reasons come from the scripts: escape what a terminal
+	// would act on.
+	path, reason := termSafe(r.Path, false), termSafe(r.Reason, true)
 	switch r.Status {
 	case amber.Pass:
 		note := ""
 		if r.ExpectFail {
-			note = " (expected failure: " + r.Reason + ")"
+			note = " (expected failure: " + reason + ")"
 		}
-		fmt.Fprintf(w, "PASS %s (%.2f s)%s\n", r.Path, r.Elapsed.Seconds(), note)
+		fmt.Fprintf(w, "PASS %s (%.2f s)%s\n", path, r.Elapsed.Seconds(), note)
 	case amber.Fail:
-		fmt.Fprintf(w, "FAIL %s: %s\n", r.Path, r.Reason)
+		fmt.Fprintf(w, "FAIL %s: %s\n", path, reason)
 	default:
-		fmt.Fprintf(w, "SKIP %s: %s\n", r.Path, r.Reason)
+		fmt.Fprintf(w, "SKIP %s: %s\n", path, reason)
 	}
 	// Notes (what was ignored) print always, so nothing is skipped silently.
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
+		fmt.Fprintf(w, "  note: %s\n", termSafe(n, true))
 	}
 	if verbose {
 		for _, d := range r.Timed {
@@ -381,15 +386,15 @@ func listUnsupportedMain(paths []string, w io.Writer, dev *amber.Device) int {
 		s, err := amber.ParseFile(p)
 		if err != nil {
 			if pe, ok := err.(*amber.Error); ok && pe.Unsupported {
-				fmt.Fprintf(w, "%s: %s\n", p, pe.Msg)
+				fmt.Fprintf(w, "%s: %s\n", termSafe(p, false), termSafe(pe.Msg, true))
 			} else {
-				fmt.Fprintf(w, "%s: does not parse: %v\n", p, err)
+				fmt.Fprintf(w, "%s: does not parse: %s\n", termSafe(p, false), termSafe(err.Error(), true))
 			}
 			n++
 			continue
 		}
 		if miss := amber.Unsupported(s, dev); len(miss) > 0 {
-			fmt.Fprintf(w, "%s: needs %s\n", p, strings.Join(miss, ", "))
+			fmt.Fprintf(w, "%s: needs %s\n", termSafe(p, false), termSafe(strings.Join(miss, ", "), true))
 			n++
 		}
 	}
@@ -441,6 +446,6 @@ func printStats(w io.Writer, results []amber.Result) {
 	}
 	fmt.Fprintf(w, "median %.3f s per script; slowest:\n", med.Seconds())
 	for _, r := range byTime[:min(5, len(byTime))] {
-		fmt.Fprintf(w, "  %.3f s %s %s\n", r.Elapsed.Seconds(), r.Status, r.Path)
+		fmt.Fprintf(w, "  %.3f s %s %s\n", r.Elapsed.Seconds(), r.Status, termSafe(r.Path, false))
 	}
 }

@@ -101,6 +101,9 @@ func ReadSafeTensors(b []byte) (*SafeTensors, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, formatErr("safetensors header is not a JSON object: %v", err)
 	}
+	if dup := duplicateKey(header, ""); dup != "" {
+		return nil, formatErr("safetensors header names %q twice", dup)
+	}
 	st := &SafeTensors{}
 	for name, msg := range raw {
 		if name == "__metadata__" {

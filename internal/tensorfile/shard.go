@@ -47,6 +47,9 @@ func ReadShardIndex(b []byte) (*ShardIndex, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, formatErr("shard index is not a JSON object: %v", err)
 	}
+	if dup := duplicateKey(b, "weight_map"); dup != "" {
+		return nil, formatErr("shard index names %q twice", dup)
+	}
 	if raw.WeightMap == nil {
 		return nil, formatErr("shard index has no weight_map")
 	}

@@ -85,6 +85,9 @@ func parseSafeTensorsHeader(js []byte, dataStart, size int64) (*Header, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, formatErr("safetensors header is not a JSON object: %v", err)
 	}
+	if dup := duplicateKey(js, ""); dup != "" {
+		return nil, formatErr("safetensors header names %q twice", dup)
+	}
 	h := &Header{DataStart: dataStart}
 	dataLen := size - dataStart
 	for name, msg := range raw {

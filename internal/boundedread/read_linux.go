@@ -1,4 +1,4 @@
-package main
+package boundedread
 
 import (
 	"errors"
@@ -7,13 +7,13 @@ import (
 	"syscall"
 )
 
-// mapFile maps size bytes of the regular file f into memory, read-only.
+// MapFile maps size bytes of the regular file f into memory, read-only.
 // Why: on the virtual machines spvx runs on, the first touch of each fresh
 // page of a read buffer costs more than assembling or disassembling it; a
 // populated private mapping of the page cache costs one system call.
 // release unmaps it. ok is false when the mapping fails; the caller then
 // reads the file.
-func mapFile(f *os.File, size int64) (data []byte, release func(), ok bool) {
+func MapFile(f *os.File, size int64) (data []byte, release func(), ok bool) {
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE|syscall.MAP_POPULATE)
 	if err != nil {
 		return nil, nil, false
@@ -43,20 +43,20 @@ func readStream(r io.Reader, limit int, prefix []byte) (data []byte, release fun
 		// a region, or faulting in a fresh 64 KiB buffer, costs about
 		// 0.1 ms on these VMs, ten times reading a short text.
 		head := make([]byte, min(streamHead, limit+1))
-		n, err := fill(r, head)
+		n, err := Fill(r, head)
 		switch {
 		case err == io.EOF:
 			return head[:n], nil, nil
 		case err != nil:
 			return nil, nil, err
 		case n > limit:
-			return nil, nil, errTooLarge(limit)
+			return nil, nil, ErrTooLarge(limit)
 		}
 		prefix = head
 	}
 	region, err := syscall.Mmap(-1, 0, limit+1, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
 	if err != nil {
-		data, err = readChunks(r, limit, prefix)
+		data, err = Chunks(r, limit, prefix)
 		return data, nil, err
 	}
 	unmap := func() { syscall.Munmap(region) }
@@ -84,7 +84,7 @@ func readStream(r io.Reader, limit int, prefix []byte) (data []byte, release fun
 	}
 	if n > limit {
 		unmap()
-		return nil, nil, errTooLarge(limit)
+		return nil, nil, ErrTooLarge(limit)
 	}
 	if n <= streamCopyMax {
 		data = append([]byte(nil), region[:n]...)
