@@ -110,6 +110,16 @@ func (e *editor) stmts(list *[]*stmt) bool {
 func (e *editor) exprsIn(list []*stmt) bool {
 	for _, s := range list {
 		for j := range s.e {
+			if (s.kind == sFor || s.kind == sDo) && j == 0 {
+				// A loop bound keeps its "% 6u": only what it reduces may
+				// change, or the loop could run 2^31 times.
+				for k := range s.e[0].args {
+					if e.expr(&s.e[0].args[k]) {
+						return true
+					}
+				}
+				continue
+			}
 			if e.expr(&s.e[j]) {
 				return true
 			}
