@@ -2,6 +2,7 @@ package oclref
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"encoding/binary"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"spvx/internal/hostbuild"
 )
@@ -22,8 +24,16 @@ type Reference struct {
 	// Platform is a substring of the platform name to use: "Portable
 	// Computing Language" for PoCL, "rusticl" for Mesa's.
 	Platform string
-	host     string
+	// Timeout bounds one program's compile and runs in the host process
+	// (0: DefaultReferenceTimeout), so that a kernel the reference hangs on
+	// fails the program instead of the test binary's deadline.
+	Timeout time.Duration
+	host    string
 }
+
+// DefaultReferenceTimeout is a Reference's Timeout when it is 0: the
+// largest family program takes well under a minute.
+const DefaultReferenceTimeout = 5 * time.Minute
 
 // PoCL is the default reference: the Portable Computing Language CPU
 // runtime, compiling the OpenCL C source with its own front end.
@@ -88,12 +98,21 @@ func (r *Reference) Run(p *Program) (*Result, error) {
 			req.Write(a.Data)
 		}
 	}
-	cmd := exec.Command(r.host)
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = DefaultReferenceTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, r.host)
 	cmd.Stdin = &req
 	cmd.Env = append(os.Environ(), "POCL_CACHE_DIR="+filepath.Join(cacheDir(), "pocl"))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("OpenCL host: no answer within %v (Reference.Timeout)", timeout)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("OpenCL host: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
 	}

@@ -3,6 +3,7 @@ package oclref
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // Every reduction of a random kernel must still be a kernel the generator
@@ -42,4 +43,17 @@ func isConstBound(line string) bool {
 		}
 	}
 	return false
+}
+
+// A reference that does not answer in time fails the program, not the
+// test binary.
+func TestReferenceTimeout(t *testing.T) {
+	ref, _ := engines(t)
+	r := *ref
+	r.Timeout = time.Nanosecond
+	p := &Program{Source: "__kernel void k(__global int *a) { a[0] = 1; }", Runs: []Run{{Kernel: "k", Global: [3]int{1}, Args: []Arg{{Kind: Buffer, Data: make([]byte, 4)}}}}}
+	_, err := r.Run(p)
+	if err == nil || !strings.Contains(err.Error(), "no answer within") {
+		t.Fatalf("got %v, want a timeout", err)
+	}
 }
