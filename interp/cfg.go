@@ -93,43 +93,24 @@ func (c *compiler) function(fid uint32) error {
 			}
 		}
 	}
-	// Structure-respecting reverse postorder: a header's merge block (and a
-	// loop's continue target) are visited first, so they finish first and
-	// come after the construct's blocks.
-	n := len(sf.Blocks)
-	state := make([]uint8, n)
-	post := make([]int, 0, n)
-	type frame struct {
-		b    int
-		kids []uint32
-		k    int
-	}
-	stack := []frame{{b: 0}}
-	state[0] = 1
-	kidsOf := func(b int) []uint32 {
-		k := append([]uint32(nil), merges[b]...)
+	// Number the blocks (blockorder.go): structure first, and where the
+	// function has no merge blocks to follow, loops kept contiguous.
+	kids := make([][]int, len(sf.Blocks))
+	structured := false
+	for b := range kids {
 		// A loop's merge is visited before its continue target, so the
 		// continue target is numbered after the body and before the merge.
-		return append(k, succ[b]...)
-	}
-	stack[0].kids = kidsOf(0)
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.k < len(top.kids) {
-			nb := byLabel[top.kids[top.k]]
-			top.k++
-			if state[nb] == 0 {
-				state[nb] = 1
-				stack = append(stack, frame{b: nb, kids: kidsOf(nb)})
-			}
-			continue
+		for _, l := range merges[b] {
+			kids[b] = append(kids[b], byLabel[l])
+			structured = true
 		}
-		post = append(post, top.b)
-		stack = stack[:len(stack)-1]
+		for _, l := range succ[b] {
+			kids[b] = append(kids[b], byLabel[l])
+		}
 	}
-	order := make([]int, len(post))
-	for i, b := range post {
-		order[len(post)-1-i] = b
+	order, rank := structuredOrder(kids)
+	if !structured {
+		order = loopContiguous(kids, order, rank)
 	}
 	fn.firstBlock = int32(len(c.p.blocks))
 	fn.nblocks = int32(len(order))
