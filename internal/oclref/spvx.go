@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"spvx/interp"
@@ -25,6 +26,11 @@ type SPVX struct {
 	Opts interp.Options
 	// Timeout bounds each run (0: one minute).
 	Timeout time.Duration
+	// Validate runs spirv-val (when on PATH) on llvm-spirv's output and
+	// makes a module it rejects a translation error: llvm-spirv-15 has bugs
+	// of its own (a one-component OpTypeVector from a <1 x i64> bitcast),
+	// and a kernel the translator gets wrong says nothing about spvx.
+	Validate bool
 }
 
 // NewSPVX finds the translators, or returns why it cannot.
@@ -54,7 +60,7 @@ func (s *SPVX) Translate(p *Program) ([]byte, error) {
 	dir := filepath.Join(cacheDir(), "spv")
 	spv := filepath.Join(dir, key+".spv")
 	if b, err := os.ReadFile(spv); err == nil {
-		return b, nil
+		return b, s.validate(spv)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -83,7 +89,39 @@ func (s *SPVX) Translate(p *Program) ([]byte, error) {
 	if err := os.Rename(out, spv); err != nil {
 		return nil, err
 	}
-	return b, nil
+	return b, s.validate(spv)
+}
+
+// validate checks a translated module with spirv-val when s.Validate is
+// set, caching the verdict next to the module.
+func (s *SPVX) validate(spv string) error {
+	if !s.Validate {
+		return nil
+	}
+	verdict := strings.TrimSuffix(spv, ".spv") + ".val"
+	msg, err := os.ReadFile(verdict)
+	if err != nil {
+		tool, err := exec.LookPath("spirv-val")
+		if err != nil {
+			return nil // not installed: nothing to check with
+		}
+		out, err := exec.Command(tool, spv).CombinedOutput()
+		msg = []byte("ok")
+		if err != nil {
+			msg = []byte(err.Error() + "\n" + string(out))
+		}
+		tmp := fmt.Sprintf("%s.%d", verdict, os.Getpid())
+		if err := os.WriteFile(tmp, msg, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, verdict); err != nil {
+			return err
+		}
+	}
+	if string(msg) == "ok" {
+		return nil
+	}
+	return fmt.Errorf("llvm-spirv-15: its output fails spirv-val: %s", strings.TrimSpace(string(msg)))
 }
 
 // Run translates the program and makes its runs on the executor. The error
