@@ -5,14 +5,16 @@
 // machine over SSA ids (every value is flattened into scalar components, each
 // component a slot of one uint64 per lane), with constants and specialization
 // constants folded, types resolved to widths and memory layouts, and every
-// function's blocks numbered in a structure-respecting reverse postorder.
+// function's blocks numbered in a structure-respecting reverse postorder
+// (blockorder.go), with every loop's blocks contiguous.
 //
 // Execution is SIMT: a subgroup's lanes run each instruction together under
 // an active set of lanes, so interpretation costs are paid per subgroup and
 // not per invocation. Every lane has its own block counter; the scheduler
 // always runs the lowest-numbered block some lane waits at, with all the lanes
 // waiting there. Because a construct's blocks are numbered before its merge
-// block (and a loop's body before the loop's merge), lanes that diverge
+// block (and a loop's body before the loop's merge, or in unstructured code
+// before every block the loop exits to), lanes that diverge
 // reconverge at the first block they have in common: the merge block for
 // structured code, the first common successor (the thread-frontier rule,
 // which is never later than the immediate post-dominator) for unstructured
