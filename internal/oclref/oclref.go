@@ -73,6 +73,9 @@ type Program struct {
 	// what LLVM 15's optimizer makes of them (freeze, i2, switches on
 	// lookup tables), and -O0 keeps every variable in Function memory.
 	Opt string
+	// RefOptions are build options for the reference besides -cl-std, as
+	// "-cl-opt-disable": a second opinion when PoCL's optimizer is suspect.
+	RefOptions string
 }
 
 func (p *Program) std() string {

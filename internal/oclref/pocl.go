@@ -76,7 +76,11 @@ func (r *Reference) Run(p *Program) (*Result, error) {
 	w32(0x484c434f)
 	wstr(r.Platform)
 	wstr(p.Source)
-	wstr("-cl-std=" + p.std())
+	opts := "-cl-std=" + p.std()
+	if p.RefOptions != "" {
+		opts += " " + p.RefOptions
+	}
+	wstr(opts)
 	w32(uint32(len(p.Runs)))
 	for _, run := range p.Runs {
 		wstr(run.Kernel)
