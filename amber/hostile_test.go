@@ -89,8 +89,8 @@ func TestStructChainsLinear(t *testing.T) {
 // refused at the token.
 func TestDescriptorOffsetWrap(t *testing.T) {
 	for _, c := range []struct{ desc, want string }{
-		{"18446744073709551612", "w.amber:8: invalid value for DESCRIPTOR_OFFSET: 18446744073709551612"},
-		{"-4", "w.amber:8: invalid value for DESCRIPTOR_OFFSET: -4"},
+		{"18446744073709551612", "w.amber:8: invalid value for DESCRIPTOR_OFFSET: 18446744073709551612 (out of range for a byte offset)"},
+		{"-4", "w.amber:8: invalid value for DESCRIPTOR_OFFSET: -4 (out of range for a byte offset)"},
 		{"9223372036854775807", "w.amber:8: DESCRIPTOR_OFFSET 9223372036854775807 plus OFFSET 8 overflows"},
 	} {
 		src := "#!amber\nSHADER compute s GLSL\nvoid main() {}\nEND\nBUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\n" +
