@@ -73,6 +73,11 @@ type Options struct {
 	// Budget bounds the buffer bytes of all scripts running at once; nil
 	// shares one process-wide budget of 1 GiB.
 	Budget *Budget
+	// Timeout bounds each script RunFile (and so RunAll) runs, from its
+	// parse to its last command; 0 is no limit. A script past it fails
+	// with "timed out after D", an expect_fail one too (it never reached
+	// the failure it expects).
+	Timeout time.Duration
 }
 
 // IsExpectFail reports whether a script path marks an expected failure
@@ -81,8 +86,23 @@ func IsExpectFail(path string) bool {
 	return strings.Contains(filepath.Base(path), ".expect_fail.")
 }
 
-// RunFile parses and runs one script.
+// RunFile parses and runs one script, within opt.Timeout.
 func RunFile(ctx context.Context, path string, opt Options) Result {
+	if opt.Timeout <= 0 {
+		return runFile(ctx, path, opt)
+	}
+	c, cancel := context.WithTimeout(ctx, opt.Timeout)
+	defer cancel()
+	r := runFile(c, path, opt)
+	stopped := r.Status == Fail || (r.ExpectFail && r.Status == Pass)
+	if stopped && ctx.Err() == nil && errors.Is(c.Err(), context.DeadlineExceeded) {
+		r.Status = Fail
+		r.Reason = fmt.Sprintf("timed out after %v: %s", opt.Timeout, r.Reason)
+	}
+	return r
+}
+
+func runFile(ctx context.Context, path string, opt Options) Result {
 	start := time.Now()
 	src, err := readLimited(path)
 	var s *Script
@@ -350,13 +370,22 @@ func (r *runner) optimize(a *Attachment, bin []byte, env string) ([]byte, error)
 func (r *runner) commands(cmds []Command) error {
 	for _, c := range cmds {
 		if err := r.ctx.Err(); err != nil {
-			return err
+			return deadlineErr(err)
 		}
 		if err := r.command(c); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// deadlineErr words a deadline met between commands as amber words one
+// met in a dispatch (interpEngine.Run): its fence timed out.
+func deadlineErr(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("Vulkan::Calling vkWaitForFences Timeout (%w)", err)
+	}
+	return err
 }
 
 func (r *runner) command(c Command) error {
@@ -389,7 +418,7 @@ func (r *runner) command(c Command) error {
 		for i := 0; i < c.Count; i++ {
 			// also here: an empty body checks nothing
 			if err := r.ctx.Err(); err != nil {
-				return err
+				return deadlineErr(err)
 			}
 			if err := r.commands(c.Commands); err != nil {
 				return err
