@@ -1,11 +1,13 @@
 package amber
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"spvx/internal/checked"
 )
@@ -19,6 +21,7 @@ type amberParser struct {
 	opt      ParseOptions
 	cmds     *[]Command
 	bufBytes int
+	held     int // bytes reserved from opt.budget
 	structs  map[string]*StructDef
 	vfiles   map[string]string // VIRTUAL_FILE path -> contents
 }
@@ -364,13 +367,87 @@ func (p *amberParser) buffer(cmd token) error {
 	return nil
 }
 
-// alloc reserves n bytes of buffer memory against the script's limit.
-func (p *amberParser) alloc(line, n int) error {
+// declare checks n more bytes of buffer against the script's limit; it
+// allocates nothing (VkScript's sizes, allocated by the runner).
+func (p *amberParser) declare(line, n int) error {
 	if n < 0 || n > p.opt.MaxBufferBytes-p.bufBytes {
 		return errAt(line, "BUFFER too large: the script's buffers would exceed %d bytes", p.opt.MaxBufferBytes)
 	}
 	p.bufBytes += n
 	return nil
+}
+
+// alloc accounts for n bytes the parser is about to allocate: against the
+// script's limit and, when the parse has one, the shared budget.
+func (p *amberParser) alloc(line, n int) error {
+	if err := p.declare(line, n); err != nil {
+		return err
+	}
+	b := p.opt.budget
+	if b == nil {
+		return nil
+	}
+	if b.tryReserve(n) {
+		p.held += n
+		return nil
+	}
+	// Wait holding nothing, as a run's first reservation does, so that
+	// parses and runs waiting on each other cannot deadlock.
+	b.release(p.held)
+	want := p.held + n
+	p.held = 0
+	ctx := p.opt.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := b.reserveWait(ctx, want); err != nil {
+		p.bufBytes -= n
+		return errAt(line, "BUFFER too large: %v", err)
+	}
+	p.held = want
+	return nil
+}
+
+// free returns n bytes alloc accounted for, once the parser has dropped
+// them.
+func (p *amberParser) free(n int) {
+	p.bufBytes -= n
+	if p.opt.budget != nil {
+		p.opt.budget.release(n)
+		p.held -= n
+	}
+}
+
+// valueBytes is what one parsed Value occupies.
+const valueBytes = int(unsafe.Sizeof(Value{}))
+
+// countValue accounts for value number i of a list as append grows it:
+// *counted is how many the list has accounted for so far, doubled (from
+// 8) each time i reaches it, so a list costs one reservation per doubling
+// and at most twice its size.
+func (p *amberParser) countValue(line, i int, counted *int) error {
+	if i < *counted {
+		return nil
+	}
+	more := max(*counted, 8)
+	if err := p.alloc(line, more*valueBytes); err != nil {
+		return err
+	}
+	*counted += more
+	return nil
+}
+
+// releaseHeld returns a failed parse's reservation.
+func (p *amberParser) releaseHeld() {
+	if p.opt.budget != nil {
+		p.opt.budget.release(p.held)
+		p.held = 0
+	}
+}
+
+// handOver gives the parse's reservation to the script, for the run.
+func (p *amberParser) handOver() {
+	p.s.held, p.s.heldBy = p.held, p.opt.budget
 }
 
 func (p *amberParser) bufferInitializer(b *Buffer) error {
@@ -439,7 +516,8 @@ func (p *amberParser) bufferInitializer(b *Buffer) error {
 		}
 		return errAt(i.line, "extra parameters after BUFFER command: %s", i.text)
 	case "DATA":
-		vals, err := p.dataValues(b.Format, p.z, false)
+		vals, counted, err := p.dataValues(b.Format, p.z, false)
+		defer p.free(counted * valueBytes)
 		if err != nil {
 			return err
 		}
@@ -628,10 +706,12 @@ func (p *amberParser) bufferFile(b *Buffer) error {
 	if err != nil {
 		return errAt(t.line, "unable to read buffer file %s: %v", t.text, unwrapPathError(err))
 	}
-	p.bufBytes -= len(b.Data)
+	p.free(len(b.Data))
+	b.Data = nil
 	if kind == "TEXT" {
 		z := newTokenizer(string(data), 1)
-		vals, err := p.dataValues(b.Format, z, true)
+		vals, counted, err := p.dataValues(b.Format, z, true)
+		defer p.free(counted * valueBytes)
 		if err != nil {
 			if pe, ok := err.(*perr); ok {
 				return errAt(t.line, "%s:%d: %s", t.text, pe.line, pe.msg)
@@ -654,35 +734,27 @@ func (p *amberParser) bufferFile(b *Buffer) error {
 // dataValues reads the values of DATA … END (or of a FILE TEXT, which
 // ends at the end of the file), one per non-padding component, cycling
 // through the element's components.
-func (p *amberParser) dataValues(f *Format, z *tokenizer, fromFile bool) ([]Value, error) {
-	var vals []Value
-	in := f.Inputs()
+// It returns how many values it accounted for (countValue), for the
+// caller to free once the values are written.
+func (p *amberParser) dataValues(f *Format, z *tokenizer, fromFile bool) (vals []Value, counted int, err error) {
 	for {
 		isFloat := f.comp(len(vals)).Kind == Float
 		t := z.next()
-		if t.kind == tokEOL {
+		switch {
+		case t.kind == tokEOL:
 			continue
-		}
-		if t.kind == tokEOS {
-			if fromFile {
-				return vals, nil
-			}
-			return nil, errAt(t.line, "missing BUFFER END command")
-		}
-		if t.isIdent("END") {
-			return vals, nil
-		}
-		if t.kind != tokInt && t.kind != tokDouble && t.kind != tokHex {
-			return nil, errAt(t.line, "invalid BUFFER data value: %s", t.text)
-		}
-		if !isFloat && t.kind == tokDouble {
-			return nil, errAt(t.line, "invalid BUFFER data value: %s", t.text)
+		case t.kind == tokEOS && fromFile, t.isIdent("END"):
+			return vals, counted, nil
+		case t.kind == tokEOS:
+			return nil, counted, errAt(t.line, "missing BUFFER END command")
+		case t.kind != tokInt && t.kind != tokDouble && t.kind != tokHex, !isFloat && t.kind == tokDouble:
+			return nil, counted, errAt(t.line, "invalid BUFFER data value: %s", t.text)
 		}
 		if err := checkScalar(t, f.comp(len(vals)).Scalar, "invalid BUFFER data value"); err != nil {
-			return nil, err
+			return nil, counted, err
 		}
-		if len(vals)/in*f.Stride > p.opt.MaxBufferBytes {
-			return nil, errAt(t.line, "BUFFER too large")
+		if err := p.countValue(t.line, len(vals), &counted); err != nil {
+			return nil, counted, err
 		}
 		vals = append(vals, tokenValue(t, isFloat))
 	}
@@ -1547,6 +1619,7 @@ func checkProbeBounds(ec *ExpectCommand, size int) error {
 // take integers, floats and hex; integer components integers and hex.
 func (p *amberParser) expectValues(f *Format) ([]Value, error) {
 	var vals []Value
+	counted := 0
 	for {
 		isFloat := f.comp(len(vals)).Kind == Float
 		t := p.z.next()
@@ -1558,6 +1631,9 @@ func (p *amberParser) expectValues(f *Format) ([]Value, error) {
 			return nil, errAt(t.line, "Invalid value provided to EXPECT command: %s", t.text)
 		}
 		if err := checkScalar(t, f.comp(len(vals)).Scalar, "Invalid value provided to EXPECT command"); err != nil {
+			return nil, err
+		}
+		if err := p.countValue(t.line, len(vals), &counted); err != nil {
 			return nil, err
 		}
 		vals = append(vals, tokenValue(t, isFloat))

@@ -43,13 +43,16 @@ func parseVk(path string, src []byte, opt ParseOptions) (*Script, error) {
 	s.Pipelines = append(s.Pipelines, p.pl)
 	for _, sec := range secs {
 		if err := p.section(sec); err != nil {
+			p.releaseHeld()
 			return nil, fileError(path, err)
 		}
 	}
 	s.Commands = top
 	if len(p.pl.Shaders) == 0 {
+		p.releaseHeld()
 		return nil, fileError(path, errAt(1, "compute pipeline requires a compute shader"))
 	}
+	p.handOver()
 	if p.vkSubgroup > 0 {
 		p.pl.Shaders[0].RequiredSubgroupSize = p.vkSubgroup
 	}
@@ -413,6 +416,7 @@ func (p *vkParser) compute(cmd token) error {
 // non-zero multiple of the type's row count.
 func (p *vkParser) vkValues(name string, f *Format) ([]Value, error) {
 	var vals []Value
+	counted := 0
 	isFloat := f.IsFloat()
 	line := 0
 	for {
@@ -431,6 +435,9 @@ func (p *vkParser) vkValues(name string, f *Format) ([]Value, error) {
 			return nil, errAt(t.line, "Invalid value provided to %s command: %s", name, t.text)
 		}
 		if err := checkScalar(t, f.comp(len(vals)).Scalar, "Invalid value provided to "+name+" command"); err != nil {
+			return nil, err
+		}
+		if err := p.countValue(t.line, len(vals), &counted); err != nil {
 			return nil, err
 		}
 		vals = append(vals, tokenValue(t, isFloat))
@@ -492,7 +499,7 @@ func (p *vkParser) ssbo(cmd token) error {
 		if err != nil {
 			return err
 		}
-		if err := p.alloc(cmd.line, len(vals)/b.Format.Inputs()*b.Format.Stride+int(uint32(off.u))); err != nil {
+		if err := p.declare(cmd.line, len(vals)/b.Format.Inputs()*b.Format.Stride+int(uint32(off.u))); err != nil {
 			return err
 		}
 		b.grow(int(uint32(off.u)) + (len(vals)+b.Format.Inputs()-1)/b.Format.Inputs()*b.Format.Stride)
@@ -507,7 +514,7 @@ func (p *vkParser) ssbo(cmd token) error {
 		return err
 	}
 	n := int(size)
-	if err := p.alloc(t.line, n); err != nil {
+	if err := p.declare(t.line, n); err != nil {
 		return err
 	}
 	if n := z.next(); !n.isEnd() {
@@ -575,7 +582,7 @@ func (p *vkParser) uniform(cmd token) error {
 	if err != nil {
 		return err
 	}
-	if err := p.alloc(cmd.line, len(vals)/f.Inputs()*f.Stride+int(uint32(off.u))); err != nil {
+	if err := p.declare(cmd.line, len(vals)/f.Inputs()*f.Stride+int(uint32(off.u))); err != nil {
 		return err
 	}
 	if !push {

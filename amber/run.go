@@ -107,7 +107,9 @@ func runFile(ctx context.Context, path string, opt Options) Result {
 	src, err := readLimited(path)
 	var s *Script
 	if err == nil {
-		s, err = Parse(path, src, opt.Parse)
+		po := opt.Parse
+		po.budget, po.ctx = runBudget(opt), ctx
+		s, err = Parse(path, src, po)
 	} else {
 		err = &Error{File: path, Msg: unwrapPathError(err).Error()}
 	}
@@ -123,6 +125,10 @@ func runFile(ctx context.Context, path string, opt Options) Result {
 	// The script was parsed for this run alone: its buffers are used in
 	// place rather than copied, which doubled a large buffer's memory.
 	r := run(ctx, s, opt, true)
+	if s.heldBy != nil {
+		// The run ended before it took the parse's reservation (a SKIP).
+		s.heldBy.release(s.held)
+	}
 	r.Elapsed = time.Since(start)
 	return r
 }
@@ -237,9 +243,7 @@ func run(ctx context.Context, s *Script, opt Options, inPlace bool) (res Result)
 	if r.maxMem <= 0 {
 		r.maxMem = defaultMaxBufferBytes
 	}
-	if r.budget == nil {
-		r.budget = processBudget
-	}
+	r.budget = runBudget(opt)
 	err := r.run()
 	r.budget.release(r.reserved)
 	res.Notes = s.Notes
@@ -264,6 +268,14 @@ func run(ctx context.Context, s *Script, opt Options, inPlace bool) (res Result)
 		}
 	}
 	return res
+}
+
+// runBudget is the budget a run with opt reserves from.
+func runBudget(opt Options) *Budget {
+	if opt.Budget != nil {
+		return opt.Budget
+	}
+	return processBudget
 }
 
 func (r *runner) logf(line int, format string, args ...any) {
@@ -500,10 +512,17 @@ func (r *runner) reserveBuffers() error {
 	if !r.inPlace {
 		n *= 2
 	}
+	if r.inPlace && r.s.heldBy == r.budget {
+		// The parse reserved the buffers it made (and the values it
+		// keeps): the run takes that reservation and releases it.
+		n = max(n-r.s.held, 0)
+		r.reserved += r.s.held
+		r.s.held, r.s.heldBy = 0, nil
+	}
 	if err := r.budget.reserveWait(r.ctx, n); err != nil {
 		return fmt.Errorf("%s: %w", r.s.Path, err)
 	}
-	r.reserved = n
+	r.reserved += n
 	return nil
 }
 
