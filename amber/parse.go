@@ -2,6 +2,7 @@ package amber
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -34,6 +35,12 @@ type ParseOptions struct {
 	// MaxBufferBytes bounds the bytes of all buffers of a script (0: 1 GiB),
 	// so a hostile SIZE fails with an error instead of exhausting memory.
 	MaxBufferBytes int
+
+	// budget, when set (RunFile sets the run's), is reserved the bytes
+	// the parser allocates, as it allocates them: buffer data and the
+	// values of DATA, subdata, probes and EXPECTs; ctx ends a wait for it.
+	budget *Budget
+	ctx    context.Context
 }
 
 const defaultMaxBufferBytes = 1 << 30
@@ -78,8 +85,10 @@ func Parse(path string, src []byte, opt ParseOptions) (*Script, error) {
 	if bytes.HasPrefix(src, []byte("#!amber")) {
 		p := &amberParser{s: newScript(path, AmberScript), z: newTokenizer(string(src), 1), opt: opt}
 		if err := p.parse(); err != nil {
+			p.releaseHeld()
 			return nil, err
 		}
+		p.handOver()
 		return p.s, nil
 	}
 	return parseVk(path, src, opt)

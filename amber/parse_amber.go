@@ -1,11 +1,13 @@
 package amber
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"spvx/internal/checked"
 )
@@ -19,6 +21,7 @@ type amberParser struct {
 	opt      ParseOptions
 	cmds     *[]Command
 	bufBytes int
+	held     int // bytes reserved from opt.budget
 	structs  map[string]*StructDef
 	vfiles   map[string]string // VIRTUAL_FILE path -> contents
 }
@@ -164,10 +167,11 @@ func (p *amberParser) set(cmd token) error {
 	if v.isEnd() {
 		return errAt(v.line, "SET missing value for fence_timeout_ms")
 	}
-	if v.kind != tokInt {
-		return errAt(v.line, "SET invalid value for fence_timeout_ms, must be uint32: %s", v.show())
+	ms, err := uintField(v, "SET invalid value for fence_timeout_ms, must be uint32")
+	if err != nil {
+		return err
 	}
-	p.s.EngineData["fence_timeout_ms"] = uint32(v.u)
+	p.s.EngineData["fence_timeout_ms"] = ms
 	return p.endOfStatement("SET command")
 }
 
@@ -332,11 +336,12 @@ func (p *amberParser) buffer(cmd token) error {
 			case "MIP_LEVELS", "SAMPLES":
 				p.z.next()
 				v := p.z.next()
-				if v.kind != tokInt {
-					if n.text == "SAMPLES" {
-						return errAt(v.line, "expected integer value for SAMPLES: %s", v.show())
-					}
-					return errAt(v.line, "invalid value for MIP_LEVELS: %s", v.show())
+				msg := "invalid value for MIP_LEVELS"
+				if n.text == "SAMPLES" {
+					msg = "expected integer value for SAMPLES"
+				}
+				if _, err := uintField(v, msg); err != nil {
+					return err
 				}
 				continue
 			case "FILE":
@@ -362,13 +367,87 @@ func (p *amberParser) buffer(cmd token) error {
 	return nil
 }
 
-// alloc reserves n bytes of buffer memory against the script's limit.
-func (p *amberParser) alloc(line, n int) error {
+// declare checks n more bytes of buffer against the script's limit; it
+// allocates nothing (VkScript's sizes, allocated by the runner).
+func (p *amberParser) declare(line, n int) error {
 	if n < 0 || n > p.opt.MaxBufferBytes-p.bufBytes {
 		return errAt(line, "BUFFER too large: the script's buffers would exceed %d bytes", p.opt.MaxBufferBytes)
 	}
 	p.bufBytes += n
 	return nil
+}
+
+// alloc accounts for n bytes the parser is about to allocate: against the
+// script's limit and, when the parse has one, the shared budget.
+func (p *amberParser) alloc(line, n int) error {
+	if err := p.declare(line, n); err != nil {
+		return err
+	}
+	b := p.opt.budget
+	if b == nil {
+		return nil
+	}
+	if b.tryReserve(n) {
+		p.held += n
+		return nil
+	}
+	// Wait holding nothing, as a run's first reservation does, so that
+	// parses and runs waiting on each other cannot deadlock.
+	b.release(p.held)
+	want := p.held + n
+	p.held = 0
+	ctx := p.opt.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := b.reserveWait(ctx, want); err != nil {
+		p.bufBytes -= n
+		return errAt(line, "BUFFER too large: %v", err)
+	}
+	p.held = want
+	return nil
+}
+
+// free returns n bytes alloc accounted for, once the parser has dropped
+// them.
+func (p *amberParser) free(n int) {
+	p.bufBytes -= n
+	if p.opt.budget != nil {
+		p.opt.budget.release(n)
+		p.held -= n
+	}
+}
+
+// valueBytes is what one parsed Value occupies.
+const valueBytes = int(unsafe.Sizeof(Value{}))
+
+// countValue accounts for value number i of a list as append grows it:
+// *counted is how many the list has accounted for so far, doubled (from
+// 8) each time i reaches it, so a list costs one reservation per doubling
+// and at most twice its size.
+func (p *amberParser) countValue(line, i int, counted *int) error {
+	if i < *counted {
+		return nil
+	}
+	more := max(*counted, 8)
+	if err := p.alloc(line, more*valueBytes); err != nil {
+		return err
+	}
+	*counted += more
+	return nil
+}
+
+// releaseHeld returns a failed parse's reservation.
+func (p *amberParser) releaseHeld() {
+	if p.opt.budget != nil {
+		p.opt.budget.release(p.held)
+		p.held = 0
+	}
+}
+
+// handOver gives the parse's reservation to the script, for the run.
+func (p *amberParser) handOver() {
+	p.s.held, p.s.heldBy = p.held, p.opt.budget
 }
 
 func (p *amberParser) bufferInitializer(b *Buffer) error {
@@ -400,10 +479,11 @@ func (p *amberParser) bufferInitializer(b *Buffer) error {
 		return p.bufferSize(b)
 	case "WIDTH":
 		w := p.z.next()
-		if w.kind != tokInt {
-			return errAt(w.line, "expected an integer for WIDTH: %s", w.show())
+		wv, err := uintField(w, "expected an integer for WIDTH")
+		if err != nil {
+			return err
 		}
-		if uint32(w.u) == 0 {
+		if wv == 0 {
 			return errAt(w.line, "expected WIDTH to be positive: %s", w.show())
 		}
 		h := p.z.next()
@@ -411,13 +491,14 @@ func (p *amberParser) bufferInitializer(b *Buffer) error {
 			return errAt(h.line, "BUFFER HEIGHT missing")
 		}
 		h = p.z.next()
-		if h.kind != tokInt {
-			return errAt(h.line, "expected an integer for HEIGHT: %s", h.show())
+		hv, err := uintField(h, "expected an integer for HEIGHT")
+		if err != nil {
+			return err
 		}
-		if uint32(h.u) == 0 {
+		if hv == 0 {
 			return errAt(h.line, "expected HEIGHT to be positive: %s", h.show())
 		}
-		n := uint64(uint32(w.u)) * uint64(uint32(h.u))
+		n := uint64(wv) * uint64(hv)
 		if n > math.MaxInt32 {
 			return errAt(h.line, "BUFFER too large")
 		}
@@ -435,7 +516,8 @@ func (p *amberParser) bufferInitializer(b *Buffer) error {
 		}
 		return errAt(i.line, "extra parameters after BUFFER command: %s", i.text)
 	case "DATA":
-		vals, err := p.dataValues(b.Format, p.z, false)
+		vals, counted, err := p.dataValues(b.Format, p.z, false)
+		defer p.free(counted * valueBytes)
 		if err != nil {
 			return err
 		}
@@ -494,10 +576,10 @@ func (p *amberParser) bufferSize(b *Buffer) error {
 	if t.isEnd() {
 		return errAt(t.line, "BUFFER size missing")
 	}
-	if t.kind != tokInt {
-		return errAt(t.line, "BUFFER size invalid: %s", t.show())
+	n, err := uintField(t, "BUFFER size invalid")
+	if err != nil {
+		return err
 	}
-	n := uint32(t.u)
 	if err := p.setElements(b, int(n), t.line); err != nil {
 		return err
 	}
@@ -525,6 +607,11 @@ func (p *amberParser) bufferFill(b *Buffer) error {
 		return errAt(t.line, "invalid BUFFER fill value: %s", t.show())
 	}
 	in := b.Format.Inputs()
+	for i := 0; i < in; i++ {
+		if err := checkScalar(t, b.Format.Comps[i].Scalar, "invalid BUFFER fill value"); err != nil {
+			return err
+		}
+	}
 	if b.Elements > 0 {
 		// Write one element, then replicate it.
 		one := make([]Value, in)
@@ -564,6 +651,9 @@ func (p *amberParser) bufferSeries(b *Buffer) error {
 	if ty.Struct != nil || ty.Rows > 1 || ty.Cols > 1 {
 		return errAt(t.line, "BUFFER series_from must not be multi-row/column types")
 	}
+	if err := checkScalar(t, ty.Scalar, "invalid BUFFER series_from value"); err != nil {
+		return err
+	}
 	start := tokenValue(t, ty.Kind == Float)
 	t = p.z.next()
 	if t.kind != tokIdent {
@@ -578,6 +668,9 @@ func (p *amberParser) bufferSeries(b *Buffer) error {
 	}
 	if !t.isNumber() {
 		return errAt(t.line, "invalid BUFFER series_from inc_by value: %s", t.show())
+	}
+	if err := checkScalar(t, ty.Scalar, "invalid BUFFER series_from inc_by value"); err != nil {
+		return err
 	}
 	inc := tokenValue(t, ty.Kind == Float)
 	f := b.Format
@@ -613,10 +706,12 @@ func (p *amberParser) bufferFile(b *Buffer) error {
 	if err != nil {
 		return errAt(t.line, "unable to read buffer file %s: %v", t.text, unwrapPathError(err))
 	}
-	p.bufBytes -= len(b.Data)
+	p.free(len(b.Data))
+	b.Data = nil
 	if kind == "TEXT" {
 		z := newTokenizer(string(data), 1)
-		vals, err := p.dataValues(b.Format, z, true)
+		vals, counted, err := p.dataValues(b.Format, z, true)
+		defer p.free(counted * valueBytes)
 		if err != nil {
 			if pe, ok := err.(*perr); ok {
 				return errAt(t.line, "%s:%d: %s", t.text, pe.line, pe.msg)
@@ -639,32 +734,27 @@ func (p *amberParser) bufferFile(b *Buffer) error {
 // dataValues reads the values of DATA … END (or of a FILE TEXT, which
 // ends at the end of the file), one per non-padding component, cycling
 // through the element's components.
-func (p *amberParser) dataValues(f *Format, z *tokenizer, fromFile bool) ([]Value, error) {
-	var vals []Value
-	in := f.Inputs()
+// It returns how many values it accounted for (countValue), for the
+// caller to free once the values are written.
+func (p *amberParser) dataValues(f *Format, z *tokenizer, fromFile bool) (vals []Value, counted int, err error) {
 	for {
 		isFloat := f.comp(len(vals)).Kind == Float
 		t := z.next()
-		if t.kind == tokEOL {
+		switch {
+		case t.kind == tokEOL:
 			continue
+		case t.kind == tokEOS && fromFile, t.isIdent("END"):
+			return vals, counted, nil
+		case t.kind == tokEOS:
+			return nil, counted, errAt(t.line, "missing BUFFER END command")
+		case t.kind != tokInt && t.kind != tokDouble && t.kind != tokHex, !isFloat && t.kind == tokDouble:
+			return nil, counted, errAt(t.line, "invalid BUFFER data value: %s", t.text)
 		}
-		if t.kind == tokEOS {
-			if fromFile {
-				return vals, nil
-			}
-			return nil, errAt(t.line, "missing BUFFER END command")
+		if err := checkScalar(t, f.comp(len(vals)).Scalar, "invalid BUFFER data value"); err != nil {
+			return nil, counted, err
 		}
-		if t.isIdent("END") {
-			return vals, nil
-		}
-		if t.kind != tokInt && t.kind != tokDouble && t.kind != tokHex {
-			return nil, errAt(t.line, "invalid BUFFER data value: %s", t.text)
-		}
-		if !isFloat && t.kind == tokDouble {
-			return nil, errAt(t.line, "invalid BUFFER data value: %s", t.text)
-		}
-		if len(vals)/in*f.Stride > p.opt.MaxBufferBytes {
-			return nil, errAt(t.line, "BUFFER too large")
+		if err := p.countValue(t.line, len(vals), &counted); err != nil {
+			return nil, counted, err
 		}
 		vals = append(vals, tokenValue(t, isFloat))
 	}
@@ -873,10 +963,10 @@ func (p *amberParser) attach(pl *Pipeline, cmd token) error {
 
 func (p *amberParser) specialize(a *Attachment) error {
 	t := p.z.next()
-	if t.kind != tokInt {
-		return errAt(t.line, "specialization ID must be an integer: %s", t.show())
+	id, err := uintField(t, "specialization ID must be an integer")
+	if err != nil {
+		return err
 	}
-	id := uint32(t.u)
 	t = p.z.next()
 	if !t.isIdent("AS") {
 		return errAt(t.line, "expected AS as next token: %s", t.show())
@@ -899,6 +989,9 @@ func (p *amberParser) specialize(a *Attachment) error {
 		if !ok {
 			return errAt(v.line, "value is not a floating point value")
 		}
+		if err := checkScalar(v, ty.Scalar, "invalid value for SPECIALIZE"); err != nil {
+			return err
+		}
 		switch ty.Bits {
 		case 16:
 			bits = uint64(Float32ToHalf(float32(f)))
@@ -910,6 +1003,9 @@ func (p *amberParser) specialize(a *Attachment) error {
 	} else {
 		if v.kind != tokInt && v.kind != tokHex {
 			return errAt(v.line, "invalid value for SPECIALIZE: %s", v.show())
+		}
+		if err := checkScalar(v, ty.Scalar, "invalid value for SPECIALIZE"); err != nil {
+			return err
 		}
 		bits = v.u
 		if ty.Bits < 64 {
@@ -1019,7 +1115,7 @@ func (p *amberParser) subgroup(pl *Pipeline, cmd token) error {
 			case v.isEnd():
 				return errAt(v.line, "missing size for REQUIRED_SIZE command")
 			case v.kind == tokInt:
-				n := uint32(v.u)
+				n, _ := v.uintUpTo(128)
 				if n == 0 || n&(n-1) != 0 || n > 128 {
 					return errAt(v.line, "invalid size for REQUIRED_SIZE command: %s (must be a power of two from 1 to 128)", v.text)
 				}
@@ -1114,19 +1210,19 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 		return errAt(t.line, "missing DESCRIPTOR_SET or KERNEL for BIND command")
 	}
 	t = p.z.next()
-	if t.kind != tokInt {
-		return errAt(t.line, "invalid value for DESCRIPTOR_SET in BIND command: %s", t.show())
+	set, err := uintField(t, "invalid value for DESCRIPTOR_SET in BIND command")
+	if err != nil {
+		return err
 	}
-	bb := &BufferBinding{Buffers: bufs, Kind: kind, Set: uint32(t.u), Line: cmd.line}
+	bb := &BufferBinding{Buffers: bufs, Kind: kind, Set: set, Line: cmd.line}
 	t = p.z.next()
 	if !t.isIdent("BINDING") {
 		return errAt(t.line, "missing BINDING for BIND command: %s", t.show())
 	}
 	t = p.z.next()
-	if t.kind != tokInt {
-		return errAt(t.line, "invalid value for BINDING in BIND command: %s", t.show())
+	if bb.Binding, err = uintField(t, "invalid value for BINDING in BIND command"); err != nil {
+		return err
 	}
-	bb.Binding = uint32(t.u)
 	n := len(bufs)
 	bb.DynamicOffsets = make([]uint64, n)
 	bb.DescriptorOffsets = make([]uint64, n)
@@ -1147,7 +1243,11 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 				}
 				return errAt(t.line, "expecting an integer value for OFFSET: %s", t.show())
 			}
-			bb.DynamicOffsets[i] = uint64(uint32(t.u))
+			off, err := uintField(t, "invalid value for OFFSET")
+			if err != nil {
+				return err
+			}
+			bb.DynamicOffsets[i] = uint64(off)
 		}
 	}
 	if n := p.z.peek(); n.isIdent("DESCRIPTOR_OFFSET") {
@@ -1163,8 +1263,8 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 			// The view starts at OFFSET + DESCRIPTOR_OFFSET: a sum that
 			// wrapped (OFFSET 8 and DESCRIPTOR_OFFSET 2^64-4 gave 4)
 			// would bind the wrong bytes.
-			if t.neg || t.u > math.MaxInt {
-				return errAt(t.line, "invalid value for DESCRIPTOR_OFFSET: %s", t.show())
+			if _, ok := t.uintUpTo(math.MaxInt); !ok {
+				return outOfRange(t, "invalid value for DESCRIPTOR_OFFSET", "a byte offset")
 			}
 			if _, ok := checked.Add(int(bb.DynamicOffsets[i]), int(t.u)); !ok {
 				return errAt(t.line, "DESCRIPTOR_OFFSET %s plus OFFSET %d overflows", t.show(), bb.DynamicOffsets[i])
@@ -1182,7 +1282,13 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 				}
 				return errAt(t.line, "expecting an integer value for DESCRIPTOR_RANGE: %s", t.show())
 			}
-			bb.DescriptorRanges[i] = int64(t.u)
+			// amber reads a uint64; spvx keeps -1 for "the rest of the
+			// buffer", so a range must fit int64.
+			r, ok := t.uintUpTo(math.MaxInt64)
+			if !ok {
+				return outOfRange(t, "invalid value for DESCRIPTOR_RANGE", "a byte range")
+			}
+			bb.DescriptorRanges[i] = int64(r)
 		}
 	}
 	// A later BIND at the same set and binding replaces the earlier one.
@@ -1256,13 +1362,15 @@ func (p *amberParser) run(cmd token) error {
 		return errAt(t.line, "RUN command requires compute pipeline")
 	}
 	rc := &RunCommand{Pipeline: pl, Timed: timed, Line: cmd.line}
-	rc.Groups[0] = uint32(t.u)
+	var err error
+	if rc.Groups[0], err = uintField(t, "invalid token in RUN command"); err != nil {
+		return err
+	}
 	for i := 1; i < 3; i++ {
 		t = p.z.next()
-		if t.kind != tokInt {
-			return errAt(t.line, "invalid parameter for RUN command: %s", t.show())
+		if rc.Groups[i], err = uintField(t, "invalid parameter for RUN command"); err != nil {
+			return err
 		}
-		rc.Groups[i] = uint32(t.u)
 	}
 	*p.cmds = append(*p.cmds, rc)
 	return p.endOfStatement("RUN command")
@@ -1319,10 +1427,14 @@ func (p *amberParser) repeat(cmd token) error {
 	if t.kind != tokInt {
 		return errAt(t.line, "invalid count parameter for REPEAT command: %s", t.text)
 	}
-	if int32(t.u) <= 0 {
+	if t.neg || t.u == 0 {
 		return errAt(t.line, "count parameter must be > 0 for REPEAT command: %s", t.show())
 	}
-	rc := &RepeatCommand{Count: int(uint32(t.u)), Line: cmd.line}
+	count, ok := t.uintUpTo(math.MaxInt32)
+	if !ok {
+		return outOfRange(t, "invalid count parameter for REPEAT command", "int32")
+	}
+	rc := &RepeatCommand{Count: int(count), Line: cmd.line}
 	outer := p.cmds
 	p.cmds = &rc.Commands
 	defer func() { p.cmds = outer }()
@@ -1410,6 +1522,9 @@ func (p *amberParser) expect(cmd token) error {
 			if !t.isNumber() {
 				return errAt(t.line, "invalid TOLERANCE for EXPECT %s", name)
 			}
+			if err := checkScalar(t, Scalar{Float, 32}, "invalid TOLERANCE for EXPECT "+name); err != nil {
+				return err
+			}
 			f, _ := t.asDouble()
 			cc.Tolerance = float64(float32(f))
 		}
@@ -1424,10 +1539,13 @@ func (p *amberParser) expect(cmd token) error {
 		return errAt(t.line, "missing IDX in EXPECT command")
 	}
 	t = p.z.next()
-	if t.kind != tokInt || int32(t.u) < 0 || t.neg {
+	if t.kind != tokInt {
 		return errAt(t.line, "invalid X value in EXPECT command: %s", t.show())
 	}
-	x := t.u
+	x, ok := t.uintUpTo(math.MaxInt32)
+	if !ok {
+		return outOfRange(t, "invalid X value in EXPECT command", "int32")
+	}
 	t = p.z.next()
 	if t.kind == tokInt {
 		n := p.z.peek()
@@ -1465,9 +1583,6 @@ func (p *amberParser) expect(cmd token) error {
 		cmp = FuzzyEQ
 	}
 	ec.Comparator = cmp
-	if x > math.MaxInt32 {
-		return errAt(t.line, "invalid X value in EXPECT command: %s", t.show())
-	}
 	ec.Offset = int(x)
 	vals, err := p.expectValues(buf.Format)
 	if err != nil {
@@ -1504,6 +1619,7 @@ func checkProbeBounds(ec *ExpectCommand, size int) error {
 // take integers, floats and hex; integer components integers and hex.
 func (p *amberParser) expectValues(f *Format) ([]Value, error) {
 	var vals []Value
+	counted := 0
 	for {
 		isFloat := f.comp(len(vals)).Kind == Float
 		t := p.z.next()
@@ -1513,6 +1629,12 @@ func (p *amberParser) expectValues(f *Format) ([]Value, error) {
 		ok := t.kind == tokInt || t.kind == tokHex || (isFloat && t.kind == tokDouble)
 		if !ok {
 			return nil, errAt(t.line, "Invalid value provided to EXPECT command: %s", t.text)
+		}
+		if err := checkScalar(t, f.comp(len(vals)).Scalar, "Invalid value provided to EXPECT command"); err != nil {
+			return nil, err
+		}
+		if err := p.countValue(t.line, len(vals), &counted); err != nil {
+			return nil, err
 		}
 		vals = append(vals, tokenValue(t, isFloat))
 	}
@@ -1527,7 +1649,10 @@ func parseTolerances(z *tokenizer) ([]Tolerance, error) {
 			return tols, nil
 		}
 		z.next()
-		f, _ := t.asDouble()
+		f, err := finiteNumber(t, "invalid value for TOLERANCE")
+		if err != nil {
+			return nil, err
+		}
 		if n := z.peek(); n.isIdent("%") {
 			z.next()
 			tols = append(tols, Tolerance{Value: f, Percent: true})

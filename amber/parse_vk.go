@@ -1,6 +1,7 @@
 package amber
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -42,13 +43,16 @@ func parseVk(path string, src []byte, opt ParseOptions) (*Script, error) {
 	s.Pipelines = append(s.Pipelines, p.pl)
 	for _, sec := range secs {
 		if err := p.section(sec); err != nil {
+			p.releaseHeld()
 			return nil, fileError(path, err)
 		}
 	}
 	s.Commands = top
 	if len(p.pl.Shaders) == 0 {
+		p.releaseHeld()
 		return nil, fileError(path, errAt(1, "compute pipeline requires a compute shader"))
 	}
+	p.handOver()
 	if p.vkSubgroup > 0 {
 		p.pl.Shaders[0].RequiredSubgroupSize = p.vkSubgroup
 	}
@@ -167,10 +171,11 @@ func (p *vkParser) require(sec vkSection) error {
 			p.s.Notes = append(p.s.Notes, "line "+strconv.Itoa(t.line)+": [require] "+s+" ignored (compute only)")
 		case s == "fence_timeout":
 			v := z.next()
-			if v.kind != tokInt {
-				return errAt(v.line, "Missing fence_timeout value")
+			ms, err := uintField(v, "Missing fence_timeout value")
+			if err != nil {
+				return err
 			}
-			p.s.EngineData["fence_timeout_ms"] = uint32(v.u)
+			p.s.EngineData["fence_timeout_ms"] = ms
 		case s == "fbsize":
 			for i, what := range []string{"width", "height"} {
 				v := z.next()
@@ -180,15 +185,15 @@ func (p *vkParser) require(sec vkSection) error {
 					}
 					return errAt(v.line, "Missing height for fbsize command")
 				}
-				if v.kind != tokInt {
-					return errAt(v.line, "Invalid %s for fbsize command", what)
+				if _, err := uintField(v, "Invalid "+what+" for fbsize command"); err != nil {
+					return err
 				}
 			}
 			p.s.Notes = append(p.s.Notes, "line "+strconv.Itoa(t.line)+": [require] fbsize ignored (compute only)")
 		case s == "subgroupSize" || s == "subgroup_size":
 			v := z.next()
-			n := uint32(v.u)
-			if v.kind != tokInt || n == 0 || n&(n-1) != 0 || n > 128 {
+			n, _ := v.uintUpTo(128)
+			if n == 0 || n&(n-1) != 0 || n > 128 {
 				return errAt(v.line, "invalid size for %s: %s (must be a power of two from 1 to 128)", s, v.show())
 			}
 			p.vkSubgroup = int(n)
@@ -275,8 +280,9 @@ func vkBinding(z *tokenizer, what string) (set, binding uint32, err error) {
 	if t.isEnd() {
 		return 0, 0, errAt(t.line, "Missing binding and size values for %s command", what)
 	}
-	if t.kind != tokInt {
-		return 0, 0, errAt(t.line, "Invalid binding value for %s command", what)
+	first, err := uintField(t, "Invalid binding value for "+what+" command")
+	if err != nil {
+		return 0, 0, err
 	}
 	n := z.peek()
 	if n.kind == tokIdent && len(n.text) >= 2 && n.text[0] == ':' {
@@ -285,9 +291,9 @@ func vkBinding(z *tokenizer, what string) (set, binding uint32, err error) {
 		if !ok {
 			return 0, 0, errAt(n.line, "binding value too large in %s command", what)
 		}
-		return uint32(t.u), uint32(b), nil
+		return first, uint32(b), nil
 	}
-	return 0, uint32(t.u), nil
+	return 0, first, nil
 }
 
 // vkBuffer returns the buffer bound at set:binding, creating it (with
@@ -394,10 +400,10 @@ func (p *vkParser) compute(cmd token) error {
 		if i > 0 {
 			t = z.next()
 		}
-		if t.kind != tokInt {
-			return errAt(t.line, "Missing integer value for compute %s entry: %s", axis, t.show())
+		var err error
+		if rc.Groups[i], err = uintField(t, "Missing integer value for compute "+axis+" entry"); err != nil {
+			return err
 		}
-		rc.Groups[i] = uint32(t.u)
 	}
 	if n := z.next(); !n.isEnd() {
 		return errAt(n.line, "Extra parameter to compute command: %s", n.text)
@@ -410,6 +416,7 @@ func (p *vkParser) compute(cmd token) error {
 // non-zero multiple of the type's row count.
 func (p *vkParser) vkValues(name string, f *Format) ([]Value, error) {
 	var vals []Value
+	counted := 0
 	isFloat := f.IsFloat()
 	line := 0
 	for {
@@ -426,6 +433,12 @@ func (p *vkParser) vkValues(name string, f *Format) ([]Value, error) {
 			}
 		} else if t.kind != tokInt {
 			return nil, errAt(t.line, "Invalid value provided to %s command: %s", name, t.text)
+		}
+		if err := checkScalar(t, f.comp(len(vals)).Scalar, "Invalid value provided to "+name+" command"); err != nil {
+			return nil, err
+		}
+		if err := p.countValue(t.line, len(vals), &counted); err != nil {
+			return nil, err
 		}
 		vals = append(vals, tokenValue(t, isFloat))
 	}
@@ -473,8 +486,11 @@ func (p *vkParser) ssbo(cmd token) error {
 		if off.kind != tokInt {
 			return errAt(off.line, "Invalid offset for ssbo command: %s", off.show())
 		}
-		if off.neg || int32(off.u) < 0 {
-			return errAt(off.line, "offset for SSBO must be positive, got: %d", int32(off.u))
+		if off.neg && off.u != 0 {
+			return errAt(off.line, "offset for SSBO must be positive, got: %s", off.text)
+		}
+		if _, ok := off.uintUpTo(math.MaxInt32); !ok {
+			return outOfRange(off, "Invalid offset for ssbo command", "int32")
 		}
 		if uint32(off.u)%uint32(b.Format.Stride) != 0 {
 			return errAt(off.line, "offset for SSBO must be a multiple of the data size expected %d", b.Format.Stride)
@@ -483,7 +499,7 @@ func (p *vkParser) ssbo(cmd token) error {
 		if err != nil {
 			return err
 		}
-		if err := p.alloc(cmd.line, len(vals)/b.Format.Inputs()*b.Format.Stride+int(uint32(off.u))); err != nil {
+		if err := p.declare(cmd.line, len(vals)/b.Format.Inputs()*b.Format.Stride+int(uint32(off.u))); err != nil {
 			return err
 		}
 		b.grow(int(uint32(off.u)) + (len(vals)+b.Format.Inputs()-1)/b.Format.Inputs()*b.Format.Stride)
@@ -493,11 +509,12 @@ func (p *vkParser) ssbo(cmd token) error {
 	if t.isEnd() {
 		return errAt(t.line, "Missing size value for ssbo command: %s", t.show())
 	}
-	if t.kind != tokInt {
-		return errAt(t.line, "Invalid size value for ssbo command: %s", t.text)
+	size, err := uintField(t, "Invalid size value for ssbo command")
+	if err != nil {
+		return err
 	}
-	n := int(uint32(t.u))
-	if err := p.alloc(t.line, n); err != nil {
+	n := int(size)
+	if err := p.declare(t.line, n); err != nil {
 		return err
 	}
 	if n := z.next(); !n.isEnd() {
@@ -552,8 +569,11 @@ func (p *vkParser) uniform(cmd token) error {
 	if off.kind != tokInt {
 		return errAt(off.line, "Invalid offset value for uniform command: %s", off.show())
 	}
-	if off.neg || int32(off.u) < 0 {
-		return errAt(off.line, "offset for uniform must be positive, got: %d", int32(off.u))
+	if off.neg && off.u != 0 {
+		return errAt(off.line, "offset for uniform must be positive, got: %s", off.text)
+	}
+	if _, ok := off.uintUpTo(math.MaxInt32); !ok {
+		return outOfRange(off, "Invalid offset value for uniform command", "int32")
 	}
 	if uint32(off.u)%uint32(f.Stride) != 0 {
 		return errAt(off.line, "offset for uniform must be multiple of data size: %s", off.show())
@@ -562,7 +582,7 @@ func (p *vkParser) uniform(cmd token) error {
 	if err != nil {
 		return err
 	}
-	if err := p.alloc(cmd.line, len(vals)/f.Inputs()*f.Stride+int(uint32(off.u))); err != nil {
+	if err := p.declare(cmd.line, len(vals)/f.Inputs()*f.Stride+int(uint32(off.u))); err != nil {
 		return err
 	}
 	if !push {
@@ -584,7 +604,10 @@ func (p *vkParser) tolerance(cmd token) error {
 		if !t.isNumber() {
 			return errAt(t.line, "Invalid value for tolerance command: %s", t.text)
 		}
-		v, _ := t.asDouble()
+		v, err := finiteNumber(t, "Invalid value for tolerance command")
+		if err != nil {
+			return err
+		}
 		t = z.next()
 		if t.kind == tokIdent && t.text != "," {
 			if t.text != "%" {
@@ -638,8 +661,9 @@ func (p *vkParser) probeSSBO(cmd token) error {
 		return err
 	}
 	off := z.next()
-	if off.kind != tokInt {
-		return errAt(off.line, "Invalid offset for probe ssbo command: %s", off.show())
+	offset, err := uintField(off, "Invalid offset for probe ssbo command")
+	if err != nil {
+		return err
 	}
 	c := z.next()
 	if c.kind != tokIdent {
@@ -654,7 +678,7 @@ func (p *vkParser) probeSSBO(cmd token) error {
 		return err
 	}
 	text := "probe ssbo " + strings.Join(strings.Fields(z.s[start:z.pos]), " ")
-	ec := &ExpectCommand{Buffer: b, Format: f, Offset: int(uint32(off.u)), Comparator: cmp,
+	ec := &ExpectCommand{Buffer: b, Format: f, Offset: int(offset), Comparator: cmp,
 		Tolerances: p.tols, Values: vals, Text: text, Line: cmd.line, vk: true}
 	*p.cmds = append(*p.cmds, ec)
 	return nil

@@ -73,6 +73,11 @@ type Options struct {
 	// Budget bounds the buffer bytes of all scripts running at once; nil
 	// shares one process-wide budget of 1 GiB.
 	Budget *Budget
+	// Timeout bounds each script RunFile (and so RunAll) runs, from its
+	// parse to its last command; 0 is no limit. A script past it fails
+	// with "timed out after D", an expect_fail one too (it never reached
+	// the failure it expects).
+	Timeout time.Duration
 }
 
 // IsExpectFail reports whether a script path marks an expected failure
@@ -81,13 +86,30 @@ func IsExpectFail(path string) bool {
 	return strings.Contains(filepath.Base(path), ".expect_fail.")
 }
 
-// RunFile parses and runs one script.
+// RunFile parses and runs one script, within opt.Timeout.
 func RunFile(ctx context.Context, path string, opt Options) Result {
+	if opt.Timeout <= 0 {
+		return runFile(ctx, path, opt)
+	}
+	c, cancel := context.WithTimeout(ctx, opt.Timeout)
+	defer cancel()
+	r := runFile(c, path, opt)
+	stopped := r.Status == Fail || (r.ExpectFail && r.Status == Pass)
+	if stopped && ctx.Err() == nil && errors.Is(c.Err(), context.DeadlineExceeded) {
+		r.Status = Fail
+		r.Reason = fmt.Sprintf("timed out after %v: %s", opt.Timeout, r.Reason)
+	}
+	return r
+}
+
+func runFile(ctx context.Context, path string, opt Options) Result {
 	start := time.Now()
 	src, err := readLimited(path)
 	var s *Script
 	if err == nil {
-		s, err = Parse(path, src, opt.Parse)
+		po := opt.Parse
+		po.budget, po.ctx = runBudget(opt), ctx
+		s, err = Parse(path, src, po)
 	} else {
 		err = &Error{File: path, Msg: unwrapPathError(err).Error()}
 	}
@@ -103,6 +125,10 @@ func RunFile(ctx context.Context, path string, opt Options) Result {
 	// The script was parsed for this run alone: its buffers are used in
 	// place rather than copied, which doubled a large buffer's memory.
 	r := run(ctx, s, opt, true)
+	if s.heldBy != nil {
+		// The run ended before it took the parse's reservation (a SKIP).
+		s.heldBy.release(s.held)
+	}
 	r.Elapsed = time.Since(start)
 	return r
 }
@@ -217,9 +243,7 @@ func run(ctx context.Context, s *Script, opt Options, inPlace bool) (res Result)
 	if r.maxMem <= 0 {
 		r.maxMem = defaultMaxBufferBytes
 	}
-	if r.budget == nil {
-		r.budget = processBudget
-	}
+	r.budget = runBudget(opt)
 	err := r.run()
 	r.budget.release(r.reserved)
 	res.Notes = s.Notes
@@ -244,6 +268,14 @@ func run(ctx context.Context, s *Script, opt Options, inPlace bool) (res Result)
 		}
 	}
 	return res
+}
+
+// runBudget is the budget a run with opt reserves from.
+func runBudget(opt Options) *Budget {
+	if opt.Budget != nil {
+		return opt.Budget
+	}
+	return processBudget
 }
 
 func (r *runner) logf(line int, format string, args ...any) {
@@ -350,13 +382,22 @@ func (r *runner) optimize(a *Attachment, bin []byte, env string) ([]byte, error)
 func (r *runner) commands(cmds []Command) error {
 	for _, c := range cmds {
 		if err := r.ctx.Err(); err != nil {
-			return err
+			return deadlineErr(err)
 		}
 		if err := r.command(c); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// deadlineErr words a deadline met between commands as amber words one
+// met in a dispatch (interpEngine.Run): its fence timed out.
+func deadlineErr(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("Vulkan::Calling vkWaitForFences Timeout (%w)", err)
+	}
+	return err
 }
 
 func (r *runner) command(c Command) error {
@@ -389,7 +430,7 @@ func (r *runner) command(c Command) error {
 		for i := 0; i < c.Count; i++ {
 			// also here: an empty body checks nothing
 			if err := r.ctx.Err(); err != nil {
-				return err
+				return deadlineErr(err)
 			}
 			if err := r.commands(c.Commands); err != nil {
 				return err
@@ -471,10 +512,17 @@ func (r *runner) reserveBuffers() error {
 	if !r.inPlace {
 		n *= 2
 	}
+	if r.inPlace && r.s.heldBy == r.budget {
+		// The parse reserved the buffers it made (and the values it
+		// keeps): the run takes that reservation and releases it.
+		n = max(n-r.s.held, 0)
+		r.reserved += r.s.held
+		r.s.held, r.s.heldBy = 0, nil
+	}
 	if err := r.budget.reserveWait(r.ctx, n); err != nil {
 		return fmt.Errorf("%s: %w", r.s.Path, err)
 	}
-	r.reserved = n
+	r.reserved += n
 	return nil
 }
 

@@ -304,6 +304,10 @@ type Script struct {
 	shaders   map[string]*Shader
 	buffers   map[string]*Buffer
 	pipelines map[string]*Pipeline
+	// held bytes of heldBy were reserved by the parse, for the values and
+	// buffers it made; the run that uses the script in place takes them.
+	held   int
+	heldBy *Budget
 }
 
 func newScript(path string, syn Syntax) *Script {

@@ -28,6 +28,10 @@ type token struct {
 	u    uint64  // integer value (two's complement for negative numbers)
 	f    float64 // double value
 	neg  bool
+	// ovf marks a number beyond what u or f hold: a decimal integer
+	// beyond 64 bits (u saturates, as strtoull does) or a double beyond
+	// float64's range (f is infinite). Fields reject it as out of range.
+	ovf  bool
 	line int
 }
 
@@ -215,9 +219,9 @@ func (z *tokenizer) next() token {
 		if n == 0 {
 			return token{kind: tokIdent, text: word, line: line}
 		}
-		f, _ := strconv.ParseFloat(word[:n], 64)
+		f, err := strconv.ParseFloat(word[:n], 64)
 		z.pos -= len(word) - n
-		return token{kind: tokDouble, text: word[:n], f: f, neg: word[0] == '-', line: line}
+		return token{kind: tokDouble, text: word[:n], f: f, neg: word[0] == '-', ovf: err != nil, line: line}
 	}
 	n := 0
 	if word[0] == '-' {
@@ -231,21 +235,25 @@ func (z *tokenizer) next() token {
 	digits := word[:n]
 	var u uint64
 	neg := digits[0] == '-'
+	ovf := false
 	if neg {
 		v, err := strconv.ParseUint(digits[1:], 10, 64)
 		if err != nil {
 			v = math.MaxUint64
 		}
+		// A negative number is an int64: beyond -2^63 it has no value.
+		ovf = err != nil || v > 1<<63
 		u = -v
 	} else {
 		v, err := strconv.ParseUint(digits, 10, 64)
 		if err != nil {
 			v = math.MaxUint64
 		}
+		ovf = err != nil
 		u = v
 	}
 	z.pos -= len(word) - n
-	return token{kind: tokInt, text: digits, u: u, neg: neg, line: line}
+	return token{kind: tokInt, text: digits, u: u, neg: neg, ovf: ovf, line: line}
 }
 
 // peek returns the next token without consuming it.

@@ -92,11 +92,7 @@ func (s *state) validateScope(i int, in *spirv.Instruction, scope uint32) bool {
 // instText is spirv-val's Disassemble of instruction j: friendly names,
 // no indentation.
 func (s *state) instText(j int) string {
-	texts := InstructionTexts(s.m)
-	if j >= 0 && j < len(texts) {
-		return texts[j]
-	}
-	return ""
+	return InstructionTextsOf(s.m, []int{j})[0]
 }
 
 // executionScope is ValidateExecutionScope.

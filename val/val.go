@@ -66,9 +66,11 @@ type state struct {
 	exts    map[string]bool
 	feat    features
 
-	// mutable: friendly names, built on the first message that needs one
-	// (a fork shares them once built, else builds its own).
-	names map[uint32]string
+	// mutable: friendly names, looked up as messages need them (friendly);
+	// each fork has its own.
+	names       map[uint32]string
+	nameLookups int  // ids named by disassembling their definition alone
+	allNamed    bool // names holds every defined id's name
 
 	structDepth           map[uint32]uint32 // mutable: OpTypeStruct nesting depth, by id (first loop)
 	memoryModelSeen       bool              // first loop
@@ -524,8 +526,9 @@ func (s *state) fork() *state {
 	f.smallCache = nil
 	f.shallowCache = nil
 	f.layout = nil
-	// The friendly names are shared once built; a fork that needs them
-	// before builds its own.
+	// Friendly names are looked up as messages need them, into a map a
+	// fork must not share.
+	f.names, f.nameLookups, f.allNamed = nil, 0, false
 	return &f
 }
 
@@ -572,16 +575,8 @@ func (s *state) idName(id uint32) string {
 	return "'" + strconv.FormatUint(uint64(id), 10) + "[%" + s.friendly(id) + "]'"
 }
 
-// friendly returns id's friendly name as spirv-dis (and so spirv-val)
-// prints it, or the number when the id has no definition. The names come
-// from disassembling the module once, on the first message that needs one.
-func (s *state) friendly(id uint32) string {
-	if s.names == nil {
-		s.names = friendlyNames(s.m)
-	}
-	if n, ok := s.names[id]; ok {
-		return n
-	}
+// undefinedName is the friendly name of an id without a definition.
+func (s *state) undefinedName(id uint32) string {
 	if n, ok := s.x.Names[id]; ok && n != "" {
 		// An id named but never defined: the name as the friendly-name
 		// mapper spells it (letters, digits and _ kept, others _).
@@ -624,6 +619,7 @@ func friendlyNames(m *spirv.Module) map[uint32]string {
 // an instruction's text is the next 1+n lines of the unindented
 // disassembly, n the newlines in its strings.
 func InstructionTexts(m *spirv.Module) []string {
+	textedInsts.Add(int64(m.Len()))
 	text := string(dis.Disassemble(m, dis.Options{NoHeader: true, NoIndent: true}))
 	texts := make([]string, 0, m.Len())
 	pos := 0

@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"spvx/amber"
@@ -82,52 +81,13 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 	if *listUnsupported {
 		return listUnsupportedMain(paths, stdout, dev)
 	}
-	opt := amber.Options{Engine: engine, Device: dev, NoValidate: *noValidate,
+	opt := amber.Options{Engine: engine, Device: dev, NoValidate: *noValidate, Timeout: *timeout,
 		Compile: amber.CompileOptions{TargetEnv: *targetEnv, CacheDir: *cacheDir}}
+	if *verbose && !*jsonOut {
+		opt.Log = stdout // with -j above 1, RunAll keeps each script's log for runs.Log
+	}
 	start := time.Now()
-	results := make([]amber.Result, len(paths))
-	logs := make([]bytes.Buffer, len(paths))
-	done := make([]chan struct{}, len(paths))
-	for i := range done {
-		done[i] = make(chan struct{})
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	ctx := context.Background()
-	for w := 0; w < *jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				o := opt
-				if *verbose {
-					// One worker logs as it goes; several buffer each
-					// script's log and print it with its result.
-					o.Log = &logs[i]
-					if *jobs == 1 && !*jsonOut {
-						o.Log = stdout
-					}
-				}
-				c, cancel := ctx, context.CancelFunc(func() {})
-				if *timeout > 0 {
-					c, cancel = context.WithTimeout(ctx, *timeout)
-				}
-				results[i] = amber.RunFile(c, paths[i], o)
-				if c.Err() == context.DeadlineExceeded && results[i].Status != amber.Pass {
-					results[i].Status = amber.Fail
-					results[i].Reason = fmt.Sprintf("timed out after %v: %s", *timeout, results[i].Reason)
-				}
-				cancel()
-				close(done[i])
-			}
-		}()
-	}
-	go func() {
-		for i := range paths {
-			next <- i
-		}
-		close(next)
-	}()
+	runs := amber.RunAll(context.Background(), paths, opt, *jobs)
 	term := isTerminal(stdout) && !*jsonOut
 	var pass, fail, skip int
 	for i := range paths {
@@ -137,7 +97,7 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 		wait:
 			for {
 				select {
-				case <-done[i]:
+				case <-runs.Done(i):
 					break wait
 				case <-t.C:
 					fmt.Fprintf(stdout, "\r\033[K[%d/%d] %s", i, len(paths), paths[i])
@@ -145,10 +105,8 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 			}
 			t.Stop()
 			fmt.Fprint(stdout, "\r\033[K")
-		} else {
-			<-done[i]
 		}
-		r := results[i]
+		r := runs.Result(i)
 		switch r.Status {
 		case amber.Pass:
 			pass++
@@ -161,10 +119,10 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 			writeJSONResult(stdout, r)
 			continue
 		}
-		stdout.Write(logs[i].Bytes())
+		stdout.Write(runs.Log(i))
 		printResult(stdout, r, *verbose)
 	}
-	wg.Wait()
+	results := runs.Wait()
 	summary := fmt.Sprintf("%d passed, %d failed, %d skipped (%.2f s)", pass, fail, skip, time.Since(start).Seconds())
 	if *jsonOut {
 		fmt.Fprintln(stderr, summary)

@@ -177,15 +177,12 @@ func runVal(args []string, s stdio) int {
 			fmt.Fprintf(out, "error: %v\n", verr)
 			continue
 		}
-		texts := val.InstructionTexts(m)
+		texts := val.ErrorTexts(m, list)
 		if several && !*asJSON {
 			fmt.Fprintf(out, "%s:\n", name)
 		}
-		for _, d := range list {
-			text := ""
-			if d.Inst >= 0 && d.Inst < len(texts) {
-				text = texts[d.Inst]
-			}
+		for k, d := range list {
+			text := texts[k]
 			if *asJSON {
 				diags = append(diags, valDiag{File: name, Inst: d.Inst, Word: d.Word, Line: d.Line(),
 					Message: d.Msg, VUID: d.VUID, Text: text})
