@@ -84,7 +84,7 @@ func runRun(args []string, s stdio) int {
 	fs.Var(&prints, "print", "`S:B:TYPE` (Kernel: N:TYPE): print a buffer as u8..u64, i8..i64, f16, f32, f64 or hex (repeatable)")
 	fs.Var(&kargs, "arg", "Kernel argument `N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE` (repeatable)")
 	fs.Var(&specs, "spec", "specialization constant `ID=VALUE` (raw bits, or a float with a '.') (repeatable)")
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
@@ -92,7 +92,7 @@ func runRun(args []string, s stdio) int {
 		if len(pos) > 1 {
 			return runScripts(args, s.out, s.err)
 		}
-		return usageErr(s, fs, "run", "want exactly one input file")
+		return fs.usageErr("want exactly one input file")
 	}
 	name := pos[0]
 	data, release, err := readAny(name, s)
@@ -119,7 +119,7 @@ func runRun(args []string, s stdio) int {
 		id, err1 := strconv.ParseUint(k, 0, 32)
 		bits, err2 := parseSpecValue(v)
 		if !ok || err1 != nil || err2 != nil {
-			return usageErr(s, fs, "run", fmt.Sprintf("--spec %q: want ID=VALUE", sp))
+			return fs.usageErr(fmt.Sprintf("--spec %q: want ID=VALUE", sp))
 		}
 		opts.SpecConstants[uint32(id)] = bits
 	}
@@ -142,7 +142,7 @@ func runRun(args []string, s stdio) int {
 	argData := map[int][]byte{}
 	if kernel {
 		if len(buffers) > 0 {
-			return usageErr(s, fs, "run", "a Kernel takes --arg, not --buffer")
+			return fs.usageErr("a Kernel takes --arg, not --buffer")
 		}
 		res.Args = make([]interp.KernelArg, prog.NumArgs())
 		seen := make([]bool, prog.NumArgs())
@@ -150,11 +150,11 @@ func runRun(args []string, s stdio) int {
 			ns, spec, ok := strings.Cut(a, "=")
 			n, err := strconv.Atoi(ns)
 			if !ok || err != nil || n < 0 || n >= prog.NumArgs() {
-				return usageErr(s, fs, "run", fmt.Sprintf("--arg %q: want N=... with N < %d", a, prog.NumArgs()))
+				return fs.usageErr(fmt.Sprintf("--arg %q: want N=... with N < %d", a, prog.NumArgs()))
 			}
 			ka, file, err := parseKernelArg(spec)
 			if err != nil {
-				return usageErr(s, fs, "run", fmt.Sprintf("--arg %q: %v", a, err))
+				return fs.usageErr(fmt.Sprintf("--arg %q: %v", a, err))
 			}
 			if prog.Args()[n].Pointer && prog.Args()[n].Storage == spirv.StorageClassFunction && ka.Kind == interp.ArgGlobal {
 				ka = interp.KernelArg{Kind: interp.ArgBytes, Bytes: ka.Global}
@@ -169,14 +169,14 @@ func runRun(args []string, s stdio) int {
 		}
 		for i, ok := range seen {
 			if !ok {
-				return usageErr(s, fs, "run", fmt.Sprintf("kernel argument %d is not given (--arg %d=...)", i, i))
+				return fs.usageErr(fmt.Sprintf("kernel argument %d is not given (--arg %d=...)", i, i))
 			}
 		}
 	} else {
 		for _, b := range buffers {
 			key, file, size, err := parseBufferFlag(b)
 			if err != nil {
-				return usageErr(s, fs, "run", fmt.Sprintf("--buffer %q: %v", b, err))
+				return fs.usageErr(fmt.Sprintf("--buffer %q: %v", b, err))
 			}
 			var d []byte
 			if size >= 0 {
@@ -191,17 +191,17 @@ func runRun(args []string, s stdio) int {
 	if kernel {
 		g, err := parseDims(*global, 0)
 		if err != nil || *global == "" {
-			return usageErr(s, fs, "run", "a Kernel needs --global X[,Y[,Z]]")
+			return fs.usageErr("a Kernel needs --global X[,Y[,Z]]")
 		}
 		var l, off [3]uint32
 		if *local != "" {
 			if l, err = parseDims(*local, 1); err != nil {
-				return usageErr(s, fs, "run", "--local: "+err.Error())
+				return fs.usageErr("--local: " + err.Error())
 			}
 		}
 		if *offset != "" {
 			if off, err = parseDims(*offset, 0); err != nil {
-				return usageErr(s, fs, "run", "--offset: "+err.Error())
+				return fs.usageErr("--offset: " + err.Error())
 			}
 		}
 		res.GlobalOffset = off
@@ -214,7 +214,7 @@ func runRun(args []string, s stdio) int {
 	} else {
 		g, err := parseDims(*groups, 1)
 		if err != nil {
-			return usageErr(s, fs, "run", "--groups: "+err.Error())
+			return fs.usageErr("--groups: " + err.Error())
 		}
 		ctx, cancel := runContext(*timeout)
 		defer cancel()
@@ -235,7 +235,7 @@ func runRun(args []string, s stdio) int {
 		case kernel && len(parts) == 2:
 			n, err := strconv.Atoi(parts[0])
 			if err != nil || argData[n] == nil {
-				return usageErr(s, fs, "run", fmt.Sprintf("--print %q: not a global buffer argument", p))
+				return fs.usageErr(fmt.Sprintf("--print %q: not a global buffer argument", p))
 			}
 			data, typ = argData[n], parts[1]
 		case !kernel && len(parts) == 3:
@@ -243,14 +243,14 @@ func runRun(args []string, s stdio) int {
 			bind, err2 := strconv.ParseUint(parts[1], 10, 32)
 			bs := res.Buffers[interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}]
 			if err1 != nil || err2 != nil || len(bs) == 0 {
-				return usageErr(s, fs, "run", fmt.Sprintf("--print %q: no such buffer", p))
+				return fs.usageErr(fmt.Sprintf("--print %q: no such buffer", p))
 			}
 			data, typ = bs[0].Data, parts[2]
 		default:
-			return usageErr(s, fs, "run", fmt.Sprintf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p))
+			return fs.usageErr(fmt.Sprintf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p))
 		}
 		if bufferTypeSizes[typ] == 0 {
-			return usageErr(s, fs, "run", fmt.Sprintf("--print %q: unknown type %q", p, typ))
+			return fs.usageErr(fmt.Sprintf("--print %q: unknown type %q", p, typ))
 		}
 		fmt.Fprintf(s.out, "%s:\n", p[:strings.LastIndex(p, ":")])
 		if err := writeBuffer(s.out, data, typ); err != nil {

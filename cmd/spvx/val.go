@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -60,9 +59,7 @@ func runVal(args []string, s stdio) int {
 	// short-lived process, so the collector runs less often (3% of
 	// spvx val big.spv).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	fs := flag.NewFlagSet("val", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprint(s.err, valUsage) }
+	fs := newFlagSet("val", valUsage, s)
 	var opts val.Options
 	env := fs.String("target-env", "spv1.6", "")
 	lim := &opts.Limits
@@ -116,11 +113,9 @@ func runVal(args []string, s stdio) int {
 	fs.BoolVar(&opts.All, "all", false, "")
 	fs.BoolVar(&opts.SpecStrict, "spec-strict", false, "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
+	files, code, ok := fs.parse(args)
+	if !ok {
+		return code
 	}
 	if *version {
 		printVersion(s.out)
@@ -133,14 +128,12 @@ func runVal(args []string, s stdio) int {
 	}
 	e, err := val.ParseEnv(*env)
 	if err != nil {
-		fmt.Fprintf(s.err, "spvx val: %v\n", err)
-		return exitUsage
+		return fs.usageErr(err.Error())
 	}
 	opts.Env = e
 	if opts.BeforeHLSLLegalization {
 		opts.RelaxLogicalPointer = true
 	}
-	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"} // spirv-val reads standard input without a file
 	}
