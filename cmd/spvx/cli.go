@@ -101,6 +101,8 @@ type cmdFlags struct {
 	name  string // as typed after "spvx": "as", "mx quantize"
 	usage string // a whole help page ("usage: ..."), or one usage line
 	s     stdio
+	// helpFunc, if set, writes the help page instead of usage.
+	helpFunc func(io.Writer)
 }
 
 // newFlagSet starts the command line of command name. usage is either the
@@ -114,6 +116,10 @@ func newFlagSet(name, usage string, s stdio) *cmdFlags {
 
 // help writes the command's help page to w.
 func (c *cmdFlags) help(w io.Writer) {
+	if c.helpFunc != nil {
+		c.helpFunc(w)
+		return
+	}
 	if strings.HasPrefix(c.usage, "usage:") {
 		fmt.Fprint(w, c.usage)
 		return
@@ -219,7 +225,8 @@ func (c *cmdFlags) parseArgs(args []string) ([]string, error) {
 		if !hasValue {
 			value = "true"
 		}
-		if err := f.Value.Set(value); err != nil {
+		// Through the FlagSet, so that Visit lists the flags given.
+		if err := c.Set(name, value); err != nil {
 			return nil, fmt.Errorf("invalid value %q for flag %s: %v", value, dash(name), err)
 		}
 	}

@@ -82,3 +82,19 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestMXOneHelpPage: quantize and dequantize list the flags of both forms,
+// whatever -i and -o are.
+func TestMXOneHelpPage(t *testing.T) {
+	for sub, flags := range map[string][]string{
+		"quantize":   {"--layout", "--include", "--exclude", "--stats", "--block", "--round"},
+		"dequantize": {"--dtype", "--force"},
+	} {
+		out, _, code := runCLI(t, nil, "mx", sub, "--help")
+		for _, f := range flags {
+			if code != exitOK || !strings.Contains(out, "\n  "+f) {
+				t.Errorf("spvx mx %s --help lacks %s:\n%s", sub, f, out)
+			}
+		}
+	}
+}

@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"spvx/asm"
+	"strings"
 
 	"spvx/internal/hexdump"
 	"spvx/spirv"
@@ -142,4 +145,71 @@ func readModuleStream(r io.Reader) ([]byte, func(), error) {
 // data must keep it until the module is no longer used.
 func readAny(name string, s stdio) (data []byte, release func(), err error) {
 	return readChecked(name, s, func(*bufio.Reader) (int, error) { return maxInput, nil })
+}
+
+// inputKind is what an input holds, judged from its first bytes.
+type inputKind int
+
+const (
+	kindEmpty  inputKind = iota
+	kindBinary           // a SPIR-V binary module (either byte order)
+	kindHex              // a module written as a hex dump
+	kindText             // text: SPIR-V assembly (or an Amber script)
+	kindOther            // bytes that are none of these
+)
+
+// String names the kind as the messages that name a wrong input do.
+func (k inputKind) String() string {
+	return [...]string{"empty", "a SPIR-V binary", "a hex dump of a SPIR-V binary", "assembly text", "not SPIR-V (neither a binary, a hex dump nor text)"}[k]
+}
+
+// inputKindOf judges an input from its first bytes (a few KB suffice): a
+// module starts with the magic number, a hex dump with its spelling (see
+// internal/hexdump), text holds no NUL byte.
+func inputKindOf(head []byte) inputKind {
+	switch {
+	case len(head) == 0:
+		return kindEmpty
+	case len(head) >= 4 && (binary.LittleEndian.Uint32(head) == spirv.MagicNumber || binary.BigEndian.Uint32(head) == spirv.MagicNumber):
+		return kindBinary
+	case hexdump.Detect(head) != hexdump.NotHex:
+		return kindHex
+	case bytes.IndexByte(head[:min(len(head), 4096)], 0) < 0:
+		return kindText
+	}
+	return kindOther
+}
+
+// decodeInput decodes the module an input holds, whatever its kind: a
+// binary, its hex dump, or assembly text, assembled with opt (spvx run and
+// val take all three). Assembly errors are every error, one a line.
+func decodeInput(data []byte, opt asm.Options) (*spirv.Module, error) {
+	switch k := inputKindOf(data); k {
+	case kindBinary:
+		return spirv.Decode(data)
+	case kindHex:
+		bin, err := binaryModule(data)
+		if err != nil {
+			return nil, err
+		}
+		return spirv.Decode(bin)
+	case kindText:
+		words, err := asm.Assemble(data, opt)
+		var list asm.ErrorList
+		if errors.As(err, &list) {
+			msgs := make([]string, len(list))
+			for i, e := range list {
+				msgs[i] = e.Error()
+			}
+			return nil, errors.New(strings.Join(msgs, "\n"))
+		}
+		if err != nil {
+			return nil, err
+		}
+		return spirv.DecodeWords(words)
+	case kindEmpty:
+		return nil, errors.New("empty input: no module")
+	default:
+		return nil, errors.New("this is " + k.String())
+	}
 }

@@ -64,6 +64,10 @@ func TestMXErrors(t *testing.T) {
 		{[]string{"mx", "encode", "-t", "e4m3", "abc"}, exitRejected, "bad value"},
 		{[]string{"mx", "encode", "-t", "e4m3", "-r", "up", "1"}, exitUsage, "unknown rounding mode"},
 		{[]string{"mx", "encode", "-t", "e4m3", "--nope", "1"}, exitUsage, "unknown flag --nope"},
+		{[]string{"mx", "quantize", "-f", "mxfp4", "-i", "x.npy", "-o", "y.safetensors", "--layout", "gpt-oss"}, exitUsage,
+			"--layout is for a .safetensors checkpoint, but -i x.npy is a single tensor"},
+		{[]string{"mx", "dequantize", "-i", "x.safetensors", "-o", "y.npy", "--dtype", "f16"}, exitUsage,
+			"--dtype is for a .safetensors checkpoint, but -o y.npy is a single tensor"},
 		{[]string{"mx", "quantize", "-f", "mxfp5", "-i", "x.npy", "-o", "y"}, exitUsage, "unknown MX format"},
 		{[]string{"mx", "quantize", "-f", "mxfp4", "-i", "/nonexistent.npy", "-o", "y"}, exitRejected, "no such file"},
 	}

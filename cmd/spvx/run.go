@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"spvx/amber"
 	"spvx/asm"
 	"spvx/internal/boundedread"
 	"spvx/interp"
@@ -43,58 +41,18 @@ func timedOut(ctx context.Context, d time.Duration, err error) error {
 	return err
 }
 
-// runScripts runs Amber scripts (runscript.go) on the executor.
-func runScripts(args []string, stdout, stderr io.Writer) int {
-	return runScriptsMain(args, stdout, stderr, amber.InterpEngine{})
-}
-
-const runUsage = `spvx run KERNEL.spv|KERNEL.spvasm [options]
-  GLCompute: --groups X[,Y[,Z]] --buffer S:B=FILE[:SIZE] --push FILE
-  Kernel:    --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--offset X,Y,Z] --arg N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE
-  Amber:     spvx run [-j N] [-v] [--json] [--junit FILE] SCRIPT|DIR...  (spvx run x.amber -h lists every option)`
-
 type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, " ") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-var runCommand = command{"run", "run a compute kernel (or an Amber script) on the CPU executor", runRun}
-
-func runRun(args []string, s stdio) int {
-	if looksLikeScripts(args) {
-		return runScripts(args, s.out, s.err)
-	}
-	fs := newFlagSet("run", runUsage, s)
-	entry := fs.String("entry", "", "entry point `NAME` (default: the only or first GLCompute/Kernel entry point)")
-	groups := fs.String("groups", "1,1,1", "workgroups `X,Y,Z` (GLCompute)")
-	sgSize := fs.Int("subgroup", 32, "subgroup size `N` (1..128)")
-	push := fs.String("push", "", "push-constant data `FILE`")
-	global := fs.String("global", "", "Kernel: global size `X,Y,Z`")
-	local := fs.String("local", "", "Kernel: local size `X,Y,Z` (default: the module's, or 64)")
-	offset := fs.String("offset", "", "Kernel: global offset `X,Y,Z`")
-	trace := fs.Bool("trace", false, "print, per subgroup, the executed blocks and active masks (to stderr)")
-	maxSteps := fs.Int64("max-steps", 0, "work budget `N` (interp.Options.MaxSteps: instructions, components × invocations, bytes moved; 0 default 2^33, -1 unlimited)")
-	timeout := fs.Duration("timeout", defaultRunTimeout, "stop the dispatch after `D` (0 for no limit)")
-	shuffle := fs.Bool("shuffle", false, "permute workgroup and subgroup order (with --seed)")
-	seed := fs.Int64("seed", 1, "seed for --shuffle")
-	separate := fs.Bool("separate-subgroups", false, "run each subgroup on its own, never a workgroup's subgroups as one wide group")
-	strict := fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
-	var buffers, prints, kargs, specs listFlag
-	fs.Var(&buffers, "buffer", "`S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
-	fs.Var(&prints, "print", "`S:B:TYPE` (Kernel: N:TYPE): print a buffer as u8..u64, i8..i64, f16, f32, f64 or hex (repeatable)")
-	fs.Var(&kargs, "arg", "Kernel argument `N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE` (repeatable)")
-	fs.Var(&specs, "spec", "specialization constant `ID=VALUE` (raw bits, or a float with a '.') (repeatable)")
-	pos, code, ok := fs.parse(args)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 {
-		if len(pos) > 1 {
-			return runScripts(args, s.out, s.err)
-		}
-		return fs.usageErr("want exactly one input file")
-	}
-	name := pos[0]
+// runKernel is spvx run in kernel mode: one module's compute entry point
+// on the executor.
+func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string) int {
+	s := fs.s
+	entry, groups, sgSize, push, global, local, offset := k.entry, k.groups, k.sgSize, k.push, k.global, k.local, k.offset
+	trace, maxSteps, shuffle, seed, separate, strict := k.trace, k.maxSteps, k.shuffle, k.seed, k.separate, k.strict
+	buffers, prints, kargs, specs := k.buffers, k.prints, k.args, k.specs
 	data, release, err := readAny(name, s)
 	if release != nil {
 		defer release()
@@ -102,10 +60,7 @@ func runRun(args []string, s stdio) int {
 	if err != nil {
 		return fail(s, "run", err)
 	}
-	m, isModule, err := loadModule(name, data)
-	if !isModule {
-		return runScripts(args, s.out, s.err)
-	}
+	m, err := decodeInput(data, asm.Options{File: name})
 	if err != nil {
 		return fail(s, "run", fmt.Errorf("%s: %w", name, err))
 	}
@@ -205,21 +160,21 @@ func runRun(args []string, s stdio) int {
 			}
 		}
 		res.GlobalOffset = off
-		ctx, cancel := runContext(*timeout)
+		ctx, cancel := runContext(timeout)
 		defer cancel()
 		err = prog.DispatchND(ctx, g, l, res)
 		if err != nil {
-			return fail(s, "run", timedOut(ctx, *timeout, err))
+			return fail(s, "run", timedOut(ctx, timeout, err))
 		}
 	} else {
 		g, err := parseDims(*groups, 1)
 		if err != nil {
 			return fs.usageErr("--groups: " + err.Error())
 		}
-		ctx, cancel := runContext(*timeout)
+		ctx, cancel := runContext(timeout)
 		defer cancel()
 		if err := prog.Dispatch(ctx, g[0], g[1], g[2], res); err != nil {
-			return fail(s, "run", timedOut(ctx, *timeout, err))
+			return fail(s, "run", timedOut(ctx, timeout, err))
 		}
 	}
 	for _, o := range outs {
@@ -258,35 +213,6 @@ func runRun(args []string, s stdio) int {
 		}
 	}
 	return exitOK
-}
-
-// loadModule reads a binary module (or its hex dump) or assembly text. It
-// reports isModule false for an input that is neither (an Amber script).
-func loadModule(name string, data []byte) (*spirv.Module, bool, error) {
-	if strings.HasSuffix(name, ".amber") {
-		return nil, false, nil
-	}
-	if len(data) >= 4 && (binary.LittleEndian.Uint32(data) == spirv.MagicNumber || binary.BigEndian.Uint32(data) == spirv.MagicNumber) {
-		m, err := spirv.Decode(data)
-		return m, true, err
-	}
-	if bin, err := binaryModule(data); err == nil && bin != nil && !bytes.Equal(bin, data) {
-		m, err := spirv.Decode(bin)
-		return m, true, err
-	}
-	words, err := asm.Assemble(data, asm.Options{})
-	if err != nil {
-		if looksLikeAmber(data) {
-			return nil, false, nil
-		}
-		return nil, true, err
-	}
-	b := make([]byte, 4*len(words))
-	for i, w := range words {
-		binary.LittleEndian.PutUint32(b[4*i:], w)
-	}
-	m, err := spirv.Decode(b)
-	return m, true, err
 }
 
 func looksLikeAmber(data []byte) bool {
