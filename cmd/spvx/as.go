@@ -126,6 +126,10 @@ func assembleFile(name, dst string, opt asm.Options, toolsErrors bool, s stdio) 
 		fmt.Fprintf(s.err, "spvx as: %s: %v\n", name, pathless(err))
 		return false
 	}
+	if err := checkText(src); err != nil {
+		fmt.Fprintf(s.err, "spvx as: %s: %v\n", name, err)
+		return false
+	}
 	opt.File = name
 	if name == "-" {
 		opt.File = "<stdin>"

@@ -157,7 +157,7 @@ func TestDisCLIFiles(t *testing.T) {
 	}
 	badOut := filepath.Join(dir, "bad.txt")
 	code, _, stderr := runDisCLI(t, nil, "dis", "-o", badOut, bad)
-	if code != 1 || !strings.HasPrefix(stderr, "spvx dis: "+bad+": header at word 3:") {
+	if code != 1 || stderr != "spvx dis: "+bad+": this is text, not a SPIR-V binary; if it is SPIR-V assembly, run 'spvx as' first\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if _, err := os.Stat(badOut); !os.IsNotExist(err) {

@@ -20,6 +20,12 @@ import (
 // see internal/hexdump), the bytes the dump spells, as SPIRV-Tools' tools
 // accept too.
 func binaryModule(data []byte) ([]byte, error) {
+	switch inputKindOf(data) {
+	case kindEmpty:
+		return nil, errEmptyModule
+	case kindText:
+		return nil, errTextNotBinary
+	}
 	bin, err := hexdump.Decode(data)
 	switch {
 	case err != nil:
@@ -28,6 +34,30 @@ func binaryModule(data []byte) ([]byte, error) {
 		return data, nil
 	}
 	return bin, nil
+}
+
+// The errors for an input of the wrong kind: they say what it is and what
+// to run instead, where the decoder would only see a bad magic number.
+var (
+	errEmptyModule   = errors.New("empty input: no SPIR-V module")
+	errTextNotBinary = errors.New("this is text, not a SPIR-V binary; if it is SPIR-V assembly, run 'spvx as' first")
+	errBinaryNotText = errors.New("this is a SPIR-V binary, not assembly text; run 'spvx dis' to get its text")
+	errHexNotText    = errors.New("this is a hex dump of a SPIR-V binary, not assembly text; run 'spvx dis' to get its text")
+	// errMissingText is spirv-as's message for empty input.
+	errMissingText = errors.New("Missing assembly text.")
+)
+
+// checkText returns the error for assembly input src of the wrong kind.
+func checkText(src []byte) error {
+	switch inputKindOf(src) {
+	case kindEmpty:
+		return errMissingText
+	case kindBinary:
+		return errBinaryNotText
+	case kindHex:
+		return errHexNotText
+	}
+	return nil
 }
 
 // readChecked reads a named file, or standard input for "-", for a reader
@@ -73,6 +103,9 @@ func readText(name string, s stdio) (data []byte, release func(), err error) {
 func readTextStream(r io.Reader) ([]byte, func(), error) {
 	br := bufio.NewReaderSize(r, 4096)
 	head, _ := br.Peek(4096)
+	if k := inputKindOf(head); k == kindBinary {
+		return nil, nil, errBinaryNotText
+	}
 	if i := bytes.IndexByte(head, 0); i >= 0 {
 		return nil, nil, fmt.Errorf("byte %d is NUL: this is not SPIR-V assembly text", i)
 	}
@@ -130,6 +163,9 @@ func openInput(name string, mapAt int64, stream func(io.Reader) ([]byte, func(),
 func readModuleStream(r io.Reader) ([]byte, func(), error) {
 	br := bufio.NewReaderSize(r, 4096)
 	head, _ := br.Peek(4096)
+	if inputKindOf(head) == kindText {
+		return nil, nil, errTextNotBinary
+	}
 	if len(head) >= 20 && hexdump.Detect(head) == hexdump.NotHex {
 		if _, err := spirv.Decode(head[:20]); errors.Is(err, spirv.ErrBadMagic) {
 			return nil, nil, err
@@ -208,8 +244,75 @@ func decodeInput(data []byte, opt asm.Options) (*spirv.Module, error) {
 		}
 		return spirv.DecodeWords(words)
 	case kindEmpty:
-		return nil, errors.New("empty input: no module")
+		return nil, errEmptyModule
 	default:
 		return nil, errors.New("this is " + k.String())
 	}
 }
+
+// textPos is a place in assembly text, 1-based.
+type textPos struct{ line, col int }
+
+// textPositions returns where each instruction of assembly text src
+// starts, in order: at its result id ("%x = OpFoo") or its opcode. It
+// follows the assembler's tokens (whitespace, "; comments", quoted
+// strings with backslash escapes); the assembler writes one instruction
+// per opcode in text order, so the i-th position is instruction i.
+func textPositions(src []byte) []textPos {
+	var out []textPos
+	var prev [2]string // the two tokens before this one
+	var prevPos [2]textPos
+	line, col := 1, 1
+	advance := func(c byte) {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			advance(c)
+			i++
+			continue
+		case c == ';':
+			for i < len(src) && src[i] != '\n' {
+				advance(src[i])
+				i++
+			}
+			continue
+		}
+		start, at := i, textPos{line, col}
+		if c == '"' {
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' && i+1 < len(src) {
+					advance(src[i])
+					i++
+				}
+				advance(src[i])
+			}
+			i = min(i+1, len(src))
+			col += 2 // the quotes
+		} else {
+			for i < len(src) && !isTextSpace(src[i]) && src[i] != ';' {
+				i++
+				col++
+			}
+		}
+		tok := string(src[start:i])
+		if strings.HasPrefix(tok, "Op") {
+			if _, ok := spirv.LookupOpcode(tok); ok {
+				if prev[1] == "=" && strings.HasPrefix(prev[0], "%") {
+					at = prevPos[0]
+				}
+				out = append(out, at)
+			}
+		}
+		prev[0], prev[1], prevPos[0], prevPos[1] = prev[1], tok, prevPos[1], at
+	}
+	return out
+}
+
+func isTextSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
