@@ -44,8 +44,8 @@ Options (spvx's):
 // valDiag is one --json diagnostic.
 type valDiag struct {
 	File    string `json:"file"`
-	Inst    int    `json:"inst"` // instruction index, -1 for the module
-	Word    int    `json:"word"` // word offset, header included
+	Inst    int    `json:"inst"`          // instruction index, -1 for the module
+	Word    int    `json:"word"`          // word offset, header included
 	Line    int    `json:"line"`          // spirv-val's "line N"
 	Pos     string `json:"pos,omitempty"` // FILE:LINE:COL in assembly text
 	Message string `json:"message"`
