@@ -107,12 +107,9 @@ func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string)
 			if !ok || err != nil || n < 0 || n >= prog.NumArgs() {
 				return fs.usageErr(fmt.Sprintf("--arg %q: want N=... with N < %d", a, prog.NumArgs()))
 			}
-			ka, file, err := parseKernelArg(spec)
+			ka, file, err := kernelArg(prog.Args()[n], spec)
 			if err != nil {
 				return fs.usageErr(fmt.Sprintf("--arg %q: %v", a, err))
-			}
-			if prog.Args()[n].Pointer && prog.Args()[n].Storage == spirv.StorageClassFunction && ka.Kind == interp.ArgGlobal {
-				ka = interp.KernelArg{Kind: interp.ArgBytes, Bytes: ka.Global}
 			}
 			res.Args[n], seen[n] = ka, true
 			if ka.Kind == interp.ArgGlobal {
@@ -142,6 +139,11 @@ func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string)
 			res.Buffers[key] = append(res.Buffers[key], &interp.Buffer{Data: d})
 			outs = append(outs, outFile{file, d})
 		}
+	}
+	// Checked before the dispatch, so a typo does not cost a long run.
+	toPrint, err := resolvePrints(prints, kernel, argData, res)
+	if err != nil {
+		return fs.usageErr(err.Error())
 	}
 	if kernel {
 		g, err := parseDims(*global, 0)
@@ -182,33 +184,9 @@ func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string)
 			return fail(s, "run", err)
 		}
 	}
-	for _, p := range prints {
-		var data []byte
-		var typ string
-		parts := strings.Split(p, ":")
-		switch {
-		case kernel && len(parts) == 2:
-			n, err := strconv.Atoi(parts[0])
-			if err != nil || argData[n] == nil {
-				return fs.usageErr(fmt.Sprintf("--print %q: not a global buffer argument", p))
-			}
-			data, typ = argData[n], parts[1]
-		case !kernel && len(parts) == 3:
-			set, err1 := strconv.ParseUint(parts[0], 10, 32)
-			bind, err2 := strconv.ParseUint(parts[1], 10, 32)
-			bs := res.Buffers[interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}]
-			if err1 != nil || err2 != nil || len(bs) == 0 {
-				return fs.usageErr(fmt.Sprintf("--print %q: no such buffer", p))
-			}
-			data, typ = bs[0].Data, parts[2]
-		default:
-			return fs.usageErr(fmt.Sprintf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p))
-		}
-		if bufferTypeSizes[typ] == 0 {
-			return fs.usageErr(fmt.Sprintf("--print %q: unknown type %q", p, typ))
-		}
-		fmt.Fprintf(s.out, "%s:\n", p[:strings.LastIndex(p, ":")])
-		if err := writeBuffer(s.out, data, typ); err != nil {
+	for _, p := range toPrint {
+		fmt.Fprintf(s.out, "%s:\n", p.label)
+		if err := writeBuffer(s.out, p.data, p.typ); err != nil {
 			return fail(s, "run", err)
 		}
 	}
@@ -268,6 +246,73 @@ func parseBufferFlag(v string) (interp.BindingKey, string, int, error) {
 		}
 	}
 	return interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}, file, size, nil
+}
+
+// kernelArg reads the --arg value spec for a parameter described by info,
+// checking first that its form fits the parameter: a by-value scalar takes
+// TYPE:VALUE of its size (a bare 100 is refused, not opened as a file
+// named "100"); a pointer takes FILE, FILE:SIZE, or local:SIZE for
+// Workgroup memory.
+func kernelArg(info interp.ArgInfo, spec string) (interp.KernelArg, string, error) {
+	t, v, typed := strings.Cut(spec, ":")
+	bits, w, isScalar := parseTyped(t, v)
+	switch {
+	case !info.Pointer && !typed || !info.Pointer && !isScalar:
+		return interp.KernelArg{}, "", fmt.Errorf("the parameter is a %d-byte value: give TYPE:VALUE, such as u32:100, i32:-1 or f32:0.5", info.Size)
+	case !info.Pointer && w/8 != info.Size:
+		return interp.KernelArg{}, "", fmt.Errorf("the parameter is a %d-byte value, %s is %d bytes", info.Size, t, w/8)
+	case !info.Pointer:
+		return interp.KernelArg{Kind: interp.ArgScalar, Scalar: bits}, "", nil
+	case isScalar:
+		return interp.KernelArg{}, "", errors.New("the parameter is a pointer: give FILE, FILE:SIZE (SIZE zero bytes, written to FILE after the run) or local:SIZE")
+	case t == "local" && typed && info.Storage != spirv.StorageClassWorkgroup:
+		return interp.KernelArg{}, "", errors.New("local:SIZE is for a Workgroup (__local) pointer; this one is not")
+	}
+	ka, file, err := parseKernelArg(spec)
+	if err == nil && info.Storage == spirv.StorageClassFunction && ka.Kind == interp.ArgGlobal {
+		ka = interp.KernelArg{Kind: interp.ArgBytes, Bytes: ka.Global} // byval: the bytes are the value
+	}
+	return ka, file, err
+}
+
+// printJob is one --print, resolved before the dispatch: the buffer's
+// memory (the run writes into it in place), its element type and label.
+type printJob struct {
+	label, typ string
+	data       []byte
+}
+
+// resolvePrints checks every --print against the buffers given (kernel:
+// the global-buffer arguments) and returns what to print after the run.
+func resolvePrints(prints []string, kernel bool, argData map[int][]byte, res *interp.Resources) ([]printJob, error) {
+	var out []printJob
+	for _, p := range prints {
+		parts := strings.Split(p, ":")
+		j := printJob{label: p[:max(strings.LastIndex(p, ":"), 0)], typ: parts[len(parts)-1]}
+		switch {
+		case kernel && len(parts) == 2:
+			n, err := strconv.Atoi(parts[0])
+			if err != nil || argData[n] == nil {
+				return nil, fmt.Errorf("--print %q: argument %s is not a buffer given with --arg %s=FILE[:SIZE]", p, parts[0], parts[0])
+			}
+			j.data = argData[n]
+		case !kernel && len(parts) == 3:
+			set, err1 := strconv.ParseUint(parts[0], 10, 32)
+			bind, err2 := strconv.ParseUint(parts[1], 10, 32)
+			bs := res.Buffers[interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}]
+			if err1 != nil || err2 != nil || len(bs) == 0 {
+				return nil, fmt.Errorf("--print %q: no buffer at set %s, binding %s: give it with --buffer %s:%s=FILE[:SIZE]", p, parts[0], parts[1], parts[0], parts[1])
+			}
+			j.data = bs[0].Data
+		default:
+			return nil, fmt.Errorf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p)
+		}
+		if bufferTypeSizes[j.typ] == 0 {
+			return nil, fmt.Errorf("--print %q: unknown type %q (want u8..u64, i8..i64, f16, f32, f64 or hex)", p, j.typ)
+		}
+		out = append(out, j)
+	}
+	return out, nil
 }
 
 // parseKernelArg reads FILE, FILE:SIZE, TYPE:VALUE or local:SIZE; it
@@ -355,7 +400,8 @@ func parseSpecValue(v string) (uint64, error) {
 var bufferTypeSizes = map[string]int{"u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "hex": 1}
 
 // writeBuffer prints a buffer to w as typed values, eight per line
-// (sixteen for hex). It streams through a small buffer: the text of a
+// (sixteen for hex), each line labelled with the element index of its
+// first value. It streams through a small buffer: the text of a
 // 200 MB buffer is 2.7 GB, which building as one string held in memory.
 func writeBuffer(w io.Writer, d []byte, typ string) error {
 	size := bufferTypeSizes[typ]
@@ -371,7 +417,7 @@ func writeBuffer(w io.Writer, d []byte, typ string) error {
 	k := 0
 	for i := 0; i+size <= len(d); i, k = i+size, k+1 {
 		if k%per == 0 {
-			line = fmt.Appendf(line[:0], "  %6d:", i)
+			line = fmt.Appendf(line[:0], "  %6d:", k)
 		}
 		var v uint64
 		for j := size - 1; j >= 0; j-- {

@@ -115,7 +115,7 @@ func declareKernelFlags(fs *cmdFlags, k *kernelFlags) {
 	k.separate = fs.Bool("separate-subgroups", false, "run each subgroup on its own, never a workgroup's subgroups as one wide group")
 	k.strict = fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
 	fs.Var(&k.buffers, "buffer", "GLCompute: `S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
-	fs.Var(&k.prints, "print", "`S:B:TYPE` (Kernel: N:TYPE): print a buffer as u8..u64, i8..i64, f16, f32, f64 or hex (repeatable)")
+	fs.Var(&k.prints, "print", "`S:B:TYPE` (Kernel: N:TYPE): print a buffer after the run as u8..u64, i8..i64, f16, f32, f64 or hex, each line labelled with the index of its first element (repeatable)")
 	fs.Var(&k.args, "arg", "Kernel: argument `N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE` (repeatable)")
 	fs.Var(&k.specs, "spec", "specialization constant `ID=VALUE` (raw bits, or a float with a '.') (repeatable)")
 }
