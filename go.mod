@@ -2,7 +2,10 @@ module spvx
 
 go 1.26
 
-require github.com/gpustack/gguf-parser-go v0.28.1
+require (
+	github.com/gpustack/gguf-parser-go v0.28.1
+	github.com/rogpeppe/go-internal v1.16.0
+)
 
 require (
 	github.com/henvic/httpretty v0.1.4 // indirect

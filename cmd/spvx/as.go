@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,38 +46,16 @@ Options:
 `
 
 func runAs(args []string, s stdio) int {
-	fs := flag.NewFlagSet("as", flag.ContinueOnError)
-	fs.SetOutput(s.err)
+	fs := newFlagSet("as", asUsage, s)
 	out := fs.String("o", "", "output file or directory")
 	env := fs.String("target-env", "", "target environment")
 	preserve := fs.Bool("preserve-numeric-ids", false, "keep numeric ids")
 	lax := fs.Bool("lax-ids", false, "accept undefined and redefined ids")
 	toolsErrors := fs.Bool("spirv-as-errors", false, "spirv-as error format")
 	version := fs.Bool("version", false, "print the version")
-	help := fs.Bool("help", false, "print help")
-	fs.BoolVar(help, "h", false, "print help")
-	fs.Usage = func() { fmt.Fprint(s.err, asUsage) }
-
-	// Flags may follow file names, as with spirv-as.
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(s.out, asUsage)
-				return exitOK
-			}
-			return exitUsage
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		files = append(files, args[0])
-		args = args[1:]
-	}
-	if *help {
-		fmt.Fprint(s.out, asUsage)
-		return exitOK
+	files, code, ok := fs.parse(args)
+	if !ok {
+		return code
 	}
 	if *version {
 		printVersion(s.out)
@@ -86,8 +63,7 @@ func runAs(args []string, s stdio) int {
 	}
 	if *env != "" {
 		if _, ok := asm.LookupTargetEnv(*env); !ok {
-			fmt.Fprintf(s.err, "spvx as: unrecognized target env %q\n", *env)
-			return exitUsage
+			return fs.usageErr(fmt.Sprintf("unrecognized target env %q", *env))
 		}
 	}
 	if len(files) == 0 {
@@ -96,13 +72,11 @@ func runAs(args []string, s stdio) int {
 	if len(files) > 1 {
 		for _, f := range files {
 			if f == "-" {
-				fmt.Fprintln(s.err, "spvx as: standard input (-) can only be assembled alone")
-				return exitUsage
+				return fs.usageErr("standard input (-) can only be assembled alone")
 			}
 		}
 		if *out == "-" {
-			fmt.Fprintln(s.err, "spvx as: -o - needs a single input")
-			return exitUsage
+			return fs.usageErr("-o - needs a single input")
 		}
 	}
 
@@ -150,6 +124,10 @@ func assembleFile(name, dst string, opt asm.Options, toolsErrors bool, s stdio) 
 	}
 	if err != nil {
 		fmt.Fprintf(s.err, "spvx as: %s: %v\n", name, pathless(err))
+		return false
+	}
+	if err := checkText(src); err != nil {
+		fmt.Fprintf(s.err, "spvx as: %s: %v\n", name, err)
 		return false
 	}
 	opt.File = name

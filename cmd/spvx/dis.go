@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"spvx/dis"
@@ -17,16 +18,11 @@ import (
 // does not otherwise): well above what one large module needs.
 const disMemoryLimit = 1 << 30
 
-var disCommand = command{
-	name:    "dis",
-	summary: "disassemble SPIR-V binaries to text, as spirv-dis prints it",
-	run:     runDis,
-}
-
-const disUsage = `usage: spvx dis [options] FILE...
+const disUsage = `usage: spvx dis [options] [FILE...]
 
 Disassembles SPIR-V binary modules into SPIRV-Tools assembly text,
-byte-identical to current spirv-dis. FILE "-" is standard input.
+byte-identical to current spirv-dis. FILE "-" is standard input, as is
+no FILE at all.
 
 With one FILE, the text goes to standard output, or to the -o file.
 With several, each text goes to DIR/NAME.spvasm with -o DIR, or else
@@ -49,95 +45,42 @@ Options:
   -h, --help        print this help
 `
 
-// disFlags are the parsed command line of spvx dis.
-type disFlags struct {
-	opt     dis.Options
-	out     string // -o; "" when not given
-	color   int    // 0 default (terminal only), 1 --color, -1 --no-color
-	files   []string
-	help    bool
-	version bool
-	invalid string // the usage error, if any
-}
-
-// parseDisFlags parses flags and file names in any order, as spirv-dis
-// does; "--" ends the flags. Flags take one or two dashes.
-func parseDisFlags(args []string) disFlags {
-	var f disFlags
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			f.files = append(f.files, args[i+1:]...)
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			f.files = append(f.files, a)
-			continue
-		}
-		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
-		name, value, hasValue := strings.Cut(name, "=")
-		bools := map[string]*bool{
-			"raw-id": &f.opt.RawID, "no-header": &f.opt.NoHeader, "no-indent": &f.opt.NoIndent,
-			"offsets": &f.opt.Offsets, "comment": &f.opt.Comment, "nested-indent": &f.opt.NestedIndent,
-			"reorder-blocks": &f.opt.ReorderBlocks, "h": &f.help, "help": &f.help,
-			"version": &f.version,
-		}
-		switch {
-		case name == "o":
-			if !hasValue {
-				if i+1 >= len(args) {
-					f.invalid = "flag -o needs a file name"
-					return f
-				}
-				i++
-				value = args[i]
-			}
-			if value == "" {
-				f.invalid = "flag -o needs a file name"
-				return f
-			}
-			f.out = value
-		case name == "color" && !hasValue:
-			f.color = 1
-		case name == "no-color" && !hasValue:
-			f.color = -1
-		case bools[name] != nil && !hasValue:
-			*bools[name] = true
-		default:
-			f.invalid = "unknown flag " + a
-			return f
-		}
-	}
-	return f
-}
-
 func runDis(args []string, s stdio) int {
-	f := parseDisFlags(args)
-	if f.help {
-		fmt.Fprint(s.out, disUsage)
-		return exitOK
+	fs := newFlagSet("dis", disUsage, s)
+	var opt dis.Options
+	fs.BoolVar(&opt.RawID, "raw-id", false, "")
+	fs.BoolVar(&opt.NoHeader, "no-header", false, "")
+	fs.BoolVar(&opt.NoIndent, "no-indent", false, "")
+	fs.BoolVar(&opt.Offsets, "offsets", false, "")
+	fs.BoolVar(&opt.Comment, "comment", false, "")
+	fs.BoolVar(&opt.NestedIndent, "nested-indent", false, "")
+	fs.BoolVar(&opt.ReorderBlocks, "reorder-blocks", false, "")
+	out := fs.String("o", "", "")
+	version := fs.Bool("version", false, "")
+	// The last of --color and --no-color wins, as with spirv-dis:
+	// 0 default (terminal only), 1 --color, -1 --no-color.
+	color := 0
+	fs.BoolFunc("color", "", func(v string) error { return setColor(&color, v, 1) })
+	fs.BoolFunc("no-color", "", func(v string) error { return setColor(&color, v, -1) })
+	files, code, ok := fs.parse(args)
+	if !ok {
+		return code
 	}
-	if f.version {
+	if *version {
 		printVersion(s.out)
 		return exitOK
 	}
-	if f.invalid == "" && len(f.files) == 0 {
-		f.invalid = "no input file"
-	}
-	if f.invalid != "" {
-		fmt.Fprintf(s.err, "spvx dis: %s\n", f.invalid)
-		fmt.Fprint(s.err, disUsage)
-		return exitUsage
+	if len(files) == 0 {
+		files = []string{"-"} // spirv-dis reads standard input without a file
 	}
 	// As spirv-dis: color only ever goes to standard output, by default
 	// only when it is a terminal.
-	stdoutColor := f.color == 1 || f.color == 0 && isTerminal(s.out)
+	stdoutColor := color == 1 || color == 0 && isTerminal(s.out)
 
-	several := len(f.files) > 1
-	if several && f.out != "" && f.out != "-" {
-		if fi, err := os.Stat(f.out); err != nil || !fi.IsDir() {
-			fmt.Fprintf(s.err, "spvx dis: -o %s: with several input files, -o must name a directory\n", f.out)
-			return exitUsage
+	several := len(files) > 1
+	if several && *out != "" && *out != "-" {
+		if fi, err := os.Stat(*out); err != nil || !fi.IsDir() {
+			return fs.usageErr(fmt.Sprintf("-o %s: with several input files, -o must name a directory", *out))
 		}
 	}
 	// A run's garbage is small next to what it keeps (the decoded module),
@@ -147,9 +90,9 @@ func runDis(args []string, s stdio) int {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(disMemoryLimit))
 
 	status := exitOK
-	for _, in := range f.files {
-		dest := outputFor(in, f.out, several)
-		opt := f.opt
+	for _, in := range files {
+		dest := outputFor(in, *out, several)
+		opt := opt
 		opt.Color = dest == "-" && stdoutColor
 		if err := disassembleFile(in, dest, opt, s); err != nil {
 			fmt.Fprintf(s.err, "spvx dis: %v\n", err)
@@ -157,6 +100,16 @@ func runDis(args []string, s stdio) int {
 		}
 	}
 	return status
+}
+
+// setColor sets *color to to for a --color or --no-color given value v
+// ("true" when given bare); "false" leaves it.
+func setColor(color *int, v string, to int) error {
+	on, err := strconv.ParseBool(v)
+	if on {
+		*color = to
+	}
+	return err
 }
 
 // outputFor returns where the text of input goes: a path, or "-" for

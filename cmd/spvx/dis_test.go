@@ -68,10 +68,13 @@ func TestDisCLI(t *testing.T) {
 			stderr: "spvx dis: nope.spv: no such file or directory\n"},
 		{name: "one bad file of two", args: []string{"-o", "-", bad, kernel}, code: 1,
 			stdout: golden("kernel.default"), stderr: "unknown opcode 65535"},
-		{name: "no input", args: nil, code: 2, noStdout: true, stderr: "spvx dis: no input file\nusage: spvx dis"},
-		{name: "unknown flag", args: []string{"--bogus", kernel}, code: 2, noStdout: true, stderr: "spvx dis: unknown flag --bogus\n"},
-		{name: "flag with a value it does not take", args: []string{"--raw-id=1", kernel}, code: 2, noStdout: true, stderr: "unknown flag --raw-id=1"},
-		{name: "-o without a name", args: []string{kernel, "-o"}, code: 2, noStdout: true, stderr: "flag -o needs a file name"},
+		{name: "no file reads stdin", args: nil, stdin: readTestdata(t, "kernel.spv"), stdout: golden("kernel.default")},
+		{name: "unknown flag", args: []string{"--bogus", kernel}, code: 2, noStdout: true,
+			stderr: "spvx dis: unknown flag --bogus (run 'spvx dis --help')\n"},
+		{name: "unknown flag near a known one", args: []string{"--raw-ids", kernel}, code: 2, noStdout: true,
+			stderr: "spvx dis: unknown flag --raw-ids; did you mean --raw-id? (run 'spvx dis --help')\n"},
+		{name: "bool flag with a bad value", args: []string{"--raw-id=yes", kernel}, code: 2, noStdout: true, stderr: `invalid value "yes" for flag --raw-id`},
+		{name: "-o without a name", args: []string{kernel, "-o"}, code: 2, noStdout: true, stderr: "spvx dis: flag -o needs a value (run 'spvx dis --help')\n"},
 		{name: "-o names a file with several inputs", args: []string{"-o", kernel, kernel, control}, code: 2, noStdout: true,
 			stderr: "with several input files, -o must name a directory"},
 	}
@@ -154,7 +157,7 @@ func TestDisCLIFiles(t *testing.T) {
 	}
 	badOut := filepath.Join(dir, "bad.txt")
 	code, _, stderr := runDisCLI(t, nil, "dis", "-o", badOut, bad)
-	if code != 1 || !strings.HasPrefix(stderr, "spvx dis: "+bad+": header at word 3:") {
+	if code != 1 || stderr != "spvx dis: "+bad+": this is text, not a SPIR-V binary; if it is SPIR-V assembly, run 'spvx as' first\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if _, err := os.Stat(badOut); !os.IsNotExist(err) {

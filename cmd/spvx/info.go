@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -13,30 +12,22 @@ import (
 )
 
 func cmdInfo(args []string, s stdio) int {
-	fs := flag.NewFlagSet("info", flag.ContinueOnError)
-	fs.SetOutput(s.err)
+	fs := newFlagSet("info", "spvx info [--ops] FILE...\n\n"+
+		"Summarizes SPIR-V modules: header, capabilities, extensions, imports,\n"+
+		"memory model, entry points and instruction counts. FILE - reads stdin.", s)
 	ops := fs.Bool("ops", false, "also print a per-opcode histogram")
-	fs.Usage = func() {
-		fmt.Fprintln(s.err, "usage: spvx info [--ops] FILE...")
-		fmt.Fprintln(s.err, "\nSummarizes SPIR-V modules: header, capabilities, extensions, imports,")
-		fmt.Fprintln(s.err, "memory model, entry points and instruction counts. FILE - reads stdin.")
-		fs.PrintDefaults()
+	files, code, ok := fs.parse(args)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitUsage
+	if len(files) == 0 {
+		return fs.usageErr("no input file")
 	}
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	defer out.Flush()
 	status := exitOK
 	var m spirv.Module // reused: decoding module after module allocates little
-	for i, name := range fs.Args() {
+	for i, name := range files {
 		b, release, err := readModule(name, s)
 		if err == nil {
 			b, err = binaryModule(b)

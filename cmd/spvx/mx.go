@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -73,15 +72,9 @@ func runMX(args []string, s stdio) int {
 	case "table":
 		return mxTable(rest, s)
 	case "quantize":
-		if isCheckpoint(flagValue(rest, "i")) {
-			return quantizeCheckpoint(rest, s)
-		}
-		return mxQuantize(rest, s)
+		return mxQuantizeCmd(rest, s)
 	case "dequantize":
-		if isCheckpoint(flagValue(rest, "o")) {
-			return dequantizeCheckpoint(rest, s)
-		}
-		return mxDequantize(rest, s)
+		return mxDequantizeCmd(rest, s)
 	case "convert":
 		return mxConvert(rest, s)
 	case "inspect":
@@ -89,111 +82,7 @@ func runMX(args []string, s stdio) int {
 	case "gguf":
 		return mxGGUF(rest, s)
 	}
-	fmt.Fprintf(s.err, "spvx mx: unknown subcommand %q\n", sub)
-	fmt.Fprint(s.err, mxUsage)
-	return exitUsage
-}
-
-// flagValue returns the value given to flag name (-name V, --name V,
-// -name=V) in args, or "": it tells which form of a subcommand the
-// arguments ask for before the form's own flags are parsed.
-func flagValue(args []string, name string) string {
-	for i, a := range args {
-		t := strings.TrimLeft(a, "-")
-		if t == a {
-			continue
-		}
-		if t == name && i+1 < len(args) {
-			return args[i+1]
-		}
-		if v, ok := strings.CutPrefix(t, name+"="); ok {
-			return v
-		}
-	}
-	return ""
-}
-
-// newFlagSet returns a FlagSet that reports errors instead of exiting and
-// prints its usage line and flags on --help.
-func newFlagSet(name, usage string, s stdio) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s\n", usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags parses flags that may be interleaved with positional
-// arguments, and treats negative numbers such as -1.5 or -inf as
-// positional, not as flags. It returns the positional arguments, or the
-// exit status to return when parsing failed or --help was asked.
-func parseFlags(fs *flag.FlagSet, args []string, s stdio) ([]string, int, bool) {
-	var pos, flags []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			pos = append(pos, args[i+1:]...)
-			i = len(args)
-			continue
-		case a == "-" || !strings.HasPrefix(a, "-") || isNegativeNumber(a):
-			pos = append(pos, a)
-			continue
-		}
-		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		// A flag that takes a value consumes the next argument whatever it
-		// looks like, as the flag package would.
-		if f := fs.Lookup(name); f != nil && i+1 < len(args) {
-			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
-				flags = append(flags, args[i+1])
-				i++
-			}
-		}
-	}
-	// The flag package prints the usage itself on -h and on a bad flag;
-	// it is printed here instead, once, on the stream it belongs to
-	// (stdout for help, stderr after the flag package's error line).
-	usage := fs.Usage
-	fs.Usage = func() {}
-	err := fs.Parse(flags)
-	fs.Usage = usage
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(s.out)
-			fs.Usage()
-			return nil, exitOK, false
-		}
-		fs.Usage()
-		return nil, exitUsage, false
-	}
-	return pos, 0, true
-}
-
-func isNegativeNumber(a string) bool {
-	if len(a) < 2 || a[0] != '-' {
-		return false
-	}
-	if c := a[1]; c >= '0' && c <= '9' || c == '.' {
-		return true
-	}
-	l := strings.ToLower(a[1:])
-	return l == "inf" || l == "infinity" || l == "nan"
-}
-
-func fail(s stdio, cmd string, err error) int {
-	fmt.Fprintf(s.err, "spvx %s: %v\n", cmd, err)
-	return exitRejected
-}
-
-func usageErr(s stdio, fs *flag.FlagSet, cmd, msg string) int {
-	fmt.Fprintf(s.err, "spvx %s: %s\n", cmd, msg)
-	fs.Usage()
+	fmt.Fprintf(s.err, "spvx mx: unknown subcommand %q (run 'spvx mx --help')\n", sub)
 	return exitUsage
 }
 
@@ -215,12 +104,12 @@ func formatValue(v float64) string {
 
 func mxTypes(args []string, s stdio) int {
 	fs := newFlagSet("mx types", "spvx mx types", s)
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 {
-		return usageErr(s, fs, "mx types", "takes no arguments")
+		return fs.usageErr("takes no arguments")
 	}
 	fmt.Fprintf(s.out, "%-7s %-22s %4s %4s %-6s %4s %4s %-14s %-22s %-22s %-3s %s\n",
 		"name", "SPIR-V FPEncoding", "enc", "bits", "s/e/m", "bias", "emax", "max", "min normal", "min subnormal", "inf", "nan")
@@ -270,17 +159,17 @@ func nanCodes(f mx.Format) string {
 	return strings.Join(parts, " ")
 }
 
-func formatFlag(fs *flag.FlagSet) *string {
+func formatFlag(fs *cmdFlags) *string {
 	return fs.String("t", "", "element `TYPE`: e2m1 e2m3 e3m2 e4m3 e5m2 e8m0 mxint8 or a SPIR-V FPEncoding name")
 }
 
-func lookupFormat(s stdio, fs *flag.FlagSet, cmd, name string) (mx.Format, int) {
+func lookupFormat(fs *cmdFlags, name string) (mx.Format, int) {
 	if name == "" {
-		return 0, usageErr(s, fs, cmd, "-t TYPE is required")
+		return 0, fs.usageErr("-t TYPE is required")
 	}
 	f, err := mx.ParseFormat(name)
 	if err != nil {
-		return 0, usageErr(s, fs, cmd, err.Error())
+		return 0, fs.usageErr(err.Error())
 	}
 	return f, 0
 }
@@ -288,16 +177,16 @@ func lookupFormat(s stdio, fs *flag.FlagSet, cmd, name string) (mx.Format, int) 
 func mxDecode(args []string, s stdio) int {
 	fs := newFlagSet("mx decode", "spvx mx decode -t TYPE CODE...", s)
 	typ := formatFlag(fs)
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
-	f, code := lookupFormat(s, fs, "mx decode", *typ)
+	f, code := lookupFormat(fs, *typ)
 	if code != 0 {
 		return code
 	}
 	if len(pos) == 0 {
-		return usageErr(s, fs, "mx decode", "no CODE given")
+		return fs.usageErr("no CODE given")
 	}
 	var out bytes.Buffer
 	for _, a := range pos {
@@ -337,20 +226,20 @@ func mxEncode(args []string, s stdio) int {
 	mode := fs.String("r", "rte", "rounding `MODE`: rte, rtz, rtp or rtn")
 	sat := fs.Bool("sat", false, "saturate: overflow and ±Inf give ±max (SPIR-V SaturatedToLargestFloat8NormalConversionEXT)")
 	asBits := fs.Bool("bits", false, "each VALUE is a float32 bit pattern, e.g. 0x3fc00000")
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
-	f, code := lookupFormat(s, fs, "mx encode", *typ)
+	f, code := lookupFormat(fs, *typ)
 	if code != 0 {
 		return code
 	}
 	m, err := mx.ParseRoundingMode(*mode)
 	if err != nil {
-		return usageErr(s, fs, "mx encode", err.Error())
+		return fs.usageErr(err.Error())
 	}
 	if len(pos) == 0 {
-		return usageErr(s, fs, "mx encode", "no VALUE given")
+		return fs.usageErr("no VALUE given")
 	}
 	var out bytes.Buffer
 	for _, a := range pos {
@@ -379,19 +268,19 @@ func mxTable(args []string, s stdio) int {
 	typ := formatFlag(fs)
 	svg := fs.String("svg", "", "also draw every code and value on a log2 number line into `FILE`")
 	all := fs.Bool("all", false, "every format: the table of each, and with --svg one page, one axis per format on a common log2 scale")
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 {
-		return usageErr(s, fs, "mx table", "takes no positional arguments")
+		return fs.usageErr("takes no positional arguments")
 	}
 	formats := mx.Formats
 	if !*all || *typ != "" {
 		if *all {
-			return usageErr(s, fs, "mx table", "--all and -t exclude each other")
+			return fs.usageErr("--all and -t exclude each other")
 		}
-		f, code := lookupFormat(s, fs, "mx table", *typ)
+		f, code := lookupFormat(fs, *typ)
 		if code != 0 {
 			return code
 		}
@@ -449,26 +338,15 @@ func writeOutput(name string, s stdio, data []byte) error {
 	return os.WriteFile(name, data, 0o644)
 }
 
-func mxQuantize(args []string, s stdio) int {
-	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT", s)
-	format := fs.String("f", "", "MX `FORMAT`: mxfp8_e4m3 mxfp8_e5m2 mxfp6_e3m2 mxfp6_e2m3 mxfp4 mxint8")
-	block := fs.Int("block", mx.DefaultBlockSize, fmt.Sprintf("elements per shared scale, %d to %d", mx.MinBlockSize, mx.MaxBlockSize))
-	round := fs.String("round", "even", "element rounding: even (OCP RNE) or away (ties away, microxcaling's default)")
-	in := fs.String("i", "", "input `FILE`: .npy float32, or raw little-endian float32 (.f32/.bin); - for stdin (.npy)")
-	out := fs.String("o", "", "output .safetensors `FILE`; - for stdout")
-	pos, code, ok := parseFlags(fs, args, s)
-	if !ok {
-		return code
-	}
-	if len(pos) > 0 || *in == "" || *out == "" || *format == "" {
-		return usageErr(s, fs, "mx quantize", "-f, -i and -o are required and no positional arguments are taken")
-	}
+func mxQuantize(fs *cmdFlags, opts ckptFlags) int {
+	s := fs.s
+	format, block, round, in, out := opts.format, opts.block, opts.round, opts.in, opts.out
 	b, err := mx.ParseBlockFormat(*format)
 	if err != nil {
-		return usageErr(s, fs, "mx quantize", err.Error())
+		return fs.usageErr(err.Error())
 	}
 	if *block < mx.MinBlockSize || *block > mx.MaxBlockSize {
-		return usageErr(s, fs, "mx quantize", fmt.Sprintf("--block %d: want %d to %d", *block, mx.MinBlockSize, mx.MaxBlockSize))
+		return fs.usageErr(fmt.Sprintf("--block %d: want %d to %d", *block, mx.MinBlockSize, mx.MaxBlockSize))
 	}
 	var rounding mx.Rounding
 	switch *round {
@@ -476,7 +354,7 @@ func mxQuantize(args []string, s stdio) int {
 	case "away":
 		rounding = mx.TiesAway
 	default:
-		return usageErr(s, fs, "mx quantize", fmt.Sprintf("--round %q: want even or away", *round))
+		return fs.usageErr(fmt.Sprintf("--round %q: want even or away", *round))
 	}
 	ext := strings.ToLower(filepath.Ext(*in))
 	if *in == "-" {
@@ -632,17 +510,8 @@ func parseShape(s string) ([]int, error) {
 	return shape, nil
 }
 
-func mxDequantize(args []string, s stdio) int {
-	fs := newFlagSet("mx dequantize", "spvx mx dequantize -i IN -o OUT", s)
-	in := fs.String("i", "", "input .safetensors `FILE` written by spvx mx quantize; - for stdin")
-	out := fs.String("o", "", "output `FILE`: .npy float32 (raw float32 if it ends in .f32 or .bin); - for stdout (.npy)")
-	pos, code, ok := parseFlags(fs, args, s)
-	if !ok {
-		return code
-	}
-	if len(pos) > 0 || *in == "" || *out == "" {
-		return usageErr(s, fs, "mx dequantize", "-i and -o are required and no positional arguments are taken")
-	}
+func mxDequantize(fs *cmdFlags, in, out *string) int {
+	s := fs.s
 	raw, release, err := readChecked(*in, s, judgeSafeTensorsInput)
 	if err != nil {
 		return fail(s, "mx dequantize", fmt.Errorf("%s: %w", *in, err))

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -118,24 +119,52 @@ func writeSummary(w io.Writer, r *checkpoint.Report, perTensor bool, elapsed tim
 		byteSize(r.InBytes), byteSize(r.OutBytes), ratio, elapsed.Seconds())
 }
 
-// quantizeCheckpoint is `spvx mx quantize` on a safetensors checkpoint.
-func quantizeCheckpoint(args []string, s stdio) int {
-	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] [--layout spvx|gpt-oss] [--include GLOB] [--exclude GLOB] [--stats] [--force] -i IN.safetensors -o OUT.safetensors", s)
+// mxQuantizeCmd is `spvx mx quantize`: one command line, and one help
+// page, for both forms; -i decides which runs (a .safetensors checkpoint,
+// or a single float32 tensor).
+func mxQuantizeCmd(args []string, s stdio) int {
+	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT\n"+
+		"       a single .npy/.f32/.bin float32 tensor -> .safetensors, or a whole .safetensors\n"+
+		"       checkpoint (also --layout, --include, --exclude, --stats, --force, -q, -v)", s)
 	opts := checkpointFlags(fs)
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 || *opts.in == "" || *opts.out == "" || *opts.format == "" {
-		return usageErr(s, fs, "mx quantize", "-f, -i and -o are required and no positional arguments are taken")
+		return fs.usageErr("-f, -i and -o are required and no positional arguments are taken")
 	}
+	if isCheckpoint(*opts.in) {
+		return quantizeCheckpoint(fs, opts)
+	}
+	if f := checkpointOnly(fs, "f", "block", "round", "i", "o"); f != "" {
+		return fs.usageErr(fmt.Sprintf("%s is for a .safetensors checkpoint, but -i %s is a single tensor", dash(f), *opts.in))
+	}
+	return mxQuantize(fs, opts)
+}
+
+// checkpointOnly returns the first flag given that is not one of the
+// single-tensor form's, or "".
+func checkpointOnly(fs *cmdFlags, tensorFlags ...string) string {
+	bad := ""
+	fs.Visit(func(f *flag.Flag) {
+		if bad == "" && !slices.Contains(tensorFlags, f.Name) {
+			bad = f.Name
+		}
+	})
+	return bad
+}
+
+// quantizeCheckpoint is `spvx mx quantize` on a safetensors checkpoint.
+func quantizeCheckpoint(fs *cmdFlags, opts ckptFlags) int {
+	s := fs.s
 	b, err := mx.ParseBlockFormat(*opts.format)
 	if err != nil {
-		return usageErr(s, fs, "mx quantize", err.Error())
+		return fs.usageErr(err.Error())
 	}
 	layout, err := checkpoint.ParseLayout(*opts.layout)
 	if err != nil {
-		return usageErr(s, fs, "mx quantize", err.Error())
+		return fs.usageErr(err.Error())
 	}
 	var rounding mx.Rounding
 	switch *opts.round {
@@ -143,10 +172,10 @@ func quantizeCheckpoint(args []string, s stdio) int {
 	case "away":
 		rounding = mx.TiesAway
 	default:
-		return usageErr(s, fs, "mx quantize", fmt.Sprintf("--round %q: want even or away", *opts.round))
+		return fs.usageErr(fmt.Sprintf("--round %q: want even or away", *opts.round))
 	}
 	if !isCheckpoint(*opts.out) {
-		return usageErr(s, fs, "mx quantize", fmt.Sprintf("-o %s: a checkpoint quantizes to a .safetensors file (or a .index.json for a sharded one)", *opts.out))
+		return fs.usageErr(fmt.Sprintf("-o %s: a checkpoint quantizes to a .safetensors file (or a .index.json for a sharded one)", *opts.out))
 	}
 	return runCheckpoint(s, "mx quantize", *opts.quiet, *opts.stats || *opts.verbose, func(progress func(checkpoint.Progress)) (*checkpoint.Report, error) {
 		return checkpoint.Quantize(*opts.in, *opts.out, checkpoint.Options{
@@ -180,7 +209,7 @@ type ckptFlags struct {
 	stats, quiet, verbose, force          *bool
 }
 
-func checkpointFlags(fs *flag.FlagSet) ckptFlags {
+func checkpointFlags(fs *cmdFlags) ckptFlags {
 	f := ckptFlags{include: &globList{}, exclude: &globList{}}
 	f.format = fs.String("f", "", "MX `FORMAT`: mxfp8_e4m3 mxfp8_e5m2 mxfp6_e3m2 mxfp6_e2m3 mxfp4 mxint8")
 	f.block = fs.Int("block", mx.DefaultBlockSize, fmt.Sprintf("elements per shared scale, %d to %d", mx.MinBlockSize, mx.MaxBlockSize))
@@ -199,25 +228,35 @@ func checkpointFlags(fs *flag.FlagSet) ckptFlags {
 
 // forceFlag is --force of the checkpoint commands: without it an existing
 // output file (or shard) is an error, never overwritten.
-func forceFlag(fs *flag.FlagSet) *bool {
+func forceFlag(fs *cmdFlags) *bool {
 	return fs.Bool("force", false, "overwrite existing output files")
 }
 
-// dequantizeCheckpoint is `spvx mx dequantize` to a safetensors checkpoint.
-func dequantizeCheckpoint(args []string, s stdio) int {
-	fs := newFlagSet("mx dequantize", "spvx mx dequantize [--dtype bf16|f16|f32] [--force] -i IN.safetensors -o OUT.safetensors", s)
-	in := fs.String("i", "", "input checkpoint `FILE` in the spvx or gpt-oss layout (.safetensors or .index.json)")
-	out := fs.String("o", "", "output checkpoint `FILE` (.safetensors or .index.json)")
-	dtype := fs.String("dtype", "", "output dtype of dequantized tensors: bf16, f16 or f32 (default: the recorded one, bf16 for gpt-oss)")
-	quiet := fs.Bool("q", false, "no progress bar and no summary")
-	verbose := fs.Bool("v", false, "list every tensor in the summary")
+// mxDequantizeCmd is `spvx mx dequantize`: one command line for both
+// forms; -o decides which runs (a .safetensors checkpoint, or a single
+// tensor written as .npy or raw float32).
+func mxDequantizeCmd(args []string, s stdio) int {
+	fs := newFlagSet("mx dequantize", "spvx mx dequantize [--dtype bf16|f16|f32] [--force] [-q] [-v] -i IN -o OUT\n"+
+		"       a quantized checkpoint to OUT.safetensors (or .index.json), or one MX tensor\n"+
+		"       written by spvx mx quantize to OUT.npy (raw float32 if OUT ends in .f32 or .bin)", s)
+	in := fs.String("i", "", "input `FILE`: a quantized checkpoint (spvx or gpt-oss layout), or a tensor from spvx mx quantize; - for stdin")
+	out := fs.String("o", "", "output `FILE`: .safetensors or .index.json (checkpoint), else .npy float32 (raw float32 for .f32/.bin); - for stdout (.npy)")
+	dtype := fs.String("dtype", "", "checkpoint: dtype of dequantized tensors: bf16, f16 or f32 (default: the recorded one, bf16 for gpt-oss)")
+	quiet := fs.Bool("q", false, "checkpoint: no progress bar and no summary")
+	verbose := fs.Bool("v", false, "checkpoint: list every tensor in the summary")
 	force := forceFlag(fs)
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 || *in == "" || *out == "" {
-		return usageErr(s, fs, "mx dequantize", "-i and -o are required and no positional arguments are taken")
+		return fs.usageErr("-i and -o are required and no positional arguments are taken")
+	}
+	if !isCheckpoint(*out) {
+		if f := checkpointOnly(fs, "i", "o"); f != "" {
+			return fs.usageErr(fmt.Sprintf("%s is for a .safetensors checkpoint, but -o %s is a single tensor", dash(f), *out))
+		}
+		return mxDequantize(fs, in, out)
 	}
 	return runCheckpoint(s, "mx dequantize", *quiet, *verbose, func(progress func(checkpoint.Progress)) (*checkpoint.Report, error) {
 		return checkpoint.Dequantize(*in, *out, checkpoint.DequantizeOptions{DType: strings.ToUpper(*dtype), Progress: progress, Force: *force})
@@ -233,23 +272,23 @@ func mxConvert(args []string, s stdio) int {
 	quiet := fs.Bool("q", false, "no progress bar and no summary")
 	verbose := fs.Bool("v", false, "list every tensor in the summary")
 	force := forceFlag(fs)
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 || *in == "" || *out == "" || *to == "" {
-		return usageErr(s, fs, "mx convert", "--to, -i and -o are required and no positional arguments are taken")
+		return fs.usageErr("--to, -i and -o are required and no positional arguments are taken")
 	}
 	opts := checkpoint.ConvertOptions{To: *to, Force: *force}
 	if *layout != "" {
 		l, err := checkpoint.ParseLayout(*layout)
 		if err != nil {
-			return usageErr(s, fs, "mx convert", err.Error())
+			return fs.usageErr(err.Error())
 		}
 		opts.Layout, opts.Relayout = l, true
 	}
 	if *to != "gguf" && *to != "safetensors" {
-		return usageErr(s, fs, "mx convert", fmt.Sprintf("--to %q: want gguf or safetensors", *to))
+		return fs.usageErr(fmt.Sprintf("--to %q: want gguf or safetensors", *to))
 	}
 	return runCheckpoint(s, "mx convert", *quiet, *verbose, func(progress func(checkpoint.Progress)) (*checkpoint.Report, error) {
 		opts.Progress = progress
@@ -260,12 +299,12 @@ func mxConvert(args []string, s stdio) int {
 func mxInspect(args []string, s stdio, cmd string) int {
 	fs := newFlagSet("mx "+cmd, "spvx mx "+cmd+" [--svg OUT.svg] FILE", s)
 	svg := fs.String("svg", "", "also plot the MX tensors' scale histogram to `FILE` (- for stdout)")
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
 	if len(pos) != 1 {
-		return usageErr(s, fs, "mx "+cmd, "want one FILE")
+		return fs.usageErr("want one FILE")
 	}
 	if cmd == "gguf info" {
 		if isG, err := checkpoint.IsGGUF(pos[0]); err != nil {

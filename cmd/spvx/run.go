@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"spvx/amber"
 	"spvx/asm"
 	"spvx/internal/boundedread"
 	"spvx/interp"
@@ -43,58 +41,18 @@ func timedOut(ctx context.Context, d time.Duration, err error) error {
 	return err
 }
 
-// runScripts runs Amber scripts (runscript.go) on the executor.
-func runScripts(args []string, stdout, stderr io.Writer) int {
-	return runScriptsMain(args, stdout, stderr, amber.InterpEngine{})
-}
-
-const runUsage = `spvx run KERNEL.spv|KERNEL.spvasm [options]
-  GLCompute: --groups X[,Y[,Z]] --buffer S:B=FILE[:SIZE] --push FILE
-  Kernel:    --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--offset X,Y,Z] --arg N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE
-  Amber:     spvx run [-j N] [-v] [--json] [--junit FILE] SCRIPT|DIR...  (spvx run x.amber -h lists every option)`
-
 type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, " ") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-var runCommand = command{"run", "run a compute kernel (or an Amber script) on the CPU executor", runRun}
-
-func runRun(args []string, s stdio) int {
-	if looksLikeScripts(args) {
-		return runScripts(args, s.out, s.err)
-	}
-	fs := newFlagSet("run", runUsage, s)
-	entry := fs.String("entry", "", "entry point `NAME` (default: the only or first GLCompute/Kernel entry point)")
-	groups := fs.String("groups", "1,1,1", "workgroups `X,Y,Z` (GLCompute)")
-	sgSize := fs.Int("subgroup", 32, "subgroup size `N` (1..128)")
-	push := fs.String("push", "", "push-constant data `FILE`")
-	global := fs.String("global", "", "Kernel: global size `X,Y,Z`")
-	local := fs.String("local", "", "Kernel: local size `X,Y,Z` (default: the module's, or 64)")
-	offset := fs.String("offset", "", "Kernel: global offset `X,Y,Z`")
-	trace := fs.Bool("trace", false, "print, per subgroup, the executed blocks and active masks (to stderr)")
-	maxSteps := fs.Int64("max-steps", 0, "work budget `N` (interp.Options.MaxSteps: instructions, components × invocations, bytes moved; 0 default 2^33, -1 unlimited)")
-	timeout := fs.Duration("timeout", defaultRunTimeout, "stop the dispatch after `D` (0 for no limit)")
-	shuffle := fs.Bool("shuffle", false, "permute workgroup and subgroup order (with --seed)")
-	seed := fs.Int64("seed", 1, "seed for --shuffle")
-	separate := fs.Bool("separate-subgroups", false, "run each subgroup on its own, never a workgroup's subgroups as one wide group")
-	strict := fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
-	var buffers, prints, kargs, specs listFlag
-	fs.Var(&buffers, "buffer", "`S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
-	fs.Var(&prints, "print", "`S:B:TYPE` (Kernel: N:TYPE): print a buffer as u8..u64, i8..i64, f16, f32, f64 or hex (repeatable)")
-	fs.Var(&kargs, "arg", "Kernel argument `N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE` (repeatable)")
-	fs.Var(&specs, "spec", "specialization constant `ID=VALUE` (raw bits, or a float with a '.') (repeatable)")
-	pos, code, ok := parseFlags(fs, args, s)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 {
-		if len(pos) > 1 {
-			return runScripts(args, s.out, s.err)
-		}
-		return usageErr(s, fs, "run", "want exactly one input file")
-	}
-	name := pos[0]
+// runKernel is spvx run in kernel mode: one module's compute entry point
+// on the executor.
+func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string) int {
+	s := fs.s
+	entry, groups, sgSize, push, global, local, offset := k.entry, k.groups, k.sgSize, k.push, k.global, k.local, k.offset
+	trace, maxSteps, shuffle, seed, separate, strict := k.trace, k.maxSteps, k.shuffle, k.seed, k.separate, k.strict
+	buffers, prints, kargs, specs := k.buffers, k.prints, k.args, k.specs
 	data, release, err := readAny(name, s)
 	if release != nil {
 		defer release()
@@ -102,10 +60,7 @@ func runRun(args []string, s stdio) int {
 	if err != nil {
 		return fail(s, "run", err)
 	}
-	m, isModule, err := loadModule(name, data)
-	if !isModule {
-		return runScripts(args, s.out, s.err)
-	}
+	m, err := decodeInput(data, asm.Options{File: name})
 	if err != nil {
 		return fail(s, "run", fmt.Errorf("%s: %w", name, err))
 	}
@@ -119,7 +74,7 @@ func runRun(args []string, s stdio) int {
 		id, err1 := strconv.ParseUint(k, 0, 32)
 		bits, err2 := parseSpecValue(v)
 		if !ok || err1 != nil || err2 != nil {
-			return usageErr(s, fs, "run", fmt.Sprintf("--spec %q: want ID=VALUE", sp))
+			return fs.usageErr(fmt.Sprintf("--spec %q: want ID=VALUE", sp))
 		}
 		opts.SpecConstants[uint32(id)] = bits
 	}
@@ -142,7 +97,7 @@ func runRun(args []string, s stdio) int {
 	argData := map[int][]byte{}
 	if kernel {
 		if len(buffers) > 0 {
-			return usageErr(s, fs, "run", "a Kernel takes --arg, not --buffer")
+			return fs.usageErr("a Kernel takes --arg, not --buffer")
 		}
 		res.Args = make([]interp.KernelArg, prog.NumArgs())
 		seen := make([]bool, prog.NumArgs())
@@ -150,14 +105,11 @@ func runRun(args []string, s stdio) int {
 			ns, spec, ok := strings.Cut(a, "=")
 			n, err := strconv.Atoi(ns)
 			if !ok || err != nil || n < 0 || n >= prog.NumArgs() {
-				return usageErr(s, fs, "run", fmt.Sprintf("--arg %q: want N=... with N < %d", a, prog.NumArgs()))
+				return fs.usageErr(fmt.Sprintf("--arg %q: want N=... with N < %d", a, prog.NumArgs()))
 			}
-			ka, file, err := parseKernelArg(spec)
+			ka, file, err := kernelArg(prog.Args()[n], spec)
 			if err != nil {
-				return usageErr(s, fs, "run", fmt.Sprintf("--arg %q: %v", a, err))
-			}
-			if prog.Args()[n].Pointer && prog.Args()[n].Storage == spirv.StorageClassFunction && ka.Kind == interp.ArgGlobal {
-				ka = interp.KernelArg{Kind: interp.ArgBytes, Bytes: ka.Global}
+				return fs.usageErr(fmt.Sprintf("--arg %q: %v", a, err))
 			}
 			res.Args[n], seen[n] = ka, true
 			if ka.Kind == interp.ArgGlobal {
@@ -169,14 +121,14 @@ func runRun(args []string, s stdio) int {
 		}
 		for i, ok := range seen {
 			if !ok {
-				return usageErr(s, fs, "run", fmt.Sprintf("kernel argument %d is not given (--arg %d=...)", i, i))
+				return fs.usageErr(fmt.Sprintf("kernel argument %d is not given (--arg %d=...)", i, i))
 			}
 		}
 	} else {
 		for _, b := range buffers {
 			key, file, size, err := parseBufferFlag(b)
 			if err != nil {
-				return usageErr(s, fs, "run", fmt.Sprintf("--buffer %q: %v", b, err))
+				return fs.usageErr(fmt.Sprintf("--buffer %q: %v", b, err))
 			}
 			var d []byte
 			if size >= 0 {
@@ -188,38 +140,43 @@ func runRun(args []string, s stdio) int {
 			outs = append(outs, outFile{file, d})
 		}
 	}
+	// Checked before the dispatch, so a typo does not cost a long run.
+	toPrint, err := resolvePrints(prints, kernel, argData, res)
+	if err != nil {
+		return fs.usageErr(err.Error())
+	}
 	if kernel {
 		g, err := parseDims(*global, 0)
 		if err != nil || *global == "" {
-			return usageErr(s, fs, "run", "a Kernel needs --global X[,Y[,Z]]")
+			return fs.usageErr("a Kernel needs --global X[,Y[,Z]]")
 		}
 		var l, off [3]uint32
 		if *local != "" {
 			if l, err = parseDims(*local, 1); err != nil {
-				return usageErr(s, fs, "run", "--local: "+err.Error())
+				return fs.usageErr("--local: " + err.Error())
 			}
 		}
 		if *offset != "" {
 			if off, err = parseDims(*offset, 0); err != nil {
-				return usageErr(s, fs, "run", "--offset: "+err.Error())
+				return fs.usageErr("--offset: " + err.Error())
 			}
 		}
 		res.GlobalOffset = off
-		ctx, cancel := runContext(*timeout)
+		ctx, cancel := runContext(timeout)
 		defer cancel()
 		err = prog.DispatchND(ctx, g, l, res)
 		if err != nil {
-			return fail(s, "run", timedOut(ctx, *timeout, err))
+			return fail(s, "run", timedOut(ctx, timeout, err))
 		}
 	} else {
 		g, err := parseDims(*groups, 1)
 		if err != nil {
-			return usageErr(s, fs, "run", "--groups: "+err.Error())
+			return fs.usageErr("--groups: " + err.Error())
 		}
-		ctx, cancel := runContext(*timeout)
+		ctx, cancel := runContext(timeout)
 		defer cancel()
 		if err := prog.Dispatch(ctx, g[0], g[1], g[2], res); err != nil {
-			return fail(s, "run", timedOut(ctx, *timeout, err))
+			return fail(s, "run", timedOut(ctx, timeout, err))
 		}
 	}
 	for _, o := range outs {
@@ -227,66 +184,13 @@ func runRun(args []string, s stdio) int {
 			return fail(s, "run", err)
 		}
 	}
-	for _, p := range prints {
-		var data []byte
-		var typ string
-		parts := strings.Split(p, ":")
-		switch {
-		case kernel && len(parts) == 2:
-			n, err := strconv.Atoi(parts[0])
-			if err != nil || argData[n] == nil {
-				return usageErr(s, fs, "run", fmt.Sprintf("--print %q: not a global buffer argument", p))
-			}
-			data, typ = argData[n], parts[1]
-		case !kernel && len(parts) == 3:
-			set, err1 := strconv.ParseUint(parts[0], 10, 32)
-			bind, err2 := strconv.ParseUint(parts[1], 10, 32)
-			bs := res.Buffers[interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}]
-			if err1 != nil || err2 != nil || len(bs) == 0 {
-				return usageErr(s, fs, "run", fmt.Sprintf("--print %q: no such buffer", p))
-			}
-			data, typ = bs[0].Data, parts[2]
-		default:
-			return usageErr(s, fs, "run", fmt.Sprintf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p))
-		}
-		if bufferTypeSizes[typ] == 0 {
-			return usageErr(s, fs, "run", fmt.Sprintf("--print %q: unknown type %q", p, typ))
-		}
-		fmt.Fprintf(s.out, "%s:\n", p[:strings.LastIndex(p, ":")])
-		if err := writeBuffer(s.out, data, typ); err != nil {
+	for _, p := range toPrint {
+		fmt.Fprintf(s.out, "%s:\n", p.label)
+		if err := writeBuffer(s.out, p.data, p.typ); err != nil {
 			return fail(s, "run", err)
 		}
 	}
 	return exitOK
-}
-
-// loadModule reads a binary module (or its hex dump) or assembly text. It
-// reports isModule false for an input that is neither (an Amber script).
-func loadModule(name string, data []byte) (*spirv.Module, bool, error) {
-	if strings.HasSuffix(name, ".amber") {
-		return nil, false, nil
-	}
-	if len(data) >= 4 && (binary.LittleEndian.Uint32(data) == spirv.MagicNumber || binary.BigEndian.Uint32(data) == spirv.MagicNumber) {
-		m, err := spirv.Decode(data)
-		return m, true, err
-	}
-	if bin, err := binaryModule(data); err == nil && bin != nil && !bytes.Equal(bin, data) {
-		m, err := spirv.Decode(bin)
-		return m, true, err
-	}
-	words, err := asm.Assemble(data, asm.Options{})
-	if err != nil {
-		if looksLikeAmber(data) {
-			return nil, false, nil
-		}
-		return nil, true, err
-	}
-	b := make([]byte, 4*len(words))
-	for i, w := range words {
-		binary.LittleEndian.PutUint32(b[4*i:], w)
-	}
-	m, err := spirv.Decode(b)
-	return m, true, err
 }
 
 func looksLikeAmber(data []byte) bool {
@@ -342,6 +246,73 @@ func parseBufferFlag(v string) (interp.BindingKey, string, int, error) {
 		}
 	}
 	return interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}, file, size, nil
+}
+
+// kernelArg reads the --arg value spec for a parameter described by info,
+// checking first that its form fits the parameter: a by-value scalar takes
+// TYPE:VALUE of its size (a bare 100 is refused, not opened as a file
+// named "100"); a pointer takes FILE, FILE:SIZE, or local:SIZE for
+// Workgroup memory.
+func kernelArg(info interp.ArgInfo, spec string) (interp.KernelArg, string, error) {
+	t, v, typed := strings.Cut(spec, ":")
+	bits, w, isScalar := parseTyped(t, v)
+	switch {
+	case !info.Pointer && !typed || !info.Pointer && !isScalar:
+		return interp.KernelArg{}, "", fmt.Errorf("the parameter is a %d-byte value: give TYPE:VALUE, such as u32:100, i32:-1 or f32:0.5", info.Size)
+	case !info.Pointer && w/8 != info.Size:
+		return interp.KernelArg{}, "", fmt.Errorf("the parameter is a %d-byte value, %s is %d bytes", info.Size, t, w/8)
+	case !info.Pointer:
+		return interp.KernelArg{Kind: interp.ArgScalar, Scalar: bits}, "", nil
+	case isScalar:
+		return interp.KernelArg{}, "", errors.New("the parameter is a pointer: give FILE, FILE:SIZE (SIZE zero bytes, written to FILE after the run) or local:SIZE")
+	case t == "local" && typed && info.Storage != spirv.StorageClassWorkgroup:
+		return interp.KernelArg{}, "", errors.New("local:SIZE is for a Workgroup (__local) pointer; this one is not")
+	}
+	ka, file, err := parseKernelArg(spec)
+	if err == nil && info.Storage == spirv.StorageClassFunction && ka.Kind == interp.ArgGlobal {
+		ka = interp.KernelArg{Kind: interp.ArgBytes, Bytes: ka.Global} // byval: the bytes are the value
+	}
+	return ka, file, err
+}
+
+// printJob is one --print, resolved before the dispatch: the buffer's
+// memory (the run writes into it in place), its element type and label.
+type printJob struct {
+	label, typ string
+	data       []byte
+}
+
+// resolvePrints checks every --print against the buffers given (kernel:
+// the global-buffer arguments) and returns what to print after the run.
+func resolvePrints(prints []string, kernel bool, argData map[int][]byte, res *interp.Resources) ([]printJob, error) {
+	var out []printJob
+	for _, p := range prints {
+		parts := strings.Split(p, ":")
+		j := printJob{label: p[:max(strings.LastIndex(p, ":"), 0)], typ: parts[len(parts)-1]}
+		switch {
+		case kernel && len(parts) == 2:
+			n, err := strconv.Atoi(parts[0])
+			if err != nil || argData[n] == nil {
+				return nil, fmt.Errorf("--print %q: argument %s is not a buffer given with --arg %s=FILE[:SIZE]", p, parts[0], parts[0])
+			}
+			j.data = argData[n]
+		case !kernel && len(parts) == 3:
+			set, err1 := strconv.ParseUint(parts[0], 10, 32)
+			bind, err2 := strconv.ParseUint(parts[1], 10, 32)
+			bs := res.Buffers[interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}]
+			if err1 != nil || err2 != nil || len(bs) == 0 {
+				return nil, fmt.Errorf("--print %q: no buffer at set %s, binding %s: give it with --buffer %s:%s=FILE[:SIZE]", p, parts[0], parts[1], parts[0], parts[1])
+			}
+			j.data = bs[0].Data
+		default:
+			return nil, fmt.Errorf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p)
+		}
+		if bufferTypeSizes[j.typ] == 0 {
+			return nil, fmt.Errorf("--print %q: unknown type %q (want u8..u64, i8..i64, f16, f32, f64 or hex)", p, j.typ)
+		}
+		out = append(out, j)
+	}
+	return out, nil
 }
 
 // parseKernelArg reads FILE, FILE:SIZE, TYPE:VALUE or local:SIZE; it
@@ -429,7 +400,8 @@ func parseSpecValue(v string) (uint64, error) {
 var bufferTypeSizes = map[string]int{"u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "hex": 1}
 
 // writeBuffer prints a buffer to w as typed values, eight per line
-// (sixteen for hex). It streams through a small buffer: the text of a
+// (sixteen for hex), each line labelled with the element index of its
+// first value. It streams through a small buffer: the text of a
 // 200 MB buffer is 2.7 GB, which building as one string held in memory.
 func writeBuffer(w io.Writer, d []byte, typ string) error {
 	size := bufferTypeSizes[typ]
@@ -445,7 +417,7 @@ func writeBuffer(w io.Writer, d []byte, typ string) error {
 	k := 0
 	for i := 0; i+size <= len(d); i, k = i+size, k+1 {
 		if k%per == 0 {
-			line = fmt.Appendf(line[:0], "  %6d:", i)
+			line = fmt.Appendf(line[:0], "  %6d:", k)
 		}
 		var v uint64
 		for j := size - 1; j >= 0; j-- {

@@ -89,7 +89,7 @@ func TestRunKernel(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if want := "1:\n       0: 73 63 53 43 33 23 13 3\n      32: 153 143 133 123 113 103 93 83\n"; out != want {
+	if want := "1:\n       0: 73 63 53 43 33 23 13 3\n       8: 153 143 133 123 113 103 93 83\n"; out != want {
 		t.Errorf("got\n%q\nwant\n%q", out, want)
 	}
 	if b, _ := os.ReadFile(outf); len(b) != 64 {
@@ -252,13 +252,13 @@ func TestWriteBufferStreams(t *testing.T) {
 	if err := writeBuffer(&b, d, "f32"); err != nil {
 		t.Fatal(err)
 	}
-	want := "       0: -0.5 0.5 1.5 2.5 3.5 4.5 5.5 6.5\n      32: 7.5 8.5\n"
+	want := "       0: -0.5 0.5 1.5 2.5 3.5 4.5 5.5 6.5\n       8: 7.5 8.5\n"
 	if b.String() != want {
 		t.Errorf("f32:\n%q\nwant\n%q", b.String(), want)
 	}
 	b.Reset()
 	writeBuffer(&b, d[:18], "i16")
-	if want := "       0: 0 -16640 0 16128 0 16320 0 16416\n      16: 0\n"; b.String() != want {
+	if want := "       0: 0 -16640 0 16128 0 16320 0 16416\n       8: 0\n"; b.String() != want {
 		t.Errorf("i16: %q, want %q", b.String(), want)
 	}
 	big := make([]byte, 64<<20)

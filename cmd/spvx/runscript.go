@@ -5,13 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -21,59 +19,34 @@ import (
 	"spvx/internal/boundedread"
 )
 
-const runScriptsUsage = `usage: spvx run [options] SCRIPT|DIR...
-
-Runs Amber scripts (AmberScript and VkScript compute tests, e.g. the Vulkan
-CTS amber folder) on the CPU and reports each as amber does: PASS, FAIL
-(with the first failed EXPECT) or SKIP (with what is missing). A DIR is
-searched for *.amber and *.vkscript files. Exit status 1 when any script
-fails.
-
-options:
-`
-
-// runScriptsMain implements spvx run SCRIPT|DIR... over an amber.Engine
-// (the executor in the spvx binary, a fake in tests).
-func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine) int {
-	fl := flag.NewFlagSet("run", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	jobs := fl.Int("j", runtime.GOMAXPROCS(0), "run `N` scripts at once")
-	verbose := fl.Bool("v", false, "print every command of a script as it runs")
-	jsonOut := fl.Bool("json", false, `write one JSON object per script, one per line: {"script", "status", "reason", "seconds"}`)
-	junit := fl.String("junit", "", "also write a JUnit XML report to `FILE`")
-	htmlOut := fl.String("html", "", "also write a self-contained HTML report to `FILE`: summary, sortable table, each failure's values, the scripts' texts")
-	listUnsupported := fl.Bool("list-unsupported", false, "name, per script, what it needs that spvx lacks (runs nothing)")
-	deviceInfo := fl.Bool("device-info", false, "print the declared device: features, extensions, properties, limits, subgroup sizes")
-	targetEnv := fl.String("target-env", "", "compile every shader for `ENV` (spv1.0-1.6, vulkan1.0-1.3), overriding TARGET_ENV and the CTS folder rules")
-	timeout := fl.Duration("timeout", defaultRunTimeout, "fail a script that runs longer than `D` (0 for no limit)")
-	stats := fl.Bool("stats", false, "after the summary, print the per-script median and the slowest five")
-	noValidate := fl.Bool("no-validate", false, "do not validate compiled shaders with spvx val (amber validates with spirv-val)")
-	cacheDir := fl.String("cache", defaultCacheDir(), "keep compiled GLSL in `DIR` across runs (\"\" for none)")
-	fl.Usage = func() {
-		fmt.Fprint(stderr, runScriptsUsage)
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
-	}
+// runScriptFiles is spvx run in script mode: Amber scripts on engine.
+func runScriptFiles(fs *cmdFlags, a *scriptFlags, timeoutD time.Duration, args []string, engine amber.Engine) int {
+	stdout, stderr := fs.s.out, fs.s.err
+	jobs, verbose, jsonOut, junit, htmlOut := a.jobs, a.logCommands, a.json, a.junit, a.html
+	listUnsupported, deviceInfo, stats := a.listUnsupported, a.devInfo, a.stats
+	timeout := &timeoutD
 	dev := amber.DefaultDevice()
 	if *deviceInfo {
 		dev.Print(stdout)
 		return exitOK
 	}
-	if fl.NArg() == 0 {
-		fmt.Fprintln(stderr, "spvx run: no scripts given")
-		fl.Usage()
-		return exitUsage
+	if len(args) == 0 {
+		return fs.usageErr("no scripts given")
 	}
 	if *jobs < 1 {
-		fmt.Fprintln(stderr, "spvx run: -j must be at least 1")
-		return exitUsage
+		return fs.usageErr("-j must be at least 1")
 	}
-	paths, err := findScripts(fl.Args())
+	if *a.dumpFile != "" && len(args) != 1 {
+		return fs.usageErr("-b dumps the buffers of one script; give one SCRIPT")
+	}
+	if *a.dumpFile == "" && len(a.dumpBuffers) > 0 {
+		return fs.usageErr("-B names a buffer for -b FILE, which is not given")
+	}
+	dumps, err := parseDumpBuffers(a.dumpBuffers)
+	if err != nil {
+		return fs.usageErr(err.Error())
+	}
+	paths, err := findScripts(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "spvx run: %v\n", err)
 		return exitRejected
@@ -81,8 +54,16 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 	if *listUnsupported {
 		return listUnsupportedMain(paths, stdout, dev)
 	}
-	opt := amber.Options{Engine: engine, Device: dev, NoValidate: *noValidate, Timeout: *timeout,
-		Compile: amber.CompileOptions{TargetEnv: *targetEnv, CacheDir: *cacheDir}}
+	if *a.parseOnly {
+		return parseScripts(paths, stderr)
+	}
+	var capture *captureEngine
+	if *a.dumpFile != "" {
+		capture = &captureEngine{Engine: engine, want: dumps}
+		engine = capture
+	}
+	opt := amber.Options{Engine: engine, Device: dev, NoValidate: a.noValidate, Timeout: *timeout,
+		Compile: amber.CompileOptions{TargetEnv: a.targetEnv, CacheDir: *a.cache}}
 	if *verbose && !*jsonOut {
 		opt.Log = stdout // with -j above 1, RunAll keeps each script's log for runs.Log
 	}
@@ -124,10 +105,18 @@ func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine
 	}
 	results := runs.Wait()
 	summary := fmt.Sprintf("%d passed, %d failed, %d skipped (%.2f s)", pass, fail, skip, time.Since(start).Seconds())
-	if *jsonOut {
+	switch {
+	case a.quiet:
+	case *jsonOut:
 		fmt.Fprintln(stderr, summary)
-	} else {
+	default:
 		fmt.Fprintln(stdout, summary)
+	}
+	if capture != nil {
+		if err := os.WriteFile(*a.dumpFile, capture.dump(), 0o644); err != nil {
+			fmt.Fprintf(stderr, "spvx run: %v\n", err)
+			return exitRejected
+		}
 	}
 	if *stats {
 		w := stdout
@@ -358,37 +347,6 @@ func listUnsupportedMain(paths []string, w io.Writer, dev *amber.Device) int {
 	}
 	fmt.Fprintf(w, "%d of %d scripts need what spvx lacks\n", n, len(paths))
 	return exitOK
-}
-
-// looksLikeScripts reports whether the arguments of `spvx run` name Amber
-// scripts (files ending in .amber or .vkscript, or directories) rather than
-// SPIR-V modules, or ask for a script-only mode, so that one `run`
-// subcommand can serve both the executor and Amber scripts.
-func looksLikeScripts(args []string) bool {
-	any := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch strings.TrimLeft(a, "-") {
-		case "device-info", "list-unsupported":
-			return true
-		case "j", "junit", "html", "target-env", "cache", "timeout":
-			i++ // the flag's value
-			continue
-		}
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		if strings.HasSuffix(a, ".amber") || strings.HasSuffix(a, ".vkscript") {
-			any = true
-			continue
-		}
-		if st, err := os.Stat(a); err == nil && st.IsDir() {
-			any = true
-			continue
-		}
-		return false
-	}
-	return any
 }
 
 // printStats prints the per-script median wall time and the slowest five.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,6 +21,11 @@ type nopEngine struct{}
 func (nopEngine) Run(context.Context, *amber.Job) error { return nil }
 
 const td = "../../amber/testdata/"
+
+// runScriptsMain runs spvx run in script mode over engine.
+func runScriptsMain(args []string, stdout, stderr io.Writer, engine amber.Engine) int {
+	return runMain(append([]string{"--script"}, args...), stdio{strings.NewReader(""), stdout, stderr}, engine)
+}
 
 func runScriptsT(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
@@ -52,7 +58,7 @@ PASS ../../amber/testdata/rmse_too_large.expect_fail.amber (T) (expected failure
 }
 
 func TestRunScriptsVerbose(t *testing.T) {
-	out, _, _ := runScriptsT(t, "-v", td+"emd.amber")
+	out, _, _ := runScriptsT(t, "--log-commands", td+"emd.amber")
 	for _, want := range []string{"emd.amber:17: EXPECT a EQ_HISTOGRAM_EMD_BUFFER b TOLERANCE 0.01", "emd.amber:18: EXPECT x RMSE_BUFFER y TOLERANCE 0.11", "PASS"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("-v output lacks %q:\n%s", want, out)
@@ -139,20 +145,93 @@ func TestRunScriptsTimeout(t *testing.T) {
 	}
 }
 
-func TestLooksLikeScripts(t *testing.T) {
-	for args, want := range map[string]bool{
-		"a.amber":                        true,
-		"-j 2 a.amber b.vkscript":        true,
-		"-v a.amber " + td:               true,
-		"--device-info":                  true,
-		"module.spv":                     false,
-		"a.amber module.spv":             false,
-		"":                               false,
-		"--list-unsupported " + td + "x": true,
+// TestRunMode: spvx run decides its mode from the files (names, a
+// directory, a script's content) or --kernel/--script, whatever the flags
+// and their order.
+func TestRunMode(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "script.txt")
+	os.WriteFile(script, []byte("#!amber\nSHADER compute s GLSL\nEND\n"), 0o644)
+	for args, want := range map[string]string{
+		"a.amber":                   "script",
+		"-j 2 a.amber b.vkscript":   "script",
+		"a.amber -j 2 --json " + td: "script",
+		"--device-info":             "script",
+		"-t spv1.3 s.amber":         "script",
+		"module.spv":                "kernel",
+		"module.spv --groups 2":     "kernel",
+		"--script module.spv":       "script",
+		"--kernel x.amber":          "kernel",
+		script:                      "script",
+		"a.amber module.spv":        "error",
+		"":                          "error",
+		"m1.spv m2.spv":             "error",
+		"--kernel --script m.spv":   "error",
 	} {
-		if got := looksLikeScripts(strings.Fields(args)); got != want {
-			t.Errorf("%q: %v, want %v", args, got, want)
+		fs := newFlagSet("run", runUsage, stdio{})
+		r := declareRunFlags(fs)
+		pos, err := fs.parseArgs(strings.Fields(args))
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
 		}
+		m, err := r.mode(fs, pos)
+		got := map[runMode]string{kernelMode: "kernel", scriptMode: "script"}[m]
+		if err != nil {
+			got = "error"
+		}
+		if got != want {
+			t.Errorf("%q: %s (%v), want %s", args, got, err, want)
+		}
+	}
+}
+
+// TestRunFlagsAnywhere: the fixes of issue 20 for spvx run's command line.
+func TestRunFlagsAnywhere(t *testing.T) {
+	for _, args := range [][]string{
+		{td + "emd.amber", "-j", "1"},
+		{td + "emd.amber", "--json"},
+		{"-t", "spv1.3", td + "emd.amber"},
+		{"-q", td + "emd.amber", "-s", "--disable-spirv-val", "-d", "-v", "1.1"},
+	} {
+		// The no-op engine may fail the script's EXPECTs: what matters is
+		// that the command line is taken.
+		if out, errs, code := runScriptsT(t, args...); code == exitUsage || strings.Contains(errs, "spvx run") || !strings.Contains(out+errs, "emd.amber") {
+			t.Errorf("spvx run %q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	out, errs, code := runCLI(t, nil, "run", td+"emd.amber", "-h")
+	if code != exitOK || errs != "" || !strings.Contains(out, "Kernel mode flags:") || !strings.Contains(out, "Script mode flags") || !strings.Contains(out, "--disable-spirv-val") {
+		t.Errorf("spvx run x.amber -h: exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+	_, errs, code = runCLI(t, nil, "run", td+"emd.amber", "--groups", "2")
+	if code != exitUsage || errs != "spvx run: --groups is not a flag of script mode (Amber scripts) (run 'spvx run --help')\n" {
+		t.Errorf("kernel flag in script mode: exit %d, %q", code, errs)
+	}
+	if out, _, code := runScriptsT(t, "-q", td+"emd.amber"); code == exitUsage || strings.Contains(out, "passed") || !strings.Contains(out, "emd.amber") {
+		t.Errorf("-q: exit %d, %q", code, out)
+	}
+	if out, _, code := runScriptsT(t, "-q", "-s", td+"emd.amber"); !strings.Contains(out, ", 0 skipped") {
+		t.Errorf("-q -s: exit %d, %q", code, out)
+	}
+	if _, errs, code := runScriptsT(t, "-v", "one", td+"emd.amber"); code != exitUsage || !strings.Contains(errs, `invalid value "one" for flag -v: want MAJOR.MINOR`) {
+		t.Errorf("-v one: exit %d, %q", code, errs)
+	}
+}
+
+// TestRunParseOnly: -p parses and runs nothing; a script that does not
+// parse fails with its FILE:LINE.
+func TestRunParseOnly(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runScriptsMain([]string{"-p", td + "emd.amber"}, &out, &errb, blockEngine{})
+	if code != exitOK || out.Len() != 0 || errb.Len() != 0 {
+		t.Errorf("-p emd.amber: exit %d, %q %q", code, out.String(), errb.String())
+	}
+	bad := filepath.Join(t.TempDir(), "bad.amber")
+	os.WriteFile(bad, []byte("#!amber\nBUFFER\n"), 0o644)
+	out.Reset()
+	code = runScriptsMain([]string{"-p", bad}, &out, &errb, blockEngine{})
+	if code != exitRejected || !strings.Contains(errb.String(), bad+":2") {
+		t.Errorf("-p bad.amber: exit %d, %q", code, errb.String())
 	}
 }
 
@@ -186,5 +265,59 @@ func TestRunScriptsHTML(t *testing.T) {
 	}
 	if strings.Count(s, `class="failure"`) != 2 {
 		t.Errorf("%d failure sections", strings.Count(s, `class="failure"`))
+	}
+}
+
+// countEngine fills every bound buffer with 0, 1, 2, ... on each RUN.
+type countEngine struct{}
+
+func (countEngine) Run(_ context.Context, job *amber.Job) error {
+	for _, d := range job.Descriptors {
+		for _, v := range d.Views {
+			for i := range v {
+				v[i] = byte(i)
+			}
+		}
+	}
+	return nil
+}
+
+// TestRunDumpBuffer: -b FILE -B [SET:]BINDING writes the buffer after the
+// run as amber does; a pipeline name in -B is refused with what to give.
+func TestRunDumpBuffer(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.amber")
+	os.WriteFile(script, []byte(`#!amber
+SHADER compute s SPIRV-ASM
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%l = OpLabel
+OpReturn
+OpFunctionEnd
+END
+BUFFER a DATA_TYPE uint8 SIZE 20 FILL 9
+PIPELINE compute p
+  ATTACH s
+  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 1
+END
+RUN p 1 1 1
+`), 0o644)
+	dump := filepath.Join(dir, "dump.txt")
+	var out, errb bytes.Buffer
+	code := runScriptsMain([]string{"--no-validate", script, "-b", dump, "-B", "0:1"}, &out, &errb, countEngine{})
+	b, err := os.ReadFile(dump)
+	want := "0:1\n 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n 10 11 12 13\n"
+	if code != exitOK || err != nil || string(b) != want {
+		t.Errorf("exit %d (%s %s), dump %q, want %q", code, out.String(), errb.String(), b, want)
+	}
+	errb.Reset()
+	code = runScriptsMain([]string{script, "-b", dump, "-B", "p:0:1"}, &out, &errb, countEngine{})
+	if code != exitUsage || !strings.Contains(errb.String(), "-B p:0:1: spvx does not take a pipeline name") {
+		t.Errorf("-B p:0:1: exit %d, %q", code, errb.String())
 	}
 }

@@ -23,23 +23,23 @@ func runShuffle(args []string, s stdio) int {
 	asJSON := fs.Bool("json", false, "with --values, print the result as a JSON array of arrays")
 	svg := fs.String("svg", "", "draw where each result bit comes from into `FILE`")
 	style := fs.String("style", "grid", "picture style: grid (result cells coloured by source invocation) or lines (arrows; small cases)")
-	pos, code, ok := parseFlags(fs, args, s)
+	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 || *from == "" || *to == "" || *n == 0 {
-		return usageErr(s, fs, "shuffle", "--from, --to and --subgroup are required and no positional arguments are taken")
+		return fs.usageErr("--from, --to and --subgroup are required and no positional arguments are taken")
 	}
 	if *n < 1 || *n > 1<<16 {
-		return usageErr(s, fs, "shuffle", fmt.Sprintf("--subgroup %d: want 1 to 65536", *n))
+		return fs.usageErr(fmt.Sprintf("--subgroup %d: want 1 to 65536", *n))
 	}
 	src, err := parseShuffleType(*from)
 	if err != nil {
-		return usageErr(s, fs, "shuffle", "--from: "+err.Error())
+		return fs.usageErr("--from: " + err.Error())
 	}
 	dst, err := parseShuffleType(*to)
 	if err != nil {
-		return usageErr(s, fs, "shuffle", "--to: "+err.Error())
+		return fs.usageErr("--to: " + err.Error())
 	}
 	if err := subgroup.CheckSupported(src, dst); err != nil {
 		return fail(s, "shuffle", err)
@@ -51,7 +51,7 @@ func runShuffle(args []string, s stdio) int {
 		case "lines":
 			opts.Style = diagram.Lines
 		default:
-			return usageErr(s, fs, "shuffle", fmt.Sprintf("--style %q: want grid or lines", *style))
+			return fs.usageErr(fmt.Sprintf("--style %q: want grid or lines", *style))
 		}
 		pic, err := diagram.ShuffleSVG(src, dst, *n, opts)
 		if err != nil {

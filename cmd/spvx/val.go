@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"runtime/debug"
-	"strings"
 
 	"spvx/asm"
 	"spvx/spirv"
@@ -46,9 +44,10 @@ Options (spvx's):
 // valDiag is one --json diagnostic.
 type valDiag struct {
 	File    string `json:"file"`
-	Inst    int    `json:"inst"` // instruction index, -1 for the module
-	Word    int    `json:"word"` // word offset, header included
-	Line    int    `json:"line"` // spirv-val's "line N"
+	Inst    int    `json:"inst"`          // instruction index, -1 for the module
+	Word    int    `json:"word"`          // word offset, header included
+	Line    int    `json:"line"`          // spirv-val's "line N"
+	Pos     string `json:"pos,omitempty"` // FILE:LINE:COL in assembly text
 	Message string `json:"message"`
 	VUID    string `json:"vuid,omitempty"`
 	Text    string `json:"instruction,omitempty"`
@@ -60,9 +59,7 @@ func runVal(args []string, s stdio) int {
 	// short-lived process, so the collector runs less often (3% of
 	// spvx val big.spv).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	fs := flag.NewFlagSet("val", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprint(s.err, valUsage) }
+	fs := newFlagSet("val", valUsage, s)
 	var opts val.Options
 	env := fs.String("target-env", "spv1.6", "")
 	lim := &opts.Limits
@@ -116,11 +113,9 @@ func runVal(args []string, s stdio) int {
 	fs.BoolVar(&opts.All, "all", false, "")
 	fs.BoolVar(&opts.SpecStrict, "spec-strict", false, "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
+	files, code, ok := fs.parse(args)
+	if !ok {
+		return code
 	}
 	if *version {
 		printVersion(s.out)
@@ -133,14 +128,12 @@ func runVal(args []string, s stdio) int {
 	}
 	e, err := val.ParseEnv(*env)
 	if err != nil {
-		fmt.Fprintf(s.err, "spvx val: %v\n", err)
-		return exitUsage
+		return fs.usageErr(err.Error())
 	}
 	opts.Env = e
 	if opts.BeforeHLSLLegalization {
 		opts.RelaxLogicalPointer = true
 	}
-	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"} // spirv-val reads standard input without a file
 	}
@@ -150,7 +143,7 @@ func runVal(args []string, s stdio) int {
 	status := exitOK
 	var diags []valDiag
 	for _, name := range files {
-		m, err := loadValModule(name, *env, s)
+		m, text, err := loadValModule(name, *env, s)
 		if err != nil {
 			status = exitRejected
 			if *asJSON {
@@ -178,17 +171,22 @@ func runVal(args []string, s stdio) int {
 			continue
 		}
 		texts := val.ErrorTexts(m, list)
+		where := instructionPlaces(m, text)
 		if several && !*asJSON {
 			fmt.Fprintf(out, "%s:\n", name)
 		}
 		for k, d := range list {
 			text := texts[k]
+			at := ""
+			if where != nil && d.Inst >= 0 && d.Inst < len(where) {
+				at = fmt.Sprintf("%s:%d:%d", name, where[d.Inst].line, where[d.Inst].col)
+			}
 			if *asJSON {
 				diags = append(diags, valDiag{File: name, Inst: d.Inst, Word: d.Word, Line: d.Line(),
-					Message: d.Msg, VUID: d.VUID, Text: text})
+					Pos: at, Message: d.Msg, VUID: d.VUID, Text: text})
 				continue
 			}
-			printValError(out, d, text)
+			printValError(out, d, text, at)
 		}
 	}
 	if *asJSON {
@@ -204,45 +202,54 @@ func runVal(args []string, s stdio) int {
 	return status
 }
 
-// printValError writes one error as spirv-val does: the message line,
-// then, for an error about an instruction, the instruction indented by two
-// spaces and an empty line.
-func printValError(w io.Writer, d val.Error, text string) {
-	fmt.Fprintf(w, "error: line %d: %s\n", d.Line(), d.Error())
+// printValError prints one diagnostic as spirv-val does ("error: line N",
+// N the instruction's index), or, when the input was assembly text, with
+// the instruction's place in the text, FILE:LINE:COL, as compilers do.
+func printValError(w io.Writer, d val.Error, text, at string) {
+	if at != "" {
+		fmt.Fprintf(w, "%s: error: %s\n", at, d.Error())
+	} else {
+		fmt.Fprintf(w, "error: line %d: %s\n", d.Line(), d.Error())
+	}
 	if d.Inst >= 0 {
 		fmt.Fprintf(w, "  %s\n\n", text)
 	}
 }
 
-// loadValModule reads a binary, hex dump or .spvasm file and decodes it.
-func loadValModule(name, env string, s stdio) (*spirv.Module, error) {
+// loadValModule reads and decodes one input of spvx val, whatever its
+// kind (a binary, a hex dump, or assembly text, assembled first). For
+// text it also returns the text, so diagnostics can name FILE:LINE:COL
+// (see instructionPlaces); nil otherwise.
+func loadValModule(name, env string, s stdio) (*spirv.Module, []byte, error) {
 	// Not released: the decoded module may view the bytes in place, and
 	// the caller keeps it; a mapping lasts until spvx exits.
 	b, _, err := readAny(name, s)
 	if err != nil {
-		return nil, pathless(err)
+		return nil, nil, fmt.Errorf("%s: %w", name, pathless(err))
 	}
-	if strings.HasSuffix(name, ".spvasm") {
-		// LaxIDs: undefined and twice-defined ids are the validator's to
-		// report, with spirv-val's messages.
-		opt := asm.Options{File: name, TargetEnv: env, LaxIDs: true}
-		words, err := asm.Assemble(b, opt)
-		if err != nil {
-			var list asm.ErrorList
-			if errors.As(err, &list) {
-				var msgs []string
-				for _, e := range list {
-					msgs = append(msgs, e.Error())
-				}
-				return nil, errors.New(strings.Join(msgs, "\n"))
-			}
-			return nil, err
-		}
-		return spirv.DecodeWords(words)
+	switch inputKindOf(b) {
+	case kindEmpty:
+		return nil, nil, fmt.Errorf("%s: %w", name, errEmptyModule)
+	case kindOther:
+		return nil, nil, fmt.Errorf("%s: this is %s", name, kindOther)
 	}
-	b, err = binaryModule(b)
-	if err != nil {
-		return nil, err
+	m, err := decodeInput(b, asm.Options{File: name, TargetEnv: env, LaxIDs: true})
+	if err != nil || inputKindOf(b) != kindText {
+		return m, nil, err
 	}
-	return spirv.Decode(b)
+	return m, b, nil
+}
+
+// instructionPlaces returns where each of m's instructions starts in its
+// assembly text, or nil when the text is nil or the scan cannot follow it
+// (raw !words), and diagnostics fall back to spirv-val's "line N".
+func instructionPlaces(m *spirv.Module, text []byte) []textPos {
+	if text == nil {
+		return nil
+	}
+	pos := textPositions(text)
+	if len(pos) != m.Len() {
+		return nil
+	}
+	return pos
 }

@@ -291,7 +291,10 @@ func TestValCLI(t *testing.T) {
 	good := filepath.Join(dir, "good.spvasm")
 	bad := filepath.Join(dir, "bad.spvasm")
 	os.WriteFile(good, []byte(valHead+valTail), 0o666)
-	os.WriteFile(bad, []byte("OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpCapability Int8\nOpName %ghost \"ghost\"\n"+valTail), 0o666)
+	// Comments, a blank line, a string holding "OpCapability" and
+	// indentation: the error's place is the text's line 6, column 3, where
+	// spirv-val would say "line 3" (the instruction's index).
+	os.WriteFile(bad, []byte("; a module\nOpCapability Shader ; \"OpNop\n\nOpMemoryModel Logical GLSL450 ; OpNop\n\n  OpCapability Int8\nOpName %ghost \"gh\\\"OpNop\nost\"\n"+valTail), 0o666)
 	runVal := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
 		code := run(append([]string{"val"}, args...), stdio{nil, &out, &errb})
@@ -301,7 +304,7 @@ func TestValCLI(t *testing.T) {
 		t.Errorf("valid module: status %d, %q", code, e)
 	}
 	code, _, e := runVal(bad)
-	want := "error: line 3: Capability is in an invalid layout section\n  OpCapability Int8\n\n"
+	want := bad + ":6:3: error: Capability is in an invalid layout section\n  OpCapability Int8\n\n"
 	if code != exitRejected || e != want {
 		t.Errorf("invalid module: status %d\n%q\nwant\n%q", code, e, want)
 	}
@@ -314,7 +317,7 @@ func TestValCLI(t *testing.T) {
 	code, o, _ := runVal("--json", bad)
 	var diags []valDiag
 	if err := json.Unmarshal([]byte(o), &diags); err != nil || code != exitRejected || len(diags) != 1 ||
-		diags[0].Line != 3 || diags[0].Inst != 2 || diags[0].Word != 5+2+3 || diags[0].Text != "OpCapability Int8" {
+		diags[0].Line != 3 || diags[0].Pos != bad+":6:3" || diags[0].Inst != 2 || diags[0].Word != 5+2+3 || diags[0].Text != "OpCapability Int8" {
 		t.Errorf("--json: status %d, %v, %+v\n%s", code, err, diags, o)
 	}
 	if code, _, _ := runVal("--target-env", "vulkan9", good); code != exitUsage {
