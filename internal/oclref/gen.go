@@ -236,7 +236,8 @@ type Kernel struct {
 }
 
 // RandomHeader is what every program of random kernels starts with: fp64,
-// no contraction, and cnan, which makes a NaN canonical.
+// no contraction, cnan, which makes a NaN canonical, and cabs_diff, the
+// definition of abs_diff for long (PoCL 3.1's wraps).
 var RandomHeader = func() string {
 	var b strings.Builder
 	b.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL FP_CONTRACT OFF\n")
@@ -250,6 +251,10 @@ var RandomHeader = func() string {
 			}
 		}
 	}
+	for _, n := range []string{"2", "4", "8", "16"} {
+		fmt.Fprintf(&b, "__attribute__((overloadable)) ulong%s cabs_diff(long%s x, long%s y) { return select(as_ulong%s(y) - as_ulong%s(x), as_ulong%s(x) - as_ulong%s(y), x > y); }\n", n, n, n, n, n, n, n)
+	}
+	b.WriteString("__attribute__((overloadable)) ulong cabs_diff(long x, long y) { return x > y ? (ulong)x - (ulong)y : (ulong)y - (ulong)x; }\n")
 	return b.String()
 }()
 
@@ -1093,6 +1098,11 @@ func (g *gen) intOp(t vtype, d int) *expr {
 		if g.chance(0.5) {
 			return node(t, "abs($0)", g.expr(src, d))
 		}
+		if src.k.isSigned() && src.k.size() == 8 {
+			// PoCL 3.1's abs_diff on long computes abs(x - y), which
+			// wraps; cabs_diff (RandomHeader) is the definition
+			return node(t, "cabs_diff($0, $1)", g.expr(src, d), g.expr(src, d))
+		}
 		return node(t, "abs_diff($0, $1)", g.expr(src, d), g.expr(src, d))
 	case 10:
 		if t.k.size() < 2 {
@@ -1170,6 +1180,12 @@ func (g *gen) floatOp(t vtype, d int) *expr {
 			fn = "fdim"
 		}
 		a, b := two()
+		if fn == "fmin" || fn == "fmax" {
+			// the sign of a zero result of fmin(-0, +0) is the first
+			// operand's by OpenCL's words and either by IEEE minNum's;
+			// PoCL takes +0: + 0 makes the zero positive
+			return node(t, fn+"($0, $1) + 0", a, b)
+		}
 		return node(t, fn+"($0, $1)", a, b)
 	case 5:
 		a, b := two()

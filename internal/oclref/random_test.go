@@ -1,6 +1,7 @@
 package oclref
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -63,10 +64,12 @@ func TestRandom(t *testing.T) {
 		go func(first uint64, count int) {
 			defer func() { <-sem; wg.Done() }()
 			r := randomBatchRun(ref, s, first, count, reduce)
-			t.Logf("seeds %d..%d: %d differ, %d PoCL splits%s", first, first+uint64(count)-1, len(r.bad), len(r.splits), strings.Join(append([]string{""}, append(r.bad, r.splits...)...), "\n\t"))
+			t.Logf("seeds %d..%d: %d differ, %d PoCL splits, %d PoCL failures%s", first, first+uint64(count)-1, len(r.bad), len(r.splits), len(r.refFailed),
+				strings.Join(append([]string{""}, append(append(r.bad, r.splits...), r.refFailed...)...), "\n\t"))
 			mu.Lock()
 			total.bad = append(total.bad, r.bad...)
 			total.splits = append(total.splits, r.splits...)
+			total.refFailed = append(total.refFailed, r.refFailed...)
 			total.skipped += r.skipped
 			mu.Unlock()
 		}(seed0+uint64(lo), hi-lo)
@@ -77,10 +80,14 @@ func TestRandom(t *testing.T) {
 	if len(total.splits) > 0 {
 		t.Logf("%d kernels on which PoCL's optimized build differed from its unoptimized one (-cl-opt-disable) and spvx agreed with the unoptimized one:\n%s", len(total.splits), strings.Join(total.splits, "\n"))
 	}
+	if len(total.refFailed) > 0 {
+		sort.Strings(total.refFailed)
+		t.Logf("%d kernels PoCL failed on alone (crashed, timed out or could not build; not compared):\n%s", len(total.refFailed), strings.Join(total.refFailed, "\n"))
+	}
 	if len(total.bad) > 0 {
 		t.Errorf("%d of %d random kernels differ from PoCL:\n%s", len(total.bad), n, strings.Join(total.bad, "\n"))
 	}
-	t.Logf("%d random kernels (seeds %d..%d) compared with PoCL under %d schedules; %d not translatable by llvm-spirv-15; %d differ; %d PoCL splits", n-total.skipped, seed0, seed0+uint64(n)-1, len(randomSchedules(0)), total.skipped, len(total.bad), len(total.splits))
+	t.Logf("%d random kernels (seeds %d..%d) compared with PoCL under %d schedules; %d not translatable by llvm-spirv-15; %d differ; %d PoCL splits; %d PoCL failures", n-total.skipped-len(total.refFailed), seed0, seed0+uint64(n)-1, len(randomSchedules(0)), total.skipped, len(total.bad), len(total.splits), len(total.refFailed))
 }
 
 // randomEngines are the engines of the random kernels: spvx's side
@@ -98,9 +105,14 @@ func randomEngines(t *testing.T) (*Reference, *SPVX) {
 // agreed with that), and how many kernels llvm-spirv-15 could not
 // translate.
 type batchResult struct {
-	bad, splits []string
-	skipped     int
+	bad, splits, refFailed []string
+	skipped                int
 }
+
+// refError is PoCL failing on a whole program.
+type refError struct{ err error }
+
+func (e *refError) Error() string { return "PoCL: " + e.err.Error() }
 
 // randomBatchRun compares count kernels from seed first in one program,
 // and with reduce, reduces each that differs and writes it under
@@ -110,9 +122,26 @@ func randomBatchRun(ref *Reference, s *SPVX, first uint64, count int, reduce boo
 	for i := 0; i < count; i++ {
 		ks = append(ks, Generate(first+uint64(i)))
 	}
+	return compareBatch(ref, s, ks, reduce)
+}
+
+// compareBatch compares kernels in one program. When PoCL fails on the
+// program (its host crashes or times out, or it cannot build it), the
+// batch is split until the kernels it fails on stand alone; those are
+// reported apart (refFailed), not compared.
+func compareBatch(ref *Reference, s *SPVX, ks []*Kernel, reduce bool) batchResult {
 	c, err := compareKernels(ref, s, ks)
-	if err != nil {
-		return batchResult{bad: []string{fmt.Sprintf("seeds %d..%d: %v", first, first+uint64(count)-1, err)}}
+	var rerr *refError
+	switch {
+	case errors.As(err, &rerr) && len(ks) > 1:
+		a := compareBatch(ref, s, ks[:len(ks)/2], reduce)
+		b := compareBatch(ref, s, ks[len(ks)/2:], reduce)
+		return batchResult{bad: append(a.bad, b.bad...), splits: append(a.splits, b.splits...),
+			refFailed: append(a.refFailed, b.refFailed...), skipped: a.skipped + b.skipped}
+	case errors.As(err, &rerr):
+		return batchResult{refFailed: []string{fmt.Sprintf("seed %d: %.300v", ks[0].Seed, err)}}
+	case err != nil:
+		return batchResult{bad: []string{fmt.Sprintf("seeds %d..%d: %v", ks[0].Seed, ks[len(ks)-1].Seed, err)}}
 	}
 	r := batchResult{skipped: c.skipped}
 	for i, d := range c.poclSplits {
@@ -164,10 +193,10 @@ func compareKernels(ref *Reference, s *SPVX, ks []*Kernel) (*comparison, error) 
 	p := randomProgram(ks, names)
 	want, err := ref.Run(p)
 	if err != nil {
-		return nil, err
+		return nil, &refError{err}
 	}
 	if want.BuildErr != nil {
-		return nil, fmt.Errorf("PoCL: %.3000s", want.BuildErr)
+		return nil, &refError{fmt.Errorf("%.3000s", want.BuildErr)}
 	}
 	c := &comparison{diffs: make([]string, len(ks)), poclSplits: make([]string, len(ks))}
 	var gots [][]*Outcome
