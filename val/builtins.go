@@ -433,13 +433,6 @@ func (s *state) builtins() bool {
 	return s.builtinReferences(rules)
 }
 
-func bracket(v string) string {
-	if v == "" {
-		return ""
-	}
-	return "[" + v + "] "
-}
-
 // builtinStorageAtDefinition is the Input storage class check the
 // subgroup built-ins make at their definition.
 func (s *state) builtinStorageAtDefinition(j int, b spirv.BuiltIn) bool {

@@ -276,9 +276,3 @@ func enumName(k spirv.OperandKind, v uint32) string {
 	}
 	return "Unknown"
 }
-
-// isDecorationGroupTarget reports whether id is an OpDecorationGroup.
-func (s *state) isDecorationGroupTarget(id uint32) bool {
-	j, ok := s.x.Def(id)
-	return ok && s.m.Inst(j).Opcode == spirv.OpDecorationGroup
-}

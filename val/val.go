@@ -156,11 +156,6 @@ func (s *state) interleaved(passes ...func() bool) bool {
 	return len(s.errs) > start
 }
 
-// errStop is returned by passes to say "stop validating".
-type stopError struct{}
-
-func (stopError) Error() string { return "stop" }
-
 // fail records an error at instruction i (-1: none). It reports whether
 // validation must stop (always, unless Options.All).
 func (s *state) fail(i int, vuid, format string, args ...any) bool {
