@@ -79,8 +79,6 @@ func directed32(v float64, f float32, mode uint8) float32 {
 	return f
 }
 
-func isNaN(x uint64, s scalar) bool { return math.IsNaN(toF64(x, s)) }
-
 // fbin computes a binary float operation at the precision of s: the exact
 // operands in float64, rounded once (float64 holds every exact sum, product
 // and quotient of the narrower formats to within the double-rounding bound).
