@@ -102,8 +102,8 @@ func (e *fakeEngine) Run(ctx context.Context, j *Job) error {
 	case "half":
 		in, out := view(0, 0), view(0, 1)
 		for i := 0; i < n; i++ {
-			h := HalfToFloat32(binary.LittleEndian.Uint16(in[2*i:]))
-			binary.LittleEndian.PutUint16(out[2*i:], Float32ToHalf(2*h))
+			h := amberHalfToFloat(binary.LittleEndian.Uint16(in[2*i:]))
+			binary.LittleEndian.PutUint16(out[2*i:], amberFloatToHalf(2*h))
 		}
 	case "main":
 		out := view(0, 0)

@@ -994,7 +994,7 @@ func (p *amberParser) specialize(a *Attachment) error {
 		}
 		switch ty.Bits {
 		case 16:
-			bits = uint64(Float32ToHalf(float32(f)))
+			bits = uint64(amberFloatToHalf(float32(f)))
 		case 32:
 			bits = uint64(math.Float32bits(float32(f)))
 		default:

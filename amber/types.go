@@ -422,7 +422,7 @@ func put(b []byte, s Scalar, v Value) {
 		f := v.asFloat()
 		switch s.Bits {
 		case 16:
-			binary.LittleEndian.PutUint16(b, Float32ToHalf(float32(f)))
+			binary.LittleEndian.PutUint16(b, amberFloatToHalf(float32(f)))
 		case 32:
 			binary.LittleEndian.PutUint32(b, math.Float32bits(float32(f)))
 		default:
@@ -472,7 +472,7 @@ func get(b []byte, s Scalar) number {
 	case Float:
 		switch s.Bits {
 		case 16:
-			return number{kind: Float, bits: 16, f: float64(HalfToFloat32(uint16(u)))}
+			return number{kind: Float, bits: 16, f: float64(amberHalfToFloat(uint16(u)))}
 		case 32:
 			return number{kind: Float, bits: 32, f: float64(math.Float32frombits(uint32(u)))}
 		}
@@ -503,11 +503,12 @@ func formatFloat(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// Float32ToHalf converts as amber's float16 helper does: the mantissa is
+// amberFloatToHalf converts as amber's float16 helper does (not IEEE: mx has
+// those conversions, HalfFromFloat32 and HalfToFloat32): the mantissa is
 // truncated and float32 denormals become zero. Unlike amber (which asserts),
 // values beyond float16's range become infinity, values below its normal
 // range become signed zero, and NaN stays NaN.
-func Float32ToHalf(f float32) uint16 {
+func amberFloatToHalf(f float32) uint16 {
 	b := math.Float32bits(f)
 	sign := uint16(b>>31) << 15
 	exp := int(b>>23) & 0xff
@@ -531,11 +532,11 @@ func Float32ToHalf(f float32) uint16 {
 	return sign | uint16(e)<<10 | uint16(mant>>13)
 }
 
-// HalfToFloat32 converts as amber's float16 helper does, so EXPECT sees
+// amberHalfToFloat converts as amber's float16 helper does, so EXPECT sees
 // what amber sees: denormals read as zero, and the all-ones exponent
 // (infinity, NaN) reads as the finite value 2^16 × (1 + mantissa), as in
 // amber.
-func HalfToFloat32(h uint16) float32 {
+func amberHalfToFloat(h uint16) float32 {
 	sign := uint32(h&0x8000) << 16
 	exp := uint32(h>>10) & 0x1f
 	if exp == 0 {

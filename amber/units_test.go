@@ -89,22 +89,22 @@ func TestFloat16(t *testing.T) {
 		{0.333, 0x3553}, // truncated, as amber does (round to nearest would be 0x3554)
 		{1e-6, 0}, {1e6, 0x7c00}, {float32(math.Inf(-1)), 0xfc00},
 	} {
-		if got := Float32ToHalf(c.f); got != c.h {
-			t.Errorf("Float32ToHalf(%v) = %#04x, want %#04x", c.f, got, c.h)
+		if got := amberFloatToHalf(c.f); got != c.h {
+			t.Errorf("amberFloatToHalf(%v) = %#04x, want %#04x", c.f, got, c.h)
 		}
 	}
-	if math.Float32bits(Float32ToHalf32(float32(math.NaN()))) == 0 {
+	if math.Float32bits(amberHalfRoundTrip(float32(math.NaN()))) == 0 {
 		t.Error("NaN")
 	}
 	for h, want := range map[uint16]float32{0x3c00: 1, 0xc000: -2, 0x0001: 0 /* denormal flushed */, 0x7c00: 65536 /* amber's reading */} {
-		if got := HalfToFloat32(h); got != want {
-			t.Errorf("HalfToFloat32(%#04x) = %v, want %v", h, got, want)
+		if got := amberHalfToFloat(h); got != want {
+			t.Errorf("amberHalfToFloat(%#04x) = %v, want %v", h, got, want)
 		}
 	}
 }
 
-// Float32ToHalf32 round-trips through half.
-func Float32ToHalf32(f float32) float32 { return HalfToFloat32(Float32ToHalf(f)) }
+// amberHalfRoundTrip round-trips through half.
+func amberHalfRoundTrip(f float32) float32 { return amberHalfToFloat(amberFloatToHalf(f)) }
 
 func TestTokenizer(t *testing.T) {
 	z := newTokenizer("EXPECT b IDX 0 TOLERANCE 1% .5 -3 0x1F nan 1.5e3 a,b(c) \"q s\" # comment\nX \\\n Y", 1)
