@@ -1,0 +1,198 @@
+package entryinfo
+
+import (
+	"fmt"
+	"strings"
+
+	"spvx/spirv"
+)
+
+// usedIDs returns every id that fn and the functions it reaches refer to:
+// a function's id operand that names a function is followed, so the walk
+// covers the call graph once.
+func (d *describer) usedIDs(fn uint32) map[uint32]bool {
+	used := map[uint32]bool{}
+	seen := map[uint32]bool{fn: true}
+	work := []uint32{fn}
+	for len(work) > 0 {
+		fi, ok := d.funcs[work[len(work)-1]]
+		work = work[:len(work)-1]
+		if !ok {
+			continue
+		}
+		f := &d.x.Functions[fi]
+		for i := f.Start; i <= f.End && i < d.m.Len(); i++ {
+			in := d.m.Inst(i)
+			d.steps++
+			for k, op := range in.Operands {
+				if op.Kind != spirv.OperandKindIdRef || op.Count != 1 {
+					continue
+				}
+				id := in.Word(k)
+				used[id] = true
+				if _, isFn := d.funcs[id]; isFn && !seen[id] {
+					seen[id] = true
+					work = append(work, id)
+				}
+			}
+		}
+	}
+	return used
+}
+
+// binding describes the variable id if it is a descriptor: an OpVariable
+// with both a DescriptorSet and a Binding decoration.
+func (d *describer) binding(id uint32) (Binding, bool) {
+	i, ok := d.x.Def(id)
+	if !ok || d.m.Inst(i).Opcode != spirv.OpVariable {
+		return Binding{}, false
+	}
+	set, ok1 := d.decoration(id, spirv.DecorationDescriptorSet)
+	bnd, ok2 := d.decoration(id, spirv.DecorationBinding)
+	if !ok1 || !ok2 || len(set.Params) == 0 || len(bnd.Params) == 0 {
+		return Binding{}, false
+	}
+	b := Binding{Set: set.Params[0], Binding: bnd.Params[0], ID: id, Name: d.name(id), Count: 1}
+	pt := d.x.Types[d.resultType(id)]
+	if pt == nil || pt.Kind != spirv.TypePointer {
+		b.Descriptor = "unknown"
+		return b, true
+	}
+	b.Storage = pt.Storage
+	elem := pt.Elem
+	if t := d.x.Types[elem]; t != nil && (t.Kind == spirv.TypeArray || t.Kind == spirv.TypeRuntimeArray) {
+		b.Count, elem = int(t.Count), t.Elem // Count 0: runtime (or unknown) length
+	}
+	if b.Name == "" {
+		b.Name = d.name(elem)
+	}
+	b.Descriptor = d.descriptor(pt.Storage, elem)
+	if pt.Storage == spirv.StorageClassStorageBuffer || pt.Storage == spirv.StorageClassUniform {
+		b.Size = d.layout(elem, false).size()
+	}
+	return b, true
+}
+
+// descriptor names the Vulkan descriptor type of a resource of type t in
+// storage class sc.
+func (d *describer) descriptor(sc spirv.StorageClass, t uint32) string {
+	switch sc {
+	case spirv.StorageClassStorageBuffer:
+		return "storage buffer"
+	case spirv.StorageClassUniform:
+		if _, ok := d.decoration(t, spirv.DecorationBufferBlock); ok {
+			return "storage buffer"
+		}
+		return "uniform buffer"
+	}
+	ty := d.x.Types[t]
+	if ty == nil {
+		return "unknown"
+	}
+	switch ty.Op {
+	case spirv.OpTypeSampler:
+		return "sampler"
+	case spirv.OpTypeSampledImage:
+		return "combined image sampler"
+	case spirv.OpTypeAccelerationStructureKHR:
+		return "acceleration structure"
+	case spirv.OpTypeImage:
+		return d.imageDescriptor(t)
+	}
+	return strings.TrimPrefix(ty.Op.String(), "OpType")
+}
+
+// imageDescriptor tells storage from sampled images and texel buffers by
+// OpTypeImage's Dim (word 3) and Sampled (word 7) operands.
+func (d *describer) imageDescriptor(t uint32) string {
+	i, _ := d.x.Def(t)
+	w := d.m.Inst(i).Words
+	if len(w) < 8 {
+		return "image"
+	}
+	storage := w[7] == 2
+	switch {
+	case spirv.Dim(w[3]) == spirv.DimBuffer && storage:
+		return "storage texel buffer"
+	case spirv.Dim(w[3]) == spirv.DimBuffer:
+		return "uniform texel buffer"
+	case storage:
+		return "storage image"
+	}
+	return "sampled image"
+}
+
+// maxTextDepth bounds typeText's walk: pointers through forward pointers
+// can form a chain back to themselves that Index's depth does not count.
+const maxTextDepth = 64
+
+// typeText spells type t compactly, as spvx run's --print types: u32, i8,
+// f16, f32x4 (a vector), [8]u32, []f32, *f32, struct NAME.
+func (d *describer) typeText(t uint32) string {
+	var b strings.Builder
+	d.writeType(&b, t, 0)
+	return b.String()
+}
+
+func (d *describer) writeType(b *strings.Builder, t uint32, depth int) {
+	ty := d.x.Types[t]
+	if ty == nil {
+		fmt.Fprintf(b, "%%%d", t)
+		return
+	}
+	if depth > maxTextDepth {
+		b.WriteString("...")
+		return
+	}
+	switch ty.Kind {
+	case spirv.TypeVoid:
+		b.WriteString("void")
+	case spirv.TypeBool:
+		b.WriteString("bool")
+	case spirv.TypeInt:
+		sign := "u"
+		if ty.Signed {
+			sign = "i"
+		}
+		fmt.Fprintf(b, "%s%d", sign, ty.Width)
+	case spirv.TypeFloat:
+		d.writeFloat(b, ty)
+	case spirv.TypeVector:
+		d.writeType(b, ty.Elem, depth+1)
+		fmt.Fprintf(b, "x%d", ty.Count)
+	case spirv.TypeMatrix:
+		fmt.Fprintf(b, "mat%d(", ty.Count)
+		d.writeType(b, ty.Elem, depth+1)
+		b.WriteString(")")
+	case spirv.TypeArray:
+		fmt.Fprintf(b, "[%d]", ty.Count)
+		d.writeType(b, ty.Elem, depth+1)
+	case spirv.TypeRuntimeArray:
+		b.WriteString("[]")
+		d.writeType(b, ty.Elem, depth+1)
+	case spirv.TypeStruct:
+		if n := d.name(t); n != "" {
+			fmt.Fprintf(b, "struct %s", n)
+		} else {
+			fmt.Fprintf(b, "struct %%%d", t)
+		}
+	case spirv.TypePointer:
+		b.WriteString("*")
+		d.writeType(b, ty.Elem, depth+1)
+	default:
+		b.WriteString(strings.TrimPrefix(ty.Op.String(), "OpType"))
+	}
+}
+
+// writeFloat spells an IEEE float fN and any other encoding by its name.
+func (d *describer) writeFloat(b *strings.Builder, ty *spirv.Type) {
+	if !ty.HasEncoding {
+		fmt.Fprintf(b, "f%d", ty.Width)
+		return
+	}
+	if e, ok := spirv.OperandKindFPEncoding.Enumerant(uint32(ty.Encoding)); ok {
+		b.WriteString(e.Name)
+		return
+	}
+	fmt.Fprintf(b, "f%d(encoding %d)", ty.Width, uint32(ty.Encoding))
+}
