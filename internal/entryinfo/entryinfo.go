@@ -18,6 +18,14 @@ type Entry struct {
 	Name     string
 	Params   []Param   // Kernel: the entry function's parameters, in order
 	Bindings []Binding // GLCompute: the descriptors it uses, by (Set, Binding)
+	Push     *Push     // GLCompute: the push-constant block it uses, if any
+}
+
+// Push is the push-constant block an entry point uses.
+type Push struct {
+	ID   uint32
+	Name string // the variable's OpName, else its type's; "" if none
+	Size Size   // explicit layout
 }
 
 // Param is one parameter of a Kernel entry point.
@@ -56,16 +64,22 @@ type Binding struct {
 // trailing runtime array (0 if there is none).
 type Size struct{ Bytes, PerElement uint64 }
 
-// String spells the size as "16 bytes" or "16 bytes + 4 per element".
+// String spells the size as "16 bytes", "4 bytes per element" or
+// "16 bytes + 4 per element".
 func (s Size) String() string {
-	if s.PerElement == 0 {
+	switch {
+	case s.PerElement == 0:
 		return fmt.Sprintf("%d bytes", s.Bytes)
+	case s.Bytes == 0:
+		return fmt.Sprintf("%d bytes per element", s.PerElement)
 	}
 	return fmt.Sprintf("%d bytes + %d per element", s.Bytes, s.PerElement)
 }
 
-// Describe lists the module's Kernel and GLCompute entry points in module
-// order (other execution models are not a caller's business here). It
+// Describe describes the module's entry points, one Entry each in the
+// order of Index().EntryPoints; only Kernel and GLCompute ones get
+// parameters or bindings (a graphics stage's inputs are not its caller's
+// arguments). It
 // refuses a module whose types nest deeper than spirv.MaxTypeDepth or
 // refer to themselves, since it walks types.
 func Describe(m *spirv.Module) ([]Entry, error) {
@@ -85,9 +99,7 @@ func Describe(m *spirv.Module) ([]Entry, error) {
 		case spirv.ExecutionModelKernel:
 			e.Params = d.params(ep.Function)
 		case spirv.ExecutionModelGLCompute:
-			e.Bindings = d.bindings(ep)
-		default:
-			continue
+			e.Bindings, e.Push = d.bindings(ep)
 		}
 		out = append(out, e)
 	}
@@ -182,19 +194,22 @@ func (d *describer) resultType(id uint32) uint32 {
 	return 0
 }
 
-// bindings describes the descriptors entry point ep uses: the variables
+// bindings describes the descriptors entry point ep uses (the variables
 // with a DescriptorSet and Binding that its interface lists or that the
-// functions it calls refer to (before SPIR-V 1.4 the interface lists only
-// Input and Output variables).
-func (d *describer) bindings(ep *spirv.EntryPoint) []Binding {
+// functions it calls refer to: before SPIR-V 1.4 the interface lists only
+// Input and Output variables), and its push-constant block.
+func (d *describer) bindings(ep *spirv.EntryPoint) ([]Binding, *Push) {
 	used := d.usedIDs(ep.Function)
 	for _, id := range ep.Interface {
 		used[id] = true
 	}
 	var out []Binding
+	var push *Push
 	for id := range used {
 		if b, ok := d.binding(id); ok {
 			out = append(out, b)
+		} else if p, ok := d.push(id); ok && (push == nil || id < push.ID) {
+			push = p // (a valid module has at most one; the lowest id is stable)
 		}
 	}
 	slices.SortFunc(out, func(a, b Binding) int {
@@ -206,5 +221,22 @@ func (d *describer) bindings(ep *spirv.EntryPoint) []Binding {
 		}
 		return int(int64(a.ID) - int64(b.ID))
 	})
-	return out
+	return out, push
+}
+
+// push describes the variable id if it is a PushConstant block.
+func (d *describer) push(id uint32) (*Push, bool) {
+	i, ok := d.x.Def(id)
+	if !ok || d.m.Inst(i).Opcode != spirv.OpVariable {
+		return nil, false
+	}
+	pt := d.x.Types[d.resultType(id)]
+	if pt == nil || pt.Kind != spirv.TypePointer || pt.Storage != spirv.StorageClassPushConstant {
+		return nil, false
+	}
+	p := &Push{ID: id, Name: d.name(id), Size: d.layout(pt.Elem, false).size()}
+	if p.Name == "" {
+		p.Name = d.name(pt.Elem)
+	}
+	return p, true
 }

@@ -103,6 +103,10 @@ OpDecorate %ubo DescriptorSet 1
 OpDecorate %ubo Binding 0
 OpDecorate %tex DescriptorSet 0
 OpDecorate %tex Binding 0
+OpName %PC "PC"
+OpDecorate %PC Block
+OpMemberDecorate %PC 0 Offset 0
+OpMemberDecorate %PC 1 Offset 16
 OpDecorate %unused DescriptorSet 0
 OpDecorate %unused Binding 7
 %void = OpTypeVoid
@@ -127,6 +131,10 @@ OpDecorate %unused Binding 7
 %tex = OpVariable %pimg UniformConstant
 %uint_0 = OpConstant %uint 0
 %puint = OpTypePointer Uniform %uint
+%PC = OpTypeStruct %uint %v3f
+%pPC = OpTypePointer PushConstant %PC
+%pc = OpVariable %pPC PushConstant
+%ppcu = OpTypePointer PushConstant %uint
 %f = OpFunction %void None %fnv
 %fl = OpLabel
 %t = OpLoad %imgs %tex
@@ -137,6 +145,7 @@ OpFunctionEnd
 %c = OpFunctionCall %void %f
 %p = OpAccessChain %puint %buf %uint_0 %uint_0
 %u = OpAccessChain %puint %ubo %uint_0
+%q = OpAccessChain %ppcu %pc %uint_0
 OpReturn
 OpFunctionEnd
 `
@@ -160,6 +169,10 @@ func TestShaderBindings(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("bindings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The block's name comes from its type; vec3 at 16 ends at 28.
+	if p := es[0].Push; p == nil || p.Name != "PC" || p.Size.String() != "28 bytes" {
+		t.Errorf("push constants %+v, want PC, 28 bytes", p)
 	}
 }
 
