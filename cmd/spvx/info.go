@@ -8,13 +8,15 @@ import (
 	"strings"
 
 	"spvx/dis"
+	"spvx/internal/entryinfo"
 	"spvx/spirv"
 )
 
 func cmdInfo(args []string, s stdio) int {
 	fs := newFlagSet("info", "spvx info [--ops] FILE...\n\n"+
 		"Summarizes SPIR-V modules: header, capabilities, extensions, imports,\n"+
-		"memory model, entry points and instruction counts. FILE - reads stdin.", s)
+		"memory model, entry points (a Kernel's parameters, a GLCompute shader's\n"+
+		"descriptor bindings) and instruction counts. FILE - reads stdin.", s)
 	ops := fs.Bool("ops", false, "also print a per-opcode histogram")
 	files, code, ok := fs.parse(args)
 	if !ok {
@@ -86,14 +88,7 @@ func printInfo(w io.Writer, name string, m *spirv.Module, ops bool) {
 	fmt.Fprintf(w, "  imports:      %s\n", listOrNone(imports))
 	fmt.Fprintf(w, "  memory model: %s %s\n", enumName(spirv.OperandKindAddressingModel, uint32(x.AddressingModel)),
 		enumName(spirv.OperandKindMemoryModel, uint32(x.MemoryModel)))
-	fmt.Fprintf(w, "  entry points: %d\n", len(x.EntryPoints))
-	for _, ep := range x.EntryPoints {
-		fmt.Fprintf(w, "    %s %q %%%d: interface %d", enumName(spirv.OperandKindExecutionModel, uint32(ep.Model)), ep.Name, ep.Function, len(ep.Interface))
-		if ls, ok := ep.LocalSize(); ok {
-			fmt.Fprintf(w, ", local size %dx%dx%d", ls[0], ls[1], ls[2])
-		}
-		fmt.Fprintln(w)
-	}
+	printEntryPoints(w, m)
 	fmt.Fprintf(w, "  instructions: %d (%d words)\n", m.Len(), m.Size())
 	if ops {
 		counts := map[spirv.Opcode]int{}
@@ -117,6 +112,27 @@ func printInfo(w io.Writer, name string, m *spirv.Module, ops bool) {
 		fmt.Fprintln(w, "  opcodes:")
 		for _, r := range rows {
 			fmt.Fprintf(w, "    %7d %s\n", r.n, r.op)
+		}
+	}
+}
+
+// printEntryPoints lists the entry points, each Kernel's parameters and
+// each GLCompute shader's bindings under it.
+func printEntryPoints(w io.Writer, m *spirv.Module) {
+	x := m.Index()
+	fmt.Fprintf(w, "  entry points: %d\n", len(x.EntryPoints))
+	entries, err := entryinfo.Describe(m)
+	if err != nil {
+		fmt.Fprintf(w, "    (parameters and bindings not described: %v)\n", err)
+	}
+	for i, ep := range x.EntryPoints {
+		fmt.Fprintf(w, "    %s %q %%%d: interface %d", enumName(spirv.OperandKindExecutionModel, uint32(ep.Model)), ep.Name, ep.Function, len(ep.Interface))
+		if ls, ok := ep.LocalSize(); ok {
+			fmt.Fprintf(w, ", local size %dx%dx%d", ls[0], ls[1], ls[2])
+		}
+		fmt.Fprintln(w)
+		if i < len(entries) {
+			printEntryIface(w, &entries[i], "      ", false)
 		}
 	}
 }

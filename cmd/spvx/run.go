@@ -64,6 +64,9 @@ func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string)
 	if err != nil {
 		return fail(s, "run", fmt.Errorf("%s: %w", name, err))
 	}
+	if *k.listArgs {
+		return listArgs(s, m, name, *entry)
+	}
 	opts := interp.Options{SubgroupSize: *sgSize, MaxSteps: *maxSteps, Shuffle: *shuffle, Seed: *seed, Strict: *strict, SeparateSubgroups: *separate,
 		SpecConstants: map[uint32]uint64{}}
 	if *trace {

@@ -58,7 +58,7 @@ type runFlags struct {
 type kernelFlags struct {
 	entry, groups, push, global, local, offset *string
 	sgSize                                     *int
-	trace, shuffle, separate, strict           *bool
+	trace, shuffle, separate, strict, listArgs *bool
 	maxSteps, seed                             *int64
 	buffers, prints, args, specs               listFlag
 }
@@ -113,6 +113,7 @@ func declareKernelFlags(fs *cmdFlags, k *kernelFlags) {
 	k.shuffle = fs.Bool("shuffle", false, "permute workgroup and subgroup order (with --seed)")
 	k.seed = fs.Int64("seed", 1, "seed for --shuffle")
 	k.separate = fs.Bool("separate-subgroups", false, "run each subgroup on its own, never a workgroup's subgroups as one wide group")
+	k.listArgs = fs.Bool("list-args", false, "print each compute entry point's parameters (Kernel) or bindings and push constants (GLCompute), with the flag that gives each, and run nothing (with --entry: that one)")
 	k.strict = fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
 	fs.Var(&k.buffers, "buffer", "GLCompute: `S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
 	fs.Var(&k.prints, "print", "`S:B:TYPE` (Kernel: N:TYPE): print a buffer after the run as u8..u64, i8..i64, f16, f32, f64 or hex, each line labelled with the index of its first element (repeatable)")
