@@ -115,7 +115,8 @@ type describer struct {
 	// is laid out once and the walk stays linear in the module.
 	sizes    map[layoutKey]layout
 	ptrBytes uint64
-	steps    int // instructions usedIDs visited, for the complexity test
+	refs     map[uint32]*funcRefs // by function id, built on first use
+	steps    int                  // instructions and functions visited, for the complexity test
 }
 
 type layoutKey struct {
@@ -199,9 +200,9 @@ func (d *describer) resultType(id uint32) uint32 {
 // functions it calls refer to: before SPIR-V 1.4 the interface lists only
 // Input and Output variables), and its push-constant block.
 func (d *describer) bindings(ep *spirv.EntryPoint) ([]Binding, *Push) {
-	used := d.usedIDs(ep.Function)
+	used := d.usedVars(ep.Function)
 	for _, id := range ep.Interface {
-		used[id] = true
+		used[id] = true // (binding and push below skip the Input/Output ones)
 	}
 	var out []Binding
 	var push *Push

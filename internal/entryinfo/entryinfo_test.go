@@ -2,6 +2,8 @@ package entryinfo
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -193,16 +195,17 @@ func TestHugeArraySaturates(t *testing.T) {
 	}
 }
 
-// TestCallGraphLinear counts the instructions usedIDs visits: a chain of
-// n functions each calling the next, and every function also called from
-// main, must be walked once per function, so 4n functions cost 4 times n.
+// TestCallGraphLinear counts the instructions and functions usedVars
+// visits: a chain of n functions each calling the next, and every function
+// also called from main, must be walked once per function, so 4n
+// functions cost 4 times n.
 func TestCallGraphLinear(t *testing.T) {
 	visits := func(n int) int {
 		m := module(t, callChain(n))
 		d := newDescriber(m)
-		used := d.usedIDs(m.Index().EntryPoints[0].Function)
-		if len(used) < n {
-			t.Fatalf("n=%d: %d ids used, want every function", n, len(used))
+		d.usedVars(m.Index().EntryPoints[0].Function)
+		if len(d.refs) != n+1 {
+			t.Fatalf("n=%d: %d functions scanned", n, len(d.refs))
 		}
 		return d.steps
 	}
@@ -228,5 +231,117 @@ func callChain(n int) string {
 		fmt.Fprintf(&b, "%%m%d = OpFunctionCall %%void %%f%d\n", i, i)
 	}
 	b.WriteString("OpReturn\nOpFunctionEnd\n")
+	return b.String()
+}
+
+// TestCorpus describes every module of the shared corpus, valid and
+// invalid: none may panic, and every valid one's entry points are all
+// described.
+func TestCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/corpus/*/*.spv")
+	if len(files) == 0 {
+		t.Skip("no corpus")
+	}
+	described := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := spirv.DecodeOptions{Lenient: true}.Decode(b)
+		if err != nil {
+			continue
+		}
+		es, err := Describe(m)
+		if err == nil && len(es) != len(m.Index().EntryPoints) {
+			t.Errorf("%s: %d entries for %d entry points", f, len(es), len(m.Index().EntryPoints))
+		}
+		for _, e := range es {
+			described += len(e.Params) + len(e.Bindings)
+		}
+	}
+	if described == 0 {
+		t.Errorf("%d modules: no parameter or binding described", len(files))
+	}
+}
+
+// FuzzDescribe: any module that decodes is described without a panic.
+func FuzzDescribe(f *testing.F) {
+	f.Add(mustWords(kernelSrc))
+	f.Add(mustWords(shaderSrc))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := spirv.DecodeOptions{Lenient: true}.Decode(b)
+		if err != nil {
+			return
+		}
+		es, err := Describe(m)
+		for _, e := range es {
+			for _, p := range e.Params {
+				_ = p.Size.String()
+			}
+		}
+		_ = err
+	})
+}
+
+func mustWords(src string) []byte {
+	b, err := asm.AssembleBytes([]byte(src), asm.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestSharedFunctionScannedOnce: n GLCompute entry points all calling one
+// function of about n instructions that uses a buffer. Each entry point
+// lists the buffer, and the shared body is read once, not once per entry
+// point: 4n entry points cost about 4 times n steps, not 16.
+func TestSharedFunctionScannedOnce(t *testing.T) {
+	steps := func(n int) int {
+		m := module(t, sharedBody(n))
+		d := newDescriber(m)
+		for i := range m.Index().EntryPoints {
+			bs, _ := d.bindings(&m.Index().EntryPoints[i])
+			if len(bs) != 1 || bs[0].Name != "buf" {
+				t.Fatalf("n=%d entry %d: bindings %+v", n, i, bs)
+			}
+		}
+		return d.steps
+	}
+	a, b := steps(50), steps(200)
+	if b > 5*a {
+		t.Errorf("steps: %d at n=50, %d at n=200; want about 4 times", a, b)
+	}
+}
+
+func sharedBody(n int) string {
+	var b strings.Builder
+	b.WriteString("OpCapability Shader\nOpMemoryModel Logical GLSL450\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "OpEntryPoint GLCompute %%e%d \"e%d\"\n", i, i)
+	}
+	b.WriteString(`OpName %buf "buf"
+OpDecorate %S Block
+OpMemberDecorate %S 0 Offset 0
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fnv = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uint_0 = OpConstant %uint 0
+%S = OpTypeStruct %uint
+%pS = OpTypePointer StorageBuffer %S
+%pu = OpTypePointer StorageBuffer %uint
+%buf = OpVariable %pS StorageBuffer
+%f = OpFunction %void None %fnv
+%fl = OpLabel
+`)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%%a%d = OpAccessChain %%pu %%buf %%uint_0\n", i)
+	}
+	b.WriteString("OpReturn\nOpFunctionEnd\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%%e%d = OpFunction %%void None %%fnv\n%%l%d = OpLabel\n%%c%d = OpFunctionCall %%void %%f\nOpReturn\nOpFunctionEnd\n", i, i, i)
+	}
 	return b.String()
 }

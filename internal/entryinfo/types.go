@@ -7,33 +7,82 @@ import (
 	"spvx/spirv"
 )
 
-// usedIDs returns every id that fn and the functions it reaches refer to:
-// a function's id operand that names a function is followed, so the walk
-// covers the call graph once.
-func (d *describer) usedIDs(fn uint32) map[uint32]bool {
-	used := map[uint32]bool{}
-	seen := map[uint32]bool{fn: true}
-	work := []uint32{fn}
-	for len(work) > 0 {
-		fi, ok := d.funcs[work[len(work)-1]]
-		work = work[:len(work)-1]
-		if !ok {
+// funcRefs is what one function refers to: the resource variables
+// (descriptors and push constants) and the functions it names.
+type funcRefs struct {
+	vars, callees []uint32
+}
+
+// scanFunctions reads every function once, recording its funcRefs, so
+// that each entry point then walks only its call graph, however many
+// entry points share the same functions.
+func (d *describer) scanFunctions() {
+	if d.refs != nil {
+		return
+	}
+	d.refs = map[uint32]*funcRefs{}
+	for fi := range d.x.Functions {
+		f := &d.x.Functions[fi]
+		if _, dup := d.refs[f.ID]; dup {
 			continue
 		}
-		f := &d.x.Functions[fi]
+		r := &funcRefs{}
+		d.refs[f.ID] = r
+		seen := map[uint32]bool{}
 		for i := f.Start; i <= f.End && i < d.m.Len(); i++ {
 			in := d.m.Inst(i)
 			d.steps++
 			for k, op := range in.Operands {
-				if op.Kind != spirv.OperandKindIdRef || op.Count != 1 {
+				if op.Kind != spirv.OperandKindIdRef || op.Count != 1 || seen[in.Word(k)] {
 					continue
 				}
 				id := in.Word(k)
-				used[id] = true
-				if _, isFn := d.funcs[id]; isFn && !seen[id] {
-					seen[id] = true
-					work = append(work, id)
+				seen[id] = true
+				if _, isFn := d.funcs[id]; isFn {
+					r.callees = append(r.callees, id)
+				} else if d.isResource(id) {
+					r.vars = append(r.vars, id)
 				}
+			}
+		}
+	}
+}
+
+// isResource reports whether id is an OpVariable that may be a descriptor
+// or a push-constant block.
+func (d *describer) isResource(id uint32) bool {
+	i, ok := d.x.Def(id)
+	if !ok || d.m.Inst(i).Opcode != spirv.OpVariable {
+		return false
+	}
+	if _, ok := d.decoration(id, spirv.DecorationDescriptorSet); ok {
+		return true
+	}
+	pt := d.x.Types[d.resultType(id)]
+	return pt != nil && pt.Kind == spirv.TypePointer && pt.Storage == spirv.StorageClassPushConstant
+}
+
+// usedVars returns the resource variables that fn and the functions it
+// calls refer to, each function visited once.
+func (d *describer) usedVars(fn uint32) map[uint32]bool {
+	d.scanFunctions()
+	used := map[uint32]bool{}
+	seen := map[uint32]bool{fn: true}
+	work := []uint32{fn}
+	for len(work) > 0 {
+		r := d.refs[work[len(work)-1]]
+		work = work[:len(work)-1]
+		d.steps++
+		if r == nil {
+			continue
+		}
+		for _, v := range r.vars {
+			used[v] = true
+		}
+		for _, c := range r.callees {
+			if !seen[c] {
+				seen[c] = true
+				work = append(work, c)
 			}
 		}
 	}
