@@ -115,8 +115,9 @@ type describer struct {
 	// is laid out once and the walk stays linear in the module.
 	sizes    map[layoutKey]layout
 	ptrBytes uint64
-	refs     map[uint32]*funcRefs // by function id, built on first use
-	steps    int                  // instructions and functions visited, for the complexity test
+	refs     map[uint32]*funcRefs  // by function id, built on first use
+	groups   map[uint32][]groupUse // decoration groups by target id
+	steps    int                   // instructions and functions visited, for the complexity test
 }
 
 type layoutKey struct {
@@ -135,6 +136,7 @@ func newDescriber(m *spirv.Module) *describer {
 			d.funcs[f.ID] = i
 		}
 	}
+	d.indexGroups()
 	return d
 }
 
@@ -143,7 +145,7 @@ func (d *describer) name(id uint32) string { return d.x.Names[id] }
 
 // decoration returns id's first whole-id decoration of kind k.
 func (d *describer) decoration(id uint32, k spirv.Decoration) (spirv.DecorationEntry, bool) {
-	for _, e := range d.x.Decorations[id] {
+	for e := range d.decorations(id) {
 		if e.Member < 0 && e.Kind == k {
 			return e, true
 		}
@@ -178,7 +180,7 @@ func (d *describer) params(fn uint32) []Param {
 
 // byVal reports a FuncParamAttr ByVal decoration on the parameter id.
 func (d *describer) byVal(id uint32) bool {
-	for _, e := range d.x.Decorations[id] {
+	for e := range d.decorations(id) {
 		if e.Kind == spirv.DecorationFuncParamAttr && len(e.Params) > 0 &&
 			spirv.FunctionParameterAttribute(e.Params[0]) == spirv.FunctionParameterAttributeByVal {
 			return true

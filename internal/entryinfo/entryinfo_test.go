@@ -345,3 +345,30 @@ OpDecorate %buf Binding 0
 	}
 	return b.String()
 }
+
+// TestDecorationGroups: BufferBlock, the set, and a member's Offset given
+// through OpGroupDecorate / OpGroupMemberDecorate count as written.
+func TestDecorationGroups(t *testing.T) {
+	src := strings.Replace(shaderSrc, "OpDecorate %Data BufferBlock\nOpMemberDecorate %Data 0 Offset 0\nOpMemberDecorate %Data 1 Offset 16\n", `OpDecorate %g BufferBlock
+OpDecorate %gs DescriptorSet 0
+OpDecorate %go Offset 16
+%g = OpDecorationGroup
+%gs = OpDecorationGroup
+%go = OpDecorationGroup
+OpGroupDecorate %g %Data
+OpGroupDecorate %gs %buf
+OpGroupMemberDecorate %go %Data 1
+`, 1)
+	src = strings.Replace(src, "OpDecorate %buf DescriptorSet 0\n", "", 1)
+	if src == shaderSrc {
+		t.Fatal("test module unchanged")
+	}
+	es, err := Describe(module(t, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := es[0].Bindings[1]
+	if b.Name != "buf" || b.Descriptor != "storage buffer" || b.Size.String() != "16 bytes + 4 per element" {
+		t.Errorf("binding %+v", b)
+	}
+}

@@ -91,7 +91,7 @@ func (d *describer) structLayout(t uint32, ty *spirv.Type, kernel bool) layout {
 	have := make([]bool, n)
 	matStride := make([]uint64, n)
 	explicit := false
-	for _, e := range d.x.Decorations[t] {
+	for e := range d.decorations(t) {
 		if e.Member < 0 || e.Member >= n || len(e.Params) == 0 {
 			continue
 		}

@@ -55,7 +55,7 @@ func (d *describer) isResource(id uint32) bool {
 	if !ok || d.m.Inst(i).Opcode != spirv.OpVariable {
 		return false
 	}
-	if _, ok := d.decoration(id, spirv.DecorationDescriptorSet); ok {
+	if _, ok := d.decoration(id, spirv.DecorationBinding); ok {
 		return true
 	}
 	pt := d.x.Types[d.resultType(id)]
@@ -90,18 +90,21 @@ func (d *describer) usedVars(fn uint32) map[uint32]bool {
 }
 
 // binding describes the variable id if it is a descriptor: an OpVariable
-// with both a DescriptorSet and a Binding decoration.
+// with a Binding decoration (and a DescriptorSet one, which Vulkan
+// requires; without it set 0 is shown, as spvx run binds it).
 func (d *describer) binding(id uint32) (Binding, bool) {
 	i, ok := d.x.Def(id)
 	if !ok || d.m.Inst(i).Opcode != spirv.OpVariable {
 		return Binding{}, false
 	}
-	set, ok1 := d.decoration(id, spirv.DecorationDescriptorSet)
-	bnd, ok2 := d.decoration(id, spirv.DecorationBinding)
-	if !ok1 || !ok2 || len(set.Params) == 0 || len(bnd.Params) == 0 {
+	bnd, ok := d.decoration(id, spirv.DecorationBinding)
+	if !ok || len(bnd.Params) == 0 {
 		return Binding{}, false
 	}
-	b := Binding{Set: set.Params[0], Binding: bnd.Params[0], ID: id, Name: d.name(id), Count: 1}
+	b := Binding{Binding: bnd.Params[0], ID: id, Name: d.name(id), Count: 1}
+	if set, ok := d.decoration(id, spirv.DecorationDescriptorSet); ok && len(set.Params) > 0 {
+		b.Set = set.Params[0]
+	}
 	pt := d.x.Types[d.resultType(id)]
 	if pt == nil || pt.Kind != spirv.TypePointer {
 		b.Descriptor = "unknown"
