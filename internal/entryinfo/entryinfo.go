@@ -6,6 +6,7 @@
 package entryinfo
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -216,13 +217,7 @@ func (d *describer) bindings(ep *spirv.EntryPoint) ([]Binding, *Push) {
 		}
 	}
 	slices.SortFunc(out, func(a, b Binding) int {
-		if a.Set != b.Set {
-			return int(int64(a.Set) - int64(b.Set))
-		}
-		if a.Binding != b.Binding {
-			return int(int64(a.Binding) - int64(b.Binding))
-		}
-		return int(int64(a.ID) - int64(b.ID))
+		return cmp.Or(cmp.Compare(a.Set, b.Set), cmp.Compare(a.Binding, b.Binding), cmp.Compare(a.ID, b.ID))
 	})
 	return out, push
 }
