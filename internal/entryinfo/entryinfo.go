@@ -199,7 +199,7 @@ func (d *describer) resultType(id uint32) uint32 {
 }
 
 // bindings describes the descriptors entry point ep uses (the variables
-// with a DescriptorSet and Binding that its interface lists or that the
+// with a Binding decoration that its interface lists or that the
 // functions it calls refer to: before SPIR-V 1.4 the interface lists only
 // Input and Output variables), and its push-constant block.
 func (d *describer) bindings(ep *spirv.EntryPoint) ([]Binding, *Push) {
