@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"spvx/interp"
 )
@@ -97,7 +98,11 @@ func randomEngines(t *testing.T) (*Reference, *SPVX) {
 	ref, s := engines(t)
 	v := *s
 	v.Validate = true
-	return ref, &v
+	// A batch of 40 builds in about 12 s (20 s under load); a kernel PoCL
+	// hangs on costs this once per bisection level.
+	r := *ref
+	r.Timeout = 90 * time.Second
+	return &r, &v
 }
 
 // batchResult is one line per kernel that differs from PoCL, one per
