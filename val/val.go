@@ -269,7 +269,8 @@ extensions:
 	if s.explicitLayout() && s.stopped() {
 		return
 	}
-	if s.interfaces() && s.stopped() {
+	// One pass in spirv-val (ValidateInterfaces): it ends at its first error.
+	if (s.interfaces() || s.interfaceStorageClasses()) && s.stopped() {
 		return
 	}
 	if s.builtins() && s.stopped() {
