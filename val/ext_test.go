@@ -287,6 +287,20 @@ func TestOCPRules(t *testing.T) {
 			mod: module{caps: ocpCaps, exts: ocpExts, decls: ocpDecl, body: "%x = OpExtInst %fp4 %glsl FAbs %fp4_1", importGLSL: true}},
 		{name: "C FConvert E4M3 to E5M2 is fine", mod: ocp("", "%x = OpFConvert %e5m2 %e4m3_1")},
 		{name: "C FNegate MXINT8", mod: ocp("%k = OpConstant %mxi8 1", "%x = OpFNegate %mxi8 %k"), want: "FNegate doesn't support OCP microscaling types."},
+		{name: "C VectorTimesScalar OCP", mod: ocp("%c = OpConstantComposite %v2fp4 %fp4_1 %fp4_1", "%x = OpVectorTimesScalar %v2fp4 %c %fp4_1"),
+			want: "VectorTimesScalar doesn't support OCP microscaling types."},
+		{name: "C GroupNonUniformFMin OCP", mod: arith("%x = OpGroupNonUniformFMin %e8m0 %u32_3 Reduce %e8m0_1"),
+			want: "GroupNonUniformFMin doesn't support OCP microscaling types."},
+		{name: "C GroupNonUniformFMax OCP accepted (spirv-val gap)", mod: arith("%x = OpGroupNonUniformFMax %e8m0 %u32_3 Reduce %e8m0_1")},
+		{name: "C AtomicLoad OCP", mod: ocpAtomic("%x = OpAtomicLoad %e8m0 %w %u32_2 %u32_0"), want: "AtomicLoad doesn't support OCP microscaling types."},
+		{name: "C AtomicStore OCP value", mod: ocpAtomic("OpAtomicStore %w %u32_2 %u32_0 %e8m0_1"), want: "AtomicStore doesn't support OCP microscaling types."},
+		{name: "C AtomicStore scalar FP8 accepted (spirv-val gap)", mod: func() module {
+			m := ocpAtomic("OpAtomicStore %w8 %u32_2 %u32_0 %e4m3_1")
+			m.decls += "\n%p8 = OpTypePointer Workgroup %e4m3\n%w8 = OpVariable %p8 Workgroup"
+			m.iface = "%w8"
+			return m
+		}()},
+		{name: "C FOrdEqual FP8", mod: ocp("", "%x = OpFOrdEqual %bool %e4m3_1 %e4m3_1"), want: "FOrdEqual doesn't support FP8 E4M3/E5M2 types."},
 		{name: "C Dot OCP", mod: ocp("%v2e8m0 = OpTypeVector %e8m0 2\n%c = OpConstantComposite %v2e8m0 %e8m0_1 %e8m0_1", "%x = OpDot %e8m0 %c %c"),
 			want: "Dot doesn't support OCP microscaling types."},
 		{name: "C GroupNonUniformAllEqual OCP value", mod: vote("%x = OpGroupNonUniformAllEqual %bool %u32_3 %fp4_1"),
@@ -361,6 +375,12 @@ func TestOCPRules(t *testing.T) {
 			want: "Cannot allocate a variable containing a Float4EXT or Float6EXT type in PhysicalStorageBuffer storage class"},
 		{name: "E E8M0 Workgroup", mod: ocp("%p = OpTypePointer Workgroup %e8m0\n%v = OpVariable %p Workgroup", "")},
 		{name: "E pointer type alone", mod: ocp("%p = OpTypePointer Workgroup %fp4", "")},
+		{name: "E FP4 untyped variable Workgroup", mod: func() module {
+			m := ocp("%up = OpTypeUntypedPointerKHR Workgroup\n%v = OpUntypedVariableKHR %up Workgroup %fp4", "")
+			m.caps += " UntypedPointersKHR"
+			m.exts += " SPV_KHR_untyped_pointers"
+			return m
+		}(), want: "Cannot allocate a variable containing a Float4EXT or Float6EXT type in Workgroup storage class"},
 		{name: "E FP4 function parameter", mod: ocp("%p = OpTypePointer Workgroup %fp4\n%ft = OpTypeFunction %void %p\n%f = OpFunction %void None %ft\n%a = OpFunctionParameter %p\n%fl = OpLabel\nOpReturn\nOpFunctionEnd", "")},
 		{name: "E struct member PhysicalStorageBuffer pointer to FP4",
 			mod: module{caps: ocpCaps + " PhysicalStorageBufferAddresses", exts: ocpExts, decls: ocpDecl +
@@ -430,6 +450,19 @@ func vote(body string) module {
 	m := ocp("%u32_3 = OpConstant %u32 3", body)
 	m.caps += " GroupNonUniform GroupNonUniformVote"
 	return m
+}
+
+// arith is an OCP module with GroupNonUniformArithmetic and a %u32_3 scope.
+func arith(body string) module {
+	m := ocp("%u32_3 = OpConstant %u32 3", body)
+	m.caps += " GroupNonUniform GroupNonUniformArithmetic"
+	return m
+}
+
+// ocpAtomic is an OCP module with an E8M0 Workgroup variable %w and the
+// Workgroup scope %u32_2.
+func ocpAtomic(body string) module {
+	return ocp("%u32_2 = OpConstant %u32 2\n%p = OpTypePointer Workgroup %e8m0\n%w = OpVariable %p Workgroup", body)
 }
 
 // io is an OCP module whose entry point lists %v, a variable of type
