@@ -256,7 +256,7 @@ func (s *state) specConstantOp(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "Specialization constant operation %s requires Shader capability", opName(op))
 		}
 	case spirv.OpUConvert:
-		if s.version < spirv.MakeVersion(1, 4) && !s.caps.has(spirv.CapabilityKernel) {
+		if s.version < spirv.MakeVersion(1, 4) && !s.feat.uconvertSpecConstantOp && !s.caps.has(spirv.CapabilityKernel) {
 			return s.fail(i, "", "Prior to SPIR-V 1.4, specialization constant operation UConvert requires Kernel capability or extension SPV_AMD_gpu_shader_int16")
 		}
 	case spirv.OpConvertFToS, spirv.OpConvertSToF, spirv.OpConvertFToU, spirv.OpConvertUToF, spirv.OpConvertPtrToU,

@@ -16,6 +16,7 @@ import (
 // and the body of main's single block.
 type module struct {
 	caps, exts, annot, decls, body string
+	iface                          string // the entry point's interface ids
 	kernel                         bool
 	importGLSL                     bool // %glsl = OpExtInstImport "GLSL.std.450"
 }
@@ -32,7 +33,7 @@ func (m module) text() string {
 		b.WriteString("%glsl = OpExtInstImport \"GLSL.std.450\"\n")
 	}
 	if m.kernel {
-		b.WriteString("OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"main\"\n")
+		b.WriteString("OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"main\" " + m.iface + "\n")
 	} else {
 		// The VulkanMemoryModel capability requires the VulkanKHR model
 		// (validate_mode_setting.cpp).
@@ -40,7 +41,7 @@ func (m module) text() string {
 		if strings.Contains(" "+m.caps+" ", " VulkanMemoryModel ") {
 			mm = "Vulkan"
 		}
-		b.WriteString("OpMemoryModel Logical " + mm + "\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n")
+		b.WriteString("OpMemoryModel Logical " + mm + "\nOpEntryPoint GLCompute %main \"main\" " + m.iface + "\nOpExecutionMode %main LocalSize 1 1 1\n")
 	}
 	b.WriteString(m.annot)
 	b.WriteString("\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n")
@@ -214,6 +215,32 @@ func TestOCPRules(t *testing.T) {
 			want: "Operand 2 of Decorate requires one of these capabilities: Float8EXT "},
 		{name: "A BitcastExtractEXT without capability", mod: ocp("", "%x = OpBitcastExtractEXT %fp4 %u8_1 %u32_0"),
 			want: "Opcode BitcastExtractEXT requires one of these capabilities: BitcastExtractEXT "},
+		{name: "A Float6EXT without extension", mod: module{caps: "Shader Float6EXT"},
+			want: "1st operand of Capability: operand Float6EXT(4228) requires one of these extensions: SPV_EXT_ocp_microscaling_types "},
+		{name: "A Float8UnsignedE8M0EXT without extension", mod: module{caps: "Shader Float8UnsignedE8M0EXT"},
+			want: "1st operand of Capability: operand Float8UnsignedE8M0EXT(4230) requires one of these extensions: SPV_EXT_ocp_microscaling_types "},
+		{name: "A MXInt8EXT without extension", mod: module{caps: "Shader MXInt8EXT"},
+			want: "1st operand of Capability: operand MXInt8EXT(4231) requires one of these extensions: SPV_EXT_ocp_microscaling_types "},
+		{name: "A Float8EXT without extension", mod: module{caps: "Shader Float8EXT"},
+			want: "1st operand of Capability: operand Float8EXT(4212) requires one of these extensions: SPV_EXT_float8 "},
+		{name: "A OCP extension alone, no SPV_EXT_float8 needed", mod: module{caps: "Shader Float8UnsignedE8M0EXT", exts: "SPV_EXT_ocp_microscaling_types",
+			decls: "%t = OpTypeFloat 8 Float8UnsignedE8M0EXT"}},
+		{name: "A Vulkan 1.0 with the extensions", mod: ocp("", ""), patch: setVersion(0x10000), opts: Options{Env: EnvVulkan1_0}},
+		{name: "A Vulkan 1.4 with the extensions", mod: ocp("", ""), opts: Options{Env: EnvVulkan1_4}},
+		{name: "A Vulkan without extension: the extension message", mod: module{caps: "Shader MXInt8EXT"}, opts: vulkan,
+			want: "1st operand of Capability: operand MXInt8EXT(4231) requires one of these extensions: SPV_EXT_ocp_microscaling_types "},
+		{name: "A OpenCL without extension", mod: module{kernel: true, caps: "Addresses Kernel MXInt8EXT"}, patch: setVersion(0x10000), opts: Options{Env: EnvOpenCL2_0},
+			want: "Capability MXInt8EXT is not allowed by OpenCL 2.0/2.1 Full Profile specification (or requires extension or capability)"},
+		{name: "A OpenCL with extension", mod: module{kernel: true, caps: "Addresses Kernel MXInt8EXT Float4EXT", exts: "SPV_EXT_ocp_microscaling_types",
+			decls: "%t = OpTypeFloat 8 MXInt8EXT\n%u = OpTypeFloat 4 Float4E2M1EXT"}, patch: setVersion(0x10000), opts: Options{Env: EnvOpenCL2_0}},
+		{name: "A E4M3 needs Float8EXT", mod: module{caps: "Shader Float8UnsignedE8M0EXT", exts: ocpExts, decls: "%t = OpTypeFloat 8 Float8E4M3EXT"},
+			want: "Operand 3 of TypeFloat requires one of these capabilities: Float8EXT "},
+		{name: "A MXInt8 needs MXInt8EXT", mod: module{caps: "Shader Float8UnsignedE8M0EXT", exts: ocpExts, decls: "%t = OpTypeFloat 8 MXInt8EXT"},
+			want: "Operand 3 of TypeFloat requires one of these capabilities: MXInt8EXT "},
+		{name: "A E2M1 needs Float4EXT", mod: module{caps: "Shader Float6EXT", exts: ocpExts, decls: "%t = OpTypeFloat 4 Float4E2M1EXT"},
+			want: "Operand 3 of TypeFloat requires one of these capabilities: Float4EXT "},
+		{name: "A E3M2 needs Float6EXT", mod: module{caps: "Shader Float4EXT", exts: ocpExts, decls: "%t = OpTypeFloat 6 Float6E3M2EXT"},
+			want: "Operand 3 of TypeFloat requires one of these capabilities: Float6EXT "},
 
 		// B. OpTypeFloat.
 		{name: "B 32 with encoding", mod: module{caps: "Shader Float8EXT", exts: "SPV_EXT_float8", decls: "%t = OpTypeFloat 32"},
@@ -259,6 +286,31 @@ func TestOCPRules(t *testing.T) {
 		{name: "C GLSL FAbs on E2M1 accepted (spirv-val gap)",
 			mod: module{caps: ocpCaps, exts: ocpExts, decls: ocpDecl, body: "%x = OpExtInst %fp4 %glsl FAbs %fp4_1", importGLSL: true}},
 		{name: "C FConvert E4M3 to E5M2 is fine", mod: ocp("", "%x = OpFConvert %e5m2 %e4m3_1")},
+		{name: "C FNegate MXINT8", mod: ocp("%k = OpConstant %mxi8 1", "%x = OpFNegate %mxi8 %k"), want: "FNegate doesn't support OCP microscaling types."},
+		{name: "C VectorTimesScalar OCP", mod: ocp("%c = OpConstantComposite %v2fp4 %fp4_1 %fp4_1", "%x = OpVectorTimesScalar %v2fp4 %c %fp4_1"),
+			want: "VectorTimesScalar doesn't support OCP microscaling types."},
+		{name: "C GroupNonUniformFMin OCP", mod: arith("%x = OpGroupNonUniformFMin %e8m0 %u32_3 Reduce %e8m0_1"),
+			want: "GroupNonUniformFMin doesn't support OCP microscaling types."},
+		{name: "C GroupNonUniformFMax OCP accepted (spirv-val gap)", mod: arith("%x = OpGroupNonUniformFMax %e8m0 %u32_3 Reduce %e8m0_1")},
+		{name: "C AtomicLoad OCP", mod: ocpAtomic("%x = OpAtomicLoad %e8m0 %w %u32_2 %u32_0"), want: "AtomicLoad doesn't support OCP microscaling types."},
+		{name: "C AtomicStore OCP value", mod: ocpAtomic("OpAtomicStore %w %u32_2 %u32_0 %e8m0_1"), want: "AtomicStore doesn't support OCP microscaling types."},
+		{name: "C AtomicStore scalar FP8 accepted (spirv-val gap)", mod: func() module {
+			m := ocpAtomic("OpAtomicStore %w8 %u32_2 %u32_0 %e4m3_1")
+			m.decls += "\n%p8 = OpTypePointer Workgroup %e4m3\n%w8 = OpVariable %p8 Workgroup"
+			m.iface = "%w8"
+			return m
+		}()},
+		{name: "C FOrdEqual FP8", mod: ocp("", "%x = OpFOrdEqual %bool %e4m3_1 %e4m3_1"), want: "FOrdEqual doesn't support FP8 E4M3/E5M2 types."},
+		{name: "C Dot OCP", mod: ocp("%v2e8m0 = OpTypeVector %e8m0 2\n%c = OpConstantComposite %v2e8m0 %e8m0_1 %e8m0_1", "%x = OpDot %e8m0 %c %c"),
+			want: "Dot doesn't support OCP microscaling types."},
+		{name: "C GroupNonUniformAllEqual OCP value", mod: vote("%x = OpGroupNonUniformAllEqual %bool %u32_3 %fp4_1"),
+			want: "GroupNonUniformAllEqual doesn't support OCP microscaling types."},
+		{name: "C GroupNonUniformAllEqual FP8 value", mod: vote("%x = OpGroupNonUniformAllEqual %bool %u32_3 %e4m3_1"),
+			want: "GroupNonUniformAllEqual doesn't support FP8 E4M3/E5M2 types."},
+		{name: "C derivative: the width check first", mod: ocp("", "%x = OpDPdx %fp4 %fp4_1"), want: "Result type component width must be 32 bits"},
+		{name: "C IAdd: the int check first", mod: ocp("", "%x = OpIAdd %fp4 %fp4_1 %fp4_1"), want: "Expected int scalar or vector type as Result Type: IAdd"},
+		{name: "C GLSL FAbs on E4M3", mod: module{caps: ocpCaps, exts: ocpExts, decls: ocpDecl, body: "%x = OpExtInst %e4m3 %glsl FAbs %e4m3_1", importGLSL: true},
+			want: "GLSL.std.450 FAbs: doesn't support FP8 E4M3/E5M2 types."},
 
 		// D. conversions.
 		{name: "D FConvert same component", mod: ocp("", "%x = OpFConvert %fp4 %fp4_1"),
@@ -278,6 +330,16 @@ func TestOCPRules(t *testing.T) {
 		{name: "D SpecConstantOp FConvert Vulkan", mod: ocp("%x = OpSpecConstantOp %fp4 FConvert %f32_1", ""), opts: vulkan,
 			want: "[VUID-StandaloneSpirv-OpFConvert-12466] SpecConstantOp must not produce OCP microscaling types in the Vulkan environment."},
 		{name: "D SpecConstantOp FConvert universal", mod: ocp("%x = OpSpecConstantOp %fp4 FConvert %f32_1", "")},
+		{name: "D ConvertFToS OCP Vulkan", mod: ocp("%i32 = OpTypeInt 32 1", "%x = OpConvertFToS %i32 %e2m3_1"), opts: vulkan,
+			want: "[VUID-StandaloneSpirv-OpConvertFToU-12465] ConvertFToS must not consume or produce OCP microscaling types in the Vulkan environment."},
+		{name: "D ConvertSToF OCP Vulkan", mod: ocp("%i32 = OpTypeInt 32 1\n%i1 = OpConstant %i32 1", "%x = OpConvertSToF %e3m2 %i1"), opts: vulkan,
+			want: "[VUID-StandaloneSpirv-OpConvertFToU-12465] ConvertSToF must not consume or produce OCP microscaling types in the Vulkan environment."},
+		{name: "D ConvertFToU OCP universal", mod: ocp("", "%x = OpConvertFToU %u32 %fp4_1")},
+		{name: "D ConvertFToU FP8 Vulkan", mod: ocp("", "%x = OpConvertFToU %u32 %e4m3_1"), opts: vulkan},
+		{name: "D FConvert OCP to E4M3 Vulkan", mod: ocp("", "%x = OpFConvert %e4m3 %e8m0_1"), opts: vulkan},
+		{name: "D Bitcast total width", mod: ocp("", "%x = OpBitcast %v4fp4 %u32_0"),
+			want: "Expected input to have the same total bit width as Result Type: Bitcast"},
+		{name: "D Bitcast u8 to v2 E2M1 Vulkan", mod: ocp("", "%x = OpBitcast %v2fp4 %u8_1"), opts: vulkan},
 
 		// D. OpBitcastExtractEXT, each rule in order.
 		{name: "D extract valid", mod: bx("%x = OpBitcastExtractEXT %fp4 %u8_1 %u32_0"), opts: vulkan},
@@ -313,6 +375,40 @@ func TestOCPRules(t *testing.T) {
 			want: "Cannot allocate a variable containing a Float4EXT or Float6EXT type in PhysicalStorageBuffer storage class"},
 		{name: "E E8M0 Workgroup", mod: ocp("%p = OpTypePointer Workgroup %e8m0\n%v = OpVariable %p Workgroup", "")},
 		{name: "E pointer type alone", mod: ocp("%p = OpTypePointer Workgroup %fp4", "")},
+		{name: "E FP4 untyped variable Workgroup", mod: func() module {
+			m := ocp("%up = OpTypeUntypedPointerKHR Workgroup\n%v = OpUntypedVariableKHR %up Workgroup %fp4", "")
+			m.caps += " UntypedPointersKHR"
+			m.exts += " SPV_KHR_untyped_pointers"
+			return m
+		}(), want: "Cannot allocate a variable containing a Float4EXT or Float6EXT type in Workgroup storage class"},
+		{name: "E FP4 function parameter", mod: ocp("%p = OpTypePointer Workgroup %fp4\n%ft = OpTypeFunction %void %p\n%f = OpFunction %void None %ft\n%a = OpFunctionParameter %p\n%fl = OpLabel\nOpReturn\nOpFunctionEnd", "")},
+		{name: "E struct member PhysicalStorageBuffer pointer to FP4",
+			mod: module{caps: ocpCaps + " PhysicalStorageBufferAddresses", exts: ocpExts, decls: ocpDecl +
+				"%pp = OpTypePointer PhysicalStorageBuffer %fp4\n%s = OpTypeStruct %pp\n%p = OpTypePointer Private %s\n%v = OpVariable %p Private"}},
+		{name: "E E8M0 and MXINT8 in a StorageBuffer block", mod: ocpBlock("%a = OpTypeRuntimeArray %e8m0\n%s = OpTypeStruct %mxi8 %a\n%p = OpTypePointer StorageBuffer %s\n%v = OpVariable %p StorageBuffer", ""),
+			opts: vulkan},
+		{name: "E FP4 Workgroup in a Kernel module", mod: module{kernel: true, caps: "Addresses Kernel Float4EXT", exts: "SPV_EXT_ocp_microscaling_types",
+			decls: "%fp4 = OpTypeFloat 4 Float4E2M1EXT\n%p = OpTypePointer Workgroup %fp4\n%v = OpVariable %p Workgroup"}},
+		{name: "E FP8 Input Vulkan", mod: io("Input", "%e4m3"), opts: vulkan,
+			want: "[VUID-StandaloneSpirv-OpTypeFloat-10823] FP8 or OCP microscaling OpVariable <id> '*' must not be declared with a Storage Class of Input or Output."},
+		{name: "E E8M0 Output Vulkan", mod: io("Output", "%e8m0"), opts: vulkan,
+			want: "[VUID-StandaloneSpirv-OpTypeFloat-10823] FP8 or OCP microscaling OpVariable <id> '*' must not be declared with a Storage Class of Input or Output."},
+		{name: "E MXINT8 array in struct Input Vulkan", mod: io("Input", "%s", "%a = OpTypeArray %mxi8 %u32_3\n%s = OpTypeStruct %f32 %a"), opts: vulkan,
+			want: "[VUID-StandaloneSpirv-OpTypeFloat-10823] FP8 or OCP microscaling OpVariable <id> '*' must not be declared with a Storage Class of Input or Output."},
+		{name: "E E5M2 vector Output Vulkan 1.0", mod: io("Output", "%v2", "%v2 = OpTypeVector %e5m2 2"), patch: setVersion(0x10000), opts: Options{Env: EnvVulkan1_0},
+			want: "[VUID-StandaloneSpirv-OpTypeFloat-10823] FP8 or OCP microscaling OpVariable <id> '*' must not be declared with a Storage Class of Input or Output."},
+		{name: "E FP4 Input Vulkan: the storage-class check first", mod: io("Input", "%fp4"), opts: vulkan,
+			want: "Cannot allocate a variable containing a Float4EXT or Float6EXT type in Input storage class"},
+		{name: "E FP8 Input universal", mod: io("Input", "%e4m3")},
+		{name: "E E8M0 Output universal", mod: io("Output", "%e8m0")},
+		{name: "E MXINT8 Input OpenCL", mod: module{kernel: true, caps: "Addresses Kernel MXInt8EXT", exts: "SPV_EXT_ocp_microscaling_types", iface: "%v",
+			decls: "%t = OpTypeFloat 8 MXInt8EXT\n%p = OpTypePointer Input %t\n%v = OpVariable %p Input"}, patch: setVersion(0x10000), opts: Options{Env: EnvOpenCL2_0}},
+		{name: "E FP8 Input not in the interface Vulkan", mod: ocp("%p = OpTypePointer Input %e4m3\n%v = OpVariable %p Input", ""), opts: vulkan},
+		{name: "E E8M0 Private in the interface Vulkan", mod: func() module {
+			m := ocp("%p = OpTypePointer Private %e8m0\n%v = OpVariable %p Private", "")
+			m.iface = "%v"
+			return m
+		}(), opts: vulkan},
 
 		// F. literals.
 		{name: "F FP4 literal high bits", mod: ocp("", ""), patch: patchInst(spirv.OpConstant, 3, 2, setWord(3, 0x12)),
@@ -327,10 +423,72 @@ func TestOCPRules(t *testing.T) {
 			mod: module{caps: ocpCaps + " CooperativeMatrixKHR VulkanMemoryModel", exts: ocpExts + " SPV_KHR_cooperative_matrix SPV_KHR_vulkan_memory_model",
 				decls: ocpDecl + "%u32_3 = OpConstant %u32 3\n%u32_16 = OpConstant %u32 16\n%cm = OpTypeCooperativeMatrixKHR %e4m3 %u32_3 %u32_16 %u32_16 %u32_0"},
 			want: "OpTypeCooperativeMatrix Component Type <id> '*[%fp8e4m3]'require Float8CooperativeMatrixEXT be declared."},
+		{name: "G OCP coopmat needs no gate",
+			mod: module{caps: ocpCaps + " CooperativeMatrixKHR VulkanMemoryModel", exts: ocpExts + " SPV_KHR_cooperative_matrix SPV_KHR_vulkan_memory_model",
+				decls: ocpDecl + "%u32_3 = OpConstant %u32 3\n%u32_16 = OpConstant %u32 16\n%cm = OpTypeCooperativeMatrixKHR %fp4 %u32_3 %u32_16 %u32_16 %u32_0"}},
+		{name: "G FDot4MixAcc32VALVE takes E8M0", mod: func() module {
+			m := ocp("%v4e8m0 = OpTypeVector %e8m0 4\n%c = OpConstantComposite %v4e8m0 %e8m0_1 %e8m0_1 %e8m0_1 %e8m0_1",
+				"%x = OpFDot4MixAcc32VALVE %f32 %c %c %f32_1")
+			m.caps += " DotProductFloat8AccFloat32VALVE"
+			m.exts += " SPV_VALVE_mixed_float_dot_product"
+			return m
+		}()},
+		{name: "G FPRoundingMode on OCP FConvert universal", mod: rounding(ocp("", "%x = OpFConvert %fp4 %f32_1"))},
+		{name: "G FPRoundingMode on OCP FConvert Kernel", mod: rounding(module{kernel: true, caps: "Addresses Kernel Float4EXT", exts: "SPV_EXT_ocp_microscaling_types",
+			decls: "%fp4 = OpTypeFloat 4 Float4E2M1EXT\n%f32 = OpTypeFloat 32\n%f32_1 = OpConstant %f32 1", body: "%x = OpFConvert %fp4 %f32_1"})},
+		{name: "G FPRoundingMode on OCP FConvert Vulkan", mod: rounding(ocp("", "%x = OpFConvert %fp4 %f32_1")), opts: vulkan,
+			want: "Operand 2 of Decorate requires one of these capabilities: *"},
+		{name: "G SpecConstantOp FConvert OCP Kernel", mod: module{kernel: true, caps: "Addresses Kernel Float4EXT", exts: "SPV_EXT_ocp_microscaling_types",
+			decls: "%fp4 = OpTypeFloat 4 Float4E2M1EXT\n%f32 = OpTypeFloat 32\n%f32_1 = OpConstant %f32 1\n%x = OpSpecConstantOp %fp4 FConvert %f32_1"}},
+		{name: "G ConstantComposite of a spec constant", mod: ocp("%s = OpSpecConstant %fp4 1\n%c = OpConstantComposite %v2fp4 %s %s", ""),
+			want: "OpConstantComposite must not have spec constant operands: <id> '*'"},
 	})
 }
 
-// bx is an OCP module with the BitcastExtractEXT capability.
+// bx is an OCP module with the BitcastExtractEXT capability.// vote is an OCP module with GroupNonUniformVote and a %u32_3 scope.
+func vote(body string) module {
+	m := ocp("%u32_3 = OpConstant %u32 3", body)
+	m.caps += " GroupNonUniform GroupNonUniformVote"
+	return m
+}
+
+// arith is an OCP module with GroupNonUniformArithmetic and a %u32_3 scope.
+func arith(body string) module {
+	m := ocp("%u32_3 = OpConstant %u32 3", body)
+	m.caps += " GroupNonUniform GroupNonUniformArithmetic"
+	return m
+}
+
+// ocpAtomic is an OCP module with an E8M0 Workgroup variable %w and the
+// Workgroup scope %u32_2.
+func ocpAtomic(body string) module {
+	return ocp("%u32_2 = OpConstant %u32 2\n%p = OpTypePointer Workgroup %e8m0\n%w = OpVariable %p Workgroup", body)
+}
+
+// io is an OCP module whose entry point lists %v, a variable of type
+// elem in storage class sc; decls declares what elem needs.
+func io(sc, elem string, decls ...string) module {
+	m := ocp("%u32_3 = OpConstant %u32 3\n"+strings.Join(decls, "\n")+"\n%p = OpTypePointer "+sc+" "+elem+"\n%v = OpVariable %p "+sc, "")
+	m.iface = "%v"
+	return m
+}
+
+// ocpBlock is an OCP module whose declarations are one StorageBuffer block
+// %v of struct %s, whose members are the scalar and runtime array %a
+// of 1-byte types.
+func ocpBlock(decls, body string) module {
+	m := ocp(decls, body)
+	m.annot = "OpDecorate %s Block\nOpMemberDecorate %s 0 Offset 0\nOpMemberDecorate %s 1 Offset 1\nOpDecorate %a ArrayStride 1\n" +
+		"OpDecorate %v DescriptorSet 0\nOpDecorate %v Binding 0\n"
+	return m
+}
+
+// rounding decorates %x with FPRoundingMode RTE.
+func rounding(m module) module {
+	m.annot += "OpDecorate %x FPRoundingMode RTE\n"
+	return m
+}
+
 func bx(declsAndBody ...string) module {
 	m := ocp("", "")
 	m.caps += " BitcastExtractEXT"

@@ -53,6 +53,8 @@ func (s *state) registerExtension(name string) {
 		s.feat.declareFloat16 = true
 	case "SPV_AMD_shader_ballot":
 		s.feat.groupOpsReduceAndScans = true
+	case "SPV_AMD_gpu_shader_int16":
+		s.feat.uconvertSpecConstantOp = true
 	}
 }
 

@@ -10,8 +10,8 @@ import (
 // here: an interface variable (Input or Output before SPIR-V 1.4, every
 // global variable from 1.4) used, directly or through global users of it,
 // by a function that an entry point's call graph reaches, is listed in
-// that entry point's interface. Locations and the Vulkan storage-class
-// rules are not written yet.
+// that entry point's interface. The Vulkan storage-class rules are in
+// interface_storage.go; locations are not written yet.
 
 func (s *state) interfaces() bool {
 	m, x := s.m, s.x

@@ -9,15 +9,17 @@ import "spvx/spirv"
 // logical addressing unless --relax-logical-pointer), OpPtrAccessChain,
 // OpArrayLength, OpCopyMemory(Sized), the memory access operands and the
 // pointer comparisons (see memory_rules.go); and
-// SPV_EXT_ocp_microscaling_types' storage-class rule for OpVariable
-// (OCP-MX-RULES.md §2.2 E): with the Shader capability, a variable whose
-// data type contains E2M1, E2M3 or E3M2 must be in the Function or Private
-// storage class, following the data type through pointers to the
-// innermost pointer's storage class.
+// SPV_EXT_ocp_microscaling_types' storage-class rule for OpVariable and
+// OpUntypedVariableKHR (OCP-MX-RULES.md §2.2 E): with the Shader
+// capability, a variable whose data type contains E2M1, E2M3 or E3M2 must
+// be in the Function or Private storage class, following the data type
+// through pointers to the innermost pointer's storage class.
 
 func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpVariable:
+	case spirv.OpUntypedVariableKHR:
+		return s.untypedVariableStorage(i, in)
 	case spirv.OpLoad:
 		return s.load(i, in)
 	case spirv.OpStore:
@@ -132,7 +134,7 @@ func (s *state) firstLogicalPointer(t uint32) (spirv.StorageClass, bool) {
 	return spirv.StorageClass(res), res >= 0
 }
 
-// memoryStorage applies the storage-class rule to variable i.
+// memoryStorage applies the storage-class rule to OpVariable i.
 func (s *state) memoryStorage(i int, in *spirv.Instruction) bool {
 	if len(in.Words) < 4 {
 		return false
@@ -141,11 +143,27 @@ func (s *state) memoryStorage(i int, in *spirv.Instruction) bool {
 	if ptr == nil || ptr.Kind != spirv.TypePointer {
 		return false
 	}
-	if !s.containsOCPNB(ptr.Elem) {
+	return s.ocpStorage(i, ptr.Storage, ptr.Elem)
+}
+
+// untypedVariableStorage applies the storage-class rule to
+// OpUntypedVariableKHR i, whose data type is its optional operand (none:
+// nothing to check). The rest of the untyped-pointer family is not
+// written yet; this rule is the OCP one (OCP-MX-RULES.md §2.2 E).
+func (s *state) untypedVariableStorage(i int, in *spirv.Instruction) bool {
+	if !s.caps.has(spirv.CapabilityShader) || len(in.Words) < 5 {
 		return false
 	}
-	sc := ptr.Storage
-	for t := s.x.Types[ptr.Elem]; t != nil && t.Kind == spirv.TypePointer; t = s.x.Types[t.Elem] {
+	return s.ocpStorage(i, spirv.StorageClass(in.Words[3]), in.Words[4])
+}
+
+// ocpStorage is the rule itself for a variable of storage class sc and
+// data type data.
+func (s *state) ocpStorage(i int, sc spirv.StorageClass, data uint32) bool {
+	if !s.containsOCPNB(data) {
+		return false
+	}
+	for t := s.x.Types[data]; t != nil && t.Kind == spirv.TypePointer; t = s.x.Types[t.Elem] {
 		sc = t.Storage
 	}
 	if sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate {

@@ -110,6 +110,10 @@ type features struct {
 	declareInt8, declareI16 bool
 	declareFloat16          bool
 	declareFloat8           bool
+	// uconvertSpecConstantOp: OpSpecConstantOp UConvert without Kernel.
+	// SPIR-V 1.4 allows it everywhere; SPV_AMD_gpu_shader_int16 enables
+	// it before 1.4 (glslang emits it for 16-bit spec constants).
+	uconvertSpecConstantOp bool
 }
 
 // capSet is a set of capabilities. Capability values go up to about 6500,
@@ -260,7 +264,8 @@ extensions:
 	if s.explicitLayout() && s.stopped() {
 		return
 	}
-	if s.interfaces() && s.stopped() {
+	// One pass in spirv-val (ValidateInterfaces): it ends at its first error.
+	if (s.interfaces() || s.interfaceStorageClasses()) && s.stopped() {
 		return
 	}
 	if s.builtins() && s.stopped() {
