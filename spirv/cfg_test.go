@@ -1,0 +1,196 @@
+package spirv
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// randomGraph has n nodes and about e random edges, plus a few repeats
+// and self-loops.
+func randomGraph(r *rand.Rand, n, e int) Graph {
+	var gb GraphBuilder
+	for v := 0; v < n; v++ {
+		gb.Node()
+		for k := r.Intn(2*e/n + 1); k > 0; k-- {
+			gb.Edge(int32(r.Intn(n)))
+		}
+	}
+	return gb.Graph()
+}
+
+// reachAvoiding marks the nodes reachable from root without entering
+// avoid (-1: none).
+func reachAvoiding(g *Graph, root, avoid int32) []bool {
+	seen := make([]bool, g.Len())
+	if root == avoid {
+		return seen
+	}
+	stack := []int32{root}
+	seen[root] = true
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, t := range g.Succ(v) {
+			if t != avoid && !seen[t] {
+				seen[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	return seen
+}
+
+// TestDominatorsBruteForce checks Dominates and Idom against the
+// definition: a dominates b iff b is reachable and no path from the root
+// reaches b avoiding a; forward and on the reversed graph.
+func TestDominatorsBruteForce(t *testing.T) {
+	r := rand.New(rand.NewSource(21))
+	for iter := 0; iter < 300; iter++ {
+		n := 1 + r.Intn(14)
+		g := randomGraph(r, n, r.Intn(3*n+1))
+		root := int32(r.Intn(n))
+		if iter%2 == 1 {
+			g = g.Reverse() // post-dominators of the original graph
+		}
+		d := Dominators(&g, root)
+		reach := reachAvoiding(&g, root, -1)
+		for a := int32(0); a < int32(n); a++ {
+			without := reachAvoiding(&g, root, a)
+			for b := int32(0); b < int32(n); b++ {
+				want := reach[a] && reach[b] && (a == b || !without[b])
+				if got := d.Dominates(a, b); got != want {
+					t.Fatalf("iter %d: Dominates(%d, %d) = %v, want %v (root %d, graph %v)", iter, a, b, got, want, root, g)
+				}
+			}
+		}
+		for b := int32(0); b < int32(n); b++ {
+			if d.Reached(b) != reach[b] {
+				t.Fatalf("iter %d: Reached(%d) = %v", iter, b, d.Reached(b))
+			}
+			i := d.Idom[b]
+			if b == root || !reach[b] {
+				if i != -1 {
+					t.Fatalf("iter %d: Idom[%d] = %d, want -1", iter, b, i)
+				}
+				continue
+			}
+			// The immediate dominator is the strict dominator that every
+			// other strict dominator dominates.
+			if i < 0 || i == b || !d.Dominates(i, b) {
+				t.Fatalf("iter %d: Idom[%d] = %d is not a strict dominator", iter, b, i)
+			}
+			for a := int32(0); a < int32(n); a++ {
+				if a != b && d.Dominates(a, b) && !d.Dominates(a, i) {
+					t.Fatalf("iter %d: Idom[%d] = %d, but %d dominates %d and not %d", iter, b, i, a, b, i)
+				}
+			}
+		}
+	}
+}
+
+// Shapes that defeat simple algorithms: a deep chain (recursion depth),
+// a chain whose every node also branches back to the root's successor
+// (long compressions), a ladder, and random graphs.
+var domShapes = map[string]func(n int) Graph{
+	"chain": func(n int) Graph {
+		var gb GraphBuilder
+		for v := 0; v < n; v++ {
+			gb.Node()
+			if v+1 < n {
+				gb.Edge(int32(v + 1))
+			}
+		}
+		return gb.Graph()
+	},
+	"chain-back-edges": func(n int) Graph {
+		var gb GraphBuilder
+		for v := 0; v < n; v++ {
+			gb.Node()
+			if v+1 < n {
+				gb.Edge(int32(v + 1))
+			}
+			gb.Edge(int32(min(1, n-1)))
+		}
+		return gb.Graph()
+	},
+	"ladder": func(n int) Graph {
+		var gb GraphBuilder
+		for v := 0; v < n; v++ {
+			gb.Node()
+			for _, t := range []int{v + 1, v + 2, n - 1 - v} {
+				if t < n {
+					gb.Edge(int32(t))
+				}
+			}
+		}
+		return gb.Graph()
+	},
+	"random": func(n int) Graph {
+		// Random edges over a chain, so that everything is reached.
+		r := rand.New(rand.NewSource(4))
+		var gb GraphBuilder
+		for v := 0; v < n; v++ {
+			gb.Node()
+			if v+1 < n {
+				gb.Edge(int32(v + 1))
+			}
+			gb.Edge(int32(r.Intn(n)), int32(r.Intn(n)))
+		}
+		return gb.Graph()
+	},
+}
+
+// TestDominatorsLinearWork counts the algorithm's steps at n and 4n on
+// each shape, forward and backward: near-linear work grows about 4 times
+// (a log factor allows a little more), quadratic work 16 times.
+func TestDominatorsLinearWork(t *testing.T) {
+	const n = 50000
+	for name, shape := range domShapes {
+		for _, back := range []bool{false, true} {
+			count := func(n int) int {
+				g := shape(n)
+				root := int32(0)
+				if back {
+					g, root = g.Reverse(), int32(n-1)
+				}
+				work := 0
+				dominators(&g, root, &work)
+				return work
+			}
+			w1, w4 := count(n), count(4*n)
+			if w1 < n || float64(w4)/float64(w1) > 6 {
+				t.Errorf("%s (reversed %v): work %d at n=%d, %d at 4n: ratio %.1f", name, back, w1, n, w4, float64(w4)/float64(w1))
+			}
+		}
+	}
+}
+
+// TestDominatorsDeepChain: a million-block chain needs no recursion.
+func TestDominatorsDeepChain(t *testing.T) {
+	const n = 1 << 20
+	g := domShapes["chain"](n)
+	d := Dominators(&g, 0)
+	if d.Idom[n-1] != n-2 || !d.Dominates(0, n-1) || d.Dominates(n-1, 0) {
+		t.Fatalf("chain: Idom[last] = %d", d.Idom[n-1])
+	}
+	r := g.Reverse()
+	p := Dominators(&r, n-1)
+	if p.Idom[0] != 1 || !p.Dominates(n-1, 0) {
+		t.Fatalf("reversed chain: Idom[0] = %d", p.Idom[0])
+	}
+}
+
+// TestDominatorsBadRoot: a root out of range reaches nothing.
+func TestDominatorsBadRoot(t *testing.T) {
+	g := domShapes["chain"](3)
+	for _, root := range []int32{-1, 3} {
+		d := Dominators(&g, root)
+		if d.Reached(0) || d.Dominates(0, 0) {
+			t.Fatalf("root %d: node 0 reached", root)
+		}
+	}
+	var empty Graph
+	if d := Dominators(&empty, 0); len(d.Idom) != 0 {
+		t.Fatal("empty graph has nodes")
+	}
+}
