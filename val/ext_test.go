@@ -19,6 +19,7 @@ type module struct {
 	iface                          string // the entry point's interface ids
 	kernel                         bool
 	importGLSL                     bool // %glsl = OpExtInstImport "GLSL.std.450"
+	importCL                       bool // %cl = OpExtInstImport "OpenCL.std"
 }
 
 func (m module) text() string {
@@ -31,6 +32,9 @@ func (m module) text() string {
 	}
 	if m.importGLSL {
 		b.WriteString("%glsl = OpExtInstImport \"GLSL.std.450\"\n")
+	}
+	if m.importCL {
+		b.WriteString("%cl = OpExtInstImport \"OpenCL.std\"\n")
 	}
 	if m.kernel {
 		b.WriteString("OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"main\" " + m.iface + "\n")
@@ -301,6 +305,13 @@ func TestOCPRules(t *testing.T) {
 			return m
 		}()},
 		{name: "C FOrdEqual FP8", mod: ocp("", "%x = OpFOrdEqual %bool %e4m3_1 %e4m3_1"), want: "FOrdEqual doesn't support FP8 E4M3/E5M2 types."},
+		{name: "C MatrixTimesScalar FP8 matrix", mod: ocp(matrix("%e4m3"), "%x = OpMatrixTimesScalar %m %c %e4m3_1"),
+			want: "MatrixTimesScalar doesn't support FP8 E4M3/E5M2 types."},
+		{name: "C MatrixTimesScalar OCP matrix", mod: ocp(matrix("%e8m0"), "%x = OpMatrixTimesScalar %m %c %e8m0_1"),
+			want: "MatrixTimesScalar doesn't support OCP microscaling types."},
+		{name: "C OpenCL.std fabs on E4M3", mod: module{kernel: true, caps: "Addresses Kernel Float8EXT", exts: "SPV_EXT_float8", importCL: true,
+			decls: "%t = OpTypeFloat 8 Float8E4M3EXT\n%k = OpConstant %t 1", body: "%x = OpExtInst %t %cl fabs %k"},
+			want: "OpenCL.std fabs: doesn't support FP8 E4M3/E5M2 types."},
 		{name: "C Dot OCP", mod: ocp("%v2e8m0 = OpTypeVector %e8m0 2\n%c = OpConstantComposite %v2e8m0 %e8m0_1 %e8m0_1", "%x = OpDot %e8m0 %c %c"),
 			want: "Dot doesn't support OCP microscaling types."},
 		{name: "C GroupNonUniformAllEqual OCP value", mod: vote("%x = OpGroupNonUniformAllEqual %bool %u32_3 %fp4_1"),
@@ -465,6 +476,13 @@ func ocpAtomic(body string) module {
 	return ocp("%u32_2 = OpConstant %u32 2\n%p = OpTypePointer Workgroup %e8m0\n%w = OpVariable %p Workgroup", body)
 }
 
+// matrix declares %m, a 2x2 matrix of the float type elem, and %c, a
+// constant of it built from elem's constant elem_1.
+func matrix(elem string) string {
+	return "%v2 = OpTypeVector " + elem + " 2\n%m = OpTypeMatrix %v2 2\n%cv = OpConstantComposite %v2 " + elem + "_1 " + elem + "_1\n" +
+		"%c = OpConstantComposite %m %cv %cv"
+}
+
 // io is an OCP module whose entry point lists %v, a variable of type
 // elem in storage class sc; decls declares what elem needs.
 func io(sc, elem string, decls ...string) module {
@@ -520,6 +538,19 @@ func TestSpecStrict(t *testing.T) {
 	glsl := module{caps: ocpCaps, exts: ocpExts, decls: ocpDecl, body: "%x = OpExtInst %fp4 %glsl FAbs %fp4_1", importGLSL: true}
 	allowed := ocp("%p = OpTypePointer Function %e4m3\n%t = OpConstantTrue %bool",
 		"%v = OpVariable %p Function\nOpStore %v %e4m3_1\n%l = OpLoad %e4m3 %v\n%s = OpSelect %e4m3 %t %l %e4m3_1\n%c = OpFConvert %f32 %s")
+	valve := ocp("%v4e8m0 = OpTypeVector %e8m0 4\n%c = OpConstantComposite %v4e8m0 %e8m0_1 %e8m0_1 %e8m0_1 %e8m0_1",
+		"%x = OpFDot4MixAcc32VALVE %f32 %c %c %f32_1")
+	valve.caps += " DotProductFloat8AccFloat32VALVE"
+	valve.exts += " SPV_VALVE_mixed_float_dot_product"
+	store := ocpAtomic("OpAtomicStore %w8 %u32_2 %u32_0 %e4m3_1")
+	store.decls += "\n%p8 = OpTypePointer Workgroup %e4m3\n%w8 = OpVariable %p8 Workgroup"
+	store.iface = "%w8"
+	bcast := ocp("%u32_2 = OpConstant %u32 2", "%x = OpGroupBroadcast %e4m3 %u32_2 %e4m3_1 %u32_0")
+	bcast.caps += " Groups"
+	untyped := module{kernel: true, caps: "Addresses Kernel Float4EXT UntypedPointersKHR", exts: "SPV_EXT_ocp_microscaling_types SPV_KHR_untyped_pointers",
+		decls: "%fp4 = OpTypeFloat 4 Float4E2M1EXT\n%up = OpTypeUntypedPointerKHR Workgroup\n%v = OpUntypedVariableKHR %up Workgroup %fp4"}
+	coop := module{caps: ocpCaps + " CooperativeMatrixKHR VulkanMemoryModel", exts: ocpExts + " SPV_KHR_cooperative_matrix SPV_KHR_vulkan_memory_model",
+		decls: ocpDecl + "%u32_3 = OpConstant %u32 3\n%u32_16 = OpConstant %u32 16\n%cm = OpTypeCooperativeMatrixKHR %fp4 %u32_3 %u32_16 %u32_16 %u32_0"}
 	const (
 		fp8Msg = "GroupNonUniformFMax cannot use an object of FP8 E4M3/E5M2 type: SPV_EXT_float8 allows them only in the instructions it lists (spec-strict)"
 		satMsg = "The SaturatedToLargestFloat8NormalConversionEXT decoration must decorate an OpFConvert, OpConvertSToF or OpConvertUToF whose Result Type is an FP8 E4M3/E5M2 type (spec-strict)"
@@ -536,6 +567,19 @@ func TestSpecStrict(t *testing.T) {
 			want: "Cannot allocate a variable containing a Float4EXT or Float6EXT type in Workgroup storage class"},
 		{name: "GLSL FAbs on E2M1 strict (Extension class)", mod: glsl, opts: strict},
 		{name: "memory, select, conversion strict", mod: allowed, opts: strict},
+		{name: "VALVE dot on E8M0 default", mod: valve},
+		{name: "VALVE dot on E8M0 strict", mod: valve, opts: strict,
+			want: "FDot4MixAcc32VALVE cannot use an object of OCP microscaling type: SPV_EXT_ocp_microscaling_types allows them only in the instructions it lists (spec-strict)"},
+		{name: "scalar FP8 AtomicStore default", mod: store},
+		{name: "scalar FP8 AtomicStore strict", mod: store, opts: strict,
+			want: "AtomicStore cannot use an object of FP8 E4M3/E5M2 type: SPV_EXT_float8 allows them only in the instructions it lists (spec-strict)"},
+		{name: "GroupBroadcast FP8 default", mod: bcast},
+		{name: "GroupBroadcast FP8 strict", mod: bcast, opts: strict,
+			want: "GroupBroadcast cannot use an object of FP8 E4M3/E5M2 type: SPV_EXT_float8 allows them only in the instructions it lists (spec-strict)"},
+		{name: "Kernel FP4 untyped Workgroup default", mod: untyped},
+		{name: "Kernel FP4 untyped Workgroup strict", mod: untyped, opts: strict,
+			want: "Cannot allocate a variable containing a Float4EXT or Float6EXT type in Workgroup storage class"},
+		{name: "OCP cooperative matrix type strict", mod: coop, opts: strict},
 	})
 }
 

@@ -19,7 +19,7 @@ func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpVariable:
 	case spirv.OpUntypedVariableKHR:
-		return s.untypedVariableStorage(i, in)
+		return s.caps.has(spirv.CapabilityShader) && s.untypedVariableStorage(i, in)
 	case spirv.OpLoad:
 		return s.load(i, in)
 	case spirv.OpStore:
@@ -151,7 +151,7 @@ func (s *state) memoryStorage(i int, in *spirv.Instruction) bool {
 // nothing to check). The rest of the untyped-pointer family is not
 // written yet; this rule is the OCP one (OCP-MX-RULES.md §2.2 E).
 func (s *state) untypedVariableStorage(i int, in *spirv.Instruction) bool {
-	if !s.caps.has(spirv.CapabilityShader) || len(in.Words) < 5 {
+	if len(in.Words) < 5 {
 		return false
 	}
 	return s.ocpStorage(i, spirv.StorageClass(in.Words[3]), in.Words[4])

@@ -51,7 +51,8 @@ func (s *state) specStrictPass(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", msgStrictSat)
 		}
 	}
-	if in.Opcode == spirv.OpVariable && !s.caps.has(spirv.CapabilityShader) && s.memoryStorage(i, in) {
+	if !s.caps.has(spirv.CapabilityShader) && (in.Opcode == spirv.OpVariable && s.memoryStorage(i, in) ||
+		in.Opcode == spirv.OpUntypedVariableKHR && s.untypedVariableStorage(i, in)) {
 		return true
 	}
 	info := in.Opcode.Info()
