@@ -45,67 +45,33 @@ func (c *compiler) function(fid uint32) error {
 			c.ptrs[pid] = &ptrInfo{pointee: pe, storage: t.storage}
 		}
 	}
-	// Successors and merge targets by label.
-	byLabel := map[uint32]int{}
+	// The block structure (spirv.NewCFG): branch targets, with OpSwitch
+	// literals sized by the selector, and merge declarations.
+	cfg := spirv.NewCFG(c.m, sf.Blocks)
+	var ts []uint32
 	for i, b := range sf.Blocks {
-		if _, dup := byLabel[b.Label]; dup {
+		if first, _ := cfg.Block(b.Label); int(first) != i {
 			return fmt.Errorf("block label %%%d defined twice", b.Label)
 		}
-		byLabel[b.Label] = i
-	}
-	succ := make([][]uint32, len(sf.Blocks))
-	merges := make([][]uint32, len(sf.Blocks))
-	for i, b := range sf.Blocks {
 		term := c.m.Inst(b.End)
-		w := term.Words
-		switch term.Opcode {
-		case spirv.OpBranch:
-			succ[i] = w[1:2]
-		case spirv.OpBranchConditional:
-			succ[i] = w[2:4]
-		case spirv.OpSwitch:
-			succ[i] = append(succ[i], w[2])
-			width := 1
-			if t, _ := c.valType(w[1]); t != nil && t.sc.width == 64 {
-				width = 2
-			}
-			for k := 3; k+width < len(w); k += width + 1 {
-				succ[i] = append(succ[i], w[k+width])
-			}
-		}
-		if b.End > b.Start {
-			prev := c.m.Inst(b.End - 1)
-			switch prev.Opcode {
-			case spirv.OpSelectionMerge:
-				merges[i] = prev.Words[1:2]
-			case spirv.OpLoopMerge:
-				merges[i] = prev.Words[1:3]
-			}
-		}
-		for _, s := range succ[i] {
-			if _, ok := byLabel[s]; !ok {
+		ts = spirv.Targets(&term, ts[:0])
+		for _, s := range ts {
+			if _, ok := cfg.Block(s); !ok {
 				return fmt.Errorf("block %%%d branches to %%%d, which is not a block of function %s", b.Label, s, fn.name)
-			}
-		}
-		for _, s := range merges[i] {
-			if _, ok := byLabel[s]; !ok {
-				merges[i] = nil
 			}
 		}
 	}
 	// Number the blocks (blockorder.go): structure first, and where the
-	// function has no merge blocks to follow, loops kept contiguous.
+	// function has no merge blocks to follow, loops kept contiguous. A
+	// loop's merge is visited before its continue target, so the continue
+	// target is numbered after the body and before the merge.
+	walk := cfg.Structural()
 	kids := make([][]int, len(sf.Blocks))
 	structured := false
 	for b := range kids {
-		// A loop's merge is visited before its continue target, so the
-		// continue target is numbered after the body and before the merge.
-		for _, l := range merges[b] {
-			kids[b] = append(kids[b], byLabel[l])
-			structured = true
-		}
-		for _, l := range succ[b] {
-			kids[b] = append(kids[b], byLabel[l])
+		structured = structured || cfg.Merge[b] >= 0
+		for _, t := range walk.Succ(int32(b)) {
+			kids[b] = append(kids[b], int(t))
 		}
 	}
 	order, rank := structuredOrder(kids)
@@ -122,7 +88,7 @@ func (c *compiler) function(fid uint32) error {
 	edges0 := len(c.p.edges)
 	c.promote(sf)
 	c.memOnly = c.memOnlyUses(sf)
-	c.ssa = c.buildSSA(sf, c.promotedVars(sf), order, succ, byLabel)
+	c.ssa = c.buildSSA(sf, c.promotedVars(sf), order, &cfg.Succ)
 	defer func() { c.ssa = nil }()
 	// Phis of every block, for the edge moves.
 	c.phis = map[uint32][]phiInfo{}

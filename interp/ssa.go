@@ -41,10 +41,10 @@ const ssaLimit = 1 << 20
 
 // buildSSA prepares SSA construction for the promoted variables vars of sf,
 // whose blocks compile in order (indexes into sf.Blocks), with successors
-// succ (labels) and byLabel mapping labels to sf.Blocks indexes. It returns
-// nil when it cannot (too large, or a block would compile before its
-// immediate dominator); the variables then stay registers.
-func (c *compiler) buildSSA(sf *spirv.Function, vars []uint32, order []int, succ [][]uint32, byLabel map[uint32]int) *ssaFn {
+// succ (by index into sf.Blocks). It returns nil when it cannot (too
+// large, or a block would compile before its immediate dominator); the
+// variables then stay registers.
+func (c *compiler) buildSSA(sf *spirv.Function, vars []uint32, order []int, succ *spirv.Graph) *ssaFn {
 	nb := len(order)
 	if len(vars) == 0 || nb == 0 || len(vars)*nb > ssaLimit {
 		return nil
@@ -55,94 +55,31 @@ func (c *compiler) buildSSA(sf *spirv.Function, vars []uint32, order []int, succ
 		s.n[k] = c.regVarN[id]
 		s.cur[k], s.undef[k] = -1, -1
 	}
-	pos := make([]int, len(sf.Blocks))
+	pos := make([]int32, len(sf.Blocks))
 	for i := range pos {
 		pos[i] = -1
 	}
 	for r, b := range order {
-		pos[b] = r
+		pos[b] = int32(r)
 	}
-	succP := make([][]int, nb)
-	preds := make([][]int, nb)
-	for r, b := range order {
-		for _, l := range succ[b] {
-			t := pos[byLabel[l]]
-			if t < 0 {
-				continue
+	// The control-flow graph by compile position (the compile order also
+	// follows merge declarations), its predecessors and dominator tree.
+	var gb spirv.GraphBuilder
+	for _, b := range order {
+		gb.Node()
+		for _, t := range succ.Succ(int32(b)) {
+			if pos[t] >= 0 {
+				gb.Edge(pos[t])
 			}
-			succP[r] = append(succP[r], t)
-			preds[t] = append(preds[t], r)
 		}
 	}
-	// A reverse postorder of the real control-flow graph (the compile
-	// order also follows merge declarations), for the dominator algorithm
-	// of Cooper, Harvey and Kennedy.
-	rpo := make([]int, nb) // position -> rpo number; -1 unreachable
-	for i := range rpo {
-		rpo[i] = -1
-	}
-	var post []int
-	seen := make([]bool, nb)
-	type fr struct{ b, k int }
-	stack := []fr{{0, 0}}
-	seen[0] = true
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.k < len(succP[top.b]) {
-			t := succP[top.b][top.k]
-			top.k++
-			if !seen[t] {
-				seen[t] = true
-				stack = append(stack, fr{t, 0})
-			}
-			continue
-		}
-		post = append(post, top.b)
-		stack = stack[:len(stack)-1]
-	}
-	byRPO := make([]int, len(post))
-	for i, b := range post {
-		rpo[b] = len(post) - 1 - i
-		byRPO[len(post)-1-i] = b
-	}
+	g := gb.Graph()
+	preds := g.Reverse()
+	dom := spirv.Dominators(&g, 0)
 	idom := make([]int, nb)
-	for i := range idom {
-		idom[i] = -1
-	}
-	idom[0] = 0
-	intersect := func(a, b int) int {
-		for a != b {
-			for rpo[a] > rpo[b] {
-				a = idom[a]
-			}
-			for rpo[b] > rpo[a] {
-				b = idom[b]
-			}
-		}
-		return a
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, b := range byRPO[1:] {
-			nd := -1
-			for _, p := range preds[b] {
-				if rpo[p] < 0 || idom[p] < 0 {
-					continue
-				}
-				if nd < 0 {
-					nd = p
-				} else {
-					nd = intersect(p, nd)
-				}
-			}
-			if nd >= 0 && idom[b] != nd {
-				idom[b], changed = nd, true
-			}
-		}
-	}
-	idom[0] = -1
-	for b := 1; b < nb; b++ {
-		if rpo[b] >= 0 && (idom[b] < 0 || idom[b] >= b) {
+	for b := range idom {
+		idom[b] = int(dom.Idom[b])
+		if b > 0 && dom.Reached(int32(b)) && idom[b] >= b {
 			return nil // the immediate dominator would compile later
 		}
 	}
@@ -150,23 +87,23 @@ func (c *compiler) buildSSA(sf *spirv.Function, vars []uint32, order []int, succ
 	// Dominance frontiers.
 	df := make([][]int, nb)
 	for b := 0; b < nb; b++ {
-		if rpo[b] < 0 {
+		if !dom.Reached(int32(b)) {
 			continue
 		}
 		np := 0
-		for _, p := range preds[b] {
-			if rpo[p] >= 0 {
+		for _, p := range preds.Succ(int32(b)) {
+			if dom.Reached(p) {
 				np++
 			}
 		}
 		if np < 2 {
 			continue
 		}
-		for _, p := range preds[b] {
-			if rpo[p] < 0 {
+		for _, p := range preds.Succ(int32(b)) {
+			if !dom.Reached(p) {
 				continue
 			}
-			for r := p; r >= 0 && r != idom[b]; r = idom[r] {
+			for r := int(p); r >= 0 && r != idom[b]; r = idom[r] {
 				if n := len(df[r]); n == 0 || df[r][n-1] != b {
 					df[r] = append(df[r], b)
 				}
