@@ -1,8 +1,11 @@
 // Package spirv is the core of spvx: the SPIR-V grammar tables (generated
 // from the Khronos grammar JSON plus spvx's overlay), the binary form of a
-// module (Decode and Encode), and an on-demand index of a decoded module
-// (types, constants, names, decorations, entry points, functions), used by
-// spvx info and meant for the validator and executor still to be written.
+// module (Decode and Encode), an on-demand index of a decoded module
+// (types, constants, names, decorations, entry points, functions), and the
+// control-flow model every later stage shares (cfg.go: a function's blocks,
+// branch and merge targets, one dominator algorithm for dominators and
+// post-dominators). The validator, disassembler and executor build on
+// these.
 //
 // The grammar is SPIR-V 1.6 revision 7 (SPIRV-Headers of 2026-08-14) with
 // the overlay entries of SPV_INTEL_subgroup_bitcast_shuffle; see
