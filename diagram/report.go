@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"io"
 	"sort"
+
+	"spvx/amber"
 )
 
 // Script is one script of a run report.
@@ -12,28 +14,9 @@ type Script struct {
 	Path    string
 	Status  string // "pass", "fail" or "skip"
 	Seconds float64
-	Reason  string // why it failed or was skipped
-	Failure *Failure
-	Source  string // the script's text, shown collapsed
-}
-
-// Failure is a script's failed check, for the report's details.
-type Failure struct {
-	Location  string // FILE:LINE
-	Command   string // the EXPECT as written
-	Buffer    string
-	Got, Want string
-	Op        string
-	Tolerance string
-	Message   string // the whole message, for buffer comparisons
-	Context   []Value
-}
-
-// Value is one value around a failure: the buffer's and the expected.
-type Value struct {
-	Index, Element, Component int
-	Got, Want                 string
-	Differs                   bool
+	Reason  string         // why it failed or was skipped
+	Failure *amber.Failure // the failed check, for the report's details
+	Source  string         // the script's text, shown collapsed
 }
 
 // Report is a whole run.
@@ -142,8 +125,8 @@ pre { background: #f7f7f7; padding: .8em; overflow-x: auto; }
 <div class="failure" id="failure-{{.}}">
 <h3>{{$s.Path}}</h3>
 {{- with $s.Failure}}
-<p><code>{{.Location}}</code>: <code>{{.Command}}</code></p>
-{{- if .Message}}<p class="message">{{.Message}}</p>{{end}}
+<p><code>{{.File}}:{{.Line}}</code>: <code>{{.Command}}</code></p>
+{{- if .Msg}}<p class="message">{{.Msg}}</p>{{end}}
 {{- if .Got}}<p>buffer <code>{{.Buffer}}</code>: got <code class="got">{{.Got}}</code>, want <code class="want">{{.Op}} {{.Want}}</code>{{if .Tolerance}} (tolerance {{.Tolerance}}){{end}}</p>{{end}}
 {{- if .Context}}
 <table class="diff">

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"spvx/amber"
 )
 
 func sampleReport() Report {
@@ -16,8 +18,8 @@ func sampleReport() Report {
 		{Path: "a/pass.amber", Status: "pass", Seconds: 0.25, Source: "#!amber\nBUFFER x DATA_TYPE uint32 SIZE 4 FILL 0\n"},
 		{Path: "b/fail.amber", Status: "fail", Seconds: 0.5, Reason: "b/fail.amber:13: EXPECT out IDX 0 EQ 2 4 6.5 8: Verifier failed",
 			Source: "#!amber\nEXPECT out IDX 0 EQ 2 4 6.5 8\n",
-			Failure: &Failure{Location: "b/fail.amber:13", Command: "EXPECT out IDX 0 EQ 2 4 6.5 8", Buffer: "out", Got: "6", Want: "6.5", Op: "==",
-				Context: []Value{{0, 0, 0, "2", "2", false}, {1, 1, 0, "4", "4", false}, {2, 2, 0, "6", "6.5", true}, {3, 3, 0, "8", "8", false}}}},
+			Failure: &amber.Failure{File: "b/fail.amber", Line: 13, Command: "EXPECT out IDX 0 EQ 2 4 6.5 8", Buffer: "out", Got: "6", Want: "6.5", Op: "==",
+				Context: []amber.ValueDiff{{Index: 0, Element: 0, Component: 0, Got: "2", Want: "2", Differs: false}, {Index: 1, Element: 1, Component: 0, Got: "4", Want: "4", Differs: false}, {Index: 2, Element: 2, Component: 0, Got: "6", Want: "6.5", Differs: true}, {Index: 3, Element: 3, Component: 0, Got: "8", Want: "8", Differs: false}}}},
 		{Path: "c/skip.amber", Status: "skip", Seconds: 0.01, Reason: "missing feature geometryShader"},
 		{Path: "d/<fail>.amber", Status: "fail", Seconds: 0.75, Reason: "parse error: <script>alert(1)</script>", Source: "<script>"},
 	}}

@@ -153,14 +153,7 @@ func writeHTMLReport(path string, results []amber.Result, total time.Duration) e
 		if b, err := readHead(r.Path, maxReportSource); err == nil {
 			sc.Source = string(b)
 		}
-		if f := r.Failure; f != nil {
-			df := &diagram.Failure{Location: fmt.Sprintf("%s:%d", f.File, f.Line), Command: f.Command, Buffer: f.Buffer,
-				Got: f.Got, Want: f.Want, Op: f.Op, Tolerance: f.Tolerance, Message: f.Msg}
-			for _, c := range f.Context {
-				df.Context = append(df.Context, diagram.Value{Index: c.Index, Element: c.Element, Component: c.Component, Got: c.Got, Want: c.Want, Differs: c.Differs})
-			}
-			sc.Failure = df
-		}
+		sc.Failure = r.Failure
 		rep.Scripts = append(rep.Scripts, sc)
 	}
 	var b bytes.Buffer
