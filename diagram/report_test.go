@@ -79,6 +79,9 @@ func TestRunReport(t *testing.T) {
 	if !strings.Contains(page, `style="width:50.000%"`) || !strings.Contains(page, "2 failed") {
 		t.Error("summary bar")
 	}
+	if !strings.Contains(page, "<code>b/fail.amber:13</code>: <code>EXPECT out IDX 0 EQ 2 4 6.5 8</code>") {
+		t.Error("the failure's FILE:LINE and command are not shown")
+	}
 }
 
 // TestRunReportInChromium renders the page with headless Chromium and
