@@ -124,57 +124,6 @@ func TestCompileCorpus(t *testing.T) {
 	}
 }
 
-// corpusEngine is the executor TestRunCorpus runs the shared scripts with
-// (InterpEngine, set in corpus_interp_test.go). Without one every RUN is
-// SKIP "no executor", and the test checks only that each script parses,
-// compiles and reaches its dispatches.
-var corpusEngine Engine
-
-// corpusNotPassing lists the shared scripts known not to pass with
-// corpusEngine, with the reason. It is empty: all 317 pass.
-var corpusNotPassing = map[string]string{}
-
-func TestRunCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles 289 GLSL shaders")
-	}
-	files := corpusScripts(t)
-	results := make([]Result, len(files))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
-	for i, f := range files {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			results[i] = RunFile(context.Background(), f, Options{Engine: corpusEngine})
-		}()
-	}
-	wg.Wait()
-	counts := map[Status]int{}
-	for _, r := range results {
-		counts[r.Status]++
-		rel, _ := filepath.Rel(sharedDir(t), r.Path)
-		if why, known := corpusNotPassing[filepath.ToSlash(rel)]; known {
-			if r.Status == Pass {
-				t.Errorf("%s passes now; remove it from corpusNotPassing (%s)", rel, why)
-			}
-			continue
-		}
-		switch {
-		case r.Status == Pass:
-		case corpusEngine == nil && r.Status == SkipStatus && strings.Contains(r.Reason, "no executor"):
-		default:
-			t.Errorf("%s: %v: %s", rel, r.Status, r.Reason)
-		}
-		if strings.Contains(rel, "expect_fail") && r.Status == Pass && !strings.Contains(r.Reason, "failed as expected") {
-			t.Errorf("%s passed without failing its EXPECT", rel)
-		}
-	}
-	t.Logf("%d scripts: %d pass, %d fail, %d skip; %d listed as not passing", len(results), counts[Pass], counts[Fail], counts[SkipStatus], len(corpusNotPassing))
-}
-
 // TestValidateCorpusAsm runs Debian's spirv-val over the 146 SPIR-V
 // assembly shaders as spvx builds them (TARGET_ENV, or the CTS folder rule
 // for spirv1p4/, workgroup_memory_explicit_layout/ and ptr_access_chain/):

@@ -8,7 +8,8 @@ import (
 
 // Engine runs one compute dispatch. The runner compiles shaders, lays out
 // buffers and checks results; an Engine only executes. spvx's executor is
-// adapted to it as InterpEngine; tests use fakes.
+// adapted to it in package amber/interpengine, so amber itself never
+// imports the executor; amber's tests use fakes.
 type Engine interface {
 	Run(ctx context.Context, job *Job) error
 }

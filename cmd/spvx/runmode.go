@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"spvx/amber"
+	"spvx/amber/interpengine"
 )
 
 // spvx run has two modes: kernel mode runs one SPIR-V module's compute
@@ -267,7 +268,7 @@ func (r *runFlags) otherModeFlag(fs *cmdFlags, m runMode) string {
 }
 
 func runRun(args []string, s stdio) int {
-	return runMain(args, s, amber.InterpEngine{})
+	return runMain(args, s, interpengine.Engine{})
 }
 
 // runMain is spvx run over an amber.Engine (the executor in the spvx

@@ -1,4 +1,4 @@
-package amber
+package interpengine
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"spvx/amber"
 	"spvx/interp"
 )
 
@@ -29,13 +30,13 @@ END
 BODY
 `
 
-func runText(t *testing.T, ctx context.Context, src string) Result {
+func runText(t *testing.T, ctx context.Context, src string) amber.Result {
 	t.Helper()
-	s, err := Parse("t.amber", []byte(src), ParseOptions{})
+	s, err := amber.Parse("t.amber", []byte(src), amber.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Run(ctx, s, Options{Engine: InterpEngine{}})
+	return amber.Run(ctx, s, amber.Options{Engine: Engine{}})
 }
 
 // A RUN whose workgroup count overflows fails naming the sizes; it does
@@ -43,7 +44,7 @@ func runText(t *testing.T, ctx context.Context, src string) Result {
 func TestRunGroupsOverflowFails(t *testing.T) {
 	src := strings.Replace(emptyKernelScript, "BODY\n", "RUN p 4194304 2097152 2097152\n", 1)
 	r := runText(t, context.Background(), src)
-	if r.Status != Fail || !strings.Contains(r.Reason, "4194304x2097152x2097152 workgroups") {
+	if r.Status != amber.Fail || !strings.Contains(r.Reason, "4194304x2097152x2097152 workgroups") {
 		t.Errorf("%v: %s", r.Status, r.Reason)
 	}
 }
@@ -59,7 +60,7 @@ func TestRunRepeatEndsByDeadline(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the script ran %v after its 300 ms deadline", d)
 	}
-	if r.Status != Fail || !strings.Contains(r.Reason, "context deadline exceeded") {
+	if r.Status != amber.Fail || !strings.Contains(r.Reason, "context deadline exceeded") {
 		t.Errorf("%v: %s", r.Status, r.Reason)
 	}
 }
@@ -71,14 +72,14 @@ func TestRunDeadlineInDispatch(t *testing.T) {
 	src = strings.Replace(src, "LocalSize 1 1 1", "LocalSize 1024 1 1", 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	s, err := Parse("t.amber", []byte(src), ParseOptions{})
+	s, err := amber.Parse("t.amber", []byte(src), amber.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// an unlimited work budget: an empty workgroup is cheap enough that a
 	// fast machine spends the default budget before the deadline
-	r := Run(ctx, s, Options{Engine: InterpEngine{Options: interp.Options{MaxSteps: -1}}})
-	if r.Status != Fail || !strings.Contains(r.Reason, "Vulkan::Calling vkWaitForFences Timeout") {
+	r := amber.Run(ctx, s, amber.Options{Engine: Engine{Options: interp.Options{MaxSteps: -1}}})
+	if r.Status != amber.Fail || !strings.Contains(r.Reason, "Vulkan::Calling vkWaitForFences Timeout") {
 		t.Errorf("%v: %s", r.Status, r.Reason)
 	}
 }
@@ -92,7 +93,7 @@ func TestRunEmptyRepeatEndsByDeadline(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the script ran %v after its 100 ms deadline", d)
 	}
-	if r.Status != Fail || !strings.Contains(r.Reason, "context deadline exceeded") {
+	if r.Status != amber.Fail || !strings.Contains(r.Reason, "context deadline exceeded") {
 		t.Errorf("%v: %s", r.Status, r.Reason)
 	}
 }

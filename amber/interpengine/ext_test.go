@@ -1,4 +1,4 @@
-package amber
+package interpengine
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"spvx/amber"
 )
 
 // TestRunOwnScriptsOnExecutor runs spvx's own extension scripts
@@ -21,7 +23,7 @@ import (
 // (spvx run --no-validate).
 func TestRunOwnScriptsOnExecutor(t *testing.T) {
 	var files []string
-	for _, g := range []string{"testdata/ext/*.amber", "testdata/interp/*.amber"} {
+	for _, g := range []string{"../testdata/ext/*.amber", "../testdata/interp/*.amber"} {
 		m, err := filepath.Glob(g)
 		if err != nil {
 			t.Fatal(err)
@@ -37,9 +39,9 @@ func TestRunOwnScriptsOnExecutor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := Options{Engine: InterpEngine{}}
+		opts := amber.Options{Engine: Engine{}}
 		if strings.Contains(string(src), "OpDecorate") && strings.Contains(string(src), "FPRoundingMode") {
-			if r := RunFile(context.Background(), f, opts); r.Status != Pass {
+			if r := amber.RunFile(context.Background(), f, opts); r.Status != amber.Pass {
 				if !strings.Contains(r.Reason, "FPRoundingMode decoration can be applied only") {
 					t.Errorf("%s: %v: %s (want PASS, or spirv-val's FPRoundingMode rule)", f, r.Status, r.Reason)
 				}
@@ -47,11 +49,11 @@ func TestRunOwnScriptsOnExecutor(t *testing.T) {
 				opts.NoValidate = true
 			}
 		}
-		r := RunFile(context.Background(), f, opts)
-		if r.Status != Pass {
+		r := amber.RunFile(context.Background(), f, opts)
+		if r.Status != amber.Pass {
 			t.Errorf("%s: %v: %s", f, r.Status, r.Reason)
 		}
-		if r.ExpectFail && r.Status == Pass && r.Reason == "" {
+		if r.ExpectFail && r.Status == amber.Pass && r.Reason == "" {
 			t.Errorf("%s: expect_fail script passed without a failure", f)
 		}
 	}

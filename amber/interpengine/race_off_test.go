@@ -1,6 +1,6 @@
-//go:build race
+//go:build !race
 
-package amber
+package interpengine
 
 // raceEnabled: this test binary has the race detector (go test -race).
-const raceEnabled = true
+const raceEnabled = false

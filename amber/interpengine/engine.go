@@ -1,17 +1,21 @@
-package amber
-
-// The adapter from a Job to the executor (package interp).
+// Package interpengine runs Amber jobs on spvx's executor: it is the
+// adapter from an amber.Job to package interp, kept apart from amber as
+// google/amber keeps its Vulkan engine apart from its parser, so that
+// amber never imports the executor and another engine plugs in the same
+// way.
+package interpengine
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
+	"spvx/amber"
 	"spvx/interp"
 )
 
-// InterpEngine runs jobs on spvx's executor (package interp).
-type InterpEngine struct {
+// Engine runs jobs on spvx's executor (package interp).
+type Engine struct {
 	// Options are the executor options; SubgroupSize and SpecConstants are
 	// set per job.
 	Options interp.Options
@@ -19,7 +23,7 @@ type InterpEngine struct {
 
 // Run compiles the job's entry point once per pipeline (kept in the job's
 // cache slot) and dispatches it over the job's buffers, in place.
-func (e InterpEngine) Run(ctx context.Context, j *Job) error {
+func (e Engine) Run(ctx context.Context, j *amber.Job) error {
 	prog, _ := (*j.Cache).(*interp.Program)
 	if prog == nil {
 		o := e.Options
