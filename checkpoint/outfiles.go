@@ -12,11 +12,12 @@ import (
 	"spvx/internal/tensorfile"
 )
 
-// createOutput creates the output file name. Without force an existing
-// file is an error, never truncated: a shard index chooses output names,
-// and one naming OUTDIR/.bashrc replaced that file. O_EXCL makes the
-// check and the creation one step.
-func createOutput(name string, force bool) (*os.File, error) {
+// CreateOutput creates the output file name, for writing. Without force
+// an existing file is an error, never truncated: a shard index chooses
+// output names, and one naming OUTDIR/.bashrc replaced that file; a
+// mistyped -o replaced the user's data. O_EXCL makes the check and the
+// creation one step. Every file spvx mx writes is created by it.
+func CreateOutput(name string, force bool) (*os.File, error) {
 	flag := os.O_RDWR | os.O_CREATE | os.O_EXCL
 	if force {
 		flag = os.O_RDWR | os.O_CREATE | os.O_TRUNC
@@ -32,10 +33,10 @@ func existsError(name string) error {
 	return fmt.Errorf("%s exists; use --force to overwrite", name)
 }
 
-// writeOutput writes a whole output file (an index) under createOutput's
+// writeOutput writes a whole output file (an index) under CreateOutput's
 // rule.
 func writeOutput(name string, b []byte, force bool) error {
-	f, err := createOutput(name, force)
+	f, err := CreateOutput(name, force)
 	if err != nil {
 		return err
 	}
@@ -46,9 +47,10 @@ func writeOutput(name string, b []byte, force bool) error {
 	return err
 }
 
-// checkOutputsFree fails, before any work, if an output exists and force
-// is not set, so that a sharded run does not stop halfway.
-func checkOutputsFree(names []string, force bool) error {
+// CheckOutputsFree fails, before any work, if an output exists and force
+// is not set, so that a sharded run does not stop halfway, and a long
+// run does not fail at its end. CreateOutput still makes the decision.
+func CheckOutputsFree(names []string, force bool) error {
 	if force {
 		return nil
 	}
