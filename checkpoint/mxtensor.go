@@ -167,7 +167,7 @@ func isMXTensorFile(names []string, meta map[string]string) bool {
 
 // errNotMXTensor is DequantizeTensor's error for a safetensors file that
 // is not an MX tensor file.
-var errNotMXTensor = errors.New("no MX tensor written by 'spvx mx quantize' here (that file has U8 tensors scales and blocks and a format in its metadata)")
+var errNotMXTensor = errors.New("not an MX tensor written by 'spvx mx quantize' (no U8 tensors scales and blocks with a format in the metadata); a checkpoint dequantizes only to a checkpoint (-o OUT.safetensors)")
 
 // DequantizeTensor reads an MX tensor file and returns its values and
 // shape. The file is checked against its metadata before the output is

@@ -105,8 +105,8 @@ func TestMXTensorMalformed(t *testing.T) {
 	}{
 		{"truncated", good[:len(good)-1], "outside"},
 		{"not safetensors", []byte("\xff\xff\xff\xff\xff\xff\xff\x7fjunk"), "exceeds the file size"},
-		{"a checkpoint", plain.Bytes(), "no MX tensor written by 'spvx mx quantize' here"},
-		{"no format", mxTensorBytes(t, map[string]string{"block_size": "32"}, 1, 1), "no MX tensor written by 'spvx mx quantize' here"},
+		{"a checkpoint", plain.Bytes(), "not an MX tensor written by 'spvx mx quantize'"},
+		{"no format", mxTensorBytes(t, map[string]string{"block_size": "32"}, 1, 1), "not an MX tensor written by 'spvx mx quantize'"},
 		{"bad format", mxTensorBytes(t, meta("pt", "32", "[4]"), 1, 2), "metadata format"},
 		{"block 0", mxTensorBytes(t, meta("mxfp4", "0", "[4]"), 1, 2), `metadata block_size "0"`},
 		{"block 2^63-1", mxTensorBytes(t, meta("mxfp4", "9223372036854775807", "[4]"), 1, 2), "block_size"},
