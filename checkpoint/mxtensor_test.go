@@ -310,6 +310,23 @@ func TestCreateOutput(t *testing.T) {
 	if b, _ := os.ReadFile(p); len(b) != 0 {
 		t.Errorf("with force: file now %q", b)
 	}
+	// A symbolic link to a file is that file; to a device, that device.
+	link := p + ".link"
+	if err := os.Symlink(p, link); err == nil {
+		if _, err := CreateOutput(link, false); err == nil || !strings.Contains(err.Error(), "exists") {
+			t.Errorf("link to a file: %v", err)
+		}
+	}
+	if _, err := os.Stat("/dev/null"); err == nil {
+		f, err := CreateOutput("/dev/null", false)
+		if err != nil {
+			t.Fatalf("/dev/null: %v", err)
+		}
+		f.Close()
+		if err := CheckOutputsFree([]string{"/dev/null"}, false); err != nil {
+			t.Errorf("/dev/null: %v", err)
+		}
+	}
 }
 
 // FuzzDequantizeTensor: DequantizeTensor never panics, and what it

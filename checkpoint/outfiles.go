@@ -16,7 +16,8 @@ import (
 // an existing file is an error, never truncated: a shard index chooses
 // output names, and one naming OUTDIR/.bashrc replaced that file; a
 // mistyped -o replaced the user's data. O_EXCL makes the check and the
-// creation one step. Every file spvx mx writes is created by it.
+// creation one step. Every file spvx mx writes is created by it. A device
+// or a FIFO (/dev/null) is written, not refused: it is no file to lose.
 func CreateOutput(name string, force bool) (*os.File, error) {
 	flag := os.O_RDWR | os.O_CREATE | os.O_EXCL
 	if force {
@@ -24,9 +25,20 @@ func CreateOutput(name string, force bool) (*os.File, error) {
 	}
 	f, err := os.OpenFile(name, flag, 0o644)
 	if errors.Is(err, fs.ErrExist) {
+		if isDevice(name) {
+			return os.OpenFile(name, os.O_RDWR, 0)
+		}
 		return nil, existsError(name)
 	}
 	return f, err
+}
+
+// isDevice reports whether name is an existing device or FIFO (through
+// symbolic links), such as /dev/null: writing to one truncates no file,
+// so it is not refused.
+func isDevice(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && st.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0
 }
 
 func existsError(name string) error {
@@ -55,7 +67,7 @@ func CheckOutputsFree(names []string, force bool) error {
 		return nil
 	}
 	for _, n := range names {
-		if _, err := os.Lstat(n); err == nil {
+		if _, err := os.Lstat(n); err == nil && !isDevice(n) {
 			return existsError(n)
 		}
 	}
