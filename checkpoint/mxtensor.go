@@ -63,7 +63,7 @@ func JudgeFloat32(br *bufio.Reader, ext string, limit int) (int, error) {
 			_, err := tensorfile.NPYPrefixLen(pre)
 			return 0, err
 		}
-		return 0, errUnknownFloat32
+		return 0, notFloat32(br, limit)
 	}
 	need, err := tensorfile.NPYPrefixLen(pre)
 	if err != nil {
@@ -81,6 +81,19 @@ func JudgeFloat32(br *bufio.Reader, ext string, limit int) (int, error) {
 		return 0, fmt.Errorf(".npy header declares %d bytes, more than the input limit of %d", size, limit)
 	}
 	return size, nil
+}
+
+// notFloat32 is the error for a stream that is not a float32 tensor,
+// naming what it holds when its first bytes tell.
+func notFloat32(br *bufio.Reader, limit int) error {
+	head, _ := br.Peek(min(br.Size(), 4096))
+	switch {
+	case bytes.HasPrefix(head, []byte("GGUF")):
+		return errors.New("this is a GGUF file, not a float32 tensor")
+	case tensorfile.CheckSafeTensorsPrefix(head, limit) == nil:
+		return errors.New("this is a safetensors file, not a float32 tensor; a checkpoint is quantized from a file named .safetensors, not a stream")
+	}
+	return errUnknownFloat32
 }
 
 // QuantizeTensor quantizes data, of the given shape, and returns the MX

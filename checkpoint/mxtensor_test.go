@@ -171,6 +171,13 @@ func TestJudgeFloat32(t *testing.T) {
 	if _, err := judge(make([]byte, 64), "", 1000); err == nil || !strings.Contains(err.Error(), "unknown input type") {
 		t.Errorf("zeros: %v", err)
 	}
+	file, _ := QuantizeTensor([]float32{1}, []int{1}, TensorOptions{Format: mx.MXFP4, BlockSize: 32})
+	if _, err := judge(file, "", 1<<20); err == nil || !strings.Contains(err.Error(), "this is a safetensors file, not a float32 tensor") {
+		t.Errorf("safetensors: %v", err)
+	}
+	if _, err := judge([]byte("GGUF\x03\x00\x00\x00\x00\x00\x00\x00"), "", 1<<20); err == nil || err.Error() != "this is a GGUF file, not a float32 tensor" {
+		t.Errorf("GGUF: %v", err)
+	}
 }
 
 // TestClassify: each kind of input is told by its content, whatever its

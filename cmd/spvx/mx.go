@@ -413,9 +413,15 @@ func mxQuantize(fs *cmdFlags, opts ckptFlags) int {
 
 // judgeSafeTensorsInput rejects a dequantize input stream that cannot be
 // a safetensors file (tensorfile.CheckSafeTensorsPrefix) from its first
-// bytes.
+// bytes, saying what it is when they tell (.npy, GGUF).
 func judgeSafeTensorsInput(br *bufio.Reader) (int, error) {
 	head, _ := br.Peek(4096)
+	switch {
+	case tensorfile.IsNPY(head):
+		return 0, errors.New("this is a .npy float32 tensor, not an MX one: nothing to dequantize")
+	case bytes.HasPrefix(head, []byte("GGUF")):
+		return 0, errors.New("this is a GGUF file; dequantize reads safetensors")
+	}
 	if err := tensorfile.CheckSafeTensorsPrefix(head, maxInput); err != nil {
 		return 0, err
 	}
