@@ -33,6 +33,15 @@ func CreateOutput(name string, force bool) (*os.File, error) {
 	return f, err
 }
 
+// RemoveFailed removes an output f, named name, whose writing failed, if
+// it is a regular file: never a device such as /dev/null. Call it before
+// closing f.
+func RemoveFailed(f *os.File, name string) {
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		os.Remove(name)
+	}
+}
+
 // isDevice reports whether name is an existing device or FIFO (through
 // symbolic links), such as /dev/null: writing to one truncates no file,
 // so it is not refused.

@@ -284,11 +284,15 @@ func createSafeTensors(name string, tensors []tensorfile.TensorInfo, meta map[st
 }
 
 func (o *output) close(err error) error {
+	regular := true
+	if st, serr := o.f.Stat(); serr == nil {
+		regular = st.Mode().IsRegular()
+	}
 	if cerr := o.f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("%s: %w", o.name, cerr)
 	}
-	if err != nil {
-		os.Remove(o.name)
+	if err != nil && regular {
+		os.Remove(o.name) // never a device given as the output (/dev/null)
 	}
 	return err
 }

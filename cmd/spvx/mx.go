@@ -310,7 +310,7 @@ func mxTable(args []string, s stdio) int {
 // writeMXOutputWith writes a file, or standard output for "-", with write,
 // through a buffer. The file is made by checkpoint.CreateOutput, as every
 // output of spvx mx is: without force an existing file is an error, not
-// truncated. A failed write removes the file it made.
+// truncated. A failed write removes the file it made (not a device).
 func writeMXOutputWith(name string, s stdio, force bool, write func(io.Writer) error) error {
 	w := s.out
 	var f *os.File
@@ -327,11 +327,11 @@ func writeMXOutputWith(name string, s stdio, force bool, write func(io.Writer) e
 		err = bw.Flush()
 	}
 	if f != nil {
+		if err != nil {
+			checkpoint.RemoveFailed(f, name)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
-		}
-		if err != nil {
-			os.Remove(name)
 		}
 	}
 	return err
