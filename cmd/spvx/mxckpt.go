@@ -135,27 +135,51 @@ func mxQuantizeCmd(args []string, s stdio) int {
 	if len(pos) > 0 || *opts.in == "" || *opts.out == "" || *opts.format == "" {
 		return fs.usageErr("-f, -i and -o are required and no positional arguments are taken")
 	}
-	kind := mxInputKind(*opts.in)
+	ckpt, err := quantizeRoute(*opts.in)
 	switch {
-	case kind == checkpoint.KindMXTensor:
-		return fail(s, "mx quantize", fmt.Errorf("%s holds one MX tensor written by 'spvx mx quantize': it is quantized already; to get its values, run 'spvx mx dequantize -i %s -o OUT.npy'", *opts.in, *opts.in))
-	case kind == checkpoint.KindGGUF:
-		return fail(s, "mx quantize", fmt.Errorf("%s is a GGUF file; quantize reads a .safetensors checkpoint or one float32 tensor (.npy, .f32, .bin); to make it safetensors, run 'spvx mx convert --to safetensors -i %s -o OUT.safetensors'", *opts.in, *opts.in))
-	case kind == checkpoint.KindCheckpoint || kind == checkpoint.KindShardIndex || kind == checkpoint.KindOther && isCheckpoint(*opts.in):
+	case err != nil:
+		return fail(s, "mx quantize", err)
+	case ckpt:
 		return quantizeCheckpoint(fs, opts)
 	}
 	if f := checkpointOnly(fs, "f", "block", "round", "i", "o", "force"); f != "" {
 		return fs.usageErr(fmt.Sprintf("%s is for a .safetensors checkpoint, but -i %s is a single tensor", dash(f), *opts.in))
 	}
-	switch outType(*opts.out) {
-	case ".npy", ".f32", ".bin":
-		return fs.usageErr(fmt.Sprintf("-o %s: one tensor quantizes to a .safetensors file; its float32 values come back from 'spvx mx dequantize'", *opts.out))
-	case ".index.json":
-		return fs.usageErr(fmt.Sprintf("-o %s: one tensor quantizes to one .safetensors file, not a sharded checkpoint", *opts.out))
-	case ".gguf":
-		return fs.usageErr(fmt.Sprintf("-o %s: quantize writes safetensors; GGUF comes from 'spvx mx convert --to gguf'", *opts.out))
+	if msg := tensorOutError(*opts.out); msg != "" {
+		return fs.usageErr(msg)
 	}
 	return mxQuantize(fs, opts)
+}
+
+// quantizeRoute judges a quantize input: a checkpoint (ckpt), a float32
+// tensor, or an error saying why quantize does not take it and what to
+// run instead.
+func quantizeRoute(in string) (ckpt bool, err error) {
+	switch kind := mxInputKind(in); kind {
+	case checkpoint.KindMXTensor:
+		return false, fmt.Errorf("%s holds one MX tensor written by 'spvx mx quantize': it is quantized already; to get its values, run 'spvx mx dequantize -i %s -o OUT.npy'", in, in)
+	case checkpoint.KindGGUF:
+		return false, fmt.Errorf("%s is a GGUF file; quantize reads a .safetensors checkpoint or one float32 tensor (.npy, .f32, .bin); to make it safetensors, run 'spvx mx convert --to safetensors -i %s -o OUT.safetensors'", in, in)
+	case checkpoint.KindCheckpoint, checkpoint.KindShardIndex:
+		return true, nil
+	case checkpoint.KindOther:
+		return isCheckpoint(in), nil // a missing file: the name decides whose error
+	}
+	return false, nil
+}
+
+// tensorOutError says why an output name does not fit a quantized single
+// tensor (a .safetensors file), or "".
+func tensorOutError(out string) string {
+	switch outType(out) {
+	case ".npy", ".f32", ".bin":
+		return fmt.Sprintf("-o %s: one tensor quantizes to a .safetensors file; its float32 values come back from 'spvx mx dequantize'", out)
+	case ".index.json":
+		return fmt.Sprintf("-o %s: one tensor quantizes to one .safetensors file, not a sharded checkpoint", out)
+	case ".gguf":
+		return fmt.Sprintf("-o %s: quantize writes safetensors; GGUF comes from 'spvx mx convert --to gguf'", out)
+	}
+	return ""
 }
 
 // mxInputKind judges an input file (checkpoint.Classify); standard input,
