@@ -177,7 +177,7 @@ func toGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 	if err != nil {
 		return err
 	}
-	f, err := createOutput(outName, opts.Force)
+	f, err := CreateOutput(outName, opts.Force)
 	if err != nil {
 		return err
 	}

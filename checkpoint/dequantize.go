@@ -22,10 +22,17 @@ type DequantizeOptions struct {
 
 // Dequantize reads a checkpoint in either layout and writes its quantized
 // tensors back as floating tensors, copying the others; the
-// descriptions of the dequantized tensors leave the __metadata__.
+// descriptions of the dequantized tensors leave the __metadata__. A
+// checkpoint without a quantized tensor is an error.
 func Dequantize(in, out string, opts DequantizeOptions) (*Report, error) {
 	if opts.DType != "" && opts.DType != "F32" && opts.DType != "F16" && opts.DType != "BF16" {
 		return nil, fmt.Errorf("output dtype %q: want F32, F16 or BF16", opts.DType)
+	}
+	// Found before any output is written: a run that would only copy
+	// every tensor is a mistake (an unquantized checkpoint, or an MX
+	// tensor file, whose tensors have no checkpoint names).
+	if n, err := CountMX(in); err == nil && n == 0 {
+		return nil, fmt.Errorf("%s holds no MX tensor (neither spvx nor gpt-oss layout): nothing to dequantize", in)
 	}
 	return eachFile(in, out, opts.Force, func(in, out string, r *Report) ([]string, error) {
 		return dequantizeFile(in, out, opts, r)

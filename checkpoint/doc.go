@@ -41,4 +41,13 @@
 // with element j in the low nibble and j+16 in the high nibble of byte
 // j); Convert moves the nibbles, so safetensors → GGUF → safetensors is
 // the identity on the bytes.
+//
+// # The MX tensor file
+//
+// One float32 tensor (a .npy file, or raw float32) quantizes to an MX
+// tensor file (QuantizeTensor, DequantizeTensor): a safetensors file of
+// the U8 tensors scales and blocks, described by plain __metadata__ keys
+// (format, block_size, shape, ...). It is not a checkpoint, and
+// Classify tells the two apart, with .npy and GGUF files, so that each
+// command can say which it was given.
 package checkpoint

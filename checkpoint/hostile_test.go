@@ -216,3 +216,30 @@ func TestInspectHistogramsOnlyForMX(t *testing.T) {
 		runtime.KeepAlive(l)
 	}
 }
+
+// TestFailedDeviceOutputKept: an output that is an existing FIFO (or a
+// device, such as /dev/null) is opened without --force, and when the
+// checkpoint cannot be written to it (no seeking, no truncation) it is
+// left in place: only a regular file spvx made is removed on failure.
+func TestFailedDeviceOutputKept(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a FIFO opened for reading and writing is Linux's behaviour")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "m.safetensors")
+	writeCheckpoint(t, in, nil, makeTensor(rand.New(rand.NewSource(1)), "w", "F32", 4, 32))
+	fifo := filepath.Join(dir, "out.safetensors")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	err := returnsWithin(t, "Quantize to a FIFO", func() error {
+		_, err := Quantize(in, fifo, Options{Format: mx.MXFP4})
+		return err
+	})
+	if err == nil || strings.Contains(err.Error(), "exists") {
+		t.Errorf("Quantize to a FIFO: %v", err)
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO is gone: %v", err)
+	}
+}

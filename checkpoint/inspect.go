@@ -30,7 +30,7 @@ type Entry struct {
 
 // Listing is what Inspect finds in a file.
 type Listing struct {
-	Kind     string // "safetensors" or "gguf"
+	Kind     string // "safetensors", "gguf", or "MX tensor file" (QuantizeTensor's)
 	Metadata map[string]string
 	Tensors  []Entry
 }
@@ -51,6 +51,9 @@ func Inspect(name string) (*Listing, error) {
 		return nil, err
 	}
 	defer in.f.Close()
+	if l, ok, err := inspectMXTensor(in); ok || err != nil {
+		return l, err
+	}
 	qs, used, err := in.quantized()
 	if err != nil {
 		return nil, err
@@ -72,6 +75,33 @@ func Inspect(name string) (*Listing, error) {
 	}
 	sort.Slice(l.Tensors, func(i, j int) bool { return l.Tensors[i].Name < l.Tensors[j].Name })
 	return l, nil
+}
+
+// inspectMXTensor lists an MX tensor file as its one MX tensor, named
+// "tensor", with its scale histogram; ok is false for another file, or
+// one whose metadata does not describe its tensors (listed as stored).
+func inspectMXTensor(in *input) (l *Listing, ok bool, err error) {
+	names := make([]string, len(in.h.Tensors))
+	for i, t := range in.h.Tensors {
+		names[i] = t.Name
+	}
+	if !isMXTensorFile(names, in.h.Metadata) {
+		return nil, false, nil
+	}
+	b, k, shape, n, err := mxTensorMeta(in.h.Metadata)
+	scales, blocks := in.h.Tensor("scales"), in.h.Tensor("blocks")
+	if err != nil || scales.DType != "U8" || blocks.DType != "U8" {
+		return nil, false, nil
+	}
+	if want, err := mx.ScaleBytes(n, k); err != nil || int64(want) != scales.Size {
+		return nil, false, nil
+	}
+	e := Entry{Name: "tensor", DType: b.String(), Shape: shape, Bytes: scales.Size + blocks.Size,
+		MX: true, BlockSize: k, Layout: "spvx tensor file", Scales: new([256]int64)}
+	if err := histogram(e.Scales, in.f, scales.Offset, scales.Size, 1, make([]byte, 1<<20)); err != nil {
+		return nil, false, fmt.Errorf("%s: %w", in.name, err)
+	}
+	return &Listing{Kind: "MX tensor file", Metadata: in.h.Metadata, Tensors: []Entry{e}}, true, nil
 }
 
 // histogram counts the scale bytes found every stride bytes from off.

@@ -12,30 +12,52 @@ import (
 	"spvx/internal/tensorfile"
 )
 
-// createOutput creates the output file name. Without force an existing
-// file is an error, never truncated: a shard index chooses output names,
-// and one naming OUTDIR/.bashrc replaced that file. O_EXCL makes the
-// check and the creation one step.
-func createOutput(name string, force bool) (*os.File, error) {
+// CreateOutput creates the output file name, for writing. Without force
+// an existing file is an error, never truncated: a shard index chooses
+// output names, and one naming OUTDIR/.bashrc replaced that file; a
+// mistyped -o replaced the user's data. O_EXCL makes the check and the
+// creation one step. Every file spvx mx writes is created by it. A device
+// or a FIFO (/dev/null) is written, not refused: it is no file to lose.
+func CreateOutput(name string, force bool) (*os.File, error) {
 	flag := os.O_RDWR | os.O_CREATE | os.O_EXCL
 	if force {
 		flag = os.O_RDWR | os.O_CREATE | os.O_TRUNC
 	}
 	f, err := os.OpenFile(name, flag, 0o644)
 	if errors.Is(err, fs.ErrExist) {
+		if isDevice(name) {
+			return os.OpenFile(name, os.O_RDWR, 0)
+		}
 		return nil, existsError(name)
 	}
 	return f, err
+}
+
+// RemoveFailed removes an output f, named name, whose writing failed, if
+// it is a regular file: never a device such as /dev/null. Call it before
+// closing f.
+func RemoveFailed(f *os.File, name string) {
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		os.Remove(name)
+	}
+}
+
+// isDevice reports whether name is an existing device or FIFO (through
+// symbolic links), such as /dev/null: writing to one truncates no file,
+// so it is not refused.
+func isDevice(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && st.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0
 }
 
 func existsError(name string) error {
 	return fmt.Errorf("%s exists; use --force to overwrite", name)
 }
 
-// writeOutput writes a whole output file (an index) under createOutput's
+// writeOutput writes a whole output file (an index) under CreateOutput's
 // rule.
 func writeOutput(name string, b []byte, force bool) error {
-	f, err := createOutput(name, force)
+	f, err := CreateOutput(name, force)
 	if err != nil {
 		return err
 	}
@@ -46,14 +68,15 @@ func writeOutput(name string, b []byte, force bool) error {
 	return err
 }
 
-// checkOutputsFree fails, before any work, if an output exists and force
-// is not set, so that a sharded run does not stop halfway.
-func checkOutputsFree(names []string, force bool) error {
+// CheckOutputsFree fails, before any work, if an output exists and force
+// is not set, so that a sharded run does not stop halfway, and a long
+// run does not fail at its end. CreateOutput still makes the decision.
+func CheckOutputsFree(names []string, force bool) error {
 	if force {
 		return nil
 	}
 	for _, n := range names {
-		if _, err := os.Lstat(n); err == nil {
+		if _, err := os.Lstat(n); err == nil && !isDevice(n) {
 			return existsError(n)
 		}
 	}

@@ -147,7 +147,7 @@ func eachFile(in, out string, force bool, do func(in, out string, r *Report) ([]
 		if err := sameFile(in, out); err != nil {
 			return nil, err
 		}
-		if err := checkOutputsFree([]string{out}, force); err != nil {
+		if err := CheckOutputsFree([]string{out}, force); err != nil {
 			return nil, err
 		}
 		_, err := do(in, out, r)
@@ -165,7 +165,7 @@ func eachFile(in, out string, force bool, do func(in, out string, r *Report) ([]
 	for _, j := range jobs {
 		outs = append(outs, j.out)
 	}
-	if err := checkOutputsFree(outs, force); err != nil {
+	if err := CheckOutputsFree(outs, force); err != nil {
 		return nil, err
 	}
 	nx := &tensorfile.ShardIndex{Metadata: map[string]any{}, WeightMap: map[string]string{}}
@@ -255,7 +255,7 @@ type output struct {
 }
 
 // createSafeTensors creates a safetensors file of the given tensors and
-// writes its header (createOutput: without force, an existing file is an
+// writes its header (CreateOutput: without force, an existing file is an
 // error).
 func createSafeTensors(name string, tensors []tensorfile.TensorInfo, meta map[string]string, force bool) (*output, []string, error) {
 	sort.Slice(tensors, func(i, j int) bool { return tensors[i].Name < tensors[j].Name })
@@ -263,7 +263,7 @@ func createSafeTensors(name string, tensors []tensorfile.TensorInfo, meta map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := createOutput(name, force)
+	f, err := CreateOutput(name, force)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -284,11 +284,15 @@ func createSafeTensors(name string, tensors []tensorfile.TensorInfo, meta map[st
 }
 
 func (o *output) close(err error) error {
+	regular := true
+	if st, serr := o.f.Stat(); serr == nil {
+		regular = st.Mode().IsRegular()
+	}
 	if cerr := o.f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("%s: %w", o.name, cerr)
 	}
-	if err != nil {
-		os.Remove(o.name)
+	if err != nil && regular {
+		os.Remove(o.name) // never a device given as the output (/dev/null)
 	}
 	return err
 }

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"spvx/checkpoint"
 	"spvx/diagram"
-	"spvx/internal/checked"
 	"spvx/internal/tensorfile"
 	"spvx/mx"
 )
@@ -26,9 +26,9 @@ subcommands:
   encode -t TYPE [-r MODE] [--sat] [--bits] VALUE...
                                            code of each value (decimal, hex float,
                                            inf, -inf, nan; --bits: float32 bits)
-  table -t TYPE [--svg FILE]               every code with its value (--all: every
+  table -t TYPE [--svg FILE [--force]]     every code with its value (--all: every
                                            format, one picture on a common scale)
-  quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT
+  quantize -f FORMAT [--block N] [--round even|away] [--force] -i IN -o OUT
                                            .npy/.f32/.bin float32 -> .safetensors
                                            (N: 1 to 1048576, default 32)
   quantize -f FORMAT [--layout spvx|gpt-oss] [--include GLOB] [--exclude GLOB]
@@ -36,20 +36,22 @@ subcommands:
                                            a whole checkpoint (or a sharded one:
                                            model.safetensors.index.json);
                                            --force overwrites existing outputs
-  dequantize -i IN -o OUT                  .safetensors -> .npy (or raw .f32/.bin)
+  dequantize [--force] -i IN -o OUT        .safetensors from quantize -> .npy (or
+                                           raw .f32/.bin)
   dequantize [--dtype bf16|f16|f32] [--force] -i IN.safetensors -o OUT.safetensors
                                            a quantized checkpoint, either layout
   convert --to gguf|safetensors [--layout spvx|gpt-oss] [--force] -i IN -o OUT
                                            MXFP4 weights between safetensors and
                                            GGUF, or between layouts, bit for bit
-  inspect [--svg OUT.svg] FILE             tensors of a .safetensors or .gguf file,
+  inspect [--svg OUT.svg [--force]] FILE   tensors of a .safetensors or .gguf file,
                                            with MX tensors' scale histograms
   gguf info FILE                           tensors and metadata of a GGUF file
 
 TYPE: e2m1 e2m3 e3m2 e4m3 e5m2 e8m0 mxint8, or a SPIR-V FPEncoding name
 MODE: rte (default) rtz rtp rtn
 FORMAT: mxfp8_e4m3 mxfp8_e5m2 mxfp6_e3m2 mxfp6_e2m3 mxfp4 mxint8
-"-" as IN or OUT means standard input or output.
+"-" as IN or OUT means standard input or output. An existing output file is
+never overwritten without --force.
 `
 
 // runMX dispatches the `spvx mx` subcommands.
@@ -264,10 +266,11 @@ func mxEncode(args []string, s stdio) int {
 }
 
 func mxTable(args []string, s stdio) int {
-	fs := newFlagSet("mx table", "spvx mx table -t TYPE [--svg FILE] | spvx mx table --all --svg FILE", s)
+	fs := newFlagSet("mx table", "spvx mx table -t TYPE [--svg FILE [--force]] | spvx mx table --all --svg FILE [--force]", s)
 	typ := formatFlag(fs)
 	svg := fs.String("svg", "", "also draw every code and value on a log2 number line into `FILE`")
 	all := fs.Bool("all", false, "every format: the table of each, and with --svg one page, one axis per format on a common log2 scale")
+	force := forceFlag(fs)
 	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
@@ -296,7 +299,7 @@ func mxTable(args []string, s stdio) int {
 		}
 	}
 	if *svg != "" {
-		if err := writeOutput(*svg, s, diagram.MXTableSVG(formats)); err != nil {
+		if err := writeMXOutput(*svg, s, *force, diagram.MXTableSVG(formats)); err != nil {
 			return fail(s, "mx table", err)
 		}
 	}
@@ -304,14 +307,16 @@ func mxTable(args []string, s stdio) int {
 	return exitOK
 }
 
-// writeOutputWith writes a file, or standard output for "-", with write,
-// through a buffer.
-func writeOutputWith(name string, s stdio, write func(io.Writer) error) error {
+// writeMXOutputWith writes a file, or standard output for "-", with write,
+// through a buffer. The file is made by checkpoint.CreateOutput, as every
+// output of spvx mx is: without force an existing file is an error, not
+// truncated. A failed write removes the file it made (not a device).
+func writeMXOutputWith(name string, s stdio, force bool, write func(io.Writer) error) error {
 	w := s.out
 	var f *os.File
 	if name != "-" {
 		var err error
-		if f, err = os.Create(name); err != nil {
+		if f, err = checkpoint.CreateOutput(name, force); err != nil {
 			return err
 		}
 		w = f
@@ -322,6 +327,9 @@ func writeOutputWith(name string, s stdio, write func(io.Writer) error) error {
 		err = bw.Flush()
 	}
 	if f != nil {
+		if err != nil {
+			checkpoint.RemoveFailed(f, name)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -329,13 +337,32 @@ func writeOutputWith(name string, s stdio, write func(io.Writer) error) error {
 	return err
 }
 
-// writeOutput writes a file, or standard output for "-".
+// writeMXOutput writes data to a file, or standard output for "-"
+// (writeMXOutputWith).
+func writeMXOutput(name string, s stdio, force bool, data []byte) error {
+	return writeMXOutputWith(name, s, force, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeOutput writes a file, or standard output for "-", replacing an
+// existing file (the commands outside spvx mx).
 func writeOutput(name string, s stdio, data []byte) error {
 	if name == "-" {
 		_, err := s.out.Write(data)
 		return err
 	}
 	return os.WriteFile(name, data, 0o644)
+}
+
+// checkOutputFree fails before any work if the output exists and force
+// is not set (checkpoint.CheckOutputsFree); "-" is standard output.
+func checkOutputFree(name string, force bool) error {
+	if name == "-" {
+		return nil
+	}
+	return checkpoint.CheckOutputsFree([]string{name}, force)
 }
 
 func mxQuantize(fs *cmdFlags, opts ckptFlags) int {
@@ -356,177 +383,71 @@ func mxQuantize(fs *cmdFlags, opts ckptFlags) int {
 	default:
 		return fs.usageErr(fmt.Sprintf("--round %q: want even or away", *round))
 	}
+	if err := checkOutputFree(*out, *opts.force); err != nil {
+		return fail(s, "mx quantize", err)
+	}
 	ext := strings.ToLower(filepath.Ext(*in))
 	if *in == "-" {
 		ext = ""
 	}
-	raw, release, err := readChecked(*in, s, func(br *bufio.Reader) (int, error) { return judgeFloat32Input(br, ext) })
+	raw, release, err := readChecked(*in, s, func(br *bufio.Reader) (int, error) { return checkpoint.JudgeFloat32(br, ext, maxInput) })
 	if err != nil {
 		return fail(s, "mx quantize", fmt.Errorf("%s: %w", *in, err))
 	}
-	st, err := quantizeBytes(raw, ext, b, *block, rounding, *round)
+	data, shape, err := checkpoint.ReadFloat32(raw, ext)
+	var st []byte
+	if err == nil {
+		st, err = checkpoint.QuantizeTensor(data, shape, checkpoint.TensorOptions{Format: b, BlockSize: *block, Rounding: rounding})
+	}
 	if release != nil {
 		release()
 	}
 	if err != nil {
 		return fail(s, "mx quantize", fmt.Errorf("%s: %w", *in, err))
 	}
-	if err := writeOutput(*out, s, st); err != nil {
+	if err := writeMXOutput(*out, s, *opts.force, st); err != nil {
 		return fail(s, "mx quantize", err)
 	}
 	return exitOK
 }
 
-// errUnknownInput is the error for a quantize input that is neither .npy
-// nor named as raw float32.
-func errUnknownInput() error {
-	return errors.New("unknown input type: not a .npy file (no \\x93NUMPY magic), and raw float32 input must be a file named .f32 or .bin")
-}
-
-// judgeFloat32Input judges a quantize input stream from its first bytes
-// (readChecked): a .npy file (told by its magic; required unless ext names
-// raw float32) must have a float32 header whose declared size is within
-// the input limit, and is then read to exactly that size; raw float32
-// data can be anything, up to the limit. A stream of zeros or text is so
-// rejected at once, not read to a gigabyte.
-func judgeFloat32Input(br *bufio.Reader, ext string) (int, error) {
-	pre, _ := br.Peek(12)
-	if !tensorfile.IsNPY(pre) {
-		switch ext {
-		case ".f32", ".bin":
-			return maxInput, nil
-		case ".npy":
-			_, err := tensorfile.NPYPrefixLen(pre)
-			return 0, err
-		}
-		return 0, errUnknownInput()
-	}
-	need, err := tensorfile.NPYPrefixLen(pre)
-	if err != nil {
-		return 0, err
-	}
-	if need > br.Size() {
-		return 0, fmt.Errorf("%w: .npy header of %d bytes is too long to read from a stream (at most %d)", tensorfile.ErrFormat, need-12, br.Size()-12)
-	}
-	head, _ := br.Peek(need)
-	size, err := tensorfile.NPYSize(head)
-	if err != nil {
-		return 0, err
-	}
-	if size > maxInput {
-		return 0, fmt.Errorf(".npy header declares %d bytes, more than the input limit of %d", size, maxInput)
-	}
-	return size, nil
-}
-
 // judgeSafeTensorsInput rejects a dequantize input stream that cannot be
 // a safetensors file (tensorfile.CheckSafeTensorsPrefix) from its first
-// bytes.
+// bytes, saying what it is when they tell (.npy, GGUF).
 func judgeSafeTensorsInput(br *bufio.Reader) (int, error) {
 	head, _ := br.Peek(4096)
+	switch {
+	case tensorfile.IsNPY(head):
+		return 0, errors.New("this is a .npy float32 tensor, not an MX one: nothing to dequantize")
+	case bytes.HasPrefix(head, []byte("GGUF")):
+		return 0, errors.New("this is a GGUF file; dequantize reads safetensors")
+	}
 	if err := tensorfile.CheckSafeTensorsPrefix(head, maxInput); err != nil {
 		return 0, err
 	}
 	return maxInput, nil
 }
 
-// quantizeBytes quantizes a float32 input (.npy, or raw float32 when ext
-// is .f32 or .bin and the data has no .npy magic) and returns the
-// safetensors file. block must be in [mx.MinBlockSize, mx.MaxBlockSize].
-func quantizeBytes(raw []byte, ext string, b mx.BlockFormat, block int, rounding mx.Rounding, round string) ([]byte, error) {
-	var data []float32
-	var shape []int
-	var err error
-	switch {
-	case tensorfile.IsNPY(raw) || ext == ".npy":
-		data, shape, err = tensorfile.ReadNPY(raw)
-	case ext == ".f32" || ext == ".bin":
-		data, err = tensorfile.ReadRawFloat32(raw)
-		shape = []int{len(data)}
-	default:
-		err = errUnknownInput()
-	}
-	if err != nil {
-		return nil, err
-	}
-	nScales, err := mx.ScaleBytes(len(data), block)
-	if err != nil {
-		return nil, err
-	}
-	nElems, err := mx.ElementBytes(b, len(data))
-	if err != nil {
-		return nil, err
-	}
-	scales, elems := make([]byte, nScales), make([]byte, nElems)
-	if err := mx.Quantize(scales, elems, data, b, mx.Options{BlockSize: block, Rounding: rounding}); err != nil {
-		return nil, err
-	}
-	st := &tensorfile.SafeTensors{
-		Tensors: []tensorfile.Tensor{
-			{Name: "scales", DType: "U8", Shape: []int{len(scales)}, Data: scales},
-			{Name: "blocks", DType: "U8", Shape: []int{len(elems)}, Data: elems},
-		},
-		Metadata: map[string]string{
-			"format":     b.String(),
-			"block_size": strconv.Itoa(block),
-			"shape":      shapeString(shape),
-			"elements":   strconv.Itoa(len(data)),
-			"rounding":   round,
-			"packing":    "spvx: scales one byte per block; FP4 low nibble first; FP6 little-endian 6-bit stream",
-		},
-	}
-	var buf bytes.Buffer
-	if err := tensorfile.WriteSafeTensors(&buf, st); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// shapeString spells a shape as JSON, e.g. [2,3].
-func shapeString(shape []int) string {
-	parts := make([]string, len(shape))
-	for i, d := range shape {
-		parts[i] = strconv.Itoa(d)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
-}
-
-func parseShape(s string) ([]int, error) {
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, "]") {
-		return nil, fmt.Errorf("metadata shape %q is not a list like [2,3]", s)
-	}
-	shape := []int{}
-	for _, f := range strings.Split(s[1:len(s)-1], ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		d, err := strconv.Atoi(f)
-		if err != nil || d < 0 {
-			return nil, fmt.Errorf("metadata shape %q has a bad dimension %q", s, f)
-		}
-		shape = append(shape, d)
-	}
-	return shape, nil
-}
-
-func mxDequantize(fs *cmdFlags, in, out *string) int {
+func mxDequantize(fs *cmdFlags, in, out string, force bool) int {
 	s := fs.s
-	raw, release, err := readChecked(*in, s, judgeSafeTensorsInput)
-	if err != nil {
-		return fail(s, "mx dequantize", fmt.Errorf("%s: %w", *in, err))
+	if err := checkOutputFree(out, force); err != nil {
+		return fail(s, "mx dequantize", err)
 	}
-	data, shape, err := dequantizeFile(raw)
+	raw, release, err := readChecked(in, s, judgeSafeTensorsInput)
+	if err != nil {
+		return fail(s, "mx dequantize", fmt.Errorf("%s: %w", in, err))
+	}
+	data, shape, err := checkpoint.DequantizeTensor(raw)
 	if release != nil {
 		release()
 	}
 	if err != nil {
-		return fail(s, "mx dequantize", fmt.Errorf("%s: %w", *in, err))
+		return fail(s, "mx dequantize", fmt.Errorf("%s: %w", in, err))
 	}
 	// Written straight to the output (up to 8 float32 bytes per input
 	// byte for MXFP4), not through a second copy in memory.
-	err = writeOutputWith(*out, s, func(w io.Writer) error {
-		switch strings.ToLower(filepath.Ext(*out)) {
+	err = writeMXOutputWith(out, s, force, func(w io.Writer) error {
+		switch strings.ToLower(filepath.Ext(out)) {
 		case ".f32", ".bin":
 			return tensorfile.WriteRawFloat32(w, data)
 		}
@@ -536,58 +457,4 @@ func mxDequantize(fs *cmdFlags, in, out *string) int {
 		return fail(s, "mx dequantize", err)
 	}
 	return exitOK
-}
-
-// dequantizeFile checks a quantized safetensors file against its metadata
-// before allocating the output: the element count, computed from the
-// shape without overflow, must need exactly the blocks and scales tensors'
-// bytes, so the output is bounded by the blocks tensor (8 float32 bytes per
-// FP4 byte at most).
-func dequantizeFile(raw []byte) ([]float32, []int, error) {
-	st, err := tensorfile.ReadSafeTensors(raw)
-	if err != nil {
-		return nil, nil, err
-	}
-	meta := st.Metadata
-	b, err := mx.ParseBlockFormat(meta["format"])
-	if err != nil {
-		return nil, nil, fmt.Errorf("metadata format: %w", err)
-	}
-	k, err := strconv.Atoi(meta["block_size"])
-	if err != nil || k < mx.MinBlockSize || k > mx.MaxBlockSize {
-		return nil, nil, fmt.Errorf("metadata block_size %q is not an integer from %d to %d", meta["block_size"], mx.MinBlockSize, mx.MaxBlockSize)
-	}
-	shape, err := parseShape(meta["shape"])
-	if err != nil {
-		return nil, nil, err
-	}
-	scales, blocks := st.Tensor("scales"), st.Tensor("blocks")
-	if scales == nil || blocks == nil || scales.DType != "U8" || blocks.DType != "U8" {
-		return nil, nil, errors.New("want U8 tensors named scales and blocks")
-	}
-	n, ok := checked.Product(shape, 1)
-	if !ok {
-		return nil, nil, fmt.Errorf("metadata shape %v is too large: its element count overflows", shape)
-	}
-	if e, ok := meta["elements"]; ok && e != strconv.Itoa(n) {
-		return nil, nil, fmt.Errorf("metadata elements %q disagrees with shape %v (%d elements)", e, shape, n)
-	}
-	want, err := mx.ElementBytes(b, n)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(blocks.Data) != want {
-		return nil, nil, fmt.Errorf("blocks tensor has %d bytes, %d %s elements need %d", len(blocks.Data), n, b, want)
-	}
-	if want, err = mx.ScaleBytes(n, k); err != nil {
-		return nil, nil, err
-	}
-	if len(scales.Data) != want {
-		return nil, nil, fmt.Errorf("scales tensor has %d bytes, %d elements in blocks of %d need %d", len(scales.Data), n, k, want)
-	}
-	data := make([]float32, n)
-	if err := mx.Dequantize(data, scales.Data, blocks.Data, b, k, 0); err != nil {
-		return nil, nil, err
-	}
-	return data, shape, nil
 }

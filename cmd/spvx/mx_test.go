@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"spvx/checkpoint"
 	"spvx/internal/tensorfile"
 	"spvx/mx"
 )
@@ -104,7 +105,7 @@ func TestMXTypesAndTable(t *testing.T) {
 	if err != nil || !bytes.HasPrefix(b, []byte("<svg")) || ticks != 7 || !bytes.Contains(b, []byte(`class="subnormal" data-code="1"`)) {
 		t.Errorf("SVG: %v, %d ticks", err, ticks)
 	}
-	out, errs, code = runCLI(t, nil, "mx", "table", "--all", "--svg", svg)
+	out, errs, code = runCLI(t, nil, "mx", "table", "--all", "--svg", svg, "--force")
 	if code != exitOK || !strings.Contains(out, "# e4m3 (Float8E4M3EXT)\n") {
 		t.Errorf("mx table --all: exit %d %s", code, errs)
 	}
@@ -214,6 +215,7 @@ func TestMXFileErrors(t *testing.T) {
 	}
 	qb, _ := os.ReadFile(q)
 	qtrunc := write("qt.safetensors", qb[:len(qb)-1])
+	newQ, newNPY := filepath.Join(dir, "new.safetensors"), filepath.Join(dir, "new.npy")
 	qbad := write("qb.safetensors", []byte("\xff\xff\xff\xff\xff\xff\xff\x7fjunk"))
 	wrongMeta := write("wm.safetensors", bytes.Replace(bytes.Replace(qb, []byte(`"shape":"[4]"`), []byte(`"shape":"[9]"`), 1), []byte(`"elements":"4"`), []byte(`"elements":"9"`), 1))
 	wrongCount := write("wc.safetensors", bytes.Replace(qb, []byte(`"elements":"4"`), []byte(`"elements":"5"`), 1))
@@ -221,15 +223,17 @@ func TestMXFileErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"quantize", "-f", "mxfp4", "-i", f64, "-o", q}, `unsupported dtype "<f8"`},
-		{[]string{"quantize", "-f", "mxfp4", "-i", trunc, "-o", q}, "truncated"},
-		{[]string{"quantize", "-f", "mxfp4", "-i", odd, "-o", q}, "not a multiple of 4"},
-		{[]string{"quantize", "-f", "mxfp4", "-i", unknown, "-o", q}, "unknown input type"},
-		{[]string{"dequantize", "-i", qtrunc, "-o", npy}, "outside"},
-		{[]string{"dequantize", "-i", qbad, "-o", npy}, "exceeds the file size"},
-		{[]string{"dequantize", "-i", npy, "-o", npy}, "header"},
-		{[]string{"dequantize", "-i", wrongMeta, "-o", npy}, "blocks tensor has 2 bytes"},
-		{[]string{"dequantize", "-i", wrongCount, "-o", npy}, `metadata elements "5" disagrees with shape [4]`},
+		{[]string{"quantize", "-f", "mxfp4", "-i", f64, "-o", newQ}, `unsupported dtype "<f8"`},
+		{[]string{"quantize", "-f", "mxfp4", "-i", trunc, "-o", newQ}, "truncated"},
+		{[]string{"quantize", "-f", "mxfp4", "-i", odd, "-o", newQ}, "not a multiple of 4"},
+		{[]string{"quantize", "-f", "mxfp4", "-i", unknown, "-o", newQ}, "unknown input type"},
+		{[]string{"dequantize", "-i", qtrunc, "-o", newNPY}, "outside"},
+		{[]string{"dequantize", "-i", qbad, "-o", newNPY}, "exceeds the file size"},
+		{[]string{"dequantize", "-i", npy, "-o", newNPY}, "a.npy is a float32 tensor, not an MX one: nothing to dequantize"},
+		{[]string{"dequantize", "-i", qbad, "-o", npy}, "a.npy exists; use --force to overwrite"},
+		{[]string{"quantize", "-f", "mxfp4", "-i", npy, "-o", q}, "q.safetensors exists; use --force to overwrite"},
+		{[]string{"dequantize", "-i", wrongMeta, "-o", newNPY}, "blocks tensor has 2 bytes"},
+		{[]string{"dequantize", "-i", wrongCount, "-o", newNPY}, `metadata elements "5" disagrees with shape [4]`},
 	}
 	for _, tc := range tests {
 		_, errs, code := runCLI(t, nil, append([]string{"mx"}, tc.args...)...)
@@ -273,7 +277,7 @@ func TestMXSizeArithmetic(t *testing.T) {
 		}
 	}
 	for _, k := range []string{"1", "1048576"} {
-		if _, errs, code := runCLI(t, nil, "mx", "quantize", "-f", "mxfp6_e2m3", "--block", k, "-i", npy, "-o", filepath.Join(dir, "q")); code != exitOK {
+		if _, errs, code := runCLI(t, nil, "mx", "quantize", "-f", "mxfp6_e2m3", "--block", k, "-i", npy, "-o", filepath.Join(dir, "q"), "--force"); code != exitOK {
 			t.Errorf("--block %s: exit %d, %s", k, code, errs)
 		}
 	}
@@ -483,7 +487,11 @@ func FuzzQuantizeFile(f *testing.F) {
 			}
 		}
 		if block >= mx.MinBlockSize && block <= mx.MaxBlockSize {
-			if _, err := quantizeBytes(b, ".f32", bf, int(block), 0, round); err != nil && len(b)%4 == 0 && !tensorfile.IsNPY(b) {
+			data, shape, err := checkpoint.ReadFloat32(b, ".f32")
+			if err == nil {
+				_, err = checkpoint.QuantizeTensor(data, shape, checkpoint.TensorOptions{Format: bf, BlockSize: int(block)})
+			}
+			if err != nil && len(b)%4 == 0 && !tensorfile.IsNPY(b) {
 				t.Fatalf("raw float32 of %d bytes rejected: %v", len(b), err)
 			}
 		}

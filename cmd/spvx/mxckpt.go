@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -95,7 +96,7 @@ func writeSummary(w io.Writer, r *checkpoint.Report, perTensor bool, elapsed tim
 		}
 		line := fmt.Sprintf("%-11s %s", t.Action, t.Name)
 		if t.DType != "" {
-			line += fmt.Sprintf(" %s%s", t.DType, shapeString(t.Shape))
+			line += fmt.Sprintf(" %s%s", t.DType, checkpoint.ShapeString(t.Shape))
 		}
 		if t.Note != "" {
 			line += ": " + t.Note
@@ -123,9 +124,9 @@ func writeSummary(w io.Writer, r *checkpoint.Report, perTensor bool, elapsed tim
 // page, for both forms; -i decides which runs (a .safetensors checkpoint,
 // or a single float32 tensor).
 func mxQuantizeCmd(args []string, s stdio) int {
-	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] -i IN -o OUT\n"+
+	fs := newFlagSet("mx quantize", "spvx mx quantize -f FORMAT [--block N] [--round even|away] [--force] -i IN -o OUT\n"+
 		"       a single .npy/.f32/.bin float32 tensor -> .safetensors, or a whole .safetensors\n"+
-		"       checkpoint (also --layout, --include, --exclude, --stats, --force, -q, -v)", s)
+		"       checkpoint (also --layout, --include, --exclude, --stats, -q, -v)", s)
 	opts := checkpointFlags(fs)
 	pos, code, ok := fs.parse(args)
 	if !ok {
@@ -134,13 +135,78 @@ func mxQuantizeCmd(args []string, s stdio) int {
 	if len(pos) > 0 || *opts.in == "" || *opts.out == "" || *opts.format == "" {
 		return fs.usageErr("-f, -i and -o are required and no positional arguments are taken")
 	}
-	if isCheckpoint(*opts.in) {
+	ckpt, err := quantizeRoute(*opts.in)
+	switch {
+	case err != nil:
+		return fail(s, "mx quantize", err)
+	case ckpt:
 		return quantizeCheckpoint(fs, opts)
 	}
-	if f := checkpointOnly(fs, "f", "block", "round", "i", "o"); f != "" {
+	if f := checkpointOnly(fs, "f", "block", "round", "i", "o", "force"); f != "" {
 		return fs.usageErr(fmt.Sprintf("%s is for a .safetensors checkpoint, but -i %s is a single tensor", dash(f), *opts.in))
 	}
+	if msg := tensorOutError(*opts.out); msg != "" {
+		return fs.usageErr(msg)
+	}
 	return mxQuantize(fs, opts)
+}
+
+// quantizeRoute judges a quantize input: a checkpoint (ckpt), a float32
+// tensor, or an error saying why quantize does not take it and what to
+// run instead.
+func quantizeRoute(in string) (ckpt bool, err error) {
+	switch kind := mxInputKind(in); kind {
+	case checkpoint.KindMXTensor:
+		return false, fmt.Errorf("%s holds one MX tensor written by 'spvx mx quantize': it is quantized already; to get its values, run 'spvx mx dequantize -i %s -o OUT.npy'", in, in)
+	case checkpoint.KindGGUF:
+		return false, fmt.Errorf("%s is a GGUF file; quantize reads a .safetensors checkpoint or one float32 tensor (.npy, .f32, .bin); to make it safetensors, run 'spvx mx convert --to safetensors -i %s -o OUT.safetensors'", in, in)
+	case checkpoint.KindCheckpoint, checkpoint.KindShardIndex:
+		return true, nil
+	case checkpoint.KindOther:
+		return isCheckpoint(in), nil // a missing file: the name decides whose error
+	}
+	return false, nil
+}
+
+// tensorOutError says why an output name does not fit a quantized single
+// tensor (a .safetensors file), or "".
+func tensorOutError(out string) string {
+	switch outType(out) {
+	case ".npy", ".f32", ".bin":
+		return fmt.Sprintf("-o %s: one tensor quantizes to a .safetensors file; its float32 values come back from 'spvx mx dequantize'", out)
+	case ".index.json":
+		return fmt.Sprintf("-o %s: one tensor quantizes to one .safetensors file, not a sharded checkpoint", out)
+	case ".gguf":
+		return fmt.Sprintf("-o %s: quantize writes safetensors; GGUF comes from 'spvx mx convert --to gguf'", out)
+	}
+	return ""
+}
+
+// mxInputKind judges an input file (checkpoint.Classify); standard input,
+// and a file that cannot be opened, are left to the reader, which judges
+// a stream as it reads it and names the file in its error.
+func mxInputKind(name string) checkpoint.Kind {
+	if name == "-" {
+		return checkpoint.KindOther
+	}
+	k, err := checkpoint.Classify(name)
+	if err != nil {
+		return checkpoint.KindOther
+	}
+	return k
+}
+
+// outType is the type an output name asks for: its lower-case extension,
+// or ".index.json" for a shard index; "" for standard output.
+func outType(name string) string {
+	l := strings.ToLower(name)
+	if name == "-" {
+		return ""
+	}
+	if checkpoint.IsIndex(l) {
+		return ".index.json"
+	}
+	return filepath.Ext(l)
 }
 
 // checkpointOnly returns the first flag given that is not one of the
@@ -220,16 +286,17 @@ func checkpointFlags(fs *cmdFlags) ckptFlags {
 	f.stats = fs.Bool("stats", false, "report each quantized tensor's max abs error and RMSE")
 	f.quiet = fs.Bool("q", false, "no progress bar and no summary")
 	f.verbose = fs.Bool("v", false, "list every tensor in the summary")
-	f.in = fs.String("i", "", "input checkpoint `FILE` (.safetensors, or model.safetensors.index.json)")
-	f.out = fs.String("o", "", "output checkpoint `FILE` (.safetensors, or an .index.json with the shards beside it)")
+	f.in = fs.String("i", "", "input `FILE`: one float32 tensor (.npy, or raw .f32/.bin; - for stdin), or a checkpoint (.safetensors, or model.safetensors.index.json)")
+	f.out = fs.String("o", "", "output `FILE`: .safetensors (- for stdout, a single tensor only), or for a sharded checkpoint an .index.json with the shards beside it")
 	f.force = forceFlag(fs)
 	return f
 }
 
-// forceFlag is --force of the checkpoint commands: without it an existing
-// output file (or shard) is an error, never overwritten.
+// forceFlag is --force of every spvx mx command that writes a file:
+// without it an existing output file (or shard) is an error, never
+// overwritten (checkpoint.CreateOutput).
 func forceFlag(fs *cmdFlags) *bool {
-	return fs.Bool("force", false, "overwrite existing output files")
+	return fs.Bool("force", false, "overwrite existing output files (without it, an existing file is an error)")
 }
 
 // mxDequantizeCmd is `spvx mx dequantize`: one command line for both
@@ -252,15 +319,60 @@ func mxDequantizeCmd(args []string, s stdio) int {
 	if len(pos) > 0 || *in == "" || *out == "" {
 		return fs.usageErr("-i and -o are required and no positional arguments are taken")
 	}
+	if outType(*out) == ".gguf" {
+		return fs.usageErr(fmt.Sprintf("-o %s: dequantize writes a .safetensors checkpoint, or one tensor as .npy (raw float32 as .f32 or .bin); GGUF comes from 'spvx mx convert --to gguf'", *out))
+	}
+	if err := dequantizeInputError(*in, isCheckpoint(*out)); err != nil {
+		return fail(s, "mx dequantize", err)
+	}
 	if !isCheckpoint(*out) {
-		if f := checkpointOnly(fs, "i", "o"); f != "" {
+		if f := checkpointOnly(fs, "i", "o", "force"); f != "" {
 			return fs.usageErr(fmt.Sprintf("%s is for a .safetensors checkpoint, but -o %s is a single tensor", dash(f), *out))
 		}
-		return mxDequantize(fs, in, out)
+		return mxDequantize(fs, *in, *out, *force)
 	}
 	return runCheckpoint(s, "mx dequantize", *quiet, *verbose, func(progress func(checkpoint.Progress)) (*checkpoint.Report, error) {
 		return checkpoint.Dequantize(*in, *out, checkpoint.DequantizeOptions{DType: strings.ToUpper(*dtype), Progress: progress, Force: *force})
 	})
+}
+
+// dequantizeInputError returns the error for a dequantize input that
+// holds nothing to dequantize, or one of the other form's kind (toCkpt: -o
+// names a checkpoint), saying which it is and what to run instead.
+func dequantizeInputError(in string, toCkpt bool) error {
+	switch mxInputKind(in) {
+	case checkpoint.KindFloat32:
+		return fmt.Errorf("%s is a float32 tensor, not an MX one: nothing to dequantize; to quantize it, run 'spvx mx quantize -f FORMAT -i %s -o OUT.safetensors'", in, in)
+	case checkpoint.KindGGUF:
+		return fmt.Errorf("%s is a GGUF file; dequantize reads safetensors: run 'spvx mx convert --to safetensors -i %s -o OUT.safetensors' first", in, in)
+	case checkpoint.KindMXTensor:
+		if toCkpt {
+			return fmt.Errorf("%s holds one MX tensor written by 'spvx mx quantize', not a checkpoint; write its values to a tensor file: spvx mx dequantize -i %s -o OUT.npy", in, in)
+		}
+	case checkpoint.KindCheckpoint, checkpoint.KindShardIndex:
+		n, err := checkpoint.CountMX(in)
+		if err != nil {
+			return nil // the checkpoint reader reports it
+		}
+		out := "OUT.safetensors"
+		if checkpoint.IsIndex(strings.ToLower(in)) {
+			out = "OUT.safetensors.index.json"
+		}
+		if n == 0 {
+			return fmt.Errorf("%s holds no MX tensor (neither spvx nor gpt-oss layout): nothing to dequantize; to quantize it, run 'spvx mx quantize -f FORMAT -i %s -o %s'", in, in, out)
+		}
+		if !toCkpt {
+			return fmt.Errorf("%s is a checkpoint of %d MX tensor%s, not one tensor from 'spvx mx quantize'; dequantize it to a checkpoint: spvx mx dequantize -i %s -o %s", in, n, plural(n), in, out)
+		}
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func mxConvert(args []string, s stdio) int {
@@ -279,6 +391,15 @@ func mxConvert(args []string, s stdio) int {
 	if len(pos) > 0 || *in == "" || *out == "" || *to == "" {
 		return fs.usageErr("--to, -i and -o are required and no positional arguments are taken")
 	}
+	if msg := convertNamesError(*to, *out); msg != "" {
+		return fs.usageErr(msg)
+	}
+	switch mxInputKind(*in) {
+	case checkpoint.KindFloat32:
+		return fail(s, "mx convert", fmt.Errorf("%s is a float32 tensor, not a checkpoint; convert reads a .safetensors checkpoint or a .gguf file", *in))
+	case checkpoint.KindMXTensor:
+		return fail(s, "mx convert", fmt.Errorf("%s holds one MX tensor written by 'spvx mx quantize', not a checkpoint; convert reads a .safetensors checkpoint or a .gguf file (quantize a checkpoint with 'spvx mx quantize -f mxfp4 -i MODEL.safetensors -o OUT.safetensors')", *in))
+	}
 	opts := checkpoint.ConvertOptions{To: *to, Force: *force}
 	if *layout != "" {
 		l, err := checkpoint.ParseLayout(*layout)
@@ -296,15 +417,36 @@ func mxConvert(args []string, s stdio) int {
 	})
 }
 
+// convertNamesError says why an output name does not fit --to, or "":
+// convert writes a checkpoint, never a single tensor's file.
+func convertNamesError(to, out string) string {
+	switch t := outType(out); {
+	case t == ".npy" || t == ".f32" || t == ".bin":
+		return fmt.Sprintf("-o %s: convert writes a checkpoint (.gguf or .safetensors); float32 values come from 'spvx mx dequantize'", out)
+	case to == "gguf" && (t == ".safetensors" || t == ".index.json"):
+		return fmt.Sprintf("-o %s: --to gguf writes a .gguf file", out)
+	case to == "safetensors" && t == ".gguf":
+		return fmt.Sprintf("-o %s: --to safetensors writes a .safetensors file", out)
+	}
+	return ""
+}
+
 func mxInspect(args []string, s stdio, cmd string) int {
-	fs := newFlagSet("mx "+cmd, "spvx mx "+cmd+" [--svg OUT.svg] FILE", s)
+	fs := newFlagSet("mx "+cmd, "spvx mx "+cmd+" [--svg OUT.svg [--force]] FILE", s)
 	svg := fs.String("svg", "", "also plot the MX tensors' scale histogram to `FILE` (- for stdout)")
+	force := forceFlag(fs)
 	pos, code, ok := fs.parse(args)
 	if !ok {
 		return code
 	}
 	if len(pos) != 1 {
 		return fs.usageErr("want one FILE")
+	}
+	switch k := mxInputKind(pos[0]); {
+	case cmd == "inspect" && k == checkpoint.KindFloat32:
+		return fail(s, "mx inspect", fmt.Errorf("%s is a float32 tensor; inspect lists the tensors of a .safetensors or .gguf file", pos[0]))
+	case cmd == "inspect" && k == checkpoint.KindShardIndex:
+		return fail(s, "mx inspect", fmt.Errorf("%s is a sharded checkpoint's index; inspect each shard file it names", pos[0]))
 	}
 	if cmd == "gguf info" {
 		if isG, err := checkpoint.IsGGUF(pos[0]); err != nil {
@@ -322,7 +464,7 @@ func mxInspect(args []string, s stdio, cmd string) int {
 		if pic == nil {
 			return fail(s, "mx "+cmd, fmt.Errorf("%s has no MX tensor to plot", pos[0]))
 		}
-		if err := writeOutput(*svg, s, pic); err != nil {
+		if err := writeMXOutput(*svg, s, *force, pic); err != nil {
 			return fail(s, "mx "+cmd, err)
 		}
 		if *svg == "-" {
