@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -44,8 +43,9 @@ import (
 //   - Each block runs in a fresh directory holding a copy of examples/;
 //     "cd ../shared/X" goes to the shared reference folder beside the
 //     checkout, and the block is skipped with a message when it is absent,
-//     or in -short mode (these blocks run the CTS corpus). Such a block
-//     also needs glslangValidator (the CTS scripts are GLSL) and is skipped
+//     or in -short mode (these blocks run Amber scripts of the shared
+//     corpus, the whole CTS set among them). Such a block also needs
+//     glslangValidator (most of those scripts are GLSL) and is skipped
 //     without it.
 
 // A docExample is one "$ " block of a document, as a script.
@@ -91,7 +91,7 @@ func runDocExamples(t *testing.T, root string, examples []*docExample) {
 	for _, ex := range examples {
 		script := ex.script
 		if reason := skipReason(root, ex); reason != "" {
-			script = "skip '" + reason + "'\n"
+			script = "skip " + quoteScript(reason) + "\n"
 		}
 		needCkpt = needCkpt || ex.mkckpt
 		if err := os.WriteFile(filepath.Join(dir, ex.name+".txtar"), []byte(script), 0o644); err != nil {
@@ -123,18 +123,16 @@ func skipReason(root string, ex *docExample) string {
 		return ""
 	}
 	if testing.Short() {
-		return "runs the shared CTS corpus: not in -short mode"
+		return "runs scripts of the shared corpus: not in -short mode"
 	}
 	if _, err := os.Stat(filepath.Join(root, "..", "shared")); err != nil {
 		return "needs ../shared beside the checkout: " + err.Error()
 	}
 	if _, err := exec.LookPath("glslangValidator"); err != nil {
-		return "needs glslangValidator on PATH for the GLSL of the CTS scripts"
+		return "needs glslangValidator on PATH for the GLSL of the shared corpus's scripts"
 	}
 	return ""
 }
-
-var mkckptOnce sync.Once
 
 // buildMkcheckpoint builds examples/mkcheckpoint into bin for the
 // examples that run it with go run.
