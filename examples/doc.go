@@ -1,5 +1,8 @@
-// Package examples holds no code: it is the home of the example modules
-// the README uses (saxpy.spv, switch64.spv, built from src/ by
-// src/build.sh), and its test checks that each shipped module is what its
-// source builds to.
+// Package examples holds no code: it is the home of the files the
+// README's and docs' examples run on. The modules (saxpy.spv,
+// switch64.spv, scan.spv) are built from src/ by src/build.sh; data/
+// holds their inputs and a small .npy tensor, bad/ inputs that the
+// commands reject. Its tests check that each shipped module is what its
+// source builds to and that each generated file is what its generator
+// (data_test.go) makes; cmd/spvx's README test runs the examples.
 package examples

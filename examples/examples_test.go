@@ -11,10 +11,15 @@ import (
 	"spvx/internal/oracle"
 )
 
-// assembled are the examples src/build.sh assembles with spvx as, and the
-// target environment it gives each.
-var assembled = []struct{ src, targetEnv, out string }{
-	{"src/switch64.spvasm", "spv1.3", "switch64.spv"},
+// assembled are the examples src/build.sh assembles with spvx as, the
+// target environment it gives each, and whether the README shows the
+// command.
+var assembled = []struct {
+	src, targetEnv, out string
+	inREADME            bool
+}{
+	{"src/switch64.spvasm", "spv1.3", "switch64.spv", true},
+	{"src/scan.spvasm", "spv1.2", "scan.spv", false},
 }
 
 // TestAssembledExamples checks that each shipped module assembled from
@@ -39,16 +44,26 @@ func TestAssembledExamples(t *testing.T) {
 	}
 }
 
-// TestREADMECommands checks that the README's "spvx as" example names the
-// flags that reproduce the shipped module.
+// TestREADMECommands checks that src/build.sh, and the README's "spvx as"
+// example where there is one, name the flags that reproduce each shipped
+// module.
 func TestREADMECommands(t *testing.T) {
+	build, err := os.ReadFile("src/build.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Skipf("no README: %v", err)
 	}
 	for _, e := range assembled {
-		cmd := "spvx as --target-env " + e.targetEnv + " examples/" + e.src
-		if !strings.Contains(string(readme), cmd) {
+		name := strings.TrimPrefix(e.src, "src/")
+		cmd := "as --target-env " + e.targetEnv + " " + name + " -o ../" + e.out
+		if !strings.Contains(string(build), cmd) {
+			t.Errorf("src/build.sh does not run %q, the command that reproduces examples/%s", cmd, e.out)
+		}
+		cmd = "spvx as --target-env " + e.targetEnv + " examples/" + e.src
+		if e.inREADME && !strings.Contains(string(readme), cmd) {
 			t.Errorf("README.md does not show %q, the command that reproduces examples/%s", cmd, e.out)
 		}
 	}

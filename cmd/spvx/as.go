@@ -78,6 +78,13 @@ func runAs(args []string, s stdio) int {
 		if *out == "-" {
 			return fs.usageErr("-o - needs a single input")
 		}
+		// As spvx dis: the directory must exist, rather than each
+		// output failing to open in it.
+		if *out != "" {
+			if fi, err := os.Stat(*out); err != nil || !fi.IsDir() {
+				return fs.usageErr(fmt.Sprintf("-o %s: with several input files, -o must name a directory", *out))
+			}
+		}
 	}
 
 	// The assembler allocates a few times its input, in a few big blocks

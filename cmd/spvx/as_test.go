@@ -195,3 +195,16 @@ func TestAsPreservedIDLimit(t *testing.T) {
 		t.Errorf("--spirv-as-errors: exit %d, %q", code, stderr)
 	}
 }
+
+// TestAsSeveralFilesNoDir checks that -o with several inputs must name an
+// existing directory, a usage error given once, as spvx dis does, not one
+// open error per input.
+func TestAsSeveralFilesNoDir(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.spvasm"), asText)
+	writeFile(t, filepath.Join(dir, "b.spvasm"), asText)
+	code, _, stderr := runAsCLI(t, dir, "", "-o", "out/", "a.spvasm", "b.spvasm")
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "-o out/: with several input files, -o must name a directory") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,103 @@
+package examples
+
+import (
+	"bytes"
+	"encoding/binary"
+	"flag"
+	"math"
+	"os"
+	"testing"
+
+	"spvx/internal/tensorfile"
+)
+
+var update = flag.Bool("update", false, "rewrite the generated input files of data/ and bad/")
+
+// generated are the small input files the README's examples run on, each
+// with the function that makes it: the function is the file's source.
+var generated = []struct {
+	path string
+	make func() ([]byte, error)
+}{
+	{"data/saxpy-x.bin", saxpyX},
+	{"data/saxpy-pc.bin", saxpyPush},
+	{"data/scan-in.bin", scanIn},
+	{"data/weights.npy", weightsNPY},
+	{"bad/odd.spv", oddModule},
+}
+
+// saxpyX is saxpy.spv's X buffer: x[i] = i for the n = 100 elements the
+// push constants name.
+func saxpyX() ([]byte, error) {
+	var b []byte
+	for i := range 100 {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(i)))
+	}
+	return b, nil
+}
+
+// saxpyPush is saxpy.spv's push constant block P: a = 2, n = 100.
+func saxpyPush() ([]byte, error) {
+	b := binary.LittleEndian.AppendUint32(nil, math.Float32bits(2))
+	return binary.LittleEndian.AppendUint32(b, 100), nil
+}
+
+// scanIn is scan.spv's input: the uint32 values 1 to 16.
+func scanIn() ([]byte, error) {
+	var b []byte
+	for i := range 16 {
+		b = binary.LittleEndian.AppendUint32(b, uint32(i+1))
+	}
+	return b, nil
+}
+
+// weightsNPY is a 2x32 float32 .npy array of weight-like values (two
+// blocks of 32 per row for the MX formats), one row ten times the other's
+// scale so that the blocks get different scales.
+func weightsNPY() ([]byte, error) {
+	w := make([]float32, 64)
+	for i := range w {
+		scale := 0.05
+		if i >= 32 {
+			scale = 0.5
+		}
+		w[i] = float32(scale * math.Sin(float64(i)*0.7+0.3))
+	}
+	var buf bytes.Buffer
+	err := tensorfile.WriteNPY(&buf, w, []int{2, 32})
+	return buf.Bytes(), err
+}
+
+// oddModule is switch64.spv less its last byte: a module whose size is
+// not a multiple of 4, for spvx dis's error.
+func oddModule() ([]byte, error) {
+	b, err := os.ReadFile("switch64.spv")
+	if err != nil {
+		return nil, err
+	}
+	return b[:len(b)-1], nil
+}
+
+// TestGeneratedInputs checks each shipped input file against its
+// generator; go test ./examples -update rewrites them.
+func TestGeneratedInputs(t *testing.T) {
+	for _, g := range generated {
+		want, err := g.make()
+		if err != nil {
+			t.Fatalf("%s: %v", g.path, err)
+		}
+		if *update {
+			if err := os.WriteFile(g.path, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(g.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is not what its generator makes; run go test ./examples -run GeneratedInputs -update", g.path)
+		}
+	}
+}
