@@ -83,11 +83,12 @@ func (p *Program) edgeCost(e int32) int64 {
 // a new chunk of credit. It returns ok = false when the dispatch must end
 // here: with the fault (budget exceeded, context done), or with none when
 // another worker already stopped the dispatch.
-func (d *dispatch) refill(credit *int64) (f *Fault, ok bool) {
+func (st *wgState) refill(credit *int64) (f *Fault, ok bool) {
+	d := st.d
 	if err := d.ctx.Err(); err != nil {
 		return &Fault{Kind: FaultCanceled, Msg: err.Error()}, false
 	}
-	if d.stop.Load() {
+	if st.stopped() {
 		return nil, false
 	}
 	if d.unlimited {
@@ -105,12 +106,12 @@ func (d *dispatch) refill(credit *int64) (f *Fault, ok bool) {
 }
 
 // spend charges n units to *credit, refilling it as needed; see refill.
-func (d *dispatch) spend(credit *int64, n int64) (*Fault, bool) {
+func (st *wgState) spend(credit *int64, n int64) (*Fault, bool) {
 	*credit -= n
 	if *credit > 0 {
 		return nil, true
 	}
-	return d.refill(credit)
+	return st.refill(credit)
 }
 
 // memUnits is the cost of touching n bytes of memory.
@@ -119,7 +120,7 @@ func memUnits(n int) int64 { return int64(n)/bytesPerUnit + 1 }
 // refill is the subgroup's side of dispatch.refill: a fault is the
 // subgroup's, a stopped dispatch ends it.
 func (sg *subgroup) refill() bool {
-	f, ok := sg.wg.d.refill(&sg.steps)
+	f, ok := sg.wg.refill(&sg.steps)
 	if f != nil {
 		sg.setFault(f, nil, nil)
 	} else if !ok {
@@ -132,10 +133,9 @@ func (sg *subgroup) refill() bool {
 // to the subgroup. It returns ok = false if the budget or the deadline
 // ended the copy (with the fault) or the dispatch stopped (without one).
 func (sg *subgroup) copyMem(dst, src []byte) (*Fault, bool) {
-	d := sg.wg.d
 	for len(src) > 0 {
 		k := min(len(src), memPiece)
-		if f, ok := d.spend(&sg.steps, memUnits(k)); !ok {
+		if f, ok := sg.wg.spend(&sg.steps, memUnits(k)); !ok {
 			return f, false
 		}
 		copy(dst[:k], src[:k])
@@ -147,7 +147,7 @@ func (sg *subgroup) copyMem(dst, src []byte) (*Fault, bool) {
 // spendInit charges setting up the invocation memory of n lanes, per
 // subgroup so that a deadline is seen between subgroups.
 func (st *wgState) spendInit(n int) (*Fault, bool) {
-	return st.d.spend(&st.credit, memUnits(n*int(st.d.p.invSize)))
+	return st.spend(&st.credit, memUnits(n*int(st.d.p.invSize)))
 }
 
 // clearMem zeroes the workgroup memory in pieces, charging each.
@@ -155,7 +155,7 @@ func (st *wgState) clearMem() (*Fault, bool) {
 	m := st.mem
 	for len(m) > 0 {
 		k := min(len(m), memPiece)
-		if f, ok := st.d.spend(&st.credit, memUnits(k)); !ok {
+		if f, ok := st.spend(&st.credit, memUnits(k)); !ok {
 			return f, false
 		}
 		clear(m[:k])

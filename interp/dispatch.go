@@ -27,7 +27,11 @@ type dispatch struct {
 	budget    atomic.Int64
 	maxSteps  int64
 	unlimited bool
-	stop      atomic.Bool
+	stop      atomic.Bool // the whole dispatch ends: budget, deadline, executor bug
+	// stopAt is the hand-out position of the workgroup whose fault is
+	// recorded (faultPos): workgroups after it stop, those before it run
+	// on, since one of them may fault too and is reported instead.
+	stopAt    atomic.Uint64
 	groups    [3]uint32 // number of workgroups
 	local     [3]uint32 // workgroup size (enqueued)
 	global    [3]uint32 // Kernel: global size
@@ -36,6 +40,7 @@ type dispatch struct {
 	wideSteps atomic.Int64 // subgroup-instructions run by wide groups (not the budget's units)
 	faultMu   sync.Mutex
 	fault     *Fault
+	faultPos  uint64 // hand-out position of fault's workgroup; math.MaxUint64: a fault of the whole dispatch
 	perm      []uint32
 }
 
@@ -50,6 +55,7 @@ var lastDispatchWideSteps atomic.Int64
 // wgState is a worker's storage for one workgroup at a time.
 type wgState struct {
 	d    *dispatch
+	pos  uint64 // the workgroup's position in the hand-out order
 	id   [3]uint32
 	size [3]uint32 // this workgroup's size (Kernel non-uniform: may be smaller)
 	mem  []byte
@@ -306,6 +312,7 @@ func (d *dispatch) run() error {
 		rng.Shuffle(len(d.perm), func(i, j int) { d.perm[i], d.perm[j] = d.perm[j], d.perm[i] })
 	}
 	var next atomic.Uint64
+	d.stopAt.Store(math.MaxUint64)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -315,30 +322,22 @@ func (d *dispatch) run() error {
 				// A panic here is an executor bug; report it as a fault
 				// rather than taking the caller's process down.
 				if r := recover(); r != nil {
-					d.faultMu.Lock()
-					if d.fault == nil {
-						d.fault = &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal error: %v", r)}
-					}
-					d.faultMu.Unlock()
-					d.stop.Store(true)
+					d.record(&Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal error: %v", r)}, math.MaxUint64)
 				}
 			}()
 			st := d.newWG(w)
 			for !d.stop.Load() {
-				i := next.Add(1) - 1
-				if i >= total {
+				pos := next.Add(1) - 1
+				if pos >= total || pos > d.stopAt.Load() {
 					return
 				}
+				i := pos
 				if d.perm != nil {
-					i = uint64(d.perm[i])
+					i = uint64(d.perm[pos])
 				}
+				st.pos = pos
 				if f := st.runGroup(i); f != nil {
-					d.faultMu.Lock()
-					if d.fault == nil {
-						d.fault = f
-					}
-					d.faultMu.Unlock()
-					d.stop.Store(true)
+					d.record(f, pos) // every later position stops
 					return
 				}
 			}
@@ -464,6 +463,34 @@ func (d *dispatch) workersByMemory() int {
 	return max(1, MaxWorkerMemory/max(per, 1))
 }
 
+// record keeps the fault to report: of the workgroups that fault, the
+// first in hand-out order, whatever the workers' timing, so that a run
+// reports the same fault every time (the one a sequential run meets
+// first); a fault of the whole dispatch (work budget, deadline, executor
+// bug) only when no workgroup faulted. Position pos's successors stop.
+func (d *dispatch) record(f *Fault, pos uint64) {
+	whole := f.Kind == FaultStepBudget || f.Kind == FaultCanceled || pos == math.MaxUint64
+	d.faultMu.Lock()
+	defer d.faultMu.Unlock()
+	if whole {
+		if d.fault == nil {
+			d.fault, d.faultPos = f, math.MaxUint64
+		}
+		d.stop.Store(true)
+		return
+	}
+	if d.fault == nil || pos < d.faultPos {
+		d.fault, d.faultPos = f, pos
+		d.stopAt.Store(pos)
+	}
+}
+
+// stopped reports whether this workgroup must end without a fault of its
+// own: the dispatch ended, or a workgroup before it faulted.
+func (st *wgState) stopped() bool {
+	return st.d.stop.Load() || st.pos > st.d.stopAt.Load()
+}
+
 // runGroup runs workgroup number i.
 func (st *wgState) runGroup(i uint64) *Fault {
 	d, p := st.d, st.d.p
@@ -483,7 +510,7 @@ func (st *wgState) runGroup(i uint64) *Fault {
 	shape := initKey{size: size, n: inv, nsg: nsg, ok: true}
 	initAll := p.privSet || p.initPerWG || shape != st.lastShape
 	// the start: a fixed cost and a unit per lane the subgroups reset
-	if f, ok := st.d.spend(&st.credit, WorkgroupCost+int64(nsg*p.S)); !ok {
+	if f, ok := st.spend(&st.credit, WorkgroupCost+int64(nsg*p.S)); !ok {
 		return st.setupFault(f)
 	}
 	if f, ok := st.clearMem(); !ok {
@@ -546,7 +573,7 @@ func (st *wgState) runGroup(i uint64) *Fault {
 				atBarrier++
 			}
 		}
-		if d.stop.Load() {
+		if st.stopped() {
 			return nil
 		}
 		if atBarrier == 0 && running == 0 {

@@ -30,7 +30,10 @@
 // byte slices (the caller's buffers are used in place); pointers are 64-bit
 // values holding a region number and a byte offset, and every access is
 // bounds-checked. Run-time errors are *Fault values naming the instruction,
-// the function and the invocation.
+// the function and the invocation. When several workgroups fault, the one
+// reported is the first in hand-out order (dispatch.record): workgroups
+// handed out after it stop, those before it run to their end, so the
+// report does not depend on the workers' timing.
 //
 // Floating-point arithmetic is exact IEEE 754 with round to nearest even,
 // denormals and signed zeros kept; the SPV_KHR_float_controls execution
