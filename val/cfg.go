@@ -11,7 +11,7 @@ import (
 // branch targets of each terminator), reachability from the entry block,
 // and the dominator tree, computed with the Lengauer–Tarjan algorithm
 // (near-linear: O(E α(E, V)), never quadratic on big functions).
-// The structured control-flow rules are in cfg_checks.go.
+// The structured control-flow rules are in cfg_structured.go.
 
 // cfg is the module's blocks and their dominator trees.
 type cfg struct {
