@@ -35,6 +35,7 @@ type cfgFirst struct {
 	firstLabel uint32 // its first block, 0 before it
 	curLabel   uint32 // the block being read, 0 between blocks
 	merges     map[uint32]bool
+	targets    []uint32 // scratch for spirv.Targets
 }
 
 func newCFGFirst(s *state) *cfgFirst { return &cfgFirst{s: s, fnInst: -1, merges: map[uint32]bool{}} }
@@ -82,21 +83,10 @@ func (c *cfgFirst) check(i int, in *spirv.Instruction) bool {
 		if len(w) > 1 && merge(w[1]) {
 			return true
 		}
-	case spirv.OpBranch:
-		if len(w) > 1 && first(w[1]) {
-			return true
-		}
-		c.curLabel = 0
-	case spirv.OpBranchConditional:
-		for k := 2; k < len(w) && k < 4; k++ {
-			if first(w[k]) {
-				return true
-			}
-		}
-		c.curLabel = 0
-	case spirv.OpSwitch:
-		for k := 1; k < len(in.Operands); k += 2 {
-			if first(w[in.Operands[k].Offset]) {
+	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch:
+		c.targets = spirv.Targets(in, c.targets[:0])
+		for _, t := range c.targets {
+			if first(t) {
 				return true
 			}
 		}
