@@ -95,6 +95,11 @@ func (d *DomTree) Dominates(a, b int32) bool {
 	return d.pre[a] >= 0 && d.pre[b] >= 0 && d.pre[a] <= d.pre[b] && d.post[b] <= d.post[a]
 }
 
+// Order returns v's interval in a depth-first walk of the tree: a
+// dominates b iff a's [pre, post] holds b's; the pre and post numbers of
+// all nodes are distinct, below 2*Len(). An unreached v has -1, -1.
+func (d *DomTree) Order(v int32) (pre, post int32) { return d.pre[v], d.post[v] }
+
 // Children returns the dominator tree as a graph: each node's children
 // (the nodes it immediately dominates), in increasing order.
 func (d *DomTree) Children() Graph {

@@ -198,7 +198,8 @@ func TestDominatorsBadRoot(t *testing.T) {
 
 // TestInducedAndChildren: Induced keeps exactly the edges between marked
 // nodes, and Children lists each node's immediately dominated nodes, so
-// that the tree it describes answers Dominates like the DomTree.
+// that the tree it describes answers Dominates like the DomTree, and so
+// do Order's intervals.
 func TestInducedAndChildren(t *testing.T) {
 	r := rand.New(rand.NewSource(19))
 	for iter := 0; iter < 200; iter++ {
@@ -247,6 +248,11 @@ func TestInducedAndChildren(t *testing.T) {
 		for a := int32(0); a < int32(n); a++ {
 			for b := int32(0); b < int32(n); b++ {
 				got := anc[b] != nil && anc[b][a]
+				pa, qa := d.Order(a)
+				pb, qb := d.Order(b)
+				if in := pa >= 0 && pb >= 0 && pa <= pb && qb <= qa; in != got {
+					t.Fatalf("iter %d: Order of %d [%d %d] and %d [%d %d]: nested %v", iter, a, pa, qa, b, pb, qb, in)
+				}
 				if got != d.Dominates(a, b) {
 					t.Fatalf("iter %d: tree says %d above %d: %v; Dominates: %v", iter, a, b, got, !got)
 				}
