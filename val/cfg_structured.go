@@ -713,6 +713,36 @@ func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
 				s.idName(f.label(b)), count[b])
 		}
 	}
+	clean := false
+	if !constructWalkOnly {
+		nest, ok := f.nestConstructs()
+		clean = ok && f.constructsClean(nest, latches)
+	}
+	if constructPathSeen != nil {
+		constructPathSeen(clean)
+	}
+	if clean {
+		// No construct rule fails (constructsClean proved it against the
+		// same membership): only the switch rules remain, in order.
+		for k := range f.cons {
+			c := &f.cons[k]
+			if f.sreach[c.header] && c.kind == ctSelection && f.termOp(c.header) == spirv.OpSwitch && f.switchChecks(c) {
+				return true
+			}
+		}
+	} else if f.walkConstructs(latches) {
+		return true
+	}
+	return f.structuredSelections(postorder)
+}
+
+// walkConstructs is StructuredControlFlowChecks' loop over the constructs
+// as SPIRV-Tools writes it: each construct's blocks found by a walk, then
+// its rules. It costs the sum of the construct sizes, so it runs only
+// when constructsClean cannot prove every rule holds, where it finds the
+// first failure in SPIRV-Tools' order.
+func (f *fnCFG) walkConstructs(latches map[cfgEdge]bool) bool {
+	s := f.s
 	mark := make([]int32, f.n+2)
 	var blocks []int32
 	for k := range f.cons {
@@ -783,7 +813,7 @@ func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
 			}
 		}
 	}
-	return f.structuredSelections(postorder)
+	return false
 }
 
 // switchChecks is StructuredSwitchChecks.
