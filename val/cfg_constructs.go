@@ -235,16 +235,26 @@ func (t *constructNest) number() {
 	}
 }
 
+// exitKey is a construct and a block it exits to.
+type exitKey struct{ construct, dest int32 }
+
 // constructsClean reports whether every construct rule holds, on the
 // nesting t: no edge enters a construct elsewhere than at its header
 // (which also makes t's membership Construct.blocks'), every edge leaving
 // a construct is a structured exit of it, a header's merge block is in
 // every construct holding the header but its own, and only the loop's
 // blocks and back-edges branch to a loop's continue target. The work is
-// the number of blocks and edges plus, per edge, the constructs it leaves.
+// the number of blocks and edges plus one IsStructuredExit per construct
+// and block it exits to (a selection's walks up to the loop around it).
 func (f *fnCFG) constructsClean(t *constructNest, latches map[cfgEdge]bool) bool {
 	n := int32(f.n)
 	header := func(k int32) int32 { return f.cons[k].header }
+	// The structured exits found, by construct and destination: the
+	// blocks of a construct share its few exits, and a selection's
+	// IsStructuredExit walks up to the loop around it. Each is found on a
+	// climb that went on to every construct the destination is outside
+	// of, so a climb that meets one can stop.
+	exits := map[exitKey]bool{}
 	for b := int32(0); b < n; b++ {
 		if !f.sreach[b] {
 			continue
@@ -258,9 +268,13 @@ func (f *fnCFG) constructsClean(t *constructNest, latches map[cfgEdge]bool) bool
 		}
 		for _, y := range f.succ.Succ(b) {
 			for k := t.inner[b]; k >= 0 && !t.holds(k, y); k = t.parent[k] {
+				if exits[exitKey{k, y}] {
+					break // and so are the constructs around k that y leaves
+				}
 				if !f.structuredExit(&f.cons[k], y) {
 					return false
 				}
+				exits[exitKey{k, y}] = true
 			}
 		}
 		if _, m, _ := f.mergeTargets(b); m >= 0 && f.sreach[m] {

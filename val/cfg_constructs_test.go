@@ -3,6 +3,7 @@ package val
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -83,6 +84,74 @@ func TestConstructWalksLinear(t *testing.T) {
 	t.Logf("about %d blocks: %v, %d blocks: %v, ratio %.1f", n, small, 4*n, large, ratio)
 	if ratio > 8 {
 		t.Errorf("4x the size and depth took %.1fx the time (%v -> %v): not linear", ratio, small, large)
+	}
+}
+
+// breaksOut is a loop around d nested selections around a chain of b
+// blocks, each of which may break out of the loop, so leaving all d
+// selections.
+func breaksOut(d, b int) string {
+	var s strings.Builder
+	s.WriteString(valHeadAsm + domTypesAsm + "%main = OpFunction %void None %fn\n%entry = OpLabel\nOpBranch %h\n" +
+		"%h = OpLabel\nOpLoopMerge %lm %cont None\nOpBranch %s0\n")
+	for i := 0; i < d; i++ {
+		inner := fmt.Sprintf("%%s%d", i+1)
+		if i == d-1 {
+			inner = "%x0"
+		}
+		fmt.Fprintf(&s, "%%s%d = OpLabel\nOpSelectionMerge %%t%d None\nOpBranchConditional %%true %s %%t%d\n", i, i, inner, i)
+	}
+	for k := 0; k < b; k++ {
+		next := fmt.Sprintf("%%x%d", k+1)
+		if k == b-1 {
+			next = fmt.Sprintf("%%t%d", d-1)
+		}
+		fmt.Fprintf(&s, "%%x%d = OpLabel\nOpBranchConditional %%true %%lm %s\n", k, next)
+	}
+	for i := d - 1; i >= 0; i-- {
+		next := fmt.Sprintf("%%t%d", i-1)
+		if i == 0 {
+			next = "%cont"
+		}
+		fmt.Fprintf(&s, "%%t%d = OpLabel\nOpBranch %s\n", i, next)
+	}
+	s.WriteString("%cont = OpLabel\nOpBranch %h\n%lm = OpLabel\nOpReturn\nOpFunctionEnd\n")
+	return s.String()
+}
+
+// TestBreaksOutLinear: b blocks breaking out of a loop through d nested
+// selections cost one IsStructuredExit walk (up to the loop) per
+// selection, b + d² in all, not one per block and selection, b·d² (500
+// blocks in 500 selections took 1.5 s before). With d = √b, that is
+// linear growth against 16 times the time at 4n.
+func TestBreaksOutLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	measure := func(n int) time.Duration {
+		m, err := spirv.DecodeWords(assemble(t, breaksOut(int(math.Sqrt(float64(n))), n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := time.Duration(1 << 62)
+		for range 3 {
+			runtime.GC()
+			start := cpuTime()
+			err := Validate(m, Options{})
+			d := cpuTime() - start
+			if err != nil {
+				t.Fatalf("%d blocks: %v", n, err)
+			}
+			best = min(best, d)
+		}
+		return best
+	}
+	const n = 4000
+	small, large := measure(n), measure(4*n)
+	ratio := float64(large) / float64(max(small, time.Microsecond))
+	t.Logf("%d blocks: %v, %d blocks: %v, ratio %.1f", n, small, 4*n, large, ratio)
+	if ratio > 8 {
+		t.Errorf("4x the size took %.1fx the time (%v -> %v): not linear", ratio, small, large)
 	}
 }
 
