@@ -199,9 +199,11 @@ type fnCFG struct {
 	loopOf     []int32 // by block: the loop construct it heads, -1
 	visited    []bool  // scratch for FindCaseFallThrough, all false between uses
 	cons       []construct
-	dom, sdom  domInfo // dominators; structural dominators
-	spdom      domInfo // structural post-dominators
-	sreach     []bool  // structurally reachable
+	dom, sdom  domInfo    // dominators; structural dominators
+	spdom      domInfo    // structural post-dominators
+	sreach     []bool     // structurally reachable
+	upMemo     [2][]int32 // upTo's answers (-2: not known), by loopsOnly
+	upPath     []int32    // scratch for upTo
 }
 
 func (f *fnCFG) labelInst(b int32) int { return f.fn.Blocks[b].Start }
@@ -612,6 +614,47 @@ func (f *fnCFG) nextBlock(b int32) int32 {
 	return -1
 }
 
+// upTo returns the first block from b up the NextBlock chain (b
+// included) that IsStructuredExit looks at: a loop header or, unless
+// loopsOnly, the header of a switch selection; -1 if none. The answers are
+// kept, so that the walks from d nested selections cost d in all, not d².
+func (f *fnCFG) upTo(b int32, loopsOnly bool) int32 {
+	if b < 0 {
+		return -1
+	}
+	x := b2i(loopsOnly)
+	memo := f.upMemo[x]
+	if memo == nil {
+		memo = make([]int32, f.n)
+		for v := range memo {
+			memo[v] = -2 // not known yet
+		}
+		f.upMemo[x] = memo
+	}
+	looked := func(v int32) bool {
+		op, _, _ := f.mergeTargets(v)
+		return op == spirv.OpLoopMerge || (!loopsOnly && op == spirv.OpSelectionMerge && f.termOp(v) == spirv.OpSwitch)
+	}
+	path := f.upPath[:0]
+	v := b
+	for v >= 0 && memo[v] == -2 && !looked(v) {
+		path = append(path, v)
+		v = f.nextBlock(v)
+	}
+	r := v
+	if v >= 0 {
+		if memo[v] == -2 {
+			memo[v] = v
+		}
+		r = memo[v]
+	}
+	for _, u := range path {
+		memo[u] = r
+	}
+	f.upPath = path
+	return r
+}
+
 // structuredExit is Construct::IsStructuredExit.
 func (f *fnCFG) structuredExit(c *construct, dest int32) bool {
 	switch c.kind {
@@ -628,7 +671,9 @@ func (f *fnCFG) structuredExit(c *construct, dest int32) bool {
 	}
 	headerSwitch := f.termOp(c.header) == spirv.OpSwitch
 	seenSwitch := false
-	for b := f.nextBlock(c.header); b >= 0; b = f.nextBlock(b) {
+	// Only loop headers and (unless the header is a switch) switch
+	// headers count on the NextBlock chain: upTo skips the rest.
+	for b := f.upTo(f.nextBlock(c.header), headerSwitch); b >= 0; b = f.upTo(f.nextBlock(b), headerSwitch) {
 		op, m, k := f.mergeTargets(b)
 		t := f.termOp(b)
 		if op == spirv.OpLoopMerge || (!headerSwitch && op == spirv.OpSelectionMerge && t == spirv.OpSwitch) {
