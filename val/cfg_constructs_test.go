@@ -55,8 +55,8 @@ func nestedLoops(d, b int) string {
 // test allows 8 (CPU time of the validation, best of three; the ratio,
 // not a duration, is asserted).
 func TestConstructWalksLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short")
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: CPU-time ratios")
 	}
 	opts := Options{Limits: Limits{MaxControlFlowNestingDepth: 1 << 20}}
 	measure := func(n int) time.Duration {
@@ -125,8 +125,8 @@ func breaksOut(d, b int) string {
 // before). With d = b/4 growing with b (the nesting limit raised), that
 // is 4 times the work at 4n against 64.
 func TestBreaksOutLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short")
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: CPU-time ratios")
 	}
 	measure := func(n int) time.Duration {
 		m, err := spirv.DecodeWords(assemble(t, breaksOut(n/4, n)))
