@@ -21,10 +21,11 @@ import (
 // each dominance query is O(1).
 // Depth-first orders follow SPIRV-Tools' successor order exactly, because
 // back-edges and the "Selection must be structured" check depend on them.
-// Construct membership is a depth-first walk per construct, as in
-// construct.cpp, over stamp arrays (no set allocation): the work is the
-// sum of the construct sizes, which nesting bounds (and nesting deeper
-// than --max-control-flow-nesting-depth is rejected before).
+// The construct rules are first checked in linear time over the nesting
+// of the constructs (cfg_constructs.go); only where that cannot prove
+// them does walkConstructs find each construct's blocks by a depth-first
+// walk, as construct.cpp does, over stamp arrays: that work is the sum of
+// the construct sizes.
 
 // cfgFirst is CfgPass's per-function view while the first loop runs.
 type cfgFirst struct {
