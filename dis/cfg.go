@@ -67,55 +67,41 @@ func (p *printer) flushBlocks(end int) {
 }
 
 // build finds each block's successors from its merge instruction and
-// terminator, as spirv-dis does.
+// terminator, as spirv-dis does, through spirv's MergeTargets and Targets.
 func (c *cfg) build(m *spirv.Module) {
 	if c.index == nil {
 		c.index = make(map[uint32]int)
 	}
 	clear(c.index)
+	var ts []uint32
 	for bi := range c.blocks {
 		blk := &c.blocks[bi]
 		c.index[m.Inst(blk.start).ResultID] = bi
 		n := blk.end - blk.start
 		if n >= 3 {
-			merge := m.Inst(blk.end - 2)
-			mi := &merge
-			switch mi.Opcode {
-			case spirv.OpLoopMerge:
-				blk.merge = operandWord(mi, 0)
-				blk.cont = operandWord(mi, 1)
-			case spirv.OpSelectionMerge:
-				blk.merge = operandWord(mi, 0)
-			}
+			mi := m.Inst(blk.end - 2)
+			blk.merge, blk.cont, _ = spirv.MergeTargets(&mi)
 		}
 		if n < 2 {
 			continue
 		}
-		branch := m.Inst(blk.end - 1)
-		br := &branch
-		switch br.Opcode {
-		case spirv.OpBranch:
-			if blk.merge != 0 {
-				blk.body = operandWord(br, 0)
-			} else {
-				blk.next = operandWord(br, 0)
+		br := m.Inst(blk.end - 1)
+		ts = spirv.Targets(&br, ts[:0])
+		switch {
+		case len(ts) == 0:
+		case br.Opcode == spirv.OpBranch && blk.merge != 0:
+			blk.body = ts[0]
+		case br.Opcode == spirv.OpBranch:
+			blk.next = ts[0]
+		case br.Opcode == spirv.OpBranchConditional:
+			blk.ifTrue = ts[0]
+			if len(ts) > 1 {
+				blk.ifFalse = ts[1]
 			}
-		case spirv.OpBranchConditional:
-			blk.ifTrue = operandWord(br, 1)
-			blk.ifFalse = operandWord(br, 2)
-		case spirv.OpSwitch:
-			for k := 1; k < len(br.Operands); k += 2 {
-				blk.cases = append(blk.cases, operandWord(br, k))
-			}
+		case br.Opcode == spirv.OpSwitch:
+			blk.cases = append(blk.cases, ts...)
 		}
 	}
-}
-
-func operandWord(in *spirv.Instruction, i int) uint32 {
-	if i >= len(in.Operands) {
-		return 0
-	}
-	return in.Words[in.Operands[i].Offset]
 }
 
 // nestAt gives the block labelled id the nesting level, unless it has one

@@ -42,6 +42,25 @@ func (g *Graph) Reverse() Graph {
 	return Graph{start, adj}
 }
 
+// Induced returns g with only the edges between nodes that keep marks
+// (len g.Len()); the other nodes stay, without edges. Dominators of the
+// result are those of the subgraph the marked nodes induce.
+func (g *Graph) Induced(keep []bool) Graph {
+	var gb GraphBuilder
+	for v := int32(0); v < int32(g.Len()); v++ {
+		gb.Node()
+		if !keep[v] {
+			continue
+		}
+		for _, t := range g.Succ(v) {
+			if keep[t] {
+				gb.Edge(t)
+			}
+		}
+	}
+	return gb.Graph()
+}
+
 // GraphBuilder builds a Graph node by node: Node starts the next node,
 // Edge adds an edge from the node started last.
 type GraphBuilder struct{ g Graph }
@@ -74,6 +93,35 @@ func (d *DomTree) Reached(v int32) bool { return d.pre[v] >= 0 }
 // reached from the root dominates nothing and is dominated by nothing.
 func (d *DomTree) Dominates(a, b int32) bool {
 	return d.pre[a] >= 0 && d.pre[b] >= 0 && d.pre[a] <= d.pre[b] && d.post[b] <= d.post[a]
+}
+
+// Order returns v's interval in a depth-first walk of the tree: a
+// dominates b iff a's [pre, post] holds b's; the pre and post numbers of
+// all nodes are distinct, below 2*Len(). An unreached v has -1, -1.
+func (d *DomTree) Order(v int32) (pre, post int32) { return d.pre[v], d.post[v] }
+
+// Children returns the dominator tree as a graph: each node's children
+// (the nodes it immediately dominates), in increasing order.
+func (d *DomTree) Children() Graph {
+	n := len(d.Idom)
+	start := make([]int32, n+1)
+	for _, p := range d.Idom {
+		if p >= 0 {
+			start[p+1]++
+		}
+	}
+	for v := 1; v <= n; v++ {
+		start[v] += start[v-1]
+	}
+	adj := make([]int32, start[n])
+	fill := append([]int32(nil), start[:n]...)
+	for v, p := range d.Idom {
+		if p >= 0 {
+			adj[fill[p]] = int32(v)
+			fill[p]++
+		}
+	}
+	return Graph{start, adj}
 }
 
 // Dominators computes the dominator tree of g from root. Given g.Reverse()

@@ -2,6 +2,7 @@ package spirv
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -192,5 +193,70 @@ func TestDominatorsBadRoot(t *testing.T) {
 	var empty Graph
 	if d := Dominators(&empty, 0); len(d.Idom) != 0 {
 		t.Fatal("empty graph has nodes")
+	}
+}
+
+// TestInducedAndChildren: Induced keeps exactly the edges between marked
+// nodes, and Children lists each node's immediately dominated nodes, so
+// that the tree it describes answers Dominates like the DomTree, and so
+// do Order's intervals.
+func TestInducedAndChildren(t *testing.T) {
+	r := rand.New(rand.NewSource(19))
+	for iter := 0; iter < 200; iter++ {
+		n := 1 + r.Intn(12)
+		g := randomGraph(r, n, r.Intn(3*n+1))
+		keep := make([]bool, n)
+		for v := range keep {
+			keep[v] = r.Intn(3) > 0
+		}
+		sub := g.Induced(keep)
+		if sub.Len() != n {
+			t.Fatalf("iter %d: Induced has %d nodes, want %d", iter, sub.Len(), n)
+		}
+		for v := int32(0); v < int32(n); v++ {
+			var want []int32
+			for _, w := range g.Succ(v) {
+				if keep[v] && keep[w] {
+					want = append(want, w)
+				}
+			}
+			if got := sub.Succ(v); !slices.Equal(got, want) {
+				t.Fatalf("iter %d: node %d: induced successors %v, want %v", iter, v, got, want)
+			}
+		}
+		d := Dominators(&g, 0)
+		kids := d.Children()
+		// Ancestors along Children, by walking down from the root.
+		anc := make([][]bool, n)
+		var walk func(v int32, path []int32)
+		walk = func(v int32, path []int32) {
+			path = append(path, v)
+			anc[v] = make([]bool, n)
+			for _, a := range path {
+				anc[v][a] = true
+			}
+			prev := int32(-1)
+			for _, c := range kids.Succ(v) {
+				if c <= prev || d.Idom[c] != v {
+					t.Fatalf("iter %d: children of %d: %v", iter, v, kids.Succ(v))
+				}
+				prev = c
+				walk(c, path)
+			}
+		}
+		walk(0, nil)
+		for a := int32(0); a < int32(n); a++ {
+			for b := int32(0); b < int32(n); b++ {
+				got := anc[b] != nil && anc[b][a]
+				pa, qa := d.Order(a)
+				pb, qb := d.Order(b)
+				if in := pa >= 0 && pb >= 0 && pa <= pb && qb <= qa; in != got {
+					t.Fatalf("iter %d: Order of %d [%d %d] and %d [%d %d]: nested %v", iter, a, pa, qa, b, pb, qb, in)
+				}
+				if got != d.Dominates(a, b) {
+					t.Fatalf("iter %d: tree says %d above %d: %v; Dominates: %v", iter, a, b, got, !got)
+				}
+			}
+		}
 	}
 }

@@ -7,35 +7,39 @@ import (
 )
 
 // This file holds the control-flow graph of each function, as far as
-// validate_cfg.cpp's checks here need it: blocks, their successors (the
-// branch targets of each terminator), reachability from the entry block,
-// and the dominator tree, computed with the Lengauer–Tarjan algorithm
-// (near-linear: O(E α(E, V)), never quadratic on big functions).
-// The structured control-flow rules are in cfg_checks.go.
+// validate_cfg.cpp's checks here need it: spirv's CFG of each function
+// (blocks, branch targets, merge declarations), reachability from the
+// entry block and the dominator tree (spirv.Dominators), with the blocks
+// of all functions numbered in one sequence for the passes that look up
+// a block by instruction or label. The structured control-flow rules are
+// in cfg_structured.go.
 
 // cfg is the module's blocks and their dominator trees.
 type cfg struct {
 	blockOf []int32 // by instruction index: the block holding it, -1 if none
 	blocks  []cfgBlock
 	byLabel map[uint32]int32 // label id -> block
-	// succ[succStart[b]:succStart[b+1]] are block b's branch targets, in
-	// operand order, repeats kept (as spirv-val registers them).
-	succStart, succ []int32
-	preds           [][]int32 // built on first use (predecessors)
+	fns     []fnGraph        // by function
+	// succ is every block's branch targets within its function, in
+	// operand order, repeats kept (as spirv-val registers them); pred is
+	// its reverse, built on first use.
+	succ, pred spirv.Graph
+}
+
+// fnGraph is one function's part of cfg.
+type fnGraph struct {
+	first int32 // the module-wide number of its block 0
+	c     *spirv.CFG
+	dom   *spirv.DomTree
 }
 
 // predecessors returns block b's predecessors, one per branch edge
 // (repeats kept), as spirv-val's BasicBlock::predecessors.
 func (g *cfg) predecessors(b int32) []int32 {
-	if g.preds == nil {
-		g.preds = make([][]int32, len(g.blocks))
-		for k := range g.blocks {
-			for _, t := range g.succ[g.succStart[k]:g.succStart[k+1]] {
-				g.preds[t] = append(g.preds[t], int32(k))
-			}
-		}
+	if g.pred.Start == nil {
+		g.pred = g.succ.Reverse()
 	}
-	return g.preds[b]
+	return g.pred.Succ(b)
 }
 
 type cfgBlock struct {
@@ -43,10 +47,6 @@ type cfgBlock struct {
 	fn         int32 // index in Index.Functions
 	start, end int   // instruction indexes of OpLabel and the terminator (-1: none)
 	reachable  bool
-	// pre and post number the block in a depth-first walk of its
-	// function's dominator tree: a dominates b iff a.pre <= b.pre and
-	// b.post <= a.post. Unreachable blocks have none.
-	pre, post int32
 }
 
 // dominates reports whether block a dominates block b (both reachable,
@@ -56,34 +56,8 @@ func (g *cfg) dominates(a, b int32) bool {
 	if x.fn != y.fn || !x.reachable || !y.reachable {
 		return false
 	}
-	return x.pre <= y.pre && y.post <= x.post
-}
-
-// successors appends block b's branch targets (as block indexes) to dst.
-func (s *state) successors(g *cfg, b *cfgBlock, dst []int32) []int32 {
-	if b.end < 0 {
-		return dst
-	}
-	in := s.m.Inst(b.end)
-	switch in.Opcode {
-	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch:
-	default:
-		return dst
-	}
-	first := true
-	for _, o := range in.Operands {
-		if o.Kind != spirv.OperandKindIdRef {
-			continue
-		}
-		if first && in.Opcode != spirv.OpBranch {
-			first = false // the condition or the selector
-			continue
-		}
-		if t, ok := g.byLabel[in.Words[o.Offset]]; ok && g.blocks[t].fn == b.fn {
-			dst = append(dst, t)
-		}
-	}
-	return dst
+	f := &g.fns[x.fn]
+	return f.dom.Dominates(a-f.first, b-f.first)
 }
 
 // buildCFG builds the blocks of every function and their dominator trees.
@@ -92,181 +66,37 @@ func (s *state) buildCFG() *cfg {
 	for i := range g.blockOf {
 		g.blockOf[i] = -1
 	}
+	var gb spirv.GraphBuilder
 	for f, fn := range s.x.Functions {
-		for _, b := range fn.Blocks {
-			k := int32(len(g.blocks))
-			g.blocks = append(g.blocks, cfgBlock{label: b.Label, fn: int32(f), start: b.Start, end: b.End})
+		first := int32(len(g.blocks))
+		c := spirv.NewCFG(s.m, fn.Blocks)
+		fg := fnGraph{first: first, c: c}
+		if len(fn.Blocks) > 0 {
+			fg.dom = spirv.Dominators(&c.Succ, 0)
+		}
+		g.fns = append(g.fns, fg)
+		for k, b := range fn.Blocks {
+			blk := int32(k) + first
+			g.blocks = append(g.blocks, cfgBlock{label: b.Label, fn: int32(f), start: b.Start, end: b.End,
+				reachable: fg.dom.Reached(int32(k))})
 			if _, dup := g.byLabel[b.Label]; !dup {
-				g.byLabel[b.Label] = k
+				g.byLabel[b.Label] = blk
 			}
 			end := b.End
 			if end < 0 {
 				end = fn.End - 1
 			}
 			for i := b.Start; i <= end && i < len(g.blockOf); i++ {
-				g.blockOf[i] = k
+				g.blockOf[i] = blk
+			}
+			gb.Node()
+			for _, t := range c.Succ.Succ(int32(k)) {
+				gb.Edge(t + first)
 			}
 		}
 	}
-	// Successor lists, flattened.
-	succStart := make([]int32, len(g.blocks)+1)
-	var succ []int32
-	for k := range g.blocks {
-		succStart[k] = int32(len(succ))
-		succ = s.successors(g, &g.blocks[k], succ)
-	}
-	succStart[len(g.blocks)] = int32(len(succ))
-	g.succStart, g.succ = succStart, succ
-	first := int32(0)
-	for f := range s.x.Functions {
-		n := int32(len(s.x.Functions[f].Blocks))
-		if n > 0 {
-			dominatorTree(g, first, first+n, succStart, succ)
-		}
-		first += n
-	}
+	g.succ = gb.Graph()
 	return g
-}
-
-// dominatorTree computes reachability and the dominator tree numbering of
-// the blocks [lo, hi) of one function, entry lo, by Lengauer–Tarjan.
-func dominatorTree(g *cfg, lo, hi int32, succStart, succ []int32) {
-	n := hi - lo
-	// Depth-first numbering from the entry (iterative).
-	dfn := make([]int32, n) // block-lo -> dfs number + 1 (0: unreached)
-	vertex := make([]int32, 0, n)
-	parent := make([]int32, 0, n) // by dfs number
-	type frame struct{ b, next int32 }
-	stack := []frame{{lo, succStart[lo]}}
-	dfn[0] = 1
-	vertex = append(vertex, lo)
-	parent = append(parent, -1)
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next == succStart[top.b+1] {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		t := succ[top.next]
-		top.next++
-		if dfn[t-lo] != 0 {
-			continue
-		}
-		dfn[t-lo] = int32(len(vertex)) + 1
-		parent = append(parent, dfn[top.b-lo]-1)
-		vertex = append(vertex, t)
-		stack = append(stack, frame{t, succStart[t]})
-	}
-	m := int32(len(vertex))
-	// Predecessors by dfs number, reachable ones only.
-	predStart := make([]int32, m+1)
-	for v := int32(0); v < m; v++ {
-		b := vertex[v]
-		for _, t := range succ[succStart[b]:succStart[b+1]] {
-			if d := dfn[t-lo]; d != 0 {
-				predStart[d-1+1]++
-			}
-		}
-	}
-	for v := int32(1); v <= m; v++ {
-		predStart[v] += predStart[v-1]
-	}
-	pred := make([]int32, predStart[m])
-	fill := append([]int32(nil), predStart[:m]...)
-	for v := int32(0); v < m; v++ {
-		b := vertex[v]
-		for _, t := range succ[succStart[b]:succStart[b+1]] {
-			if d := dfn[t-lo]; d != 0 {
-				pred[fill[d-1]] = v
-				fill[d-1]++
-			}
-		}
-	}
-	semi := make([]int32, m)
-	idom := make([]int32, m)
-	ancestor := make([]int32, m)
-	label := make([]int32, m)
-	bucketHead := make([]int32, m)
-	bucketNext := make([]int32, m)
-	for v := int32(0); v < m; v++ {
-		semi[v], label[v], ancestor[v], bucketHead[v] = v, v, -1, -1
-	}
-	var path []int32
-	eval := func(v int32) int32 {
-		if ancestor[v] < 0 {
-			return v
-		}
-		// Compress the path from v to the root of its tree, iteratively.
-		path = path[:0]
-		for u := v; ancestor[ancestor[u]] >= 0; u = ancestor[u] {
-			path = append(path, u)
-		}
-		for k := len(path) - 1; k >= 0; k-- {
-			u := path[k]
-			a := ancestor[u]
-			if semi[label[a]] < semi[label[u]] {
-				label[u] = label[a]
-			}
-			ancestor[u] = ancestor[a]
-		}
-		return label[v]
-	}
-	for w := m - 1; w >= 1; w-- {
-		for _, v := range pred[predStart[w]:predStart[w+1]] {
-			if u := eval(v); semi[u] < semi[w] {
-				semi[w] = semi[u]
-			}
-		}
-		s := semi[w]
-		bucketNext[w], bucketHead[s] = bucketHead[s], w
-		p := parent[w]
-		ancestor[w] = p
-		for v := bucketHead[p]; v >= 0; v = bucketNext[v] {
-			if u := eval(v); semi[u] < semi[v] {
-				idom[v] = u
-			} else {
-				idom[v] = p
-			}
-		}
-		bucketHead[p] = -1
-	}
-	for w := int32(1); w < m; w++ {
-		if idom[w] != semi[w] {
-			idom[w] = idom[idom[w]]
-		}
-	}
-	// Number the dominator tree (children lists, then an iterative walk).
-	childHead := make([]int32, m)
-	childNext := make([]int32, m)
-	for v := range childHead {
-		childHead[v] = -1
-	}
-	for w := m - 1; w >= 1; w-- {
-		p := idom[w]
-		childNext[w], childHead[p] = childHead[p], w
-	}
-	clock := int32(0)
-	walk := []int32{0}
-	next := make([]int32, m)
-	copy(next, childHead)
-	g.blocks[vertex[0]].pre = clock
-	clock++
-	for len(walk) > 0 {
-		v := walk[len(walk)-1]
-		if c := next[v]; c >= 0 {
-			next[v] = childNext[c]
-			g.blocks[vertex[c]].pre = clock
-			clock++
-			walk = append(walk, c)
-			continue
-		}
-		g.blocks[vertex[v]].post = clock
-		clock++
-		walk = walk[:len(walk)-1]
-	}
-	for v := int32(0); v < m; v++ {
-		g.blocks[vertex[v]].reachable = true
-	}
 }
 
 // controlFlowPass holds ControlFlowPass's per-instruction rules, as far

@@ -753,63 +753,7 @@ func TestCFGDifferential(t *testing.T) {
 	}
 	agree, older := 0, 0
 	for k := 0; k < total; k++ {
-		g := &cfgGen{r: r}
-		g.emit("%l0 = OpLabel", false)
-		g.region(4, "", "")
-		g.emit("OpReturn", false)
-		switch k % 4 {
-		case 1, 3: // retarget a branch or merge operand
-			if len(g.lines) == 0 {
-				break
-			}
-			line := g.lines[r.IntN(len(g.lines))]
-			refs := labelRef.FindAllStringIndex(g.text[line], -1)
-			if len(refs) > 0 {
-				ref := refs[r.IntN(len(refs))]
-				s := g.text[line]
-				g.text[line] = s[:ref[0]] + "%l" + strconv.Itoa(r.IntN(g.labels+1)) + s[ref[1]:]
-			}
-		case 2: // drop a merge instruction, or move a block elsewhere
-			if r.IntN(2) == 0 {
-				var merges []int
-				for j, l := range g.text {
-					if strings.HasPrefix(l, "OpSelectionMerge") || strings.HasPrefix(l, "OpLoopMerge") {
-						merges = append(merges, j)
-					}
-				}
-				if len(merges) > 0 {
-					j := merges[r.IntN(len(merges))]
-					g.text = append(g.text[:j], g.text[j+1:]...)
-				}
-				break
-			}
-			var starts []int
-			for j, l := range g.text {
-				if j > 0 && strings.HasSuffix(l, "= OpLabel") {
-					starts = append(starts, j)
-				}
-			}
-			if len(starts) < 2 {
-				break
-			}
-			x := r.IntN(len(starts))
-			end := len(g.text)
-			if x+1 < len(starts) {
-				end = starts[x+1]
-			}
-			blk := append([]string(nil), g.text[starts[x]:end]...)
-			rest := append(append([]string(nil), g.text[:starts[x]]...), g.text[end:]...)
-			var at []int
-			for j, l := range rest {
-				if j > 0 && strings.HasSuffix(l, "= OpLabel") {
-					at = append(at, j)
-				}
-			}
-			at = append(at, len(rest))
-			y := at[r.IntN(len(at))]
-			g.text = append(append(append([]string(nil), rest[:y]...), blk...), rest[y:]...)
-		}
-		src := cfgCase{body: strings.Join(g.text, "\n") + "\n"}.text()
+		src := randomCFG(r, k)
 		words := assemble(t, src)
 		m, err := spirv.DecodeWords(words)
 		if err != nil {
@@ -866,6 +810,69 @@ func TestCFGDifferential(t *testing.T) {
 		t.Errorf("module %d:\n\tours   %s\n\ttheirs %s\n%s", k, want, theirs, src)
 	}
 	t.Logf("%d of %d random CFGs agree with Debian spirv-val; %d differ by a rule newer than it", agree, total, older)
+}
+
+// randomCFG is a random structured function (cfgGen), in one of four
+// cases by k: as generated, with a branch or merge operand retargeted,
+// with a merge instruction dropped or a block moved, retargeted again.
+func randomCFG(r *rand.Rand, k int) string {
+	g := &cfgGen{r: r}
+	g.emit("%l0 = OpLabel", false)
+	g.region(4, "", "")
+	g.emit("OpReturn", false)
+	switch k % 4 {
+	case 1, 3: // retarget a branch or merge operand
+		if len(g.lines) == 0 {
+			break
+		}
+		line := g.lines[r.IntN(len(g.lines))]
+		refs := labelRef.FindAllStringIndex(g.text[line], -1)
+		if len(refs) > 0 {
+			ref := refs[r.IntN(len(refs))]
+			s := g.text[line]
+			g.text[line] = s[:ref[0]] + "%l" + strconv.Itoa(r.IntN(g.labels+1)) + s[ref[1]:]
+		}
+	case 2: // drop a merge instruction, or move a block elsewhere
+		if r.IntN(2) == 0 {
+			var merges []int
+			for j, l := range g.text {
+				if strings.HasPrefix(l, "OpSelectionMerge") || strings.HasPrefix(l, "OpLoopMerge") {
+					merges = append(merges, j)
+				}
+			}
+			if len(merges) > 0 {
+				j := merges[r.IntN(len(merges))]
+				g.text = append(g.text[:j], g.text[j+1:]...)
+			}
+			break
+		}
+		var starts []int
+		for j, l := range g.text {
+			if j > 0 && strings.HasSuffix(l, "= OpLabel") {
+				starts = append(starts, j)
+			}
+		}
+		if len(starts) < 2 {
+			break
+		}
+		x := r.IntN(len(starts))
+		end := len(g.text)
+		if x+1 < len(starts) {
+			end = starts[x+1]
+		}
+		blk := append([]string(nil), g.text[starts[x]:end]...)
+		rest := append(append([]string(nil), g.text[:starts[x]]...), g.text[end:]...)
+		var at []int
+		for j, l := range rest {
+			if j > 0 && strings.HasSuffix(l, "= OpLabel") {
+				at = append(at, j)
+			}
+		}
+		at = append(at, len(rest))
+		y := at[r.IntN(len(at))]
+		g.text = append(append(append([]string(nil), rest[:y]...), blk...), rest[y:]...)
+	}
+	return cfgCase{body: strings.Join(g.text, "\n") + "\n"}.text()
 }
 
 // FuzzCFG: the control-flow modules of the tests above and random

@@ -16,14 +16,16 @@ import (
 // and case constructs, structured selections).
 //
 // Dominance here is SPIRV-Tools' on its "augmented" CFG (a pseudo entry
-// before every source and a pseudo exit after every sink), computed by
-// Lengauer–Tarjan and numbered, so that each dominance query is O(1).
+// before every source and a pseudo exit after every sink), built over
+// spirv's CFG of the function and computed by spirv.Dominators, so that
+// each dominance query is O(1).
 // Depth-first orders follow SPIRV-Tools' successor order exactly, because
 // back-edges and the "Selection must be structured" check depend on them.
-// Construct membership is a depth-first walk per construct, as in
-// construct.cpp, over stamp arrays (no set allocation): the work is the
-// sum of the construct sizes, which nesting bounds (and nesting deeper
-// than --max-control-flow-nesting-depth is rejected before).
+// The construct rules are first checked in linear time over the nesting
+// of the constructs (cfg_constructs.go); only where that cannot prove
+// them does walkConstructs find each construct's blocks by a depth-first
+// walk, as construct.cpp does, over stamp arrays: that work is the sum of
+// the construct sizes.
 
 // cfgFirst is CfgPass's per-function view while the first loop runs.
 type cfgFirst struct {
@@ -34,6 +36,7 @@ type cfgFirst struct {
 	firstLabel uint32 // its first block, 0 before it
 	curLabel   uint32 // the block being read, 0 between blocks
 	merges     map[uint32]bool
+	targets    []uint32 // scratch for spirv.Targets
 }
 
 func newCFGFirst(s *state) *cfgFirst { return &cfgFirst{s: s, fnInst: -1, merges: map[uint32]bool{}} }
@@ -81,21 +84,10 @@ func (c *cfgFirst) check(i int, in *spirv.Instruction) bool {
 		if len(w) > 1 && merge(w[1]) {
 			return true
 		}
-	case spirv.OpBranch:
-		if len(w) > 1 && first(w[1]) {
-			return true
-		}
-		c.curLabel = 0
-	case spirv.OpBranchConditional:
-		for k := 2; k < len(w) && k < 4; k++ {
-			if first(w[k]) {
-				return true
-			}
-		}
-		c.curLabel = 0
-	case spirv.OpSwitch:
-		for k := 1; k < len(in.Operands); k += 2 {
-			if first(w[in.Operands[k].Offset]) {
+	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch:
+		c.targets = spirv.Targets(in, c.targets[:0])
+		for _, t := range c.targets {
+			if first(t) {
 				return true
 			}
 		}
@@ -112,225 +104,43 @@ func (c *cfgFirst) check(i int, in *spirv.Instruction) bool {
 	return false
 }
 
-// csr is an adjacency list in compressed form: adj[start[v]:start[v+1]].
-type csr struct{ start, adj []int32 }
+// domInfo is a dominator tree as SPIRV-Tools' iterators see it: an
+// unreached block is dominated by itself only.
+type domInfo struct{ *spirv.DomTree }
 
-func (g *csr) of(v int32) []int32 { return g.adj[g.start[v]:g.start[v+1]] }
-
-// csrBuilder appends node after node.
-type csrBuilder struct{ g csr }
-
-func (b *csrBuilder) next() { b.g.start = append(b.g.start, int32(len(b.g.adj))) }
-func (b *csrBuilder) done() csr {
-	b.g.start = append(b.g.start, int32(len(b.g.adj)))
-	return b.g
-}
-
-// domInfo is a dominator tree numbered for O(1) queries.
-type domInfo struct {
-	idom      []int32 // -1: none (the root, or unreached)
-	pre, post []int32
-	reached   []bool
-}
-
-// dominates reports whether a dominates b (a == b included); an unreached
-// b is dominated by itself only, as SPIRV-Tools' iterators have it.
-func (d *domInfo) dominates(a, b int32) bool {
-	if a == b {
-		return true
-	}
-	if !d.reached[a] || !d.reached[b] {
-		return false
-	}
-	return d.pre[a] <= d.pre[b] && d.post[b] <= d.post[a]
-}
+// dominates reports whether a dominates b (a == b included).
+func (d domInfo) dominates(a, b int32) bool { return a == b || d.Dominates(a, b) }
 
 // computeDominators returns the dominator tree of the nodes in set, for
 // the graph whose edges are p -> v for each p in preds(v) (both in set),
 // from root. That is what CFA::CalculateDominators computes from a
 // postorder (the nodes) and a predecessor function (the edges), which
 // need not be each other's reverse on the augmented CFG.
-func computeDominators(n int, root int32, set []bool, preds *csr) *domInfo {
-	// Successor lists of the edge set.
-	start := make([]int32, n+1)
-	for v := 0; v < n; v++ {
-		if !set[v] {
-			continue
-		}
-		for _, p := range preds.of(int32(v)) {
-			if set[p] {
-				start[p+1]++
-			}
-		}
-	}
-	for v := 1; v <= n; v++ {
-		start[v] += start[v-1]
-	}
-	adj := make([]int32, start[n])
-	fill := append([]int32(nil), start[:n]...)
-	for v := 0; v < n; v++ {
-		if !set[v] {
-			continue
-		}
-		for _, p := range preds.of(int32(v)) {
-			if set[p] {
-				adj[fill[p]] = int32(v)
-				fill[p]++
-			}
-		}
-	}
-	return lengauerTarjan(n, root, &csr{start, adj})
+func computeDominators(root int32, set []bool, preds *spirv.Graph) domInfo {
+	edges := preds.Reverse()
+	sub := edges.Induced(set)
+	return domInfo{spirv.Dominators(&sub, root)}
 }
 
-// lengauerTarjan computes the dominator tree of g from root and numbers it.
-func lengauerTarjan(n int, root int32, g *csr) *domInfo {
-	d := &domInfo{idom: make([]int32, n), pre: make([]int32, n), post: make([]int32, n), reached: make([]bool, n)}
-	for v := range d.idom {
-		d.idom[v] = -1
-	}
-	dfn := make([]int32, n) // node -> dfs number + 1
-	vertex := make([]int32, 0, n)
-	parent := make([]int32, 0, n)
-	type frame struct{ v, next int32 }
-	stack := []frame{{root, g.start[root]}}
-	dfn[root] = 1
-	vertex = append(vertex, root)
-	parent = append(parent, -1)
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next == g.start[top.v+1] {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		t := g.adj[top.next]
-		top.next++
-		if dfn[t] != 0 {
-			continue
-		}
-		dfn[t] = int32(len(vertex)) + 1
-		parent = append(parent, dfn[top.v]-1)
-		vertex = append(vertex, t)
-		stack = append(stack, frame{t, g.start[t]})
-	}
-	m := int32(len(vertex))
-	predStart := make([]int32, m+1)
-	for v := int32(0); v < m; v++ {
-		for _, t := range g.of(vertex[v]) {
-			if x := dfn[t]; x != 0 {
-				predStart[x]++
-			}
-		}
-	}
-	for v := int32(1); v <= m; v++ {
-		predStart[v] += predStart[v-1]
-	}
-	pred := make([]int32, predStart[m])
-	fill := append([]int32(nil), predStart[:m]...)
-	for v := int32(0); v < m; v++ {
-		for _, t := range g.of(vertex[v]) {
-			if x := dfn[t]; x != 0 {
-				pred[fill[x-1]] = v
-				fill[x-1]++
-			}
-		}
-	}
-	semi := make([]int32, m)
-	idom := make([]int32, m)
-	ancestor := make([]int32, m)
-	label := make([]int32, m)
-	bucketHead := make([]int32, m)
-	bucketNext := make([]int32, m)
-	for v := int32(0); v < m; v++ {
-		semi[v], label[v], ancestor[v], bucketHead[v] = v, v, -1, -1
-	}
-	var path []int32
-	eval := func(v int32) int32 {
-		if ancestor[v] < 0 {
-			return v
-		}
-		path = path[:0]
-		for u := v; ancestor[ancestor[u]] >= 0; u = ancestor[u] {
-			path = append(path, u)
-		}
-		for k := len(path) - 1; k >= 0; k-- {
-			u := path[k]
-			a := ancestor[u]
-			if semi[label[a]] < semi[label[u]] {
-				label[u] = label[a]
-			}
-			ancestor[u] = ancestor[a]
-		}
-		return label[v]
-	}
-	for w := m - 1; w >= 1; w-- {
-		for _, v := range pred[predStart[w]:predStart[w+1]] {
-			if u := eval(v); semi[u] < semi[w] {
-				semi[w] = semi[u]
-			}
-		}
-		sw := semi[w]
-		bucketNext[w], bucketHead[sw] = bucketHead[sw], w
-		p := parent[w]
-		ancestor[w] = p
-		for v := bucketHead[p]; v >= 0; v = bucketNext[v] {
-			if u := eval(v); semi[u] < semi[v] {
-				idom[v] = u
-			} else {
-				idom[v] = p
-			}
-		}
-		bucketHead[p] = -1
-	}
-	for w := int32(1); w < m; w++ {
-		if idom[w] != semi[w] {
-			idom[w] = idom[idom[w]]
-		}
-	}
-	childHead := make([]int32, m)
-	childNext := make([]int32, m)
-	for v := range childHead {
-		childHead[v] = -1
-	}
-	for w := m - 1; w >= 1; w-- {
-		p := idom[w]
-		childNext[w], childHead[p] = childHead[p], w
-		d.idom[vertex[w]] = vertex[p]
-	}
-	clock := int32(0)
-	walk := []int32{0}
-	d.pre[vertex[0]] = clock
-	clock++
-	for len(walk) > 0 {
-		v := walk[len(walk)-1]
-		if c := childHead[v]; c >= 0 {
-			childHead[v] = childNext[c]
-			d.pre[vertex[c]] = clock
-			clock++
-			walk = append(walk, c)
-			continue
-		}
-		d.post[vertex[v]] = clock
-		clock++
-		walk = walk[:len(walk)-1]
-	}
-	for v := int32(0); v < m; v++ {
-		d.reached[vertex[v]] = true
-	}
-	return d
+// withPseudo returns g with two more nodes without edges: the pseudo
+// entry and exit of the augmented CFG.
+func withPseudo(g spirv.Graph) spirv.Graph {
+	last := g.Start[len(g.Start)-1]
+	return spirv.Graph{Start: append(append([]int32(nil), g.Start...), last, last), Adj: g.Adj}
 }
 
 // depthFirst is CFA::DepthFirstTraversal: successors in order, a node
 // entered the first time it is seen; post is called in postorder, back
 // (if not nil) for every edge to a node on the current path.
-func depthFirst(n int, root int32, g *csr, post func(int32), back func(from, to int32)) {
+func depthFirst(n int, root int32, g *spirv.Graph, post func(int32), back func(from, to int32)) {
 	processed := make([]bool, n)
 	onPath := make([]bool, n)
 	type frame struct{ v, next int32 }
-	stack := []frame{{root, g.start[root]}}
+	stack := []frame{{root, g.Start[root]}}
 	processed[root], onPath[root] = true, true
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.next == g.start[top.v+1] {
+		if top.next == g.Start[top.v+1] {
 			v := top.v
 			stack = stack[:len(stack)-1]
 			onPath[v] = false
@@ -339,14 +149,14 @@ func depthFirst(n int, root int32, g *csr, post func(int32), back func(from, to 
 			}
 			continue
 		}
-		child := g.adj[top.next]
+		child := g.Adj[top.next]
 		top.next++
 		if back != nil && onPath[child] {
 			back(top.v, child)
 		}
 		if !processed[child] {
 			processed[child], onPath[child] = true, true
-			stack = append(stack, frame{child, g.start[child]})
+			stack = append(stack, frame{child, g.Start[child]})
 		}
 	}
 }
@@ -380,48 +190,42 @@ type fnCFG struct {
 	s          *state
 	fn         *spirv.Function
 	n          int
-	g          *cfg  // the module's blocks, for their labels
-	first      int32 // g's index of block 0
-	fi         int32 // the function's index
-	succ, pred csr   // branch edges (repeats kept)
-	ssucc      csr   // structural: merge, continue, then branch targets
-	spred      csr
-	mergeInst  []int // by block: its OpSelectionMerge/OpLoopMerge, -1
+	c          *spirv.CFG  // the function's blocks, targets and merges
+	succ, pred spirv.Graph // branch edges (repeats kept)
+	ssucc      spirv.Graph // structural: merge, continue, then branch targets
+	spred      spirv.Graph
 	btype      []uint8
 	mergeHdr   []int32 // by block: the header naming it its merge (last), -1
 	contLoop   []int32 // by block: the loop construct naming it its continue (last), -1
 	loopOf     []int32 // by block: the loop construct it heads, -1
 	visited    []bool  // scratch for FindCaseFallThrough, all false between uses
 	cons       []construct
-	dom, sdom  *domInfo // dominators; structural dominators
-	spdom      *domInfo // structural post-dominators
-	sreach     []bool   // structurally reachable
+	dom, sdom  domInfo    // dominators; structural dominators
+	spdom      domInfo    // structural post-dominators
+	sreach     []bool     // structurally reachable
+	upMemo     [2][]int32 // upTo's answers (-2: not known), by loopsOnly
+	upPath     []int32    // scratch for upTo
 }
 
 func (f *fnCFG) labelInst(b int32) int { return f.fn.Blocks[b].Start }
 
-// lookup returns the block labelled id in this function, -1 if none.
-func (f *fnCFG) lookup(id uint32) int32 {
-	if t, ok := f.g.byLabel[id]; ok && f.g.blocks[t].fn == f.fi && t >= f.first && t < f.first+int32(f.n) {
-		return t - f.first
-	}
-	return -1
+// block returns the block labelled id, known to be defined here (the
+// undefined blocks have been reported before); 0 otherwise, never out of
+// range.
+func (f *fnCFG) block(id uint32) int32 {
+	b, _ := f.c.Block(id)
+	return b
 }
-
-// block is lookup for a label known to be defined here (the undefined
-// blocks have been reported before); 0 otherwise, never out of range.
-func (f *fnCFG) block(id uint32) int32 { return max(f.lookup(id), 0) }
-func (f *fnCFG) label(b int32) uint32  { return f.fn.Blocks[b].Label }
-func (f *fnCFG) term(b int32) int      { return f.fn.Blocks[b].End }
+func (f *fnCFG) label(b int32) uint32 { return f.fn.Blocks[b].Label }
+func (f *fnCFG) term(b int32) int     { return f.fn.Blocks[b].End }
 
 // cfgChecks is PerformCfgChecks.
 func (s *state) cfgChecks() bool {
-	first := int32(0) // the module CFG numbers blocks function by function
+	g := s.getCFG()
 	for fi := range s.x.Functions {
-		if s.cfgFunction(&s.x.Functions[fi], int32(fi), first) && s.stopped() {
+		if s.cfgFunction(&s.x.Functions[fi], g.fns[fi].c) && s.stopped() {
 			return true
 		}
-		first += int32(len(s.x.Functions[fi].Blocks))
 	}
 	return s.maximalReconvergence()
 }
@@ -526,27 +330,10 @@ func (s *state) maximalReconvergence() bool {
 	return false
 }
 
-func (s *state) cfgFunction(fn *spirv.Function, fi, first int32) bool {
-	n := len(fn.Blocks)
-	if n == 0 {
-		return false
-	}
-	g := s.getCFG()
-	f := &fnCFG{s: s, fn: fn, n: n, g: g, first: first, fi: fi}
-	// Edges, and the blocks referenced but not defined here.
-	var undefined []uint32
-	undefSeen := map[uint32]bool{}
-	ref := func(id uint32) int32 {
-		if k := f.lookup(id); k >= 0 {
-			return k
-		}
-		if !undefSeen[id] {
-			undefSeen[id] = true
-			undefined = append(undefined, id)
-		}
-		return -1
-	}
-	f.mergeInst = make([]int, n)
+// constructs records the constructs the merge instructions declare, in
+// block order (a loop, then its continue construct), and the block types.
+func (f *fnCFG) constructs() {
+	n := f.n
 	f.btype = make([]uint8, n+2)
 	f.mergeHdr = make([]int32, n)
 	f.contLoop = make([]int32, n)
@@ -554,74 +341,40 @@ func (s *state) cfgFunction(fn *spirv.Function, fi, first int32) bool {
 	for k := range f.mergeHdr {
 		f.mergeHdr[k], f.contLoop[k], f.loopOf[k] = -1, -1, -1
 	}
-	var sb, ssb csrBuilder
-	for k := range fn.Blocks {
+	for k := range f.fn.Blocks {
 		b := int32(k)
-		sb.next()
-		ssb.next()
-		f.mergeInst[k] = -1
-		t := f.term(b)
-		if t < 0 {
-			continue
-		}
-		if mi := t - 1; mi > fn.Blocks[k].Start {
-			in := s.m.Inst(mi)
-			switch {
-			case in.Opcode == spirv.OpSelectionMerge && len(in.Words) > 1:
-				f.mergeInst[k] = mi
-				if m := ref(in.Words[1]); m >= 0 {
-					ssb.g.adj = append(ssb.g.adj, m)
-					f.btype[k] |= btSelection
-					f.btype[m] |= btMerge
-					f.mergeHdr[m] = b
-					f.cons = append(f.cons, construct{kind: ctSelection, header: b, exit: m, loop: -1})
-				}
-			case in.Opcode == spirv.OpLoopMerge && len(in.Words) > 2:
-				f.mergeInst[k] = mi
-				m, c := ref(in.Words[1]), ref(in.Words[2])
-				if m >= 0 && c >= 0 {
-					ssb.g.adj = append(ssb.g.adj, m, c)
-					f.btype[k] |= btLoop
-					f.btype[m] |= btMerge
-					f.btype[c] |= btContinue
-					f.mergeHdr[m] = b
-					lc := int32(len(f.cons))
-					f.contLoop[c] = lc
-					f.loopOf[b] = lc
-					f.cons = append(f.cons, construct{kind: ctLoop, header: b, exit: m, loop: lc + 1},
-						construct{kind: ctContinue, header: c, exit: -1, loop: lc})
-				}
-			}
-		}
-		in := s.m.Inst(t)
-		w := in.Words
-		add := func(id uint32) {
-			if x := ref(id); x >= 0 {
-				sb.g.adj = append(sb.g.adj, x)
-				ssb.g.adj = append(ssb.g.adj, x)
-			}
-		}
-		switch in.Opcode {
-		case spirv.OpBranch:
-			if len(w) > 1 {
-				add(w[1])
-			}
-		case spirv.OpBranchConditional:
-			for j := 2; j < 4 && j < len(w); j++ {
-				add(w[j])
-			}
-		case spirv.OpSwitch:
-			for j := 1; j < len(in.Operands); j += 2 {
-				add(w[in.Operands[j].Offset])
-			}
+		op, m, c := f.mergeTargets(b)
+		switch {
+		case op == spirv.OpSelectionMerge && m >= 0:
+			f.btype[b] |= btSelection
+			f.btype[m] |= btMerge
+			f.mergeHdr[m] = b
+			f.cons = append(f.cons, construct{kind: ctSelection, header: b, exit: m, loop: -1})
+		case op == spirv.OpLoopMerge && m >= 0 && c >= 0:
+			f.btype[b] |= btLoop
+			f.btype[m] |= btMerge
+			f.btype[c] |= btContinue
+			f.mergeHdr[m] = b
+			lc := int32(len(f.cons))
+			f.contLoop[c] = lc
+			f.loopOf[b] = lc
+			f.cons = append(f.cons, construct{kind: ctLoop, header: b, exit: m, loop: lc + 1},
+				construct{kind: ctContinue, header: c, exit: -1, loop: lc})
 		}
 	}
-	if len(undefined) > 0 {
+}
+
+func (s *state) cfgFunction(fn *spirv.Function, c *spirv.CFG) bool {
+	n := len(fn.Blocks)
+	if n == 0 {
+		return false
+	}
+	if len(c.Undefined) > 0 {
 		// SPIRV-Tools joins the names oddly (a space after every name but
 		// the first) and in hash-set order; here the order is first use.
 		var b strings.Builder
 		b.WriteString("{")
-		for j, id := range undefined {
+		for j, id := range c.Undefined {
 			b.WriteString(s.idName(id))
 			if j > 0 {
 				b.WriteString(" ")
@@ -629,18 +382,15 @@ func (s *state) cfgFunction(fn *spirv.Function, fi, first int32) bool {
 		}
 		return s.fail(fn.Start, "", "Block(s) %s} are referenced but not defined in function %s", b.String(), s.idName(fn.ID))
 	}
-	if n == 1 && f.mergeInst[0] < 0 {
+	if n == 1 && c.MergeInst[0] < 0 {
 		// One block and no merge instruction: no edge (a branch to the
 		// entry block was refused in the first loop), nothing to check.
 		return false
 	}
-	// The pseudo blocks have no edges of their own.
-	sb.next()
-	sb.next()
-	ssb.next()
-	ssb.next()
-	f.succ, f.ssucc = sb.done(), ssb.done()
-	f.pred, f.spred = transpose(n+2, &f.succ), transpose(n+2, &f.ssucc)
+	f := &fnCFG{s: s, fn: fn, n: n, c: c}
+	f.constructs()
+	f.succ, f.ssucc = withPseudo(c.Succ), withPseudo(c.Structural())
+	f.pred, f.spred = f.succ.Reverse(), f.ssucc.Reverse()
 
 	// The augmented CFG: sources and sinks (CFA::TraversalRoots).
 	sources := traversalRoots(n, false, &f.ssucc, &f.spred)
@@ -654,50 +404,52 @@ func (s *state) cfgFunction(fn *spirv.Function, fi, first int32) bool {
 	for _, b := range sinks {
 		isSink[b] = true
 	}
-	augSucc := func(structural bool) csr {
-		var ab csrBuilder
+	augSucc := func(structural bool) spirv.Graph {
+		var ab spirv.GraphBuilder
 		for v := int32(0); v < int32(n+2); v++ {
-			ab.next()
+			ab.Node()
 			switch {
 			case v == entry:
-				ab.g.adj = append(ab.g.adj, sources...)
+				ab.Edge(sources...)
 			case isSink[v]:
-				ab.g.adj = append(append(ab.g.adj, exit), f.ssucc.of(v)...)
+				ab.Edge(exit)
+				ab.Edge(f.ssucc.Succ(v)...)
 			case structural:
-				ab.g.adj = append(ab.g.adj, f.ssucc.of(v)...)
+				ab.Edge(f.ssucc.Succ(v)...)
 			default:
-				ab.g.adj = append(ab.g.adj, f.succ.of(v)...)
+				ab.Edge(f.succ.Succ(v)...)
 			}
 		}
-		return ab.done()
+		return ab.Graph()
 	}
-	augPred := func(structural bool) csr {
-		var ab csrBuilder
+	augPred := func(structural bool) spirv.Graph {
+		var ab spirv.GraphBuilder
 		for v := int32(0); v < int32(n+2); v++ {
-			ab.next()
+			ab.Node()
 			switch {
 			case v == exit:
-				ab.g.adj = append(ab.g.adj, sinks...)
+				ab.Edge(sinks...)
 			case isSource[v]:
-				ab.g.adj = append(append(ab.g.adj, entry), f.spred.of(v)...)
+				ab.Edge(entry)
+				ab.Edge(f.spred.Succ(v)...)
 			case structural:
-				ab.g.adj = append(ab.g.adj, f.spred.of(v)...)
+				ab.Edge(f.spred.Succ(v)...)
 			default:
-				ab.g.adj = append(ab.g.adj, f.pred.of(v)...)
+				ab.Edge(f.pred.Succ(v)...)
 			}
 		}
-		return ab.done()
+		return ab.Graph()
 	}
 	N := n + 2
 	{
 		as, ap := augSucc(false), augPred(false)
 		set := make([]bool, N)
 		depthFirst(N, 0, &as, func(v int32) { set[v] = true }, nil)
-		f.dom = computeDominators(N, 0, set, &ap)
+		f.dom = computeDominators(0, set, &ap)
 	}
 	// Blocks before their dominators.
 	for b := int32(1); b < int32(n); b++ {
-		if d := f.dom.idom[b]; d >= 0 && d < int32(n) && d > b {
+		if d := f.dom.Idom[b]; d >= 0 && d < int32(n) && d > b {
 			return s.fail(f.labelInst(d), "", "Block %s appears in the binary before its dominator %s", s.idName(f.label(b)), s.idName(f.label(d)))
 		}
 	}
@@ -711,18 +463,18 @@ func (s *state) cfgFunction(fn *spirv.Function, fi, first int32) bool {
 	var postorder []int32
 	set := make([]bool, N)
 	depthFirst(N, 0, &as, func(v int32) { postorder = append(postorder, v); set[v] = true }, nil)
-	f.sdom = computeDominators(N, 0, set, &ap)
+	f.sdom = computeDominators(0, set, &ap)
 	f.sreach = set
 	pset := make([]bool, N)
 	depthFirst(N, exit, &ap, func(v int32) { pset[v] = true }, nil)
-	f.spdom = computeDominators(N, exit, pset, &as)
+	f.spdom = computeDominators(exit, pset, &as)
 	// Back-edges: real edges to a block on the depth-first path.
 	var backEdges []cfgEdge
 	depthFirst(N, entry, &as, nil, func(from, to int32) {
 		if from >= int32(n) {
 			return
 		}
-		for _, t := range f.succ.of(from) {
+		for _, t := range f.succ.Succ(from) {
 			if t == to {
 				backEdges = append(backEdges, cfgEdge{from, to})
 			}
@@ -737,30 +489,10 @@ func (s *state) cfgFunction(fn *spirv.Function, fi, first int32) bool {
 	return f.structuredChecks(backEdges, postorder)
 }
 
-// transpose returns the reverse of g (edges in source order).
-func transpose(n int, g *csr) csr {
-	start := make([]int32, n+1)
-	for _, t := range g.adj {
-		start[t+1]++
-	}
-	for v := 1; v <= n; v++ {
-		start[v] += start[v-1]
-	}
-	adj := make([]int32, len(g.adj))
-	fill := append([]int32(nil), start[:n]...)
-	for v := 0; v < n; v++ {
-		for _, t := range g.of(int32(v)) {
-			adj[fill[t]] = int32(v)
-			fill[t]++
-		}
-	}
-	return csr{start, adj}
-}
-
 // traversalRoots is CFA::TraversalRoots over the blocks 0..n-1 (in
 // reverse order if reverse): the blocks without predecessors, then one
 // block of each part not reached from them.
-func traversalRoots(n int, reverse bool, succ, pred *csr) []int32 {
+func traversalRoots(n int, reverse bool, succ, pred *spirv.Graph) []int32 {
 	visited := make([]bool, n+2)
 	var roots, stack []int32
 	mark := func(r int32) {
@@ -769,7 +501,7 @@ func traversalRoots(n int, reverse bool, succ, pred *csr) []int32 {
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for _, t := range succ.of(v) {
+			for _, t := range succ.Succ(v) {
 				if !visited[t] {
 					visited[t] = true
 					stack = append(stack, t)
@@ -784,7 +516,7 @@ func traversalRoots(n int, reverse bool, succ, pred *csr) []int32 {
 		return int32(k)
 	}
 	for k := 0; k < n; k++ {
-		if b := order(k); len(pred.of(b)) == 0 {
+		if b := order(k); len(pred.Succ(b)) == 0 {
 			roots = append(roots, b)
 			mark(b)
 		}
@@ -812,7 +544,7 @@ func (f *fnCFG) nestingDepth() bool {
 			return depth[b]
 		}
 		depth[b] = 0 // a cycle reads 0, as SPIRV-Tools' memo does
-		d := f.dom.idom[b]
+		d := f.dom.Idom[b]
 		var r int32
 		switch {
 		case d < 0 || d >= int32(f.n):
@@ -852,19 +584,15 @@ var constructNames = [...][3]string{
 func (f *fnCFG) sdominates(a, b int32) bool  { return f.sdom.dominates(a, b) }
 func (f *fnCFG) spdominates(a, b int32) bool { return f.spdom.dominates(a, b) }
 
-// mergeWords returns block b's merge instruction's merge and continue
-// targets as blocks (-1 for none).
+// mergeTargets returns block b's merge instruction and the merge block
+// and continue target it names (-1 for none; every named block is
+// defined by now).
 func (f *fnCFG) mergeTargets(b int32) (op spirv.Opcode, merge, cont int32) {
-	mi := f.mergeInst[b]
+	mi := f.c.MergeInst[b]
 	if mi < 0 {
 		return 0, -1, -1
 	}
-	in := f.s.m.Inst(mi)
-	merge, cont = f.block(in.Words[1]), -1
-	if in.Opcode == spirv.OpLoopMerge {
-		cont = f.block(in.Words[2])
-	}
-	return in.Opcode, merge, cont
+	return f.s.m.Inst(mi).Opcode, f.c.Merge[b], f.c.Continue[b]
 }
 
 func (f *fnCFG) termOp(b int32) spirv.Opcode {
@@ -881,10 +609,51 @@ func (f *fnCFG) nextBlock(b int32) int32 {
 	if h := f.mergeHdr[b]; h >= 0 && h != b && f.sdominates(h, b) {
 		return h
 	}
-	if d := f.sdom.idom[b]; d >= 0 && d < int32(f.n) {
+	if d := f.sdom.Idom[b]; d >= 0 && d < int32(f.n) {
 		return d
 	}
 	return -1
+}
+
+// upTo returns the first block from b up the NextBlock chain (b
+// included) that IsStructuredExit looks at: a loop header or, unless
+// loopsOnly, the header of a switch selection; -1 if none. The answers are
+// kept, so that the walks from d nested selections cost d in all, not d².
+func (f *fnCFG) upTo(b int32, loopsOnly bool) int32 {
+	if b < 0 {
+		return -1
+	}
+	x := b2i(loopsOnly)
+	memo := f.upMemo[x]
+	if memo == nil {
+		memo = make([]int32, f.n)
+		for v := range memo {
+			memo[v] = -2 // not known yet
+		}
+		f.upMemo[x] = memo
+	}
+	looked := func(v int32) bool {
+		op, _, _ := f.mergeTargets(v)
+		return op == spirv.OpLoopMerge || (!loopsOnly && op == spirv.OpSelectionMerge && f.termOp(v) == spirv.OpSwitch)
+	}
+	path := f.upPath[:0]
+	v := b
+	for v >= 0 && memo[v] == -2 && !looked(v) {
+		path = append(path, v)
+		v = f.nextBlock(v)
+	}
+	r := v
+	if v >= 0 {
+		if memo[v] == -2 {
+			memo[v] = v
+		}
+		r = memo[v]
+	}
+	for _, u := range path {
+		memo[u] = r
+	}
+	f.upPath = path
+	return r
 }
 
 // structuredExit is Construct::IsStructuredExit.
@@ -903,7 +672,9 @@ func (f *fnCFG) structuredExit(c *construct, dest int32) bool {
 	}
 	headerSwitch := f.termOp(c.header) == spirv.OpSwitch
 	seenSwitch := false
-	for b := f.nextBlock(c.header); b >= 0; b = f.nextBlock(b) {
+	// Only loop headers and (unless the header is a switch) switch
+	// headers count on the NextBlock chain: upTo skips the rest.
+	for b := f.upTo(f.nextBlock(c.header), headerSwitch); b >= 0; b = f.upTo(f.nextBlock(b), headerSwitch) {
 		op, m, k := f.mergeTargets(b)
 		t := f.termOp(b)
 		if op == spirv.OpLoopMerge || (!headerSwitch && op == spirv.OpSelectionMerge && t == spirv.OpSwitch) {
@@ -951,7 +722,7 @@ func (f *fnCFG) constructBlocks(c *construct, mark []int32, stamp int32, out []i
 		if include {
 			mark[b] = stamp
 			out = append(out, b)
-			stack = append(stack, f.ssucc.of(b)...)
+			stack = append(stack, f.ssucc.Succ(b)...)
 		}
 	}
 	slices.SortFunc(out, func(a, b int32) int {
@@ -988,6 +759,36 @@ func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
 				s.idName(f.label(b)), count[b])
 		}
 	}
+	clean := false
+	if !constructWalkOnly {
+		nest, ok := f.nestConstructs()
+		clean = ok && f.constructsClean(nest, latches)
+	}
+	if constructPathSeen != nil {
+		constructPathSeen(clean)
+	}
+	if clean {
+		// No construct rule fails (constructsClean proved it against the
+		// same membership): only the switch rules remain, in order.
+		for k := range f.cons {
+			c := &f.cons[k]
+			if f.sreach[c.header] && c.kind == ctSelection && f.termOp(c.header) == spirv.OpSwitch && f.switchChecks(c) {
+				return true
+			}
+		}
+	} else if f.walkConstructs(latches) {
+		return true
+	}
+	return f.structuredSelections(postorder)
+}
+
+// walkConstructs is StructuredControlFlowChecks' loop over the constructs
+// as SPIRV-Tools writes it: each construct's blocks found by a walk, then
+// its rules. It costs the sum of the construct sizes, so it runs only
+// when constructsClean cannot prove every rule holds, where it finds the
+// first failure in SPIRV-Tools' order.
+func (f *fnCFG) walkConstructs(latches map[cfgEdge]bool) bool {
+	s := f.s
 	mark := make([]int32, f.n+2)
 	var blocks []int32
 	for k := range f.cons {
@@ -1018,7 +819,7 @@ func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
 		stamp := int32(k + 1)
 		blocks = f.constructBlocks(c, mark, stamp, blocks[:0])
 		for _, b := range blocks {
-			for _, t := range f.succ.of(b) {
+			for _, t := range f.succ.Succ(b) {
 				if mark[t] != stamp && !f.structuredExit(c, t) {
 					return s.fail(f.labelInst(b), "", "block <ID> %s exits the %s headed by <ID> %s, but not via a structured exit",
 						s.idName(f.label(b)), names[0], s.idName(f.label(h)))
@@ -1027,7 +828,7 @@ func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
 			if b == h {
 				continue
 			}
-			for _, p := range f.pred.of(b) {
+			for _, p := range f.pred.Succ(b) {
 				if p < int32(f.n) && f.sreach[p] && mark[p] != stamp {
 					return s.fail(f.labelInst(p), "", "block <ID> %d branches to the %s construct, but not to the %s <ID> %d",
 						f.label(p), names[0], names[1], f.label(h))
@@ -1041,7 +842,7 @@ func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
 		if c.kind == ctLoop {
 			_, _, ct := f.mergeTargets(h)
 			if ct >= 0 && ct != h {
-				for _, p := range f.pred.of(ct) {
+				for _, p := range f.pred.Succ(ct) {
 					if p >= int32(f.n) || !f.sreach[p] {
 						continue
 					}
@@ -1058,7 +859,7 @@ func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
 			}
 		}
 	}
-	return f.structuredSelections(postorder)
+	return false
 }
 
 // switchChecks is StructuredSwitchChecks.
@@ -1134,7 +935,7 @@ func (f *fnCFG) switchChecks(c *construct) bool {
 				visited[b] = true
 				touched = append(touched, b)
 				if reach && f.sreach[b] && f.sdominates(t, b) {
-					stack = append(stack, f.succ.of(b)...)
+					stack = append(stack, f.succ.Succ(b)...)
 					continue
 				}
 				if !isCase[b] {

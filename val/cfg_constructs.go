@@ -1,0 +1,360 @@
+package val
+
+import (
+	"slices"
+
+	"spvx/spirv"
+)
+
+// The construct rules of StructuredControlFlowChecks in time linear in the
+// function, whatever the nesting depth (issue 19 §5). SPIRV-Tools walks
+// every construct's blocks, which costs nesting depth × blocks. Here the
+// constructs are nested once, in one walk of the structural dominator
+// tree, each block getting its innermost construct; a construct then
+// holds a block iff it is an ancestor of the block's innermost one, an
+// O(1) query, and the rules are checked per edge against the constructs
+// the edge leaves or enters only.
+//
+// Construct.blocks is a walk from the header through the blocks the
+// header dominates, minus those the merge block (or, for a loop, the
+// continue target) dominates; a continue construct keeps the back-edge
+// block's dominated blocks it post-dominates. When no edge enters a
+// construct elsewhere than at its header, every such block is reached by
+// that walk, so the construct is that dominator-tree region. The fast
+// path requires this and the other conditions below; where one fails, or
+// a rule may fail, walkConstructs runs SPIRV-Tools' walk, so verdicts and
+// messages are SPIRV-Tools' either way.
+
+// Set by the tests only, which compare the two paths: constructWalkOnly
+// turns the fast path off, constructPathSeen is told per function whether
+// it proved the construct rules.
+var (
+	constructWalkOnly bool
+	constructPathSeen func(fast bool)
+)
+
+// constructNest is the nesting of a function's constructs.
+type constructNest struct {
+	inner     []int32 // by block: its innermost construct, -1 if none
+	parent    []int32 // by construct: the construct around it, -1 if none
+	pre, post []int32 // by construct: its interval in the nesting tree
+}
+
+// holds reports whether construct c holds block b.
+func (t *constructNest) holds(c, b int32) bool {
+	x := t.inner[b]
+	return x >= 0 && t.pre[c] <= t.pre[x] && t.post[x] <= t.post[c]
+}
+
+// nestConstructs nests the constructs whose headers are structurally
+// reachable; ok is false if the fast path cannot describe them: a
+// construct that fails its header rules, a loop whose continue target
+// strictly dominates its header (a loop that is its own continue target
+// holds no block, and is not nested), a block that is the continue target
+// of several loops, a back-edge block that strictly dominates a block it
+// post-dominates, or constructs that overlap without nesting.
+func (f *fnCFG) nestConstructs() (t *constructNest, ok bool) {
+	n := int32(f.n)
+	kids := f.sdom.Children()
+	opens := make([][]int32, n)  // by block: the constructs it heads
+	closes := make([][]int32, n) // by block: the constructs it leaves
+	conts := make([]int32, n)
+	var backs []int32 // the continue constructs' back-edge blocks
+	for pass := 0; pass < 2; pass++ {
+		// Continue constructs open first: they hold the whole region
+		// below their header, a loop or selection headed there only part.
+		for k := range f.cons {
+			c := &f.cons[k]
+			h, e := c.header, c.exit
+			if !f.sreach[h] || (pass == 0) != (c.kind == ctContinue) {
+				continue
+			}
+			if e < 0 || !f.sdominates(h, e) || (c.kind != ctContinue && h == e) || (c.kind == ctContinue && !f.spdominates(e, h)) {
+				return nil, false
+			}
+			switch c.kind {
+			case ctContinue:
+				// It leaves the blocks the back-edge block strictly
+				// dominates (checked below: it post-dominates none).
+				backs = append(backs, e)
+				for _, d := range kids.Succ(e) {
+					if d < n {
+						closes[d] = append(closes[d], int32(k))
+					}
+				}
+			case ctLoop:
+				ct := f.cons[c.loop].header
+				if conts[ct]++; conts[ct] > 1 || (ct != h && f.sdominates(ct, h)) {
+					return nil, false
+				}
+				if ct == h {
+					continue // its own continue target: a loop of no blocks and no rules
+				}
+				closes[ct] = append(closes[ct], int32(k))
+				if e != ct {
+					closes[e] = append(closes[e], int32(k))
+				}
+			default:
+				closes[e] = append(closes[e], int32(k))
+			}
+			opens[h] = append(opens[h], int32(k))
+		}
+	}
+	for _, below := range f.belowInBoth(backs) {
+		if below {
+			return nil, false
+		}
+	}
+	t = &constructNest{inner: make([]int32, n), parent: make([]int32, len(f.cons))}
+	if !f.nest(t, &kids, opens, closes) {
+		return nil, false
+	}
+	t.number()
+	return t, true
+}
+
+// nest walks the structural dominator tree from the entry with the stack
+// of open constructs: a block closes the constructs it is the merge block
+// or continue target of, opens those it heads, and its innermost
+// construct is then the top. The constructs a block closes must be the
+// top of the stack, or they overlap without nesting: false.
+func (f *fnCFG) nest(t *constructNest, kids *spirv.Graph, opens, closes [][]int32) bool {
+	n := int32(f.n)
+	pos := make([]int32, len(f.cons)) // place in the stack, -1 if not open
+	for k := range pos {
+		pos[k], t.parent[k] = -1, -1
+	}
+	for b := range t.inner {
+		t.inner[b] = -1
+	}
+	var stack, saved []int32 // open constructs; closed ones kept for the way back
+	type frame struct {
+		b, next    int32
+		nsaved     int32 // len(saved) before b
+		nopen, cut int32 // how many b opened and closed
+	}
+	var walk []frame
+	enter := func(b int32) bool {
+		fr := frame{b: b, next: kids.Start[b], nsaved: int32(len(saved))}
+		for _, k := range closes[b] {
+			if pos[k] >= 0 {
+				fr.cut++
+			}
+		}
+		for _, k := range closes[b] {
+			if pos[k] >= 0 && pos[k] < int32(len(stack))-fr.cut {
+				return false
+			}
+		}
+		top := int32(len(stack)) - fr.cut
+		saved = append(saved, stack[top:]...)
+		for _, k := range stack[top:] {
+			pos[k] = -1
+		}
+		stack = stack[:top]
+		for _, k := range opens[b] {
+			if len(stack) > 0 {
+				t.parent[k] = stack[len(stack)-1]
+			}
+			pos[k] = int32(len(stack))
+			stack = append(stack, k)
+			fr.nopen++
+		}
+		if len(stack) > 0 {
+			t.inner[b] = stack[len(stack)-1]
+		}
+		walk = append(walk, fr)
+		return true
+	}
+	leave := func(fr *frame) {
+		for _, k := range stack[int32(len(stack))-fr.nopen:] {
+			pos[k] = -1
+		}
+		stack = stack[:int32(len(stack))-fr.nopen]
+		for _, k := range saved[fr.nsaved:] {
+			pos[k] = int32(len(stack))
+			stack = append(stack, k)
+		}
+		saved = saved[:fr.nsaved]
+	}
+	if !enter(0) {
+		return false
+	}
+	for len(walk) > 0 {
+		fr := &walk[len(walk)-1]
+		if fr.next == kids.Start[fr.b+1] {
+			leave(fr)
+			walk = walk[:len(walk)-1]
+			continue
+		}
+		c := kids.Adj[fr.next]
+		fr.next++
+		if c < n && !enter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// number gives each construct its interval in the nesting tree.
+func (t *constructNest) number() {
+	m := len(t.parent)
+	t.pre, t.post = make([]int32, m), make([]int32, m)
+	start := make([]int32, m+2)
+	for _, p := range t.parent {
+		start[p+2]++ // p+1: -1 is the root node 0
+	}
+	for v := 1; v < m+2; v++ {
+		start[v] += start[v-1]
+	}
+	adj := make([]int32, m)
+	fill := append([]int32(nil), start[:m+1]...)
+	for k, p := range t.parent {
+		adj[fill[p+1]] = int32(k)
+		fill[p+1]++
+	}
+	tree := spirv.Graph{Start: start, Adj: adj} // node k+1 is construct k
+	clock := int32(0)
+	type frame struct{ v, next int32 }
+	walk := []frame{{0, start[0]}}
+	for len(walk) > 0 {
+		fr := &walk[len(walk)-1]
+		if fr.next == start[fr.v+1] {
+			if fr.v > 0 {
+				t.post[fr.v-1] = clock
+				clock++
+			}
+			walk = walk[:len(walk)-1]
+			continue
+		}
+		k := tree.Adj[fr.next]
+		fr.next++
+		t.pre[k] = clock
+		clock++
+		walk = append(walk, frame{k + 1, start[k+1]})
+	}
+}
+
+// exitKey is a construct and a block it exits to.
+type exitKey struct{ construct, dest int32 }
+
+// constructsClean reports whether every construct rule holds, on the
+// nesting t: no edge enters a construct elsewhere than at its header
+// (which also makes t's membership Construct.blocks'), every edge leaving
+// a construct is a structured exit of it, a header's merge block is in
+// every construct holding the header but its own, and only the loop's
+// blocks and back-edges branch to a loop's continue target. The work is
+// the number of blocks and edges plus one IsStructuredExit per construct
+// and block it exits to (a selection's walks up to the loop around it).
+func (f *fnCFG) constructsClean(t *constructNest, latches map[cfgEdge]bool) bool {
+	n := int32(f.n)
+	header := func(k int32) int32 { return f.cons[k].header }
+	// The structured exits found, by construct and destination: the
+	// blocks of a construct share its few exits, and a selection's
+	// IsStructuredExit walks up to the loop around it. Each is found on a
+	// climb that went on to every construct the destination is outside
+	// of, so a climb that meets one can stop.
+	exits := map[exitKey]bool{}
+	for b := int32(0); b < n; b++ {
+		if !f.sreach[b] {
+			continue
+		}
+		for _, y := range f.ssucc.Succ(b) {
+			for k := t.inner[y]; k >= 0 && !t.holds(k, b); k = t.parent[k] {
+				if header(k) != y {
+					return false
+				}
+			}
+		}
+		for _, y := range f.succ.Succ(b) {
+			for k := t.inner[b]; k >= 0 && !t.holds(k, y); k = t.parent[k] {
+				if exits[exitKey{k, y}] {
+					break // and so are the constructs around k that y leaves
+				}
+				if !f.structuredExit(&f.cons[k], y) {
+					return false
+				}
+				exits[exitKey{k, y}] = true
+			}
+		}
+		if _, m, _ := f.mergeTargets(b); m >= 0 && f.sreach[m] {
+			for k := t.inner[b]; k >= 0 && !t.holds(k, m); k = t.parent[k] {
+				if header(k) != b {
+					return false
+				}
+			}
+		}
+	}
+	for k := range f.cons {
+		c := &f.cons[k]
+		if c.kind != ctLoop || !f.sreach[c.header] {
+			continue
+		}
+		ct := f.cons[c.loop].header
+		if ct == c.header {
+			continue
+		}
+		for _, p := range f.pred.Succ(ct) {
+			if p < n && f.sreach[p] && !t.holds(int32(k), p) && !latches[cfgEdge{p, ct}] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// belowInBoth reports for each block e of qs whether another block is
+// below e both in the structural dominator tree and in the structural
+// post-dominator tree. One sweep over the dominator tree's order counts
+// the blocks in each rectangle of the two orders with a Fenwick tree over
+// the post-dominator order: O((n + len(qs)) log n).
+func (f *fnCFG) belowInBoth(qs []int32) []bool {
+	size := int32(2 * (f.n + 2)) // both orders number below this
+	pointY := make([]int32, size)
+	for x := range pointY {
+		pointY[x] = -1
+	}
+	for d := int32(0); d < int32(f.n); d++ {
+		x, _ := f.sdom.Order(d)
+		y, _ := f.spdom.Order(d)
+		if x >= 0 && y >= 0 {
+			pointY[x] = y
+		}
+	}
+	type event struct {
+		x, q, sign int32
+	}
+	var evs []event
+	for q, e := range qs {
+		x0, x1 := f.sdom.Order(e)
+		if y0, _ := f.spdom.Order(e); x0 >= 0 && y0 >= 0 {
+			evs = append(evs, event{x1 - 1, int32(q), 1}, event{x0, int32(q), -1})
+		}
+	}
+	slices.SortFunc(evs, func(a, b event) int { return int(a.x - b.x) })
+	fen := make([]int32, size+1)
+	prefix := func(y int32) (c int32) { // points with pointY <= y so far
+		for i := y + 1; i > 0; i -= i & -i {
+			c += fen[i]
+		}
+		return c
+	}
+	count := make([]int32, len(qs))
+	j := 0
+	for x := int32(0); x < size && j < len(evs); x++ {
+		if y := pointY[x]; y >= 0 {
+			for i := y + 1; i <= size; i += i & -i {
+				fen[i]++
+			}
+		}
+		for ; j < len(evs) && evs[j].x == x; j++ {
+			y0, y1 := f.spdom.Order(qs[evs[j].q])
+			count[evs[j].q] += evs[j].sign * (prefix(y1-1) - prefix(y0))
+		}
+	}
+	below := make([]bool, len(qs))
+	for q := range qs {
+		below[q] = count[q] > 0
+	}
+	return below
+}
