@@ -202,26 +202,6 @@ func mxDecode(args []string, s stdio) int {
 	return exitOK
 }
 
-// parseValue reads a decimal or hex float, inf, -inf or nan (with a sign).
-func parseValue(a string) (float64, error) {
-	l := strings.ToLower(a)
-	switch l {
-	case "nan", "+nan":
-		return math.NaN(), nil
-	case "-nan":
-		return math.Copysign(math.NaN(), -1), nil
-	}
-	v, err := strconv.ParseFloat(a, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-			return v, nil // ±Inf or ±0 from an out-of-range literal is the value's rounding
-		}
-		return 0, fmt.Errorf("bad value %q: want a decimal or hex float, inf, -inf or nan", a)
-	}
-	return v, nil
-}
-
 func mxEncode(args []string, s stdio) int {
 	fs := newFlagSet("mx encode", "spvx mx encode -t TYPE [-r rte|rtz|rtp|rtn] [--sat] [--bits] VALUE...", s)
 	typ := formatFlag(fs)

@@ -21,19 +21,6 @@ func isCheckpoint(name string) bool {
 	return strings.HasSuffix(l, ".safetensors") || checkpoint.IsIndex(l)
 }
 
-// globList is a repeatable flag of comma-separated globs.
-type globList []string
-
-func (g *globList) String() string { return strings.Join(*g, ",") }
-func (g *globList) Set(v string) error {
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			*g = append(*g, p)
-		}
-	}
-	return nil
-}
-
 // progressBar draws a one-line bar on a terminal, at most every 100 ms.
 type progressBar struct {
 	w    io.Writer

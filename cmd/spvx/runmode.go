@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -138,9 +137,9 @@ func declareScriptFlags(fs *cmdFlags, a *scriptFlags) {
 	fs.BoolVar(&a.noValidate, "disable-spirv-val", false, "amber's name for --no-validate")
 	a.cache = fs.String("cache", defaultCacheDir(), "keep compiled GLSL in `DIR` across runs (\"\" for none)")
 	a.parseOnly = fs.Bool("p", false, "parse each script and compile (and validate) its shaders; run nothing (amber's -p)")
-	fs.BoolFunc("q", "no summary line (amber's -q)", func(v string) error { return setBool(&a.quiet, v, true) })
-	fs.BoolFunc("s", "print the summary line, the default (amber's -s; the last of -q and -s wins)", func(v string) error { return setBool(&a.quiet, v, false) })
-	fs.BoolFunc("d", "amber's \"disable validation layers\": spvx has none, so it changes nothing", func(v string) error { return setBool(new(bool), v, true) })
+	fs.BoolFunc("q", "no summary line (amber's -q)", func(v string) error { return setTo(&a.quiet, v, true) })
+	fs.BoolFunc("s", "print the summary line, the default (amber's -s; the last of -q and -s wins)", func(v string) error { return setTo(&a.quiet, v, false) })
+	fs.BoolFunc("d", "amber's \"disable validation layers\": spvx has none, so it changes nothing", func(v string) error { return setTo(new(bool), v, true) })
 	fs.Func("v", "amber's engine version `MAJOR.MINOR` (e.g. 1.1): checked; the CPU device has one version", func(v string) error {
 		var major, minor uint
 		if n, err := fmt.Sscanf(v, "%d.%d", &major, &minor); n != 2 || err != nil {
@@ -151,15 +150,6 @@ func declareScriptFlags(fs *cmdFlags, a *scriptFlags) {
 	})
 	a.dumpFile = fs.String("b", "", "after the run, write the buffers -B names to `FILE` as amber does: the name, then hex bytes (one script only)")
 	fs.Var(&a.dumpBuffers, "B", "buffer to dump with -b: the one `[PIPELINE:][SET:]BINDING` binds (default: the first pipeline's 0:0), as the script left it (repeatable)")
-}
-
-// setBool sets *b to to when the flag's value v is true (a bare flag).
-func setBool(b *bool, v string, to bool) error {
-	on, err := strconv.ParseBool(v)
-	if on {
-		*b = to
-	}
-	return err
 }
 
 // help returns spvx run's help page: both modes' flags, under headings.
