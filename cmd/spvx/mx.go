@@ -56,9 +56,9 @@ never overwritten without --force.
 
 // runMX dispatches the `spvx mx` subcommands.
 func runMX(args []string, s stdio) int {
+	subs := []string{"types", "decode", "encode", "table", "quantize", "dequantize", "convert", "inspect", "gguf"}
 	if len(args) == 0 {
-		fmt.Fprint(s.err, mxUsage)
-		return exitUsage
+		return newFlagSet("mx", "", s).usageErr("no subcommand; give one of " + strings.Join(subs, ", "))
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
@@ -84,8 +84,11 @@ func runMX(args []string, s stdio) int {
 	case "gguf":
 		return mxGGUF(rest, s)
 	}
-	fmt.Fprintf(s.err, "spvx mx: unknown subcommand %q (run 'spvx mx --help')\n", sub)
-	return exitUsage
+	hint := ""
+	if m := closest(sub, subs); m != "" {
+		hint = fmt.Sprintf("; did you mean %q?", m)
+	}
+	return newFlagSet("mx", "", s).usageErr(fmt.Sprintf("unknown subcommand %q%s", sub, hint))
 }
 
 // formatValue prints a decoded value per the CLI contract: Go's shortest

@@ -466,9 +466,14 @@ func mxInspect(args []string, s stdio, cmd string) int {
 
 // mxGGUF dispatches `spvx mx gguf` subcommands.
 func mxGGUF(args []string, s stdio) int {
-	if len(args) == 0 || args[0] != "info" {
-		fmt.Fprintln(s.err, "usage: spvx mx gguf info FILE")
-		return exitUsage
+	switch {
+	case len(args) > 0 && args[0] == "info":
+		return mxInspect(args[1:], s, "gguf info")
+	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help"):
+		fmt.Fprintln(s.out, "usage: spvx mx gguf info FILE\n\nThe tensors and metadata of a GGUF file, as 'spvx mx inspect FILE' prints them.")
+		return exitOK
+	case len(args) == 0:
+		return newFlagSet("mx gguf", "", s).usageErr("no subcommand; the one is 'info FILE'")
 	}
-	return mxInspect(args[1:], s, "gguf info")
+	return newFlagSet("mx gguf", "", s).usageErr(fmt.Sprintf("unknown subcommand %q; the one is 'info FILE'", args[0]))
 }
