@@ -374,7 +374,13 @@ func mxQuantize(fs *cmdFlags, opts ckptFlags) int {
 		ext = ""
 	}
 	raw, release, err := readChecked(*in, s, func(br *bufio.Reader) (int, error) { return checkpoint.JudgeFloat32(br, ext, maxInput) })
+	if err == nil && len(raw) == 0 {
+		err = errors.New("empty input: no float32 values") // as every command refuses empty input
+	}
 	if err != nil {
+		if release != nil {
+			release()
+		}
 		return fail(s, "mx quantize", fmt.Errorf("%s: %w", *in, err))
 	}
 	data, shape, err := checkpoint.ReadFloat32(raw, ext)

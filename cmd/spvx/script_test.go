@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"os/exec"
-	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,32 +14,9 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the command-line scripts of testdata/script: one txtar
 // file per behaviour group, each command with its expected output and
-// exit status, as cmd/go tests itself.
+// exit status, as cmd/go tests itself ("exec-status N PROG ARGS" checks
+// the status: a usage error is 2, a rejected input 1).
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{Dir: "testdata/script",
-		Cmds: map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus}})
-}
-
-// cmdStatus is the scripts' "status N PROGRAM ARGS...": it runs PROGRAM
-// as exec does and checks that it exits with status N, where "! exec"
-// only checks that it fails (a usage error is 2, a rejected input 1).
-func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) < 2 {
-		ts.Fatalf("usage: status N program [args...]")
-	}
-	want, err := strconv.Atoi(args[0])
-	if err != nil {
-		ts.Fatalf("status %q: want a number", args[0])
-	}
-	got := 0
-	var ee *exec.ExitError
-	switch err := ts.Exec(args[1], args[2:]...); {
-	case errors.As(err, &ee):
-		got = ee.ExitCode()
-	case err != nil:
-		ts.Fatalf("%v", err)
-	}
-	if got != want {
-		ts.Fatalf("exit status %d, want %d", got, want)
-	}
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exec-status": cmdExecStatus}})
 }
