@@ -660,3 +660,25 @@ func parsePrintFlag(p string, kernel bool) (printFlag, error) {
 	}
 	return f, nil
 }
+
+// parsePositive reads a positive uint32 (spirv-val's --max-* limits), in
+// decimal, 0x hex or 0 octal, as SPIRV-Tools' ParseNumber reads it.
+func parsePositive(v string) (uint32, error) {
+	n, err := strconv.ParseUint(v, 0, 32)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("invalid value %q", v)
+	}
+	return uint32(n), nil
+}
+
+// parseSizeAlign reads SIZE:ALIGN, both positive (spirv-val's
+// --*-descriptor-layout).
+func parseSizeAlign(v string) (size, align uint32, err error) {
+	ss, as, ok := strings.Cut(v, ":")
+	s, err1 := strconv.ParseUint(ss, 10, 32)
+	a, err2 := strconv.ParseUint(as, 10, 32)
+	if !ok || err1 != nil || err2 != nil || s == 0 || a == 0 {
+		return 0, 0, fmt.Errorf("invalid value %q (want SIZE:ALIGN, both positive)", v)
+	}
+	return uint32(s), uint32(a), nil
+}

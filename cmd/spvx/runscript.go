@@ -160,7 +160,7 @@ func writeScriptReports(s stdio, a *scriptFlags, results []amber.Result, total t
 	// no file.
 	if *a.dumpFile != "" && results[0].Extractions != nil {
 		file, found := dumpFile(results[0].Extractions, s.err)
-		ok = found
+		ok = ok && found
 		report(os.WriteFile(*a.dumpFile, file, 0o644))
 	}
 	if *a.stats {
