@@ -44,20 +44,8 @@ func runShuffle(args []string, s stdio) int {
 		return fail(s, "shuffle", err)
 	}
 	if *svg != "" {
-		opts := diagram.ShuffleOptions{}
-		switch *style {
-		case "grid":
-		case "lines":
-			opts.Style = diagram.Lines
-		default:
-			return fs.usageErr(fmt.Sprintf("--style %q: want grid or lines", *style))
-		}
-		pic, err := diagram.ShuffleSVG(src, dst, *n, opts)
-		if err != nil {
-			return fail(s, "shuffle", err)
-		}
-		if err := writeOutput(*svg, s, pic); err != nil {
-			return fail(s, "shuffle", err)
+		if code, ok := drawShuffle(fs, *svg, *style, src, dst, *n); !ok {
+			return code
 		}
 	}
 	var out bytes.Buffer
@@ -74,29 +62,56 @@ func runShuffle(args []string, s stdio) int {
 	if err := subgroup.BitcastShuffle(result, data, src, dst, *n); err != nil {
 		return fail(s, "shuffle", err)
 	}
-	if *asJSON {
+	writeShuffled(&out, result, dst, *n, *asJSON)
+	s.out.Write(out.Bytes())
+	return exitOK
+}
+
+// drawShuffle writes --svg's picture of where each result bit of the
+// shuffle comes from, in --style.
+func drawShuffle(fs *cmdFlags, file, style string, src, dst subgroup.Type, n int) (code int, ok bool) {
+	opts := diagram.ShuffleOptions{}
+	switch style {
+	case "grid":
+	case "lines":
+		opts.Style = diagram.Lines
+	default:
+		return fs.usageErr(fmt.Sprintf("--style %q: want grid or lines", style)), false
+	}
+	pic, err := diagram.ShuffleSVG(src, dst, n, opts)
+	if err == nil {
+		err = writeOutput(file, fs.s, pic)
+	}
+	if err != nil {
+		return fail(fs.s, "shuffle", err), false
+	}
+	return 0, true
+}
+
+// writeShuffled writes the n invocations' results of type dst: one line
+// each ("I: c0,c1"), or with asJSON one array of arrays.
+func writeShuffled(out *bytes.Buffer, result []uint64, dst subgroup.Type, n int, asJSON bool) {
+	if asJSON {
 		out.WriteByte('[')
 	}
-	for i := range *n {
+	for i := range n {
 		row := result[i*dst.Components : (i+1)*dst.Components]
 		parts := make([]string, len(row))
 		for c, v := range row {
 			parts[c] = formatComponent(v, dst)
 		}
-		if *asJSON {
+		if asJSON {
 			if i > 0 {
 				out.WriteByte(',')
 			}
-			fmt.Fprintf(&out, "[%s]", strings.Join(parts, ","))
+			fmt.Fprintf(out, "[%s]", strings.Join(parts, ","))
 		} else {
-			fmt.Fprintf(&out, "%d: %s\n", i, strings.Join(parts, ","))
+			fmt.Fprintf(out, "%d: %s\n", i, strings.Join(parts, ","))
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		out.WriteString("]\n")
 	}
-	s.out.Write(out.Bytes())
-	return exitOK
 }
 
 // typeName names a component type: u8, i32.
