@@ -682,3 +682,14 @@ func parseSizeAlign(v string) (size, align uint32, err error) {
 	}
 	return uint32(s), uint32(a), nil
 }
+
+// checkVersionForm checks amber's -v MAJOR.MINOR (1.1, not 1.1x).
+func checkVersionForm(v string) error {
+	major, minor, ok := strings.Cut(v, ".")
+	_, err1 := strconv.ParseUint(major, 10, 32)
+	_, err2 := strconv.ParseUint(minor, 10, 32)
+	if !ok || err1 != nil || err2 != nil {
+		return errors.New("want MAJOR.MINOR such as 1.1")
+	}
+	return nil
+}

@@ -108,6 +108,11 @@ func TestValueSyntaxes(t *testing.T) {
 			t.Errorf("parsePositive(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
+	for in, ok := range map[string]bool{"1.1": true, "1.10": true, "1": false, "1.1x": false, "1.": false, "a.b": false, "-1.0": false} {
+		if err := checkVersionForm(in); (err == nil) != ok {
+			t.Errorf("checkVersionForm(%q) = %v", in, err)
+		}
+	}
 	for in, want := range map[string][2]uint32{"4:8": {4, 8}, "4": {}, "0:4": {}, "4:0": {}, "4:8x": {}, ":": {}} {
 		s, a, err := parseSizeAlign(in)
 		if (err == nil) != (want[0] != 0) || s != want[0] || a != want[1] {

@@ -141,12 +141,8 @@ func declareScriptFlags(fs *cmdFlags, a *scriptFlags) {
 	fs.BoolFunc("s", "print the summary line, the default (amber's -s; the last of -q and -s wins)", func(v string) error { return setTo(&a.quiet, v, false) })
 	fs.BoolFunc("d", "amber's \"disable validation layers\": spvx has none, so it changes nothing", func(v string) error { return setTo(new(bool), v, true) })
 	fs.Func("v", "amber's engine version `MAJOR.MINOR` (e.g. 1.1): checked; the CPU device has one version", func(v string) error {
-		var major, minor uint
-		if n, err := fmt.Sscanf(v, "%d.%d", &major, &minor); n != 2 || err != nil {
-			return fmt.Errorf("want MAJOR.MINOR such as 1.1")
-		}
 		a.engineVersion = v
-		return nil
+		return checkVersionForm(v)
 	})
 	a.dumpFile = fs.String("b", "", "after the run, write the buffers -B names to `FILE` as amber does: the name, then hex bytes (one script only)")
 	fs.Var(&a.dumpBuffers, "B", "buffer to dump with -b: the one `[PIPELINE:][SET:]BINDING` binds (default: the first pipeline's 0:0), as the script left it (repeatable)")
