@@ -82,6 +82,11 @@ func Parse(path string, src []byte, opt ParseOptions) (*Script, error) {
 	if opt.MaxBufferBytes <= 0 {
 		opt.MaxBufferBytes = defaultMaxBufferBytes
 	}
+	if len(src) == 0 {
+		// As amber's sample runner, "FILE is empty.", not VkScript's "no
+		// compute shader" that an empty text would otherwise get.
+		return nil, &Error{File: path, Msg: "the file is empty"}
+	}
 	if bytes.HasPrefix(src, []byte("#!amber")) {
 		p := &amberParser{s: newScript(path, AmberScript), z: newTokenizer(string(src), 1), opt: opt}
 		if err := p.parse(); err != nil {

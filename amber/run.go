@@ -52,6 +52,8 @@ type Result struct {
 	// Notes are what the parser and runner ignored (VkScript framebuffer
 	// lines, SHADER_OPTIMIZATION without spirv-opt).
 	Notes []string
+	// Extractions are the buffers Options.Extract named, in its order.
+	Extractions []Extraction
 }
 
 // Options configure a run.
@@ -78,6 +80,13 @@ type Options struct {
 	// with "timed out after D", an expect_fail one too (it never reached
 	// the failure it expects).
 	Timeout time.Duration
+	// CompileOnly stops each script after its pipelines' shaders are
+	// compiled (and validated, unless NoValidate): no buffer is made and
+	// no command runs. A script that gets that far passes.
+	CompileOnly bool
+	// Extract names buffers to copy into Result.Extractions when the
+	// script ends, pass or fail, as amber's Options::extractions.
+	Extract []BufferID
 }
 
 // IsExpectFail reports whether a script path marks an expected failure
@@ -235,6 +244,7 @@ func run(ctx context.Context, s *Script, opt Options, inPlace bool) (res Result)
 	if miss := Unsupported(s, dev); len(miss) > 0 {
 		res.Status, res.Missing = SkipStatus, miss
 		res.Reason = "missing " + strings.Join(miss, ", ")
+		res.Extractions = notRun(opt.Extract, res.Reason)
 		return res
 	}
 	r := &runner{ctx: ctx, s: s, opt: opt, dev: dev, bufs: map[*Buffer]*rtBuffer{},
@@ -245,12 +255,13 @@ func run(ctx context.Context, s *Script, opt Options, inPlace bool) (res Result)
 	}
 	r.budget = runBudget(opt)
 	err := r.run()
+	res.Extractions = r.extract()
 	r.budget.release(r.reserved)
 	res.Notes = s.Notes
 	var f *Failure
 	isExpect := errors.As(err, &f)
 	switch {
-	case err == nil && res.ExpectFail:
+	case err == nil && res.ExpectFail && !opt.CompileOnly:
 		res.Status, res.Reason = Fail, "expected to fail (its name has .expect_fail.) but passed"
 	case err == nil:
 		res.Status = Pass
@@ -285,6 +296,11 @@ func (r *runner) logf(line int, format string, args ...any) {
 }
 
 func (r *runner) run() error {
+	// The shaders first: -p (CompileOnly) stops after them, before any
+	// buffer is made.
+	if err := r.compilePipelines(); err != nil || r.opt.CompileOnly {
+		return err
+	}
 	if err := r.reserveBuffers(); err != nil {
 		return err
 	}
@@ -306,6 +322,11 @@ func (r *runner) run() error {
 		}
 		r.bufs[b] = rb
 	}
+	return r.commands(r.s.Commands)
+}
+
+// compilePipelines compiles (and validates) every pipeline's shaders.
+func (r *runner) compilePipelines() error {
 	for _, pl := range r.s.Pipelines {
 		if pl.Kind != "compute" {
 			return Skip("pipeline %s: %s pipelines are not supported by spvx", pl.Name, pl.Kind)
@@ -319,7 +340,7 @@ func (r *runner) run() error {
 			r.push[pl] = nil
 		}
 	}
-	return r.commands(r.s.Commands)
+	return nil
 }
 
 func (r *runner) compile(a *Attachment) error {

@@ -5,14 +5,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
+
+	"spvx/interp"
+	"spvx/mx"
+	"spvx/subgroup"
 )
 
 // This file is spvx's one command-line layer: the command table, the flag
-// parser every subcommand uses, and the wording of help and usage errors.
-// A command file declares its flags, takes its files and returns an exit
+// parser every subcommand uses, the wording of help and usage errors, and
+// the syntax of the flags' values (X,Y,Z; S:B=FILE; TYPE:VALUE; ...). A
+// command file declares its flags, takes its files and returns an exit
 // status; it never parses arguments itself.
 
 // Exit codes shared by every subcommand.
@@ -304,4 +311,385 @@ func editDistance(a, b string) int {
 		}
 	}
 	return d[len(a)][len(b)]
+}
+
+// The syntax of flag and argument values.
+
+// listFlag is a repeatable flag: each value as given.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// globList is a repeatable flag of comma-separated globs.
+type globList []string
+
+func (g *globList) String() string { return strings.Join(*g, ",") }
+func (g *globList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*g = append(*g, p)
+		}
+	}
+	return nil
+}
+
+// parseDims reads X[,Y[,Z]] (--groups, --global, --local, --offset).
+// Missing dimensions are 1; with fill 0 (a size that may be absent), ""
+// is 0,1,1.
+func parseDims(s string, fill uint32) ([3]uint32, error) {
+	d := [3]uint32{fill, fill, fill}
+	if fill == 0 {
+		d = [3]uint32{0, 1, 1}
+		if s == "" {
+			return d, nil
+		}
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return d, errors.New("at most three dimensions")
+	}
+	for i, p := range parts {
+		v, err := strconv.ParseUint(strings.TrimSpace(p), 0, 32)
+		if err != nil {
+			return d, fmt.Errorf("bad number %q", p)
+		}
+		d[i] = uint32(v)
+	}
+	for i := len(parts); i < 3; i++ {
+		d[i] = 1
+	}
+	return d, nil
+}
+
+// parseBufferFlag reads S:B=FILE[:SIZE]; size is -1 without :SIZE.
+func parseBufferFlag(v string) (interp.BindingKey, string, int, error) {
+	k, rest, ok := strings.Cut(v, "=")
+	ss, bs, ok2 := strings.Cut(k, ":")
+	if !ok || !ok2 || rest == "" {
+		return interp.BindingKey{}, "", 0, errors.New("want S:B=FILE[:SIZE]")
+	}
+	set, err1 := strconv.ParseUint(ss, 10, 32)
+	bind, err2 := strconv.ParseUint(bs, 10, 32)
+	if err1 != nil || err2 != nil {
+		return interp.BindingKey{}, "", 0, errors.New("bad set or binding")
+	}
+	file, size := rest, -1
+	if i := strings.LastIndex(rest, ":"); i > 0 {
+		if n, err := strconv.ParseUint(rest[i+1:], 0, 31); err == nil {
+			file, size = rest[:i], int(n)
+		}
+	}
+	return interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}, file, size, nil
+}
+
+// parseArgValue reads an --arg value: local:SIZE, TYPE:VALUE, FILE:SIZE
+// (SIZE zero bytes, written to FILE after the run) or FILE; for FILE,
+// read is true and the caller reads the file into arg.Global.
+func parseArgValue(v string) (arg interp.KernelArg, file string, read bool, err error) {
+	a, b, hasColon := strings.Cut(v, ":")
+	if hasColon && a == "local" {
+		n, err := strconv.ParseUint(b, 0, 31)
+		if err != nil {
+			return arg, "", false, errors.New("bad local size")
+		}
+		return interp.KernelArg{Kind: interp.ArgLocal, LocalSize: int(n)}, "", false, nil
+	}
+	if hasColon {
+		if bits, _, ok := parseTyped(a, b); ok {
+			return interp.KernelArg{Kind: interp.ArgScalar, Scalar: bits}, "", false, nil
+		}
+		if i := strings.LastIndex(v, ":"); i > 0 {
+			if n, err := strconv.ParseUint(v[i+1:], 0, 31); err == nil {
+				return interp.KernelArg{Kind: interp.ArgGlobal, Global: make([]byte, n)}, v[:i], false, nil
+			}
+		}
+	}
+	return interp.KernelArg{Kind: interp.ArgGlobal}, v, true, nil
+}
+
+// parseArgFlag reads an --arg N=VALUE for a kernel of n parameters.
+func parseArgFlag(a string, n int) (int, string, error) {
+	ns, spec, ok := strings.Cut(a, "=")
+	i, err := strconv.Atoi(ns)
+	if !ok || err != nil || i < 0 || i >= n {
+		return 0, "", fmt.Errorf("--arg %q: want N=... with N < %d", a, n)
+	}
+	return i, spec, nil
+}
+
+// parseSpecFlag reads a --spec ID=VALUE.
+func parseSpecFlag(sp string) (uint32, uint64, error) {
+	k, v, ok := strings.Cut(sp, "=")
+	id, err1 := strconv.ParseUint(k, 0, 32)
+	bits, err2 := parseSpecValue(v)
+	if !ok || err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("--spec %q: want ID=VALUE", sp)
+	}
+	return uint32(id), bits, nil
+}
+
+// parseTyped reads a scalar TYPE:VALUE into raw bits.
+func parseTyped(typ, val string) (uint64, int, bool) {
+	switch typ {
+	case "i8", "i16", "i32", "i64":
+		w, _ := strconv.Atoi(typ[1:])
+		v, err := strconv.ParseInt(val, 0, w)
+		if err != nil {
+			return 0, 0, false
+		}
+		return uint64(v) & (1<<w - 1 | (^uint64(0))*boolBit(w == 64)), w, true
+	case "u8", "u16", "u32", "u64":
+		w, _ := strconv.Atoi(typ[1:])
+		v, err := strconv.ParseUint(val, 0, w)
+		return v, w, err == nil
+	case "f16":
+		f, err := strconv.ParseFloat(val, 64)
+		return uint64(mx.HalfFromFloat64(f, mx.RTE)), 16, err == nil
+	case "f32":
+		f, err := strconv.ParseFloat(val, 32)
+		return uint64(math.Float32bits(float32(f))), 32, err == nil
+	case "f64":
+		f, err := strconv.ParseFloat(val, 64)
+		return math.Float64bits(f), 64, err == nil
+	}
+	return 0, 0, false
+}
+
+// boolBit is 1 for true.
+func boolBit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// parseSpecValue reads a --spec VALUE: TYPE:VALUE, a float (with a '.'
+// or an exponent) as float32 bits, else an integer's bits.
+func parseSpecValue(v string) (uint64, error) {
+	if t, val, ok := strings.Cut(v, ":"); ok {
+		if bits, _, ok := parseTyped(t, val); ok {
+			return bits, nil
+		}
+		return 0, errors.New("bad typed value")
+	}
+	if strings.ContainsAny(v, ".eE") && !strings.HasPrefix(v, "0x") {
+		f, err := strconv.ParseFloat(v, 32)
+		return uint64(math.Float32bits(float32(f))), err
+	}
+	if strings.HasPrefix(v, "-") {
+		i, err := strconv.ParseInt(v, 0, 64)
+		return uint64(i), err
+	}
+	return strconv.ParseUint(v, 0, 64)
+}
+
+// setTo sets *p to to when a bool flag's value v is true (given bare);
+// "false" leaves it. It gives flag pairs such as -q/-s and
+// --color/--no-color their "the last one wins".
+func setTo[T any](p *T, v string, to T) error {
+	on, err := strconv.ParseBool(v)
+	if on {
+		*p = to
+	}
+	return err
+}
+
+// parseValue reads a decimal or hex float, inf, -inf or nan (with a sign).
+func parseValue(a string) (float64, error) {
+	l := strings.ToLower(a)
+	switch l {
+	case "nan", "+nan":
+		return math.NaN(), nil
+	case "-nan":
+		return math.Copysign(math.NaN(), -1), nil
+	}
+	v, err := strconv.ParseFloat(a, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+			return v, nil // ±Inf or ±0 from an out-of-range literal is the value's rounding
+		}
+		return 0, fmt.Errorf("bad value %q: want a decimal or hex float, inf, -inf or nan", a)
+	}
+	return v, nil
+}
+
+// parseShuffleType reads u32, i16, 2xu16, 16xu8; f16/f32/f64 (and KxfW)
+// parse so that the validator's rule can reject them with its own message.
+func parseShuffleType(t string) (subgroup.Type, error) {
+	typ := subgroup.Type{Components: 1}
+	rest := strings.ToLower(t)
+	if k, elem, ok := strings.Cut(rest, "x"); ok {
+		c, err := strconv.Atoi(k)
+		if err != nil || c < 1 || c > 16 {
+			return typ, fmt.Errorf("bad component count in %q", t)
+		}
+		typ.Components, rest = c, elem
+	}
+	if rest == "" {
+		return typ, fmt.Errorf("bad type %q", t)
+	}
+	switch rest[0] {
+	case 'u':
+		typ.Kind = subgroup.Int
+	case 'i', 's':
+		typ.Kind, typ.Signed = subgroup.Int, true
+	case 'f':
+		typ.Kind = subgroup.Float
+	default:
+		return typ, fmt.Errorf("bad type %q: want uW, iW or KxuW such as u32 or 2xu16", t)
+	}
+	w, err := strconv.Atoi(rest[1:])
+	if err != nil || w < 1 || w > 64 {
+		return typ, fmt.Errorf("bad width in %q", t)
+	}
+	typ.Width = w
+	return typ, nil
+}
+
+// parseValues reads "a,b;c,d" into flat [invocation·C + component] data.
+func parseValues(v string, t subgroup.Type, n int) ([]uint64, error) {
+	rows := strings.Split(strings.TrimSpace(v), ";")
+	if len(rows) != n {
+		return nil, fmt.Errorf("--values has %d invocations, --subgroup is %d", len(rows), n)
+	}
+	out := make([]uint64, 0, n*t.Components)
+	for i, r := range rows {
+		comps := strings.Split(r, ",")
+		if len(comps) != t.Components {
+			return nil, fmt.Errorf("invocation %d has %d components, %s has %d", i, len(comps), t, t.Components)
+		}
+		for _, c := range comps {
+			x, err := parseComponent(strings.TrimSpace(c), t)
+			if err != nil {
+				return nil, fmt.Errorf("invocation %d: %v", i, err)
+			}
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}
+
+// parseComponent reads one component value of t as its W-bit pattern. A
+// decimal value must lie in the type's range: [0, 2^W-1] for uW (so no
+// negative number), [-2^(W-1), 2^(W-1)-1] for iW. A hex or octal value
+// (0x..., 0...) is a bit pattern for either signedness, as in the
+// assembler, and must fit W bits.
+func parseComponent(c string, t subgroup.Type) (uint64, error) {
+	w := uint(t.Width)
+	mask := uint64(1)<<w - 1
+	if w == 64 {
+		mask = ^uint64(0)
+	}
+	digits := strings.TrimLeft(c, "+-")
+	pattern := len(digits) > 1 && digits[0] == '0'
+	if strings.HasPrefix(c, "-") {
+		v, err := strconv.ParseInt(c, 0, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s does not fit %d bits", c, w)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("bad value %q", c)
+		}
+		if v == 0 {
+			return 0, nil
+		}
+		if !t.Signed {
+			return 0, fmt.Errorf("%s is negative, but %s is unsigned", c, typeName(t))
+		}
+		if pattern {
+			return 0, fmt.Errorf("%s: a hex or octal value is a bit pattern and cannot be negative", c)
+		}
+		if w < 64 && v < -(1<<(w-1)) {
+			return 0, fmt.Errorf("%s does not fit %s (at least %d)", c, typeName(t), -(int64(1) << (w - 1)))
+		}
+		return uint64(v) & mask, nil
+	}
+	v, err := strconv.ParseUint(strings.TrimPrefix(c, "+"), 0, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s does not fit %d bits", c, w)
+		}
+		return 0, fmt.Errorf("bad value %q", c)
+	}
+	max := mask
+	if t.Signed && !pattern {
+		max = mask >> 1
+	}
+	if v > max {
+		if max == mask {
+			return 0, fmt.Errorf("%s does not fit %d bits", c, w)
+		}
+		return 0, fmt.Errorf("%s does not fit %s (at most %d; write the bit pattern in hex)", c, typeName(t), max)
+	}
+	return v, nil
+}
+
+// printFlag is a --print value: the buffer (a Kernel's argument, or a
+// shader's set and binding), its element type and the label to print.
+type printFlag struct {
+	label, typ string
+	arg        int
+	key        interp.BindingKey
+}
+
+// parsePrintFlag reads --print S:B:TYPE, or for a Kernel N:TYPE.
+func parsePrintFlag(p string, kernel bool) (printFlag, error) {
+	parts := strings.Split(p, ":")
+	f := printFlag{label: p[:max(strings.LastIndex(p, ":"), 0)], typ: parts[len(parts)-1]}
+	var err error
+	switch {
+	case kernel && len(parts) == 2:
+		f.arg, err = strconv.Atoi(parts[0])
+	case !kernel && len(parts) == 3:
+		var set, bind uint64
+		set, err = strconv.ParseUint(parts[0], 10, 32)
+		if err == nil {
+			bind, err = strconv.ParseUint(parts[1], 10, 32)
+		}
+		f.key = interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}
+	default:
+		err = errors.New("")
+	}
+	if err != nil {
+		return f, fmt.Errorf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p)
+	}
+	if bufferTypeSizes[f.typ] == 0 {
+		return f, fmt.Errorf("--print %q: unknown type %q (want u8..u64, i8..i64, f16, f32, f64 or hex)", p, f.typ)
+	}
+	return f, nil
+}
+
+// parsePositive reads a positive uint32 (spirv-val's --max-* limits), in
+// decimal, 0x hex or 0 octal, as SPIRV-Tools' ParseNumber reads it.
+func parsePositive(v string) (uint32, error) {
+	n, err := strconv.ParseUint(v, 0, 32)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("invalid value %q", v)
+	}
+	return uint32(n), nil
+}
+
+// parseSizeAlign reads SIZE:ALIGN, both positive (spirv-val's
+// --*-descriptor-layout).
+func parseSizeAlign(v string) (size, align uint32, err error) {
+	ss, as, ok := strings.Cut(v, ":")
+	s, err1 := strconv.ParseUint(ss, 10, 32)
+	a, err2 := strconv.ParseUint(as, 10, 32)
+	if !ok || err1 != nil || err2 != nil || s == 0 || a == 0 {
+		return 0, 0, fmt.Errorf("invalid value %q (want SIZE:ALIGN, both positive)", v)
+	}
+	return uint32(s), uint32(a), nil
+}
+
+// checkVersionForm checks amber's -v MAJOR.MINOR (1.1, not 1.1x).
+func checkVersionForm(v string) error {
+	major, minor, ok := strings.Cut(v, ".")
+	_, err1 := strconv.ParseUint(major, 10, 32)
+	_, err2 := strconv.ParseUint(minor, 10, 32)
+	if !ok || err1 != nil || err2 != nil {
+		return errors.New("want MAJOR.MINOR such as 1.1")
+	}
+	return nil
 }

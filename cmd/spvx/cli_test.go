@@ -98,3 +98,25 @@ func TestMXOneHelpPage(t *testing.T) {
 		}
 	}
 }
+
+// TestValueSyntaxes: spirv-val's --max-* (positive, decimal, 0x or 0
+// octal as ParseNumber) and SIZE:ALIGN values, with nothing trailing.
+func TestValueSyntaxes(t *testing.T) {
+	for in, want := range map[string]uint32{"5": 5, "0x10": 16, "010": 8, "4294967295": 1<<32 - 1, "0": 0, "5abc": 0, "-1": 0, "4294967296": 0} {
+		got, err := parsePositive(in)
+		if (err == nil) != (want != 0) || got != want {
+			t.Errorf("parsePositive(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for in, ok := range map[string]bool{"1.1": true, "1.10": true, "1": false, "1.1x": false, "1.": false, "a.b": false, "-1.0": false} {
+		if err := checkVersionForm(in); (err == nil) != ok {
+			t.Errorf("checkVersionForm(%q) = %v", in, err)
+		}
+	}
+	for in, want := range map[string][2]uint32{"4:8": {4, 8}, "4": {}, "0:4": {}, "4:0": {}, "4:8x": {}, ":": {}} {
+		s, a, err := parseSizeAlign(in)
+		if (err == nil) != (want[0] != 0) || s != want[0] || a != want[1] {
+			t.Errorf("parseSizeAlign(%q) = %d, %d, %v; want %v", in, s, a, err, want)
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"spvx/dis"
@@ -60,8 +59,8 @@ func runDis(args []string, s stdio) int {
 	// The last of --color and --no-color wins, as with spirv-dis:
 	// 0 default (terminal only), 1 --color, -1 --no-color.
 	color := 0
-	fs.BoolFunc("color", "", func(v string) error { return setColor(&color, v, 1) })
-	fs.BoolFunc("no-color", "", func(v string) error { return setColor(&color, v, -1) })
+	fs.BoolFunc("color", "", func(v string) error { return setTo(&color, v, 1) })
+	fs.BoolFunc("no-color", "", func(v string) error { return setTo(&color, v, -1) })
 	files, code, ok := fs.parse(args)
 	if !ok {
 		return code
@@ -100,16 +99,6 @@ func runDis(args []string, s stdio) int {
 		}
 	}
 	return status
-}
-
-// setColor sets *color to to for a --color or --no-color given value v
-// ("true" when given bare); "false" leaves it.
-func setColor(color *int, v string, to int) error {
-	on, err := strconv.ParseBool(v)
-	if on {
-		*color = to
-	}
-	return err
 }
 
 // outputFor returns where the text of input goes: a path, or "-" for

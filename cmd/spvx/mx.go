@@ -56,9 +56,9 @@ never overwritten without --force.
 
 // runMX dispatches the `spvx mx` subcommands.
 func runMX(args []string, s stdio) int {
+	subs := []string{"types", "decode", "encode", "table", "quantize", "dequantize", "convert", "inspect", "gguf"}
 	if len(args) == 0 {
-		fmt.Fprint(s.err, mxUsage)
-		return exitUsage
+		return newFlagSet("mx", "", s).usageErr("no subcommand; give one of " + strings.Join(subs, ", "))
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
@@ -84,8 +84,11 @@ func runMX(args []string, s stdio) int {
 	case "gguf":
 		return mxGGUF(rest, s)
 	}
-	fmt.Fprintf(s.err, "spvx mx: unknown subcommand %q (run 'spvx mx --help')\n", sub)
-	return exitUsage
+	hint := ""
+	if m := closest(sub, subs); m != "" {
+		hint = fmt.Sprintf("; did you mean %q?", m)
+	}
+	return newFlagSet("mx", "", s).usageErr(fmt.Sprintf("unknown subcommand %q%s", sub, hint))
 }
 
 // formatValue prints a decoded value per the CLI contract: Go's shortest
@@ -200,26 +203,6 @@ func mxDecode(args []string, s stdio) int {
 	}
 	s.out.Write(out.Bytes())
 	return exitOK
-}
-
-// parseValue reads a decimal or hex float, inf, -inf or nan (with a sign).
-func parseValue(a string) (float64, error) {
-	l := strings.ToLower(a)
-	switch l {
-	case "nan", "+nan":
-		return math.NaN(), nil
-	case "-nan":
-		return math.Copysign(math.NaN(), -1), nil
-	}
-	v, err := strconv.ParseFloat(a, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-			return v, nil // ±Inf or ±0 from an out-of-range literal is the value's rounding
-		}
-		return 0, fmt.Errorf("bad value %q: want a decimal or hex float, inf, -inf or nan", a)
-	}
-	return v, nil
 }
 
 func mxEncode(args []string, s stdio) int {
@@ -391,7 +374,13 @@ func mxQuantize(fs *cmdFlags, opts ckptFlags) int {
 		ext = ""
 	}
 	raw, release, err := readChecked(*in, s, func(br *bufio.Reader) (int, error) { return checkpoint.JudgeFloat32(br, ext, maxInput) })
+	if err == nil && len(raw) == 0 {
+		err = errors.New("empty input: no float32 values") // as every command refuses empty input
+	}
 	if err != nil {
+		if release != nil {
+			release()
+		}
 		return fail(s, "mx quantize", fmt.Errorf("%s: %w", *in, err))
 	}
 	data, shape, err := checkpoint.ReadFloat32(raw, ext)

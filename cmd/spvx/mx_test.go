@@ -57,7 +57,7 @@ func TestMXErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"mx"}, exitUsage, "usage"},
+		{[]string{"mx"}, exitUsage, "no subcommand; give one of types"},
 		{[]string{"mx", "bogus"}, exitUsage, "unknown subcommand"},
 		{[]string{"mx", "decode", "-t", "e9m9", "1"}, exitUsage, "unknown format"},
 		{[]string{"mx", "decode", "-t", "e2m1", "16"}, exitRejected, "bad e2m1 code"},

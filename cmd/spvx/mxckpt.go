@@ -21,19 +21,6 @@ func isCheckpoint(name string) bool {
 	return strings.HasSuffix(l, ".safetensors") || checkpoint.IsIndex(l)
 }
 
-// globList is a repeatable flag of comma-separated globs.
-type globList []string
-
-func (g *globList) String() string { return strings.Join(*g, ",") }
-func (g *globList) Set(v string) error {
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			*g = append(*g, p)
-		}
-	}
-	return nil
-}
-
 // progressBar draws a one-line bar on a terminal, at most every 100 ms.
 type progressBar struct {
 	w    io.Writer
@@ -479,9 +466,14 @@ func mxInspect(args []string, s stdio, cmd string) int {
 
 // mxGGUF dispatches `spvx mx gguf` subcommands.
 func mxGGUF(args []string, s stdio) int {
-	if len(args) == 0 || args[0] != "info" {
-		fmt.Fprintln(s.err, "usage: spvx mx gguf info FILE")
-		return exitUsage
+	switch {
+	case len(args) > 0 && args[0] == "info":
+		return mxInspect(args[1:], s, "gguf info")
+	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help"):
+		fmt.Fprintln(s.out, "usage: spvx mx gguf info FILE\n\nThe tensors and metadata of a GGUF file, as 'spvx mx inspect FILE' prints them.")
+		return exitOK
+	case len(args) == 0:
+		return newFlagSet("mx gguf", "", s).usageErr("no subcommand; the one is 'info FILE'")
 	}
-	return mxInspect(args[1:], s, "gguf info")
+	return newFlagSet("mx gguf", "", s).usageErr(fmt.Sprintf("unknown subcommand %q; the one is 'info FILE'", args[0]))
 }

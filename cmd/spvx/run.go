@@ -15,6 +15,7 @@ import (
 
 	"spvx/asm"
 	"spvx/internal/boundedread"
+	"spvx/internal/entryinfo"
 	"spvx/interp"
 	"spvx/mx"
 	"spvx/spirv"
@@ -41,18 +42,11 @@ func timedOut(ctx context.Context, d time.Duration, err error) error {
 	return err
 }
 
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, " ") }
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
-
 // runKernel is spvx run in kernel mode: one module's compute entry point
-// on the executor.
+// on the executor. Everything the flags give is checked before the
+// dispatch, so a typo does not cost a long run.
 func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string) int {
 	s := fs.s
-	entry, groups, sgSize, push, global, local, offset := k.entry, k.groups, k.sgSize, k.push, k.global, k.local, k.offset
-	trace, maxSteps, shuffle, seed, separate, strict := k.trace, k.maxSteps, k.shuffle, k.seed, k.separate, k.strict
-	buffers, prints, kargs, specs := k.buffers, k.prints, k.args, k.specs
 	data, release, err := readAny(name, s)
 	if release != nil {
 		defer release()
@@ -65,124 +59,213 @@ func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string)
 		return fail(s, "run", fmt.Errorf("%s: %w", name, err))
 	}
 	if *k.listArgs {
-		return listArgs(s, m, name, *entry)
+		return listArgs(s, m, name, *k.entry)
 	}
-	opts := interp.Options{SubgroupSize: *sgSize, MaxSteps: *maxSteps, Shuffle: *shuffle, Seed: *seed, Strict: *strict, SeparateSubgroups: *separate,
-		SpecConstants: map[uint32]uint64{}}
-	if *trace {
-		opts.Trace = s.err
-	}
-	for _, sp := range specs {
-		k, v, ok := strings.Cut(sp, "=")
-		id, err1 := strconv.ParseUint(k, 0, 32)
-		bits, err2 := parseSpecValue(v)
-		if !ok || err1 != nil || err2 != nil {
-			return fs.usageErr(fmt.Sprintf("--spec %q: want ID=VALUE", sp))
-		}
-		opts.SpecConstants[uint32(id)] = bits
-	}
-	prog, err := interp.Compile(m, *entry, opts)
-	if err != nil {
-		return fail(s, "run", fmt.Errorf("%s: %w", name, err))
-	}
-	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}}
-	if *push != "" {
-		if res.PushConstants, err = boundedread.ReadAny(*push, maxInput); err != nil {
-			return fail(s, "run", err)
-		}
-	}
-	type outFile struct {
-		name string
-		data []byte
-	}
-	var outs []outFile
-	kernel := prog.ExecutionModel() == spirv.ExecutionModelKernel
-	argData := map[int][]byte{}
-	if kernel {
-		if len(buffers) > 0 {
-			return fs.usageErr("a Kernel takes --arg, not --buffer")
-		}
-		res.Args = make([]interp.KernelArg, prog.NumArgs())
-		seen := make([]bool, prog.NumArgs())
-		for _, a := range kargs {
-			ns, spec, ok := strings.Cut(a, "=")
-			n, err := strconv.Atoi(ns)
-			if !ok || err != nil || n < 0 || n >= prog.NumArgs() {
-				return fs.usageErr(fmt.Sprintf("--arg %q: want N=... with N < %d", a, prog.NumArgs()))
-			}
-			ka, file, err := kernelArg(prog.Args()[n], spec)
-			if err != nil {
-				return fs.usageErr(fmt.Sprintf("--arg %q: %v", a, err))
-			}
-			res.Args[n], seen[n] = ka, true
-			if ka.Kind == interp.ArgGlobal {
-				argData[n] = ka.Global
-				if file != "" {
-					outs = append(outs, outFile{file, ka.Global})
-				}
-			}
-		}
-		for i, ok := range seen {
-			if !ok {
-				return fs.usageErr(fmt.Sprintf("kernel argument %d is not given (--arg %d=...)", i, i))
-			}
-		}
-	} else {
-		for _, b := range buffers {
-			key, file, size, err := parseBufferFlag(b)
-			if err != nil {
-				return fs.usageErr(fmt.Sprintf("--buffer %q: %v", b, err))
-			}
-			var d []byte
-			if size >= 0 {
-				d = make([]byte, size)
-			} else if d, err = boundedread.ReadAny(file, maxInput); err != nil {
-				return fail(s, "run", err)
-			}
-			res.Buffers[key] = append(res.Buffers[key], &interp.Buffer{Data: d})
-			outs = append(outs, outFile{file, d})
-		}
-	}
-	// Checked before the dispatch, so a typo does not cost a long run.
-	toPrint, err := resolvePrints(prints, kernel, argData, res)
+	opts, err := k.options(s)
 	if err != nil {
 		return fs.usageErr(err.Error())
 	}
-	if kernel {
-		g, err := parseDims(*global, 0)
-		if err != nil || *global == "" {
-			return fs.usageErr("a Kernel needs --global X[,Y[,Z]]")
-		}
-		var l, off [3]uint32
-		if *local != "" {
-			if l, err = parseDims(*local, 1); err != nil {
-				return fs.usageErr("--local: " + err.Error())
-			}
-		}
-		if *offset != "" {
-			if off, err = parseDims(*offset, 0); err != nil {
-				return fs.usageErr("--offset: " + err.Error())
-			}
-		}
-		res.GlobalOffset = off
-		ctx, cancel := runContext(timeout)
-		defer cancel()
-		err = prog.DispatchND(ctx, g, l, res)
+	prog, err := interp.Compile(m, *k.entry, opts)
+	if err != nil {
+		return fail(s, "run", fmt.Errorf("%s: %w", name, err))
+	}
+	kr := &kernelRun{prog: prog, kernel: prog.ExecutionModel() == spirv.ExecutionModelKernel, entry: describeEntry(m, *k.entry),
+		res: &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}}, argData: map[int][]byte{}}
+	if code, ok := kr.bind(fs, k); !ok {
+		return code
+	}
+	toPrint, err := resolvePrints(k.prints, kr.kernel, kr.argData, kr.res)
+	if err != nil {
+		return fs.usageErr(err.Error())
+	}
+	dispatch, err := kr.dispatcher(k)
+	if err != nil {
+		return fs.usageErr(err.Error())
+	}
+	ctx, cancel := runContext(timeout)
+	defer cancel()
+	if err := dispatch(ctx); err != nil {
+		return fail(s, "run", timedOut(ctx, timeout, err))
+	}
+	return kr.finish(s, toPrint)
+}
+
+// options are the executor's options from the flags.
+func (k *kernelFlags) options(s stdio) (interp.Options, error) {
+	opts := interp.Options{SubgroupSize: *k.sgSize, MaxSteps: *k.maxSteps, Shuffle: *k.shuffle, Seed: *k.seed,
+		Strict: *k.strict, SeparateSubgroups: *k.separate, SpecConstants: map[uint32]uint64{}}
+	if *k.trace {
+		opts.Trace = s.err
+	}
+	for _, sp := range k.specs {
+		id, bits, err := parseSpecFlag(sp)
 		if err != nil {
-			return fail(s, "run", timedOut(ctx, timeout, err))
+			return opts, err
 		}
-	} else {
-		g, err := parseDims(*groups, 1)
-		if err != nil {
-			return fs.usageErr("--groups: " + err.Error())
-		}
-		ctx, cancel := runContext(timeout)
-		defer cancel()
-		if err := prog.Dispatch(ctx, g[0], g[1], g[2], res); err != nil {
-			return fail(s, "run", timedOut(ctx, timeout, err))
+		opts.SpecConstants[id] = bits
+	}
+	return opts, nil
+}
+
+// kernelRun is a kernel-mode run being put together: the program, the
+// resources the flags give it, and what to write after the dispatch.
+type kernelRun struct {
+	prog    *interp.Program
+	kernel  bool             // a Kernel (--arg), not a GLCompute shader (--buffer)
+	entry   *entryinfo.Entry // what it uses, as --list-args lists it; nil if unknown
+	res     *interp.Resources
+	argData map[int][]byte // Kernel: the global buffers, by argument
+	outs    []outFile
+}
+
+// outFile is a buffer written back to its file after the run.
+type outFile struct {
+	name string
+	data []byte
+}
+
+// bind reads --push and the Kernel's --arg or the shader's --buffer
+// values into the resources, and checks that every argument or binding
+// the entry point uses is given.
+func (kr *kernelRun) bind(fs *cmdFlags, k *kernelFlags) (code int, ok bool) {
+	var err error
+	if *k.push != "" {
+		if kr.res.PushConstants, err = boundedread.ReadAny(*k.push, maxInput); err != nil {
+			return fail(fs.s, "run", err), false
 		}
 	}
-	for _, o := range outs {
+	if kr.kernel {
+		if len(k.buffers) > 0 {
+			return fs.usageErr("a Kernel takes --arg, not --buffer"), false
+		}
+		return kr.bindArgs(fs, k.args)
+	}
+	if len(k.args) > 0 {
+		return fs.usageErr("a GLCompute shader takes --buffer, not --arg"), false
+	}
+	return kr.bindBuffers(fs, k.buffers)
+}
+
+// bindArgs sets the Kernel's arguments from the --arg values.
+func (kr *kernelRun) bindArgs(fs *cmdFlags, args []string) (code int, ok bool) {
+	n := kr.prog.NumArgs()
+	kr.res.Args = make([]interp.KernelArg, n)
+	seen := make([]bool, n)
+	for _, a := range args {
+		i, spec, err := parseArgFlag(a, n)
+		if err != nil {
+			return fs.usageErr(err.Error()), false
+		}
+		ka, file, err := kernelArg(kr.prog.Args()[i], spec)
+		if err != nil {
+			return fs.usageErr(fmt.Sprintf("--arg %q: %v", a, err)), false
+		}
+		kr.res.Args[i], seen[i] = ka, true
+		if ka.Kind == interp.ArgGlobal {
+			kr.argData[i] = ka.Global
+			if file != "" {
+				kr.outs = append(kr.outs, outFile{file, ka.Global})
+			}
+		}
+	}
+	for i, ok := range seen {
+		if !ok {
+			return fs.usageErr(fmt.Sprintf("kernel argument %d is not given (--arg %d=...)", i, i)), false
+		}
+	}
+	return 0, true
+}
+
+// bindBuffers binds the --buffer values and checks that every descriptor
+// the entry point uses has one.
+func (kr *kernelRun) bindBuffers(fs *cmdFlags, buffers []string) (code int, ok bool) {
+	for _, b := range buffers {
+		key, file, size, err := parseBufferFlag(b)
+		if err != nil {
+			return fs.usageErr(fmt.Sprintf("--buffer %q: %v", b, err)), false
+		}
+		var d []byte
+		if size >= 0 {
+			d = make([]byte, size)
+		} else if d, err = boundedread.ReadAny(file, maxInput); err != nil {
+			return fail(fs.s, "run", err), false
+		}
+		kr.res.Buffers[key] = append(kr.res.Buffers[key], &interp.Buffer{Data: d})
+		kr.outs = append(kr.outs, outFile{file, d})
+	}
+	if msg := kr.missing(); msg != "" {
+		return fs.usageErr(msg), false
+	}
+	return 0, true
+}
+
+// missing names the first buffer or push-constant block the shader uses
+// that the flags do not give, with the flag that gives it, or "".
+func (kr *kernelRun) missing() string {
+	if kr.entry == nil {
+		return ""
+	}
+	for _, b := range kr.entry.Bindings {
+		key := interp.BindingKey{Set: b.Set, Binding: b.Binding}
+		if strings.HasSuffix(b.Descriptor, "buffer") && len(kr.res.Buffers[key]) == 0 {
+			return fmt.Sprintf("binding %d:%d (%s, %s of %s) is not given: --buffer %d:%d=FILE[:SIZE] (--list-args lists them)",
+				b.Set, b.Binding, orID(b.Name, b.ID), b.Descriptor, b.Size, b.Set, b.Binding)
+		}
+	}
+	if p := kr.entry.Push; p != nil && kr.res.PushConstants == nil {
+		return fmt.Sprintf("the push constants (%s, %s) are not given: --push FILE (--list-args lists them)", orID(p.Name, p.ID), p.Size)
+	}
+	return ""
+}
+
+// describeEntry describes the compute entry point spvx run runs: the one
+// named, else the first GLCompute or Kernel one.
+func describeEntry(m *spirv.Module, name string) *entryinfo.Entry {
+	es, err := entryinfo.Describe(m)
+	if err != nil {
+		return nil
+	}
+	for i := range es {
+		e := &es[i]
+		compute := e.Model == spirv.ExecutionModelKernel || e.Model == spirv.ExecutionModelGLCompute
+		if compute && (name == "" || e.Name == name) {
+			return e
+		}
+	}
+	return nil
+}
+
+// dispatcher checks the sizes the flags give and returns the dispatch.
+func (kr *kernelRun) dispatcher(k *kernelFlags) (func(context.Context) error, error) {
+	if !kr.kernel {
+		g, err := parseDims(*k.groups, 1)
+		if err != nil {
+			return nil, fmt.Errorf("--groups: %v", err)
+		}
+		return func(ctx context.Context) error { return kr.prog.Dispatch(ctx, g[0], g[1], g[2], kr.res) }, nil
+	}
+	g, err := parseDims(*k.global, 0)
+	if err != nil || *k.global == "" {
+		return nil, errors.New("a Kernel needs --global X[,Y[,Z]]")
+	}
+	var l [3]uint32
+	if *k.local != "" {
+		if l, err = parseDims(*k.local, 1); err != nil {
+			return nil, fmt.Errorf("--local: %v", err)
+		}
+	}
+	if *k.offset != "" {
+		if kr.res.GlobalOffset, err = parseDims(*k.offset, 0); err != nil {
+			return nil, fmt.Errorf("--offset: %v", err)
+		}
+	}
+	return func(ctx context.Context) error { return kr.prog.DispatchND(ctx, g, l, kr.res) }, nil
+}
+
+// finish writes the buffers back to their files and prints the --print
+// ones.
+func (kr *kernelRun) finish(s stdio, toPrint []printJob) int {
+	for _, o := range kr.outs {
 		if err := os.WriteFile(o.name, o.data, 0o644); err != nil {
 			return fail(s, "run", err)
 		}
@@ -205,52 +288,6 @@ func looksLikeAmber(data []byte) bool {
 	return false
 }
 
-func parseDims(s string, fill uint32) ([3]uint32, error) {
-	d := [3]uint32{fill, fill, fill}
-	if fill == 0 {
-		d = [3]uint32{0, 1, 1}
-		if s == "" {
-			return d, nil
-		}
-	}
-	parts := strings.Split(s, ",")
-	if len(parts) > 3 {
-		return d, errors.New("at most three dimensions")
-	}
-	for i, p := range parts {
-		v, err := strconv.ParseUint(strings.TrimSpace(p), 0, 32)
-		if err != nil {
-			return d, fmt.Errorf("bad number %q", p)
-		}
-		d[i] = uint32(v)
-	}
-	for i := len(parts); i < 3; i++ {
-		d[i] = 1
-	}
-	return d, nil
-}
-
-// parseBufferFlag reads S:B=FILE[:SIZE]; size is -1 without :SIZE.
-func parseBufferFlag(v string) (interp.BindingKey, string, int, error) {
-	k, rest, ok := strings.Cut(v, "=")
-	ss, bs, ok2 := strings.Cut(k, ":")
-	if !ok || !ok2 || rest == "" {
-		return interp.BindingKey{}, "", 0, errors.New("want S:B=FILE[:SIZE]")
-	}
-	set, err1 := strconv.ParseUint(ss, 10, 32)
-	bind, err2 := strconv.ParseUint(bs, 10, 32)
-	if err1 != nil || err2 != nil {
-		return interp.BindingKey{}, "", 0, errors.New("bad set or binding")
-	}
-	file, size := rest, -1
-	if i := strings.LastIndex(rest, ":"); i > 0 {
-		if n, err := strconv.ParseUint(rest[i+1:], 0, 31); err == nil {
-			file, size = rest[:i], int(n)
-		}
-	}
-	return interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}, file, size, nil
-}
-
 // kernelArg reads the --arg value spec for a parameter described by info,
 // checking first that its form fits the parameter: a by-value scalar takes
 // TYPE:VALUE of its size (a bare 100 is refused, not opened as a file
@@ -271,9 +308,18 @@ func kernelArg(info interp.ArgInfo, spec string) (interp.KernelArg, string, erro
 	case t == "local" && typed && info.Storage != spirv.StorageClassWorkgroup:
 		return interp.KernelArg{}, "", errors.New("local:SIZE is for a Workgroup (__local) pointer; this one is not")
 	}
-	ka, file, err := parseKernelArg(spec)
+	ka, file, err := loadKernelArg(spec)
 	if err == nil && info.Storage == spirv.StorageClassFunction && ka.Kind == interp.ArgGlobal {
 		ka = interp.KernelArg{Kind: interp.ArgBytes, Bytes: ka.Global} // byval: the bytes are the value
+	}
+	return ka, file, err
+}
+
+// loadKernelArg reads an --arg value, and for FILE the file's bytes.
+func loadKernelArg(v string) (interp.KernelArg, string, error) {
+	ka, file, read, err := parseArgValue(v)
+	if err == nil && read {
+		ka.Global, err = boundedread.ReadAny(file, maxInput)
 	}
 	return ka, file, err
 }
@@ -290,113 +336,25 @@ type printJob struct {
 func resolvePrints(prints []string, kernel bool, argData map[int][]byte, res *interp.Resources) ([]printJob, error) {
 	var out []printJob
 	for _, p := range prints {
-		parts := strings.Split(p, ":")
-		j := printJob{label: p[:max(strings.LastIndex(p, ":"), 0)], typ: parts[len(parts)-1]}
-		switch {
-		case kernel && len(parts) == 2:
-			n, err := strconv.Atoi(parts[0])
-			if err != nil || argData[n] == nil {
-				return nil, fmt.Errorf("--print %q: argument %s is not a buffer given with --arg %s=FILE[:SIZE]", p, parts[0], parts[0])
+		f, err := parsePrintFlag(p, kernel)
+		if err != nil {
+			return nil, err
+		}
+		j := printJob{label: f.label, typ: f.typ}
+		if kernel {
+			if j.data = argData[f.arg]; j.data == nil {
+				return nil, fmt.Errorf("--print %q: argument %d is not a buffer given with --arg %d=FILE[:SIZE]", p, f.arg, f.arg)
 			}
-			j.data = argData[n]
-		case !kernel && len(parts) == 3:
-			set, err1 := strconv.ParseUint(parts[0], 10, 32)
-			bind, err2 := strconv.ParseUint(parts[1], 10, 32)
-			bs := res.Buffers[interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}]
-			if err1 != nil || err2 != nil || len(bs) == 0 {
-				return nil, fmt.Errorf("--print %q: no buffer at set %s, binding %s: give it with --buffer %s:%s=FILE[:SIZE]", p, parts[0], parts[1], parts[0], parts[1])
+		} else {
+			bs := res.Buffers[f.key]
+			if len(bs) == 0 {
+				return nil, fmt.Errorf("--print %q: no buffer at set %d, binding %d: give it with --buffer %d:%d=FILE[:SIZE]", p, f.key.Set, f.key.Binding, f.key.Set, f.key.Binding)
 			}
 			j.data = bs[0].Data
-		default:
-			return nil, fmt.Errorf("--print %q: want S:B:TYPE (Kernel: N:TYPE)", p)
-		}
-		if bufferTypeSizes[j.typ] == 0 {
-			return nil, fmt.Errorf("--print %q: unknown type %q (want u8..u64, i8..i64, f16, f32, f64 or hex)", p, j.typ)
 		}
 		out = append(out, j)
 	}
 	return out, nil
-}
-
-// parseKernelArg reads FILE, FILE:SIZE, TYPE:VALUE or local:SIZE; it
-// returns the file to write back for buffers.
-func parseKernelArg(v string) (interp.KernelArg, string, error) {
-	a, b, hasColon := strings.Cut(v, ":")
-	if hasColon && a == "local" {
-		n, err := strconv.ParseUint(b, 0, 31)
-		if err != nil {
-			return interp.KernelArg{}, "", errors.New("bad local size")
-		}
-		return interp.KernelArg{Kind: interp.ArgLocal, LocalSize: int(n)}, "", nil
-	}
-	if hasColon {
-		if bits, w, ok := parseTyped(a, b); ok {
-			_ = w
-			return interp.KernelArg{Kind: interp.ArgScalar, Scalar: bits}, "", nil
-		}
-		if i := strings.LastIndex(v, ":"); i > 0 {
-			if n, err := strconv.ParseUint(v[i+1:], 0, 31); err == nil {
-				return interp.KernelArg{Kind: interp.ArgGlobal, Global: make([]byte, n)}, v[:i], nil
-			}
-		}
-	}
-	d, err := boundedread.ReadAny(v, maxInput)
-	if err != nil {
-		return interp.KernelArg{}, "", err
-	}
-	return interp.KernelArg{Kind: interp.ArgGlobal, Global: d}, v, nil
-}
-
-// parseTyped reads a scalar TYPE:VALUE into raw bits.
-func parseTyped(typ, val string) (uint64, int, bool) {
-	switch typ {
-	case "i8", "i16", "i32", "i64":
-		w, _ := strconv.Atoi(typ[1:])
-		v, err := strconv.ParseInt(val, 0, w)
-		if err != nil {
-			return 0, 0, false
-		}
-		return uint64(v) & (1<<w - 1 | (^uint64(0))*boolBit(w == 64)), w, true
-	case "u8", "u16", "u32", "u64":
-		w, _ := strconv.Atoi(typ[1:])
-		v, err := strconv.ParseUint(val, 0, w)
-		return v, w, err == nil
-	case "f16":
-		f, err := strconv.ParseFloat(val, 64)
-		return uint64(mx.HalfFromFloat64(f, mx.RTE)), 16, err == nil
-	case "f32":
-		f, err := strconv.ParseFloat(val, 32)
-		return uint64(math.Float32bits(float32(f))), 32, err == nil
-	case "f64":
-		f, err := strconv.ParseFloat(val, 64)
-		return math.Float64bits(f), 64, err == nil
-	}
-	return 0, 0, false
-}
-
-func boolBit(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func parseSpecValue(v string) (uint64, error) {
-	if t, val, ok := strings.Cut(v, ":"); ok {
-		if bits, _, ok := parseTyped(t, val); ok {
-			return bits, nil
-		}
-		return 0, errors.New("bad typed value")
-	}
-	if strings.ContainsAny(v, ".eE") && !strings.HasPrefix(v, "0x") {
-		f, err := strconv.ParseFloat(v, 32)
-		return uint64(math.Float32bits(float32(f))), err
-	}
-	if strings.HasPrefix(v, "-") {
-		i, err := strconv.ParseInt(v, 0, 64)
-		return uint64(i), err
-	}
-	return strconv.ParseUint(v, 0, 64)
 }
 
 // bufferTypeSizes are the element types --print knows, with their sizes.

@@ -50,9 +50,17 @@ func TestRunErrors(t *testing.T) {
 	if code != exitRejected || !strings.Contains(out, "FAIL "+am+": "+am+":3: SHADER must not be empty") {
 		t.Errorf("amber: exit %d, %q %q", code, out, errs)
 	}
+	// What the shader uses and the flags do not give is named before the
+	// dispatch, with the flag that gives it.
 	_, errs, code = runCLI(t, nil, "run", "../../examples/saxpy.spv", "--groups", "1")
-	if code != exitRejected || !strings.Contains(errs, "push constants") {
+	if code != exitUsage || !strings.Contains(errs, "binding 0:0 (X, storage buffer of 4 bytes per element) is not given: --buffer 0:0=FILE[:SIZE]") {
 		t.Errorf("missing buffer: exit %d, %q", code, errs)
+	}
+	tmp := t.TempDir()
+	bufs := []string{"--buffer", "0:0=" + tmp + "/x:16", "--buffer", "0:1=" + tmp + "/y:16", "--buffer", "0:2=" + tmp + "/s:16"}
+	_, errs, code = runCLI(t, nil, append([]string{"run", "../../examples/saxpy.spv"}, bufs...)...)
+	if code != exitUsage || !strings.Contains(errs, "the push constants (P, 8 bytes) are not given: --push FILE") {
+		t.Errorf("missing push constants: exit %d, %q", code, errs)
 	}
 	_, _, code = runCLI(t, nil, "run")
 	if code != exitUsage {

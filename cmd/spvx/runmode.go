@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -137,29 +136,16 @@ func declareScriptFlags(fs *cmdFlags, a *scriptFlags) {
 	fs.BoolVar(&a.noValidate, "no-validate", false, "do not validate compiled shaders with spvx val (amber validates with spirv-val)")
 	fs.BoolVar(&a.noValidate, "disable-spirv-val", false, "amber's name for --no-validate")
 	a.cache = fs.String("cache", defaultCacheDir(), "keep compiled GLSL in `DIR` across runs (\"\" for none)")
-	a.parseOnly = fs.Bool("p", false, "parse the scripts only; run nothing (amber's -p)")
-	fs.BoolFunc("q", "no summary line (amber's -q)", func(v string) error { return setBool(&a.quiet, v, true) })
-	fs.BoolFunc("s", "print the summary line, the default (amber's -s; the last of -q and -s wins)", func(v string) error { return setBool(&a.quiet, v, false) })
-	fs.BoolFunc("d", "amber's \"disable validation layers\": spvx has none, so it changes nothing", func(v string) error { return setBool(new(bool), v, true) })
+	a.parseOnly = fs.Bool("p", false, "parse each script and compile (and validate) its shaders; run nothing (amber's -p)")
+	fs.BoolFunc("q", "no summary line (amber's -q)", func(v string) error { return setTo(&a.quiet, v, true) })
+	fs.BoolFunc("s", "print the summary line, the default (amber's -s; the last of -q and -s wins)", func(v string) error { return setTo(&a.quiet, v, false) })
+	fs.BoolFunc("d", "amber's \"disable validation layers\": spvx has none, so it changes nothing", func(v string) error { return setTo(new(bool), v, true) })
 	fs.Func("v", "amber's engine version `MAJOR.MINOR` (e.g. 1.1): checked; the CPU device has one version", func(v string) error {
-		var major, minor uint
-		if n, err := fmt.Sscanf(v, "%d.%d", &major, &minor); n != 2 || err != nil {
-			return fmt.Errorf("want MAJOR.MINOR such as 1.1")
-		}
 		a.engineVersion = v
-		return nil
+		return checkVersionForm(v)
 	})
 	a.dumpFile = fs.String("b", "", "after the run, write the buffers -B names to `FILE` as amber does: the name, then hex bytes (one script only)")
-	fs.Var(&a.dumpBuffers, "B", "buffer to dump with -b: `[SET:]BINDING` of the last RUN (default 0:0; repeatable)")
-}
-
-// setBool sets *b to to when the flag's value v is true (a bare flag).
-func setBool(b *bool, v string, to bool) error {
-	on, err := strconv.ParseBool(v)
-	if on {
-		*b = to
-	}
-	return err
+	fs.Var(&a.dumpBuffers, "B", "buffer to dump with -b: the one `[PIPELINE:][SET:]BINDING` binds (default: the first pipeline's 0:0), as the script left it (repeatable)")
 }
 
 // help returns spvx run's help page: both modes' flags, under headings.

@@ -20,127 +20,163 @@ import (
 )
 
 // runScriptFiles is spvx run in script mode: Amber scripts on engine.
-func runScriptFiles(fs *cmdFlags, a *scriptFlags, timeoutD time.Duration, args []string, engine amber.Engine) int {
+func runScriptFiles(fs *cmdFlags, a *scriptFlags, timeout time.Duration, args []string, engine amber.Engine) int {
 	stdout, stderr := fs.s.out, fs.s.err
-	jobs, verbose, jsonOut, junit, htmlOut := a.jobs, a.logCommands, a.json, a.junit, a.html
-	listUnsupported, deviceInfo, stats := a.listUnsupported, a.devInfo, a.stats
-	timeout := &timeoutD
 	dev := amber.DefaultDevice()
-	if *deviceInfo {
+	if *a.devInfo {
 		dev.Print(stdout)
 		return exitOK
 	}
-	if len(args) == 0 {
-		return fs.usageErr("no scripts given")
-	}
-	if *jobs < 1 {
-		return fs.usageErr("-j must be at least 1")
-	}
-	if *a.dumpFile != "" && len(args) != 1 {
-		return fs.usageErr("-b dumps the buffers of one script; give one SCRIPT")
-	}
-	if *a.dumpFile == "" && len(a.dumpBuffers) > 0 {
-		return fs.usageErr("-B names a buffer for -b FILE, which is not given")
-	}
-	dumps, err := parseDumpBuffers(a.dumpBuffers)
-	if err != nil {
-		return fs.usageErr(err.Error())
+	extract, msg := a.check(args)
+	if msg != "" {
+		return fs.usageErr(msg)
 	}
 	paths, err := findScripts(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "spvx run: %v\n", err)
 		return exitRejected
 	}
-	if *listUnsupported {
+	if *a.listUnsupported {
 		return listUnsupportedMain(paths, stdout, dev)
 	}
+	opt := amber.Options{Engine: engine, Device: dev, NoValidate: a.noValidate, Timeout: timeout,
+		Compile:     amber.CompileOptions{TargetEnv: a.targetEnv, CacheDir: *a.cache},
+		CompileOnly: *a.parseOnly, Extract: extract}
 	if *a.parseOnly {
-		return parseScripts(paths, stderr)
+		return compileOnlyReport(amber.RunAll(context.Background(), paths, opt, *a.jobs).Wait(), stderr)
 	}
-	var capture *captureEngine
-	if *a.dumpFile != "" {
-		capture = &captureEngine{Engine: engine, want: dumps}
-		engine = capture
-	}
-	opt := amber.Options{Engine: engine, Device: dev, NoValidate: a.noValidate, Timeout: *timeout,
-		Compile: amber.CompileOptions{TargetEnv: a.targetEnv, CacheDir: *a.cache}}
-	if *verbose && !*jsonOut {
+	if *a.logCommands && !*a.json {
 		opt.Log = stdout // with -j above 1, RunAll keeps each script's log for runs.Log
 	}
 	start := time.Now()
-	runs := amber.RunAll(context.Background(), paths, opt, *jobs)
-	term := isTerminal(stdout) && !*jsonOut
-	var pass, fail, skip int
-	for i := range paths {
-		if term {
-			// Wait for the script in order, showing progress meanwhile.
-			t := time.NewTicker(200 * time.Millisecond)
-		wait:
-			for {
-				select {
-				case <-runs.Done(i):
-					break wait
-				case <-t.C:
-					fmt.Fprintf(stdout, "\r\033[K[%d/%d] %s", i, len(paths), paths[i])
-				}
-			}
-			t.Stop()
-			fmt.Fprint(stdout, "\r\033[K")
-		}
-		r := runs.Result(i)
-		switch r.Status {
-		case amber.Pass:
-			pass++
-		case amber.Fail:
-			fail++
-		default:
-			skip++
-		}
-		if *jsonOut {
-			writeJSONResult(stdout, r)
-			continue
-		}
-		stdout.Write(runs.Log(i))
-		printResult(stdout, r, *verbose)
-	}
-	results := runs.Wait()
-	summary := fmt.Sprintf("%d passed, %d failed, %d skipped (%.2f s)", pass, fail, skip, time.Since(start).Seconds())
+	results, failed := reportRuns(stdout, a, paths, amber.RunAll(context.Background(), paths, opt, *a.jobs))
+	summary := fmt.Sprintf("%d passed, %d failed, %d skipped (%.2f s)", countStatus(results, amber.Pass), failed, countStatus(results, amber.SkipStatus), time.Since(start).Seconds())
 	switch {
 	case a.quiet:
-	case *jsonOut:
+	case *a.json:
 		fmt.Fprintln(stderr, summary)
 	default:
 		fmt.Fprintln(stdout, summary)
 	}
-	if capture != nil {
-		if err := os.WriteFile(*a.dumpFile, capture.dump(), 0o644); err != nil {
-			fmt.Fprintf(stderr, "spvx run: %v\n", err)
-			return exitRejected
-		}
-	}
-	if *stats {
-		w := stdout
-		if *jsonOut {
-			w = stderr
-		}
-		printStats(w, results)
-	}
-	if *junit != "" {
-		if err := writeJUnit(*junit, results, time.Since(start)); err != nil {
-			fmt.Fprintf(stderr, "spvx run: %v\n", err)
-			return exitRejected
-		}
-	}
-	if *htmlOut != "" {
-		if err := writeHTMLReport(*htmlOut, results, time.Since(start)); err != nil {
-			fmt.Fprintf(stderr, "spvx run: %v\n", err)
-			return exitRejected
-		}
-	}
-	if fail > 0 {
+	if !writeScriptReports(fs.s, a, results, time.Since(start)) || failed > 0 {
 		return exitRejected
 	}
 	return exitOK
+}
+
+// check checks the script-mode flags against each other and the files,
+// returning -B's buffers (for -b) or a usage error.
+func (a *scriptFlags) check(args []string) (extract []amber.BufferID, msg string) {
+	switch {
+	case len(args) == 0:
+		return nil, "no scripts given"
+	case *a.jobs < 1:
+		return nil, "-j must be at least 1"
+	case *a.dumpFile == "" && len(a.dumpBuffers) > 0:
+		return nil, "-B names a buffer for -b FILE, which is not given"
+	case *a.dumpFile == "":
+		return nil, ""
+	case *a.parseOnly:
+		return nil, "-b dumps buffers after a run, and -p runs nothing"
+	case len(args) != 1:
+		return nil, "-b dumps the buffers of one script; give one SCRIPT"
+	}
+	ids := a.dumpBuffers
+	if len(ids) == 0 {
+		ids = []string{"0:0"} // amber's default: the first pipeline's 0:0
+	}
+	for _, v := range ids {
+		id, err := amber.ParseBufferID(v)
+		if err != nil {
+			return nil, "-B " + err.Error()
+		}
+		extract = append(extract, id)
+	}
+	return extract, ""
+}
+
+// reportRuns prints each script's result in path order as it finishes
+// (with a progress line on a terminal) and returns the results and how
+// many failed.
+func reportRuns(stdout io.Writer, a *scriptFlags, paths []string, runs *amber.Runs) ([]amber.Result, int) {
+	term := isTerminal(stdout) && !*a.json
+	failed := 0
+	for i := range paths {
+		if term {
+			waitShowing(stdout, runs.Done(i), fmt.Sprintf("[%d/%d] %s", i, len(paths), paths[i]))
+		}
+		r := runs.Result(i)
+		if r.Status == amber.Fail {
+			failed++
+		}
+		if *a.json {
+			writeJSONResult(stdout, r)
+			continue
+		}
+		stdout.Write(runs.Log(i))
+		printResult(stdout, r, *a.logCommands)
+	}
+	return runs.Wait(), failed
+}
+
+// waitShowing waits for done, showing progress on the terminal meanwhile.
+func waitShowing(w io.Writer, done <-chan struct{}, progress string) {
+	t := time.NewTicker(200 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			fmt.Fprint(w, "\r\033[K")
+			return
+		case <-t.C:
+			fmt.Fprintf(w, "\r\033[K%s", progress)
+		}
+	}
+}
+
+// countStatus counts the results with status st.
+func countStatus(results []amber.Result, st amber.Status) int {
+	n := 0
+	for _, r := range results {
+		if r.Status == st {
+			n++
+		}
+	}
+	return n
+}
+
+// writeScriptReports writes what the flags ask for after the summary: the
+// -b buffer dump, --stats, --junit and --html. It reports whether all
+// were written (and every -B buffer found).
+func writeScriptReports(s stdio, a *scriptFlags, results []amber.Result, total time.Duration) bool {
+	ok := true
+	report := func(err error) {
+		if err != nil {
+			fmt.Fprintf(s.err, "spvx run: %v\n", err)
+			ok = false
+		}
+	}
+	// A script that did not parse has no buffers, and amber then writes
+	// no file.
+	if *a.dumpFile != "" && results[0].Extractions != nil {
+		file, found := dumpFile(results[0].Extractions, s.err)
+		ok = ok && found
+		report(os.WriteFile(*a.dumpFile, file, 0o644))
+	}
+	if *a.stats {
+		w := s.out
+		if *a.json {
+			w = s.err
+		}
+		printStats(w, results)
+	}
+	if *a.junit != "" {
+		report(writeJUnit(*a.junit, results, total))
+	}
+	if *a.html != "" {
+		report(writeHTMLReport(*a.html, results, total))
+	}
+	return ok
 }
 
 // maxReportSource bounds the script text a report shows.

@@ -218,8 +218,9 @@ func TestRunFlagsAnywhere(t *testing.T) {
 	}
 }
 
-// TestRunParseOnly: -p parses and runs nothing; a script that does not
-// parse fails with its FILE:LINE.
+// TestRunParseOnly: -p parses and compiles and runs nothing; a script
+// that does not parse, or whose shader does not validate, fails with its
+// FILE:LINE.
 func TestRunParseOnly(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := runScriptsMain([]string{"-p", td + "emd.amber"}, &out, &errb, blockEngine{})
@@ -233,7 +234,45 @@ func TestRunParseOnly(t *testing.T) {
 	if code != exitRejected || !strings.Contains(errb.String(), bad+":2") {
 		t.Errorf("-p bad.amber: exit %d, %q", code, errb.String())
 	}
+	// A shader that parses but does not validate fails under -p, as its
+	// run would, unless validation is off.
+	invalid := filepath.Join(t.TempDir(), "invalid.amber")
+	os.WriteFile(invalid, []byte(invalidShaderScript), 0o644)
+	errb.Reset()
+	code = runScriptsMain([]string{"-p", invalid}, &out, &errb, blockEngine{})
+	if code != exitRejected || !strings.Contains(errb.String(), invalid+":2: shader s fails validation") {
+		t.Errorf("-p invalid.amber: exit %d, %q", code, errb.String())
+	}
+	errb.Reset()
+	if code = runScriptsMain([]string{"-p", "--disable-spirv-val", invalid}, &out, &errb, blockEngine{}); code != exitOK || errb.Len() != 0 {
+		t.Errorf("-p --disable-spirv-val invalid.amber: exit %d, %q", code, errb.String())
+	}
 }
+
+// invalidShaderScript's shader assembles but fails validation: OpIAdd
+// on floats.
+const invalidShaderScript = `#!amber
+SHADER compute s SPIRV-ASM
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%f1 = OpConstant %float 1
+%main = OpFunction %void None %fn
+%l = OpLabel
+%x = OpIAdd %uint %f1 %f1
+OpReturn
+OpFunctionEnd
+END
+PIPELINE compute p
+  ATTACH s
+END
+RUN p 1 1 1
+`
 
 func TestRunScriptsStats(t *testing.T) {
 	out, _, _ := runScriptsT(t, "--stats", td+"emd.amber", td+"fail_int.amber", td+"fail_buffer.amber")
@@ -282,8 +321,8 @@ func (countEngine) Run(_ context.Context, job *amber.Job) error {
 	return nil
 }
 
-// TestRunDumpBuffer: -b FILE -B [SET:]BINDING writes the buffer after the
-// run as amber does; a pipeline name in -B is refused with what to give.
+// TestRunDumpBuffer: -b FILE -B [PIPELINE:][SET:]BINDING writes the
+// buffers after the run as amber does.
 func TestRunDumpBuffer(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "s.amber")
@@ -315,9 +354,20 @@ RUN p 1 1 1
 	if code != exitOK || err != nil || string(b) != want {
 		t.Errorf("exit %d (%s %s), dump %q, want %q", code, out.String(), errb.String(), b, want)
 	}
+	// A pipeline's name picks its binding; a wrong one fails, naming it,
+	// and leaves amber's empty line in the file.
 	errb.Reset()
-	code = runScriptsMain([]string{script, "-b", dump, "-B", "p:0:1"}, &out, &errb, countEngine{})
-	if code != exitUsage || !strings.Contains(errb.String(), "-B p:0:1: spvx does not take a pipeline name") {
-		t.Errorf("-B p:0:1: exit %d, %q", code, errb.String())
+	code = runScriptsMain([]string{"--no-validate", script, "-b", dump, "-B", "p:0:1", "-B", "q:0:1", "-B", "0:0"}, &out, &errb, countEngine{})
+	b, _ = os.ReadFile(dump)
+	want = "p:0:1\n 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n 10 11 12 13\nq:0:1\n\n0:0\n\n"
+	if code != exitRejected || string(b) != want ||
+		!strings.Contains(errb.String(), `spvx run: -B q:0:1: `+script+` has no pipeline "q"`) ||
+		!strings.Contains(errb.String(), "spvx run: -B 0:0: pipeline p binds no buffer at descriptor set 0, binding 0") {
+		t.Errorf("-B p:0:1 q:0:1 0:0: exit %d, %q, dump %q, want %q", code, errb.String(), b, want)
+	}
+	errb.Reset()
+	code = runScriptsMain([]string{script, "-b", dump, "-B", "p:x"}, &out, &errb, countEngine{})
+	if code != exitUsage || !strings.Contains(errb.String(), "-B invalid buffer id: p:x") {
+		t.Errorf("-B p:x: exit %d, %q", code, errb.String())
 	}
 }

@@ -60,9 +60,55 @@ func runVal(args []string, s stdio) int {
 	// spvx val big.spv).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	fs := newFlagSet("val", valUsage, s)
-	var opts val.Options
-	env := fs.String("target-env", "spv1.6", "")
-	lim := &opts.Limits
+	v := declareValFlags(fs)
+	files, code, ok := fs.parse(args)
+	if !ok {
+		return code
+	}
+	if *v.version {
+		printValVersion(s.out)
+		return exitOK
+	}
+	e, err := val.ParseEnv(*v.env)
+	if err != nil {
+		return fs.usageErr(err.Error())
+	}
+	v.opts.Env = e
+	if v.opts.BeforeHLSLLegalization {
+		v.opts.RelaxLogicalPointer = true
+	}
+	if len(files) == 0 {
+		files = []string{"-"} // spirv-val reads standard input without a file
+	}
+	out := bufio.NewWriter(s.err)
+	defer out.Flush()
+	status := exitOK
+	var diags []valDiag
+	for _, name := range files {
+		d, ok := v.validateFile(name, len(files) > 1, out, s)
+		diags = append(diags, d...)
+		if !ok {
+			status = exitRejected
+		}
+	}
+	if *v.json {
+		writeValJSON(s, diags)
+	}
+	return status
+}
+
+// valFlags are spvx val's flags: spirv-val's options and spvx's own.
+type valFlags struct {
+	opts               val.Options
+	env                *string
+	version, all, json *bool
+}
+
+// declareValFlags declares spvx val's flags (their help is valUsage).
+func declareValFlags(fs *cmdFlags) *valFlags {
+	v := &valFlags{}
+	v.env = fs.String("target-env", "spv1.6", "")
+	lim := &v.opts.Limits
 	for _, l := range []struct {
 		name string
 		p    *uint32
@@ -73,133 +119,107 @@ func runVal(args []string, s stdio) int {
 		{"max-control-flow-nesting-depth", &lim.MaxControlFlowNestingDepth},
 		{"max-access-chain-indexes", &lim.MaxAccessChainIndexes}, {"max-id-bound", &lim.MaxIDBound},
 	} {
-		fs.Func(l.name, "", func(v string) error {
-			var n uint32
-			if _, err := fmt.Sscan(v, &n); err != nil || n == 0 {
-				return fmt.Errorf("invalid value %q", v)
-			}
-			*l.p = n
-			return nil
-		})
+		fs.Func(l.name, "", func(s string) (err error) { *l.p, err = parsePositive(s); return err })
 	}
-	fs.BoolVar(&opts.RelaxLogicalPointer, "relax-logical-pointer", false, "")
-	fs.BoolVar(&opts.RelaxBlockLayout, "relax-block-layout", false, "")
-	fs.BoolVar(&opts.UniformBufferStandardLayout, "uniform-buffer-standard-layout", false, "")
-	fs.BoolVar(&opts.ScalarBlockLayout, "scalar-block-layout", false, "")
-	fs.BoolVar(&opts.WorkgroupScalarBlockLayout, "workgroup-scalar-block-layout", false, "")
-	fs.BoolVar(&opts.SkipBlockLayout, "skip-block-layout", false, "")
-	fs.BoolVar(&opts.RelaxStructStore, "relax-struct-store", false, "")
-	fs.BoolVar(&opts.AllowLocalSizeID, "allow-localsizeid", false, "")
-	fs.BoolVar(&opts.BeforeHLSLLegalization, "before-hlsl-legalization", false, "")
-	fs.BoolVar(&opts.AllowOffsetTextureOperand, "allow-offset-texture-operand", false, "")
-	fs.BoolVar(&opts.AllowVulkan32BitBitwise, "allow-vulkan-32-bit-bitwise", false, "")
+	o := &v.opts
+	for name, p := range map[string]*bool{
+		"relax-logical-pointer": &o.RelaxLogicalPointer, "relax-block-layout": &o.RelaxBlockLayout,
+		"uniform-buffer-standard-layout": &o.UniformBufferStandardLayout, "scalar-block-layout": &o.ScalarBlockLayout,
+		"workgroup-scalar-block-layout": &o.WorkgroupScalarBlockLayout, "skip-block-layout": &o.SkipBlockLayout,
+		"relax-struct-store": &o.RelaxStructStore, "allow-localsizeid": &o.AllowLocalSizeID,
+		"before-hlsl-legalization": &o.BeforeHLSLLegalization, "allow-offset-texture-operand": &o.AllowOffsetTextureOperand,
+		"allow-vulkan-32-bit-bitwise": &o.AllowVulkan32BitBitwise, "all": &o.All, "spec-strict": &o.SpecStrict,
+	} {
+		fs.BoolVar(p, name, false, "")
+	}
 	for _, l := range []struct {
 		name string
 		p    *val.DescriptorLayout
 	}{
-		{"buffer-descriptor-layout", &opts.BufferDescriptorLayout}, {"image-descriptor-layout", &opts.ImageDescriptorLayout},
-		{"sampler-descriptor-layout", &opts.SamplerDescriptorLayout}, {"tensor-descriptor-layout", &opts.TensorDescriptorLayout},
+		{"buffer-descriptor-layout", &o.BufferDescriptorLayout}, {"image-descriptor-layout", &o.ImageDescriptorLayout},
+		{"sampler-descriptor-layout", &o.SamplerDescriptorLayout}, {"tensor-descriptor-layout", &o.TensorDescriptorLayout},
 	} {
-		fs.Func(l.name, "", func(v string) error {
-			var d val.DescriptorLayout
-			if n, err := fmt.Sscanf(v, "%d:%d", &d.Size, &d.Align); err != nil || n != 2 || d.Size == 0 || d.Align == 0 {
-				return fmt.Errorf("invalid value %q (want SIZE:ALIGN, both positive)", v)
-			}
-			*l.p = d
-			return nil
+		fs.Func(l.name, "", func(s string) error {
+			size, align, err := parseSizeAlign(s)
+			*l.p = val.DescriptorLayout{Size: size, Align: align}
+			return err
 		})
 	}
-	version := fs.Bool("version", false, "")
-	fs.BoolVar(&opts.All, "all", false, "")
-	fs.BoolVar(&opts.SpecStrict, "spec-strict", false, "")
-	asJSON := fs.Bool("json", false, "")
-	files, code, ok := fs.parse(args)
-	if !ok {
-		return code
+	v.version = fs.Bool("version", false, "")
+	v.json = fs.Bool("json", false, "")
+	return v
+}
+
+// printValVersion is val --version: the build, then the target
+// environments, as spirv-val --version lists them.
+func printValVersion(w io.Writer) {
+	printVersion(w)
+	fmt.Fprintln(w, "Targets:")
+	for _, name := range val.EnvNames() {
+		e, _ := val.ParseEnv(name)
+		fmt.Fprintf(w, "  %s\n", e.Description())
 	}
-	if *version {
-		printVersion(s.out)
-		fmt.Fprintln(s.out, "Targets:")
-		for _, name := range val.EnvNames() {
-			e, _ := val.ParseEnv(name)
-			fmt.Fprintf(s.out, "  %s\n", e.Description())
-		}
-		return exitOK
-	}
-	e, err := val.ParseEnv(*env)
+}
+
+// validateFile validates one file, printing its errors to out as
+// spirv-val does (after "FILE:" when there are several files), or, with
+// --json, returning them. ok is false when the module is not valid.
+func (v *valFlags) validateFile(name string, several bool, out io.Writer, s stdio) (diags []valDiag, ok bool) {
+	m, text, err := loadValModule(name, *v.env, s)
 	if err != nil {
-		return fs.usageErr(err.Error())
-	}
-	opts.Env = e
-	if opts.BeforeHLSLLegalization {
-		opts.RelaxLogicalPointer = true
-	}
-	if len(files) == 0 {
-		files = []string{"-"} // spirv-val reads standard input without a file
-	}
-	out := bufio.NewWriter(s.err)
-	defer out.Flush()
-	several := len(files) > 1
-	status := exitOK
-	var diags []valDiag
-	for _, name := range files {
-		m, text, err := loadValModule(name, *env, s)
-		if err != nil {
-			status = exitRejected
-			if *asJSON {
-				diags = append(diags, valDiag{File: name, Inst: -1, Message: err.Error()})
-				continue
-			}
-			if several {
-				fmt.Fprintf(out, "%s:\n", name)
-			}
-			if d, ok := val.FromDecodeError(err); ok {
-				fmt.Fprintf(out, "error: line %d: %s\n", d.Line(), d.Msg)
-			} else {
-				fmt.Fprintf(out, "error: %v\n", err)
-			}
-			continue
+		if *v.json {
+			return []valDiag{{File: name, Inst: -1, Message: err.Error()}}, false
 		}
-		verr := val.Validate(m, opts)
-		if verr == nil {
-			continue
-		}
-		status = exitRejected
-		var list val.ErrorList
-		if !errors.As(verr, &list) {
-			fmt.Fprintf(out, "error: %v\n", verr)
-			continue
-		}
-		texts := val.ErrorTexts(m, list)
-		where := instructionPlaces(m, text)
-		if several && !*asJSON {
+		if several {
 			fmt.Fprintf(out, "%s:\n", name)
 		}
-		for k, d := range list {
-			text := texts[k]
-			at := ""
-			if where != nil && d.Inst >= 0 && d.Inst < len(where) {
-				at = fmt.Sprintf("%s:%d:%d", name, where[d.Inst].line, where[d.Inst].col)
-			}
-			if *asJSON {
-				diags = append(diags, valDiag{File: name, Inst: d.Inst, Word: d.Word, Line: d.Line(),
-					Pos: at, Message: d.Msg, VUID: d.VUID, Text: text})
-				continue
-			}
-			printValError(out, d, text, at)
+		if d, ok := val.FromDecodeError(err); ok {
+			fmt.Fprintf(out, "error: line %d: %s\n", d.Line(), d.Msg)
+		} else {
+			fmt.Fprintf(out, "error: %v\n", err)
 		}
+		return nil, false
 	}
-	if *asJSON {
-		if diags == nil {
-			diags = []valDiag{}
-		}
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(diags); err != nil {
-			fmt.Fprintf(s.err, "spvx val: %v\n", err)
-		}
+	verr := val.Validate(m, v.opts)
+	if verr == nil {
+		return nil, true
 	}
-	return status
+	var list val.ErrorList
+	if !errors.As(verr, &list) {
+		fmt.Fprintf(out, "error: %v\n", verr)
+		return nil, false
+	}
+	texts := val.ErrorTexts(m, list)
+	where := instructionPlaces(m, text)
+	if several && !*v.json {
+		fmt.Fprintf(out, "%s:\n", name)
+	}
+	for k, d := range list {
+		at := ""
+		if where != nil && d.Inst >= 0 && d.Inst < len(where) {
+			at = fmt.Sprintf("%s:%d:%d", name, where[d.Inst].line, where[d.Inst].col)
+		}
+		if *v.json {
+			diags = append(diags, valDiag{File: name, Inst: d.Inst, Word: d.Word, Line: d.Line(),
+				Pos: at, Message: d.Msg, VUID: d.VUID, Text: texts[k]})
+			continue
+		}
+		printValError(out, d, texts[k], at)
+	}
+	return diags, false
+}
+
+// writeValJSON writes --json's diagnostics (an empty list for valid
+// modules) to standard output.
+func writeValJSON(s stdio, diags []valDiag) {
+	if diags == nil {
+		diags = []valDiag{}
+	}
+	enc := json.NewEncoder(s.out)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(diags); err != nil {
+		fmt.Fprintf(s.err, "spvx val: %v\n", err)
+	}
 }
 
 // printValError prints one diagnostic as spirv-val does ("error: line N",
