@@ -93,6 +93,7 @@ type expr struct {
 	t    vtype
 	tmpl string
 	args []*expr
+	lit  bool // a literal leaf (see opaqueLiterals)
 }
 
 func (e *expr) String() string {
@@ -131,7 +132,7 @@ func isAtom(s string) bool {
 }
 
 func (e *expr) clone() *expr {
-	c := &expr{t: e.t, tmpl: e.tmpl}
+	c := &expr{t: e.t, tmpl: e.tmpl, lit: e.lit}
 	for _, a := range e.args {
 		c.args = append(c.args, a.clone())
 	}
@@ -785,6 +786,12 @@ func (g *gen) input(t vtype) *expr {
 }
 
 func (g *gen) literal(t vtype) *expr {
+	e := g.literalText(t)
+	e.lit = true
+	return e
+}
+
+func (g *gen) literalText(t vtype) *expr {
 	if t.n == 1 {
 		return leaf(t, g.scalarLiteral(t.k))
 	}
