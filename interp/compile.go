@@ -774,3 +774,11 @@ func (c *compiler) invVar(id uint32, s int32, pointee *tinfo, init uint32, withI
 	}
 	return nil
 }
+
+// constExec runs one compiled instruction on a single lane over the
+// compiler's constant registers (OpSpecConstantOp).
+func constExec(c *compiler, in *inst) *Fault {
+	p := &Program{S: 1, shuffles: c.p.shuffles, leafLists: c.p.leafLists, chains: c.p.chains, opts: c.opts, ptrShift: c.p.ptrShift}
+	sg := &subgroup{p: p, S: 1, R: 1, regs: c.cv}
+	return sg.exec(in, identity[:1])
+}
