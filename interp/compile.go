@@ -447,7 +447,7 @@ func (c *compiler) constant(id uint32) error {
 			c.cv[s+i] = 0
 		}
 	case spirv.OpSpecConstantOp:
-		if err := c.specOp(id, s); err != nil {
+		if err := c.specOp(id); err != nil {
 			return err
 		}
 	}
@@ -467,7 +467,7 @@ func (c *compiler) specOverride(id uint32) (uint64, bool) {
 
 // specOp evaluates an OpSpecConstantOp by compiling the embedded operation
 // and running it on one lane over the constant registers.
-func (c *compiler) specOp(id uint32, s int32) error {
+func (c *compiler) specOp(id uint32) error {
 	i, _ := c.x.Def(id)
 	in := c.m.Inst(i)
 	if len(in.Words) < 4 {
@@ -513,7 +513,6 @@ func (c *compiler) specOp(id uint32, s int32) error {
 			return fmt.Errorf("OpSpecConstantOp %%%d: %s", id, f.Msg)
 		}
 	}
-	_ = s
 	return nil
 }
 

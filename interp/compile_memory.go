@@ -7,6 +7,246 @@ import (
 	"spvx/spirv"
 )
 
+// compileLoadStore compiles variables, loads, stores and access chains.
+func (c *compiler) compileLoadStore(q *cinst) (bool, error) {
+	opc, typeID, result, ops := q.opc, q.typeID, q.result, q.ops
+	switch opc {
+	case spirv.OpVariable:
+		return true, c.localVar(result, typeID, ops)
+	case spirv.OpLoad:
+		if err := q.need(1); err != nil {
+			return true, err
+		}
+		if c.ssa != nil {
+			if k, ok := c.ssa.vars[ops[0]]; ok {
+				return true, c.ssaLoad(k, typeID, result)
+			}
+		}
+		d, rt, err := q.res()
+		if err != nil {
+			return true, err
+		}
+		if vs, ok := c.regVars[ops[0]]; ok {
+			if c.regVarN[ops[0]] != int32(rt.ncomp) {
+				return true, fmt.Errorf("OpLoad: the pointee type does not match the result type")
+			}
+			if rt.kind == spirv.TypePointer {
+				pe, err := c.typ(rt.pointeeID)
+				if err != nil {
+					return true, err
+				}
+				c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
+			}
+			c.emit(inst{op: opCopy, dst: d, a: vs, n: int32(rt.ncomp)})
+			return true, nil
+		}
+		a, pt, err := c.val(ops[0])
+		if err != nil {
+			return true, err
+		}
+		lv, err := c.ptrLeaves(ops[0], pt, rt)
+		if err != nil {
+			return true, err
+		}
+		if rt.kind == spirv.TypePointer {
+			pe, err := c.typ(rt.pointeeID)
+			if err != nil {
+				return true, err
+			}
+			c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
+		}
+		c.p.leafLists = append(c.p.leafLists, lv)
+		ld := inst{op: opLoad, dst: d, a: a, n: int32(rt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
+		c.fuse(&ld, ops[0], true)
+		if fp, ok := c.fixed[a]; ok && ld.op == opLoad {
+			if !fp.lane {
+				ld.op = opLoadUni
+			} else if leafExtent(lv) <= int(fp.size) {
+				ld.op, ld.imm = opLoadLane, uint64(fp.off)
+				if fp.input > 0 {
+					c.builtinLoad(&ld, fp, lv)
+				}
+			}
+		}
+		c.emit(ld)
+		return true, nil
+	case spirv.OpStore:
+		if err := q.need(2); err != nil {
+			return true, err
+		}
+		a, pt, err := c.val(ops[0])
+		if err != nil {
+			return true, err
+		}
+		b, vt, err := c.val(ops[1])
+		if err != nil {
+			return true, err
+		}
+		if c.ssa != nil {
+			if k, ok := c.ssa.vars[ops[0]]; ok {
+				if c.ssa.n[k] != int32(vt.ncomp) {
+					return true, fmt.Errorf("OpStore: the pointee type does not match the value type")
+				}
+				c.ssa.cur[k] = b
+				return true, nil
+			}
+		}
+		if vs, ok := c.regVars[ops[0]]; ok {
+			if c.regVarN[ops[0]] != int32(vt.ncomp) {
+				return true, fmt.Errorf("OpStore: the pointee type does not match the value type")
+			}
+			c.emit(inst{op: opCopy, dst: vs, a: b, n: int32(vt.ncomp)})
+			return true, nil
+		}
+		lv, err := c.ptrLeaves(ops[0], pt, vt)
+		if err != nil {
+			return true, err
+		}
+		c.p.leafLists = append(c.p.leafLists, lv)
+		st := inst{op: opStore, a: a, b: b, n: int32(vt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
+		c.fuse(&st, ops[0], false)
+		if fp, ok := c.fixed[a]; ok && st.op == opStore && fp.lane && leafExtent(lv) <= int(fp.size) {
+			st.op, st.imm = opStoreLane, uint64(fp.off)
+		}
+		c.emit(st)
+		return true, nil
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
+		return true, c.accessChain(opc, result, ops)
+	}
+	return false, nil
+}
+
+// compilePointerOps compiles OpArrayLength, memory copies and pointer
+// comparison and difference.
+func (c *compiler) compilePointerOps(q *cinst) (bool, error) {
+	opc, ops := q.opc, q.ops
+	switch opc {
+	case spirv.OpArrayLength:
+		if err := q.need(2); err != nil {
+			return true, err
+		}
+		d, _, err := q.res()
+		if err != nil {
+			return true, err
+		}
+		a, _, err := c.val(ops[0])
+		if err != nil {
+			return true, err
+		}
+		pi := c.ptrs[ops[0]]
+		if pi == nil || pi.pointee.kind != spirv.TypeStruct || int(ops[1]) >= len(pi.pointee.members) {
+			return true, fmt.Errorf("OpArrayLength: the pointer is not to a struct with that member")
+		}
+		st := pi.pointee
+		if err := c.layout(st); err != nil {
+			return true, err
+		}
+		mt := st.members[ops[1]]
+		if mt.kind != spirv.TypeRuntimeArray || mt.stride == 0 {
+			return true, fmt.Errorf("OpArrayLength: member %d is not a runtime array", ops[1])
+		}
+		c.emit(inst{op: opArrayLength, dst: d, a: a, n: 1, imm: uint64(st.moff[ops[1]]), aux: int32(mt.stride)})
+		return true, nil
+	case spirv.OpCopyMemory:
+		if err := q.need(2); err != nil {
+			return true, err
+		}
+		a, at, err := c.val(ops[0])
+		if err != nil {
+			return true, err
+		}
+		b, bt, err := c.val(ops[1])
+		if err != nil {
+			return true, err
+		}
+		ti, si := c.ptrs[ops[0]], c.ptrs[ops[1]]
+		if ti == nil || si == nil || at.kind != spirv.TypePointer || bt.kind != spirv.TypePointer {
+			return true, fmt.Errorf("OpCopyMemory: operands are not pointers")
+		}
+		if ti.pointee.ncomp != si.pointee.ncomp || ti.pointee.ncomp > maxComponents {
+			return true, fmt.Errorf("OpCopyMemory: pointee types differ")
+		}
+		slv, err := c.leaves(nil, si.pointee, 0, si.ml, si.vs)
+		if err != nil {
+			return true, err
+		}
+		tlv, err := c.leaves(nil, ti.pointee, 0, ti.ml, ti.vs)
+		if err != nil {
+			return true, err
+		}
+		n := int32(len(slv))
+		tmp := c.newSlots(int(n))
+		c.p.leafLists = append(c.p.leafLists, slv, tlv)
+		k := int32(len(c.p.leafLists))
+		c.emit(inst{op: opLoad, dst: tmp, a: b, n: n, aux: k - 2})
+		c.emit(inst{op: opStore, a: a, b: tmp, n: n, aux: k - 1})
+		return true, nil
+	case spirv.OpCopyMemorySized:
+		if err := q.need(3); err != nil {
+			return true, err
+		}
+		a, _, err := c.val(ops[0])
+		if err != nil {
+			return true, err
+		}
+		b, _, err := c.val(ops[1])
+		if err != nil {
+			return true, err
+		}
+		s, st, err := c.val(ops[2])
+		if err != nil {
+			return true, err
+		}
+		if st.ncomp != 1 || st.sc.kind != skInt {
+			return true, fmt.Errorf("OpCopyMemorySized: size is not an integer")
+		}
+		c.emit(inst{op: opCopyMemSized, a: a, b: b, c: s, n: 1})
+		return true, nil
+	case spirv.OpPtrEqual, spirv.OpPtrNotEqual:
+		v, err := q.elem2()
+		if err != nil {
+			return true, err
+		}
+		d, a, b, rt := v.d, v.a, v.b, v.rt
+		var ne uint64
+		if opc == spirv.OpPtrNotEqual {
+			ne = 1
+		}
+		c.emit(inst{op: opPtrCmp, dst: d, a: a, b: b, n: int32(rt.ncomp), imm: ne})
+		return true, nil
+	case spirv.OpPtrDiff:
+		if err := q.need(2); err != nil {
+			return true, err
+		}
+		d, rt, err := q.res()
+		if err != nil {
+			return true, err
+		}
+		a, _, err := c.val(ops[0])
+		if err != nil {
+			return true, err
+		}
+		b, _, err := c.val(ops[1])
+		if err != nil {
+			return true, err
+		}
+		pi := c.ptrs[ops[0]]
+		if pi == nil {
+			return true, fmt.Errorf("OpPtrDiff: not a pointer")
+		}
+		if err := c.layout(pi.pointee); err != nil {
+			return true, err
+		}
+		es := alignUp(pi.pointee.size, pi.pointee.align)
+		if es == 0 {
+			es = 1
+		}
+		c.emit(inst{op: opPtrDiff, dst: d, a: a, b: b, n: 1, sc: rt.sc, imm: uint64(es)})
+		return true, nil
+	}
+	return false, nil
+}
+
 // ptrLeaves returns the leaves of the value a pointer id points at, checking
 // that the value type vt matches.
 func (c *compiler) ptrLeaves(pid uint32, pt, vt *tinfo) ([]leaf, error) {

@@ -55,7 +55,6 @@ type subgroup struct {
 	bval     [4]uint64
 	gscratch []uint64
 	gsrc     []int32
-	gactive  []int32
 	bsrc     []uint64
 	bdst     []uint64
 	pending  *inst // the work-group collective the subgroup waits at
@@ -463,10 +462,9 @@ func (sg *subgroup) describeFault(f *Fault, in *inst) {
 	}
 	if l < len(sg.localID) {
 		f.LocalID = sg.localID[l]
-		wg, ls := sg.wg.id, sg.wg.size
+		wg := sg.wg.id
 		for k := 0; k < 3; k++ {
 			f.GlobalID[k] = wg[k]*sg.wg.d.local[k] + f.LocalID[k] + sg.wg.d.offset[k]
-			_ = ls
 		}
 	}
 }

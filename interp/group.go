@@ -535,13 +535,11 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 	R := int32(sg.R)
 	r := sg.regs
 	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
-	active := sg.gactive[:0]
 	var act [2]uint64
 	for _, l := range lanes {
 		act[l/64] |= 1 << (l % 64)
 	}
 	isActive := func(l int32) bool { return l >= 0 && l < S && act[l/64]>>(l%64)&1 != 0 }
-	_ = active
 	n := in.n
 	ballotBit := func(slot int32, l int32, bit uint64) bool {
 		if bit >= 128 {
@@ -728,14 +726,13 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 			}
 		}
 	case gIntelDown, gIntelUp:
-		cnt, nxt, dl := col(in.a), col(in.b), col(in.c)
+		dl := col(in.c)
 		tmp := sg.gscratch
 		for c := int32(0); c < n; c++ {
 			cur, other := col(in.a+c), col(in.b+c)
 			if g.kind == gIntelUp {
 				cur, other = col(in.b+c), col(in.a+c) // (previous, current)
 			}
-			_, _ = cnt, nxt
 			for _, l := range lanes {
 				delta := int64(dl[l])
 				var idx int64

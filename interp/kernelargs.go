@@ -9,7 +9,7 @@ import (
 // kernelParams describes the entry function's parameters (kernel arguments).
 func (c *compiler) kernelParams() error {
 	sf := c.fnIndex[c.p.entry.id]
-	for i, pid := range sf.Params {
+	for _, pid := range sf.Params {
 		s, t, err := c.slot(pid)
 		if err != nil {
 			return err
@@ -40,7 +40,6 @@ func (c *compiler) kernelParams() error {
 			pa.leaves, pa.size = lv, int(t.size)
 		}
 		c.p.params = append(c.p.params, pa)
-		_ = i
 	}
 	c.p.nregions = regFirstBuf + len(sf.Params)
 	if c.p.nregions >= 1<<(64-c.p.ptrShift) {
