@@ -2,6 +2,8 @@ package interp
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 
 	"spvx/spirv"
 )
@@ -327,4 +329,334 @@ func (c *compiler) compileVecMat(q *cinst) (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// execIntExtra runs integer division, bit-field and extended arithmetic.
+func (sg *subgroup) execIntExtra(in *inst, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	n := in.n
+	switch in.op {
+	case opDiv:
+		w, m := in.sc.width, in.sc.mask()
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			for _, l := range lanes {
+				x, y := a[l], b[l]
+				if y == 0 {
+					if sg.p.opts.Strict {
+						return &Fault{Kind: FaultDivByZero, Lane: uint32(l), Msg: "integer division by zero"}
+					}
+					d[l] = 0
+					continue
+				}
+				var z uint64
+				switch in.aux {
+				case 0:
+					z = x / y
+				case 2:
+					z = x % y
+				default:
+					sx, sy := sext(x, w), sext(y, w)
+					if sy == -1 {
+						// avoid the INT_MIN / -1 trap: the result wraps
+						if in.aux == 1 {
+							z = uint64(-sx)
+						} else {
+							z = 0
+						}
+						break
+					}
+					switch in.aux {
+					case 1:
+						z = uint64(sx / sy)
+					case 3:
+						z = uint64(sx % sy)
+					default:
+						rm := sx % sy
+						if rm != 0 && (rm < 0) != (sy < 0) {
+							rm += sy
+						}
+						z = uint64(rm)
+					}
+				}
+				d[l] = z & m
+			}
+		}
+	case opBitField:
+		w, m := in.sc.width, in.sc.mask()
+		offs, cnts := col(in.c), col(in.aux)
+		for c := int32(0); c < n; c++ {
+			d, a := col(in.dst+c), col(in.a+c)
+			var ins []uint64
+			if in.imm == 0 {
+				ins = col(in.b + c)
+			}
+			for _, l := range lanes {
+				off, cnt := offs[l], cnts[l]
+				if off > uint64(w) || cnt > uint64(w) || off+cnt > uint64(w) {
+					d[l] = 0 // undefined
+					continue
+				}
+				fm := uint64(0)
+				if cnt > 0 {
+					fm = (^uint64(0) >> (64 - cnt)) << off
+				}
+				switch in.imm {
+				case 0:
+					d[l] = (a[l]&^fm | ins[l]<<off&fm) & m
+				case 1:
+					if cnt == 0 {
+						d[l] = 0
+						continue
+					}
+					v := (a[l] & fm) >> off
+					d[l] = uint64(sext(v, uint8(cnt))) & m
+				default:
+					d[l] = (a[l] & fm) >> off
+				}
+			}
+		}
+	case opExtArith:
+		w, m := in.sc.width, in.sc.mask()
+		for c := int32(0); c < n; c++ {
+			lo, hi, a, b := col(in.dst+c), col(in.dst+n+c), col(in.a+c), col(in.b+c)
+			for _, l := range lanes {
+				x, y := a[l], b[l]
+				switch in.aux {
+				case 0:
+					s := x + y
+					if w < 64 {
+						lo[l], hi[l] = s&m, s>>w&1
+					} else {
+						lo[l], hi[l] = s, b2u(s < x)
+					}
+				case 1:
+					lo[l], hi[l] = (x-y)&m, b2u(x < y)
+				case 2:
+					if w == 64 {
+						h, l2 := bits.Mul64(x, y)
+						lo[l], hi[l] = l2, h
+					} else {
+						p := x * y
+						lo[l], hi[l] = p&m, p>>w&m
+					}
+				default:
+					if w == 64 {
+						h, l2 := bits.Mul64(x, y)
+						hs := int64(h)
+						if int64(x) < 0 {
+							hs -= int64(y)
+						}
+						if int64(y) < 0 {
+							hs -= int64(x)
+						}
+						lo[l], hi[l] = l2, uint64(hs)
+					} else {
+						p := uint64(sext(x, w) * sext(y, w))
+						lo[l], hi[l] = p&m, p>>w&m
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// execShiftCmp runs shifts and integer comparisons on lane lists (full
+// subgroups of run take denseBin).
+func (sg *subgroup) execShiftCmp(in *inst, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	n := in.n
+	switch in.op {
+	case opShl, opShrL, opShrA:
+		m, w, sm := in.imm, in.sc.width, in.sc2.mask()
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			// a shift by the width or more is undefined in SPIR-V: give
+			// what a wide shift gives
+			switch in.op {
+			case opShl:
+				for _, l := range lanes {
+					if sh := b[l] & sm; sh < uint64(w) {
+						d[l] = (a[l] << sh) & m
+					} else {
+						d[l] = 0
+					}
+				}
+			case opShrL:
+				for _, l := range lanes {
+					if sh := b[l] & sm; sh < uint64(w) {
+						d[l] = a[l] >> sh
+					} else {
+						d[l] = 0
+					}
+				}
+			default:
+				for _, l := range lanes {
+					sh := min(b[l]&sm, uint64(w-1))
+					d[l] = uint64(sext(a[l], w)>>sh) & m
+				}
+			}
+		}
+	case opIEq, opINe, opULt, opULe, opUGt, opUGe, opSLt, opSLe, opSGt, opSGe:
+		w := in.sc.width
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			switch in.op {
+			case opIEq:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] == b[l])
+				}
+			case opINe:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] != b[l])
+				}
+			case opULt:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] < b[l])
+				}
+			case opULe:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] <= b[l])
+				}
+			case opUGt:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] > b[l])
+				}
+			case opUGe:
+				for _, l := range lanes {
+					d[l] = b2u(a[l] >= b[l])
+				}
+			case opSLt:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) < sext(b[l], w))
+				}
+			case opSLe:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) <= sext(b[l], w))
+				}
+			case opSGt:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) > sext(b[l], w))
+				}
+			default:
+				for _, l := range lanes {
+					d[l] = b2u(sext(a[l], w) >= sext(b[l], w))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// execHorizontal runs the instructions that combine a vector's components into one: OpAny, OpAll and OpDot.
+func (sg *subgroup) execHorizontal(in *inst, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	n := in.n
+	switch in.op {
+	case opAnyAll:
+		d := col(in.dst)
+		for _, l := range lanes {
+			acc := in.imm
+			for c := int32(0); c < n; c++ {
+				v := r[(in.a+c)*R+int32(l)]
+				if in.imm == 1 {
+					acc &= v
+				} else {
+					acc |= v
+				}
+			}
+			d[l] = acc & 1
+		}
+	case opDot:
+		d := col(in.dst)
+		s := in.sc
+		for _, l := range lanes {
+			acc := uint64(0)
+			for c := int32(0); c < n; c++ {
+				p := fbin(bFMul, r[(in.a+c)*R+int32(l)], r[(in.b+c)*R+int32(l)], s)
+				if c == 0 {
+					acc = p
+				} else {
+					acc = fbin(bFAdd, acc, p, s)
+				}
+			}
+			d[l] = acc
+		}
+	}
+	return nil
+}
+
+// execFloatArith runs IEEE binary32 and binary64 add, subtract, multiply and divide on lane lists (full subgroups of run take denseBin).
+func (sg *subgroup) execFloatArith(in *inst, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	n := in.n
+	switch in.op {
+	case opFAdd32, opFSub32, opFMul32, opFDiv32:
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			switch in.op {
+			case opFAdd32:
+				if len(lanes) == int(S) {
+					for l := range d {
+						d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))))
+					}
+					continue
+				}
+				for _, l := range lanes {
+					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))))
+				}
+			case opFSub32:
+				for _, l := range lanes {
+					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) - math.Float32frombits(uint32(b[l]))))
+				}
+			case opFMul32:
+				if len(lanes) == int(S) {
+					for l := range d {
+						d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))))
+					}
+					continue
+				}
+				for _, l := range lanes {
+					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))))
+				}
+			default:
+				for _, l := range lanes {
+					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) / math.Float32frombits(uint32(b[l]))))
+				}
+			}
+		}
+	case opFAdd64, opFSub64, opFMul64, opFDiv64:
+		for c := int32(0); c < n; c++ {
+			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			for _, l := range lanes {
+				x, y := math.Float64frombits(a[l]), math.Float64frombits(b[l])
+				var z float64
+				switch in.op {
+				case opFAdd64:
+					z = x + y
+				case opFSub64:
+					z = x - y
+				case opFMul64:
+					z = x * y
+				default:
+					z = x / y
+				}
+				d[l] = math.Float64bits(z)
+			}
+		}
+	}
+	return nil
 }

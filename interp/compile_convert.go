@@ -130,3 +130,78 @@ func compWidth(s scalar, ptrBytes uint32) int {
 	}
 	return int(s.width)
 }
+
+// execConvert runs conversions and bitcasts.
+func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	n := in.n
+	switch in.op {
+	case opConv:
+		mode, sat := uint8(in.imm&0xFF), in.imm>>8&1 != 0
+		if in.c > 0 {
+			tab := sg.p.convTabs[in.c-1]
+			for c := int32(0); c < n; c++ {
+				d, a := col(in.dst+c), col(in.a+c)
+				for _, l := range lanes {
+					if x := a[l]; x < uint64(len(tab)) {
+						d[l] = tab[x]
+					} else {
+						d[l] = convert(in.aux, x, in.sc2, in.sc, mode, sat)
+					}
+				}
+			}
+			break
+		}
+		for c := int32(0); c < n; c++ {
+			d, a := col(in.dst+c), col(in.a+c)
+			for _, l := range lanes {
+				d[l] = convert(in.aux, a[l], in.sc2, in.sc, mode, sat)
+			}
+		}
+	case opBitcast:
+		wd, ws, na := int(in.sc.width), int(in.sc2.width), int(in.aux)
+		if wd == ws {
+			for c := int32(0); c < n; c++ {
+				d, a := col(in.dst+c), col(in.a+c)
+				for _, l := range lanes {
+					d[l] = a[l]
+				}
+			}
+			break
+		}
+		for _, l := range lanes {
+			// gather the source bits, lowest component first
+			var acc [17]uint64 // up to 16 x 64 bits
+			pos := 0
+			for k := 0; k < na; k++ {
+				v := r[(in.a+int32(k))*R+int32(l)]
+				putBits(acc[:], pos, ws, v)
+				pos += ws
+			}
+			for k := int32(0); k < n; k++ {
+				r[(in.dst+k)*R+int32(l)] = getBits(acc[:], int(k)*wd, wd)
+			}
+		}
+	case opBitcastExtract:
+		wr, wb := uint64(in.sc.width), uint64(in.sc2.width)
+		offs := col(in.b)
+		for c := int32(0); c < n; c++ {
+			d, a := col(in.dst+c), col(in.a+c)
+			for _, l := range lanes {
+				off := offs[l]
+				if off > wb || off+wr > wb {
+					if sg.p.opts.Strict {
+						return &Fault{Kind: FaultUndefined, Lane: uint32(l), Msg: fmt.Sprintf("OpBitcastExtractEXT offset %d out of range for a %d-bit base", off, wb)}
+					}
+					d[l] = 0
+					continue
+				}
+				d[l] = a[l] >> off & in.sc.mask()
+			}
+		}
+	}
+	return nil
+}

@@ -661,3 +661,92 @@ func (c *compiler) lazyInputs() {
 		c.p.inputs[i].lazy = !escaped[i]
 	}
 }
+
+// execPointer runs OpArrayLength, sized memory copies, pointer comparison and difference and the generic-pointer casts.
+func (sg *subgroup) execPointer(in *inst, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	switch in.op {
+	case opArrayLength:
+		d, a := col(in.dst), col(in.a)
+		for _, l := range lanes {
+			m, off, f := sg.deref(a[l], 0, l)
+			if f != nil {
+				return f
+			}
+			start := off + int(in.imm)
+			if start > len(m) {
+				d[l] = 0
+				continue
+			}
+			d[l] = uint64((len(m) - start) / int(in.aux))
+		}
+	case opCopyMemSized:
+		dp, sp, sz := col(in.a), col(in.b), col(in.c)
+		for _, l := range lanes {
+			size := sz[l]
+			if size > 1<<31 {
+				return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("OpCopyMemorySized of %d bytes", size)}
+			}
+			dm, doff, f := sg.deref(dp[l], int(size), l)
+			if f != nil {
+				return f
+			}
+			sm, soff, f := sg.deref(sp[l], int(size), l)
+			if f != nil {
+				return f
+			}
+			if f, ok := sg.copyMem(dm[doff:doff+int(size)], sm[soff:soff+int(size)]); !ok {
+				if f == nil {
+					sg.state = sgDone // another worker stopped the dispatch
+				}
+				return f
+			}
+		}
+	case opPtrCmp:
+		d, a, b := col(in.dst), col(in.a), col(in.b)
+		for _, l := range lanes {
+			d[l] = b2u(a[l] == b[l]) ^ in.imm
+		}
+	case opPtrDiff:
+		d, a, b := col(in.dst), col(in.a), col(in.b)
+		for _, l := range lanes {
+			d[l] = uint64((int64(a[l])-int64(b[l]))/int64(in.imm)) & in.sc.mask()
+		}
+	case opGenericCast:
+		d, a := col(in.dst), col(in.a)
+		shift := sg.p.ptrShift
+		for _, l := range lanes {
+			p := a[l]
+			reg := p >> shift
+			if in.imm == 1<<32 { // OpGenericPtrMemSemantics
+				switch reg {
+				case regWG:
+					d[l] = 0x100
+				case regInv:
+					d[l] = 0
+				default:
+					d[l] = 0x200
+				}
+				continue
+			}
+			ok := true
+			switch spirv.StorageClass(in.imm) {
+			case spirv.StorageClassWorkgroup:
+				ok = reg == regWG
+			case spirv.StorageClassFunction, spirv.StorageClassPrivate:
+				ok = reg == regInv
+			case spirv.StorageClassCrossWorkgroup:
+				ok = reg >= regFirstBuf
+			}
+			if ok {
+				d[l] = p
+			} else {
+				d[l] = 0
+			}
+		}
+	}
+	return nil
+}
