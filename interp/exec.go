@@ -225,15 +225,7 @@ func (sg *subgroup) run() {
 			tab := &p.switches[in.aux]
 			sel := r[in.a*R : in.a*R+S]
 			for _, l := range lanes {
-				ei := tab.def
-				v := sel[l]
-				for k, cv := range tab.vals {
-					if cv == v {
-						ei = tab.edges[k]
-						break
-					}
-				}
-				e := &p.edges[ei]
+				e := &p.edges[tab.edge(sel[l])]
 				sg.one[0] = l
 				sg.moves(e, sg.one)
 				fr.pc[l] = e.target
