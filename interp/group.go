@@ -244,11 +244,6 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 	R := int32(sg.R)
 	r := sg.regs
 	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
-	var act [2]uint64
-	for _, l := range lanes {
-		act[l/64] |= 1 << (l % 64)
-	}
-	isActive := func(l int32) bool { return l >= 0 && l < S && act[l/64]>>(l%64)&1 != 0 }
 	n := in.n
 	ballotBit := func(slot int32, l int32, bit uint64) bool {
 		if bit >= 128 {
@@ -315,161 +310,11 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 			d[l] = b2u(ballotBit(in.a, l, ix[l]))
 		}
 	case gBitCount, gFindLSB, gFindMSB:
-		d := col(in.dst)
-		for _, l := range lanes {
-			var w [2]uint64
-			for c := int32(0); c < 4; c++ {
-				w[c/2] |= (r[(in.a+c)*R+l] & 0xFFFFFFFF) << (32 * (c % 2))
-			}
-			// only the subgroup's bits count
-			if S < 64 {
-				w[0] &= 1<<S - 1
-				w[1] = 0
-			} else if S < 128 {
-				w[1] &= 1<<(S-64) - 1
-			}
-			switch g.kind {
-			case gBitCount:
-				var lim [2]uint64
-				switch g.groupOp {
-				case spirv.GroupOperationReduce:
-					lim = [2]uint64{^uint64(0), ^uint64(0)}
-				default:
-					k := int(l)
-					if g.groupOp == spirv.GroupOperationInclusiveScan {
-						k++
-					}
-					if k >= 64 {
-						lim[0] = ^uint64(0)
-						if k-64 >= 64 {
-							lim[1] = ^uint64(0)
-						} else {
-							lim[1] = 1<<(k-64) - 1
-						}
-					} else {
-						lim[0] = 1<<k - 1
-					}
-				}
-				d[l] = uint64(bits.OnesCount64(w[0]&lim[0]) + bits.OnesCount64(w[1]&lim[1]))
-			case gFindLSB:
-				switch {
-				case w[0] != 0:
-					d[l] = uint64(bits.TrailingZeros64(w[0]))
-				case w[1] != 0:
-					d[l] = uint64(64 + bits.TrailingZeros64(w[1]))
-				default:
-					d[l] = 0xFFFFFFFF
-				}
-			default:
-				switch {
-				case w[1] != 0:
-					d[l] = uint64(127 - bits.LeadingZeros64(w[1]))
-				case w[0] != 0:
-					d[l] = uint64(63 - bits.LeadingZeros64(w[0]))
-				default:
-					d[l] = 0xFFFFFFFF
-				}
-			}
-			d[l] &= in.sc.mask()
-		}
+		return sg.groupBallotScan(in, g, lanes)
 	case gBroadcast, gBroadcastFirst, gShuffle, gShuffleXor, gShuffleUp, gShuffleDown, gQuadBroadcast, gQuadSwap, gRotate:
-		// source lane per lane, then a gather through scratch (the result
-		// may not alias the operand, but keep it simple and safe)
-		src := sg.gsrc[:S]
-		var bv []uint64
-		if in.b >= 0 {
-			bv = col(in.b)
-		}
-		for _, l := range lanes {
-			var s int64
-			switch g.kind {
-			case gBroadcast:
-				s = int64(bv[lanes[0]])
-			case gBroadcastFirst:
-				s = int64(lanes[0])
-			case gShuffle:
-				s = int64(bv[l])
-			case gShuffleXor:
-				s = int64(uint64(l) ^ bv[l])
-			case gShuffleUp:
-				s = int64(l) - int64(bv[l])
-			case gShuffleDown:
-				s = int64(l) + int64(bv[l])
-			case gQuadBroadcast:
-				s = int64(l&^3) + int64(bv[lanes[0]]&3)
-			case gQuadSwap:
-				s = int64(l) ^ int64(bv[lanes[0]]+1)
-			case gRotate:
-				delta := int64(bv[lanes[0]])
-				if g.cluster > 0 {
-					cs := int64(g.cluster)
-					base := int64(l) / cs * cs
-					s = base + (int64(l)-base+delta)%cs
-				} else {
-					s = (int64(l) + delta) % int64(S)
-				}
-			}
-			if s < 0 || s >= int64(S) || !isActive(int32(s)) {
-				if sg.p.opts.Strict {
-					return &Fault{Kind: FaultSubgroup, Lane: uint32(l), Msg: fmt.Sprintf("reads invocation %d, which is not active", s)}
-				}
-				if s < 0 || s >= int64(S) {
-					s = -1
-				}
-			}
-			src[l] = int32(s)
-		}
-		tmp := sg.gscratch
-		for c := int32(0); c < n; c++ {
-			a := col(in.a + c)
-			for _, l := range lanes {
-				if src[l] < 0 {
-					tmp[l] = 0
-				} else {
-					tmp[l] = a[src[l]]
-				}
-			}
-			d := col(in.dst + c)
-			for _, l := range lanes {
-				d[l] = tmp[l]
-			}
-		}
+		return sg.groupShuffle(in, g, lanes)
 	case gIntelDown, gIntelUp:
-		dl := col(in.c)
-		tmp := sg.gscratch
-		for c := int32(0); c < n; c++ {
-			cur, other := col(in.a+c), col(in.b+c)
-			if g.kind == gIntelUp {
-				cur, other = col(in.b+c), col(in.a+c) // (previous, current)
-			}
-			for _, l := range lanes {
-				delta := int64(dl[l])
-				var idx int64
-				if g.kind == gIntelDown {
-					idx = int64(l) + delta
-					if idx < int64(S) {
-						tmp[l] = cur[idx]
-					} else if idx < 2*int64(S) {
-						tmp[l] = other[idx-int64(S)]
-					} else {
-						tmp[l] = 0
-					}
-				} else {
-					idx = int64(l) - delta
-					if idx >= 0 {
-						tmp[l] = cur[idx]
-					} else if idx+int64(S) >= 0 {
-						tmp[l] = other[idx+int64(S)]
-					} else {
-						tmp[l] = 0
-					}
-				}
-			}
-			d := col(in.dst + c)
-			for _, l := range lanes {
-				d[l] = tmp[l]
-			}
-		}
+		return sg.groupIntelShuffle(in, g, lanes)
 	case gReduce:
 		return sg.reduce(in, g, lanes)
 	case gPartition:
@@ -615,6 +460,202 @@ func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 		d := r[(in.dst+c)*R : (in.dst+c)*R+S]
 		for _, l := range lanes {
 			d[l] = tmp[l]
+		}
+	}
+	return nil
+}
+
+// groupBallotScan runs OpGroupNonUniformBallotBitCount, FindLSB and FindMSB.
+func (sg *subgroup) groupBallotScan(in *inst, g *groupInfo, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	switch g.kind {
+	case gBitCount, gFindLSB, gFindMSB:
+		d := col(in.dst)
+		for _, l := range lanes {
+			var w [2]uint64
+			for c := int32(0); c < 4; c++ {
+				w[c/2] |= (r[(in.a+c)*R+l] & 0xFFFFFFFF) << (32 * (c % 2))
+			}
+			// only the subgroup's bits count
+			if S < 64 {
+				w[0] &= 1<<S - 1
+				w[1] = 0
+			} else if S < 128 {
+				w[1] &= 1<<(S-64) - 1
+			}
+			switch g.kind {
+			case gBitCount:
+				var lim [2]uint64
+				switch g.groupOp {
+				case spirv.GroupOperationReduce:
+					lim = [2]uint64{^uint64(0), ^uint64(0)}
+				default:
+					k := int(l)
+					if g.groupOp == spirv.GroupOperationInclusiveScan {
+						k++
+					}
+					if k >= 64 {
+						lim[0] = ^uint64(0)
+						if k-64 >= 64 {
+							lim[1] = ^uint64(0)
+						} else {
+							lim[1] = 1<<(k-64) - 1
+						}
+					} else {
+						lim[0] = 1<<k - 1
+					}
+				}
+				d[l] = uint64(bits.OnesCount64(w[0]&lim[0]) + bits.OnesCount64(w[1]&lim[1]))
+			case gFindLSB:
+				switch {
+				case w[0] != 0:
+					d[l] = uint64(bits.TrailingZeros64(w[0]))
+				case w[1] != 0:
+					d[l] = uint64(64 + bits.TrailingZeros64(w[1]))
+				default:
+					d[l] = 0xFFFFFFFF
+				}
+			default:
+				switch {
+				case w[1] != 0:
+					d[l] = uint64(127 - bits.LeadingZeros64(w[1]))
+				case w[0] != 0:
+					d[l] = uint64(63 - bits.LeadingZeros64(w[0]))
+				default:
+					d[l] = 0xFFFFFFFF
+				}
+			}
+			d[l] &= in.sc.mask()
+		}
+	}
+	return nil
+}
+
+// groupShuffle runs the broadcasts, shuffles, quad operations and rotates: each lane reads another lane's value.
+func (sg *subgroup) groupShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	var act [2]uint64
+	for _, l := range lanes {
+		act[l/64] |= 1 << (l % 64)
+	}
+	isActive := func(l int32) bool { return l >= 0 && l < S && act[l/64]>>(l%64)&1 != 0 }
+	n := in.n
+	switch g.kind {
+	case gBroadcast, gBroadcastFirst, gShuffle, gShuffleXor, gShuffleUp, gShuffleDown, gQuadBroadcast, gQuadSwap, gRotate:
+		// source lane per lane, then a gather through scratch (the result
+		// may not alias the operand, but keep it simple and safe)
+		src := sg.gsrc[:S]
+		var bv []uint64
+		if in.b >= 0 {
+			bv = col(in.b)
+		}
+		for _, l := range lanes {
+			var s int64
+			switch g.kind {
+			case gBroadcast:
+				s = int64(bv[lanes[0]])
+			case gBroadcastFirst:
+				s = int64(lanes[0])
+			case gShuffle:
+				s = int64(bv[l])
+			case gShuffleXor:
+				s = int64(uint64(l) ^ bv[l])
+			case gShuffleUp:
+				s = int64(l) - int64(bv[l])
+			case gShuffleDown:
+				s = int64(l) + int64(bv[l])
+			case gQuadBroadcast:
+				s = int64(l&^3) + int64(bv[lanes[0]]&3)
+			case gQuadSwap:
+				s = int64(l) ^ int64(bv[lanes[0]]+1)
+			case gRotate:
+				delta := int64(bv[lanes[0]])
+				if g.cluster > 0 {
+					cs := int64(g.cluster)
+					base := int64(l) / cs * cs
+					s = base + (int64(l)-base+delta)%cs
+				} else {
+					s = (int64(l) + delta) % int64(S)
+				}
+			}
+			if s < 0 || s >= int64(S) || !isActive(int32(s)) {
+				if sg.p.opts.Strict {
+					return &Fault{Kind: FaultSubgroup, Lane: uint32(l), Msg: fmt.Sprintf("reads invocation %d, which is not active", s)}
+				}
+				if s < 0 || s >= int64(S) {
+					s = -1
+				}
+			}
+			src[l] = int32(s)
+		}
+		tmp := sg.gscratch
+		for c := int32(0); c < n; c++ {
+			a := col(in.a + c)
+			for _, l := range lanes {
+				if src[l] < 0 {
+					tmp[l] = 0
+				} else {
+					tmp[l] = a[src[l]]
+				}
+			}
+			d := col(in.dst + c)
+			for _, l := range lanes {
+				d[l] = tmp[l]
+			}
+		}
+	}
+	return nil
+}
+
+// groupIntelShuffle runs OpSubgroupShuffleDownINTEL and OpSubgroupShuffleUpINTEL, which read across two values.
+func (sg *subgroup) groupIntelShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	n := in.n
+	switch g.kind {
+	case gIntelDown, gIntelUp:
+		dl := col(in.c)
+		tmp := sg.gscratch
+		for c := int32(0); c < n; c++ {
+			cur, other := col(in.a+c), col(in.b+c)
+			if g.kind == gIntelUp {
+				cur, other = col(in.b+c), col(in.a+c) // (previous, current)
+			}
+			for _, l := range lanes {
+				delta := int64(dl[l])
+				var idx int64
+				if g.kind == gIntelDown {
+					idx = int64(l) + delta
+					if idx < int64(S) {
+						tmp[l] = cur[idx]
+					} else if idx < 2*int64(S) {
+						tmp[l] = other[idx-int64(S)]
+					} else {
+						tmp[l] = 0
+					}
+				} else {
+					idx = int64(l) - delta
+					if idx >= 0 {
+						tmp[l] = cur[idx]
+					} else if idx+int64(S) >= 0 {
+						tmp[l] = other[idx+int64(S)]
+					} else {
+						tmp[l] = 0
+					}
+				}
+			}
+			d := col(in.dst + c)
+			for _, l := range lanes {
+				d[l] = tmp[l]
+			}
 		}
 	}
 	return nil
