@@ -366,3 +366,36 @@ func glslBinary(t *testing.T, src string) ([]byte, error) {
 	}
 	return os.ReadFile(out)
 }
+
+// TestDumpForTestSeesChanges checks the dump that proves refactors
+// harmless: it is the same for two compilations of a module, and it
+// changes with the subgroup size and with any operand of any instruction.
+func TestDumpForTestSeesChanges(t *testing.T) {
+	src, err := os.ReadFile("testdata/kernels/int_arith.spvasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := assemble(t, string(src))
+	compile := func(S int) *Program {
+		p, err := Compile(m, "", Options{SubgroupSize: S})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := compile(4), compile(4)
+	if a.dumpForTest() != b.dumpForTest() {
+		t.Fatal("two compilations of one module dump differently")
+	}
+	if a.dumpForTest() == compile(32).dumpForTest() {
+		t.Error("the dump does not show the subgroup size")
+	}
+	for k := range b.code {
+		before := b.dumpForTest()
+		b.code[k].aux++
+		if b.dumpForTest() == before {
+			t.Fatalf("the dump does not show instruction %d's aux", k)
+		}
+		b.code[k].aux--
+	}
+}
