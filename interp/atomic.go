@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -249,5 +248,3 @@ func atomicRMW(mem []byte, off, size int, f func(uint64) (uint64, bool)) uint64 
 }
 
 const uint64Len = uintptr(len(atomicLocks))
-
-var _ = math.Inf

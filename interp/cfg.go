@@ -20,11 +20,9 @@ func (c *compiler) function(fid uint32) error {
 	}
 	fn := &function{id: fid, name: c.fnName(fid)}
 	c.curFn, c.curFnID = fn, fid
-	ft, err := c.typ(sf.Type)
-	if err != nil {
+	if _, err := c.typ(sf.Type); err != nil {
 		return err
 	}
-	_ = ft
 	if rt, err := c.typ(sf.Result); err != nil {
 		return err
 	} else if rt.kind != spirv.TypeVoid {

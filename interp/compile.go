@@ -447,7 +447,7 @@ func (c *compiler) constant(id uint32) error {
 			c.cv[s+i] = 0
 		}
 	case spirv.OpSpecConstantOp:
-		if err := c.specOp(id, s); err != nil {
+		if err := c.specOp(id); err != nil {
 			return err
 		}
 	}
@@ -467,7 +467,7 @@ func (c *compiler) specOverride(id uint32) (uint64, bool) {
 
 // specOp evaluates an OpSpecConstantOp by compiling the embedded operation
 // and running it on one lane over the constant registers.
-func (c *compiler) specOp(id uint32, s int32) error {
+func (c *compiler) specOp(id uint32) error {
 	i, _ := c.x.Def(id)
 	in := c.m.Inst(i)
 	if len(in.Words) < 4 {
@@ -513,7 +513,6 @@ func (c *compiler) specOp(id uint32, s int32) error {
 			return fmt.Errorf("OpSpecConstantOp %%%d: %s", id, f.Msg)
 		}
 	}
-	_ = s
 	return nil
 }
 
@@ -773,4 +772,12 @@ func (c *compiler) invVar(id uint32, s int32, pointee *tinfo, init uint32, withI
 		}
 	}
 	return nil
+}
+
+// constExec runs one compiled instruction on a single lane over the
+// compiler's constant registers (OpSpecConstantOp).
+func constExec(c *compiler, in *inst) *Fault {
+	p := &Program{S: 1, shuffles: c.p.shuffles, leafLists: c.p.leafLists, chains: c.p.chains, opts: c.opts, ptrShift: c.p.ptrShift}
+	sg := &subgroup{p: p, S: 1, R: 1, regs: c.cv}
+	return sg.exec(in, identity[:1])
 }

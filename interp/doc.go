@@ -39,4 +39,12 @@
 // denormals and signed zeros kept; the SPV_KHR_float_controls execution
 // modes DenormFlushToZero and RoundingModeRTZ change that per width, as
 // floatctl.go describes.
+//
+// Files: compile.go drives compilation (entry point, globals, constants),
+// cfg.go compiles functions and their edges, compile_op.go hands each
+// instruction to its family's compiler (compile_arith.go, _composite,
+// _convert, _memory, _control, _group; extinst.go, atomic.go), each file
+// also holding its family's cold run-time cases. exec.go runs
+// instructions and schedules blocks, wide.go runs wide groups,
+// dispatch.go hands out workgroups.
 package interp

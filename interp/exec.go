@@ -3,9 +3,6 @@ package interp
 import (
 	"fmt"
 	"math"
-	"math/bits"
-
-	"spvx/spirv"
 )
 
 // Subgroup states.
@@ -55,7 +52,6 @@ type subgroup struct {
 	bval     [4]uint64
 	gscratch []uint64
 	gsrc     []int32
-	gactive  []int32
 	bsrc     []uint64
 	bdst     []uint64
 	pending  *inst // the work-group collective the subgroup waits at
@@ -229,15 +225,7 @@ func (sg *subgroup) run() {
 			tab := &p.switches[in.aux]
 			sel := r[in.a*R : in.a*R+S]
 			for _, l := range lanes {
-				ei := tab.def
-				v := sel[l]
-				for k, cv := range tab.vals {
-					if cv == v {
-						ei = tab.edges[k]
-						break
-					}
-				}
-				e := &p.edges[ei]
+				e := &p.edges[tab.edge(sel[l])]
 				sg.one[0] = l
 				sg.moves(e, sg.one)
 				fr.pc[l] = e.target
@@ -463,10 +451,9 @@ func (sg *subgroup) describeFault(f *Fault, in *inst) {
 	}
 	if l < len(sg.localID) {
 		f.LocalID = sg.localID[l]
-		wg, ls := sg.wg.id, sg.wg.size
+		wg := sg.wg.id
 		for k := 0; k < 3; k++ {
 			f.GlobalID[k] = wg[k]*sg.wg.d.local[k] + f.LocalID[k] + sg.wg.d.offset[k]
-			_ = ls
 		}
 	}
 }
@@ -513,56 +500,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 				}
 			}
 		}
-	case opShuffle:
-		m := sg.p.shuffles[in.aux]
-		for c := int32(0); c < n; c++ {
-			d := col(in.dst + c)
-			if m[c] < 0 {
-				for _, l := range lanes {
-					d[l] = 0
-				}
-				continue
-			}
-			a := col(m[c])
-			for _, l := range lanes {
-				d[l] = a[l]
-			}
-		}
-	case opExtractDyn:
-		d, ix := col(in.dst), col(in.b)
-		for _, l := range lanes {
-			i := ix[l]
-			if i < uint64(n) {
-				d[l] = r[(in.a+int32(i))*R+int32(l)]
-			} else {
-				if sg.p.opts.Strict {
-					return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("vector index %d out of range", i)}
-				}
-				d[l] = 0
-			}
-		}
-	case opInsertDyn:
-		ix, v := col(in.c), col(in.b)
-		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
-			for _, l := range lanes {
-				if ix[l] == uint64(c) {
-					d[l] = v[l]
-				} else {
-					d[l] = a[l]
-				}
-			}
-		}
-	case opTranspose:
-		rows, cols := int32(in.imm&0xFF), int32(in.imm>>8&0xFF)
-		for i := int32(0); i < cols; i++ {
-			for j := int32(0); j < rows; j++ {
-				d, a := col(in.dst+j*cols+i), col(in.a+i*rows+j)
-				for _, l := range lanes {
-					d[l] = a[l]
-				}
-			}
-		}
+	case opShuffle, opExtractDyn, opInsertDyn, opTranspose:
+		return sg.execComposite(in, lanes)
 	case opIAdd:
 		m := in.imm
 		for c := int32(0); c < n; c++ {
@@ -617,136 +556,10 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 				}
 			}
 		}
-	case opShl, opShrL, opShrA:
-		m, w, sm := in.imm, in.sc.width, in.sc2.mask()
-		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
-			// a shift by the width or more is undefined in SPIR-V: give
-			// what a wide shift gives
-			switch in.op {
-			case opShl:
-				for _, l := range lanes {
-					if sh := b[l] & sm; sh < uint64(w) {
-						d[l] = (a[l] << sh) & m
-					} else {
-						d[l] = 0
-					}
-				}
-			case opShrL:
-				for _, l := range lanes {
-					if sh := b[l] & sm; sh < uint64(w) {
-						d[l] = a[l] >> sh
-					} else {
-						d[l] = 0
-					}
-				}
-			default:
-				for _, l := range lanes {
-					sh := min(b[l]&sm, uint64(w-1))
-					d[l] = uint64(sext(a[l], w)>>sh) & m
-				}
-			}
-		}
-	case opIEq, opINe, opULt, opULe, opUGt, opUGe, opSLt, opSLe, opSGt, opSGe:
-		w := in.sc.width
-		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
-			switch in.op {
-			case opIEq:
-				for _, l := range lanes {
-					d[l] = b2u(a[l] == b[l])
-				}
-			case opINe:
-				for _, l := range lanes {
-					d[l] = b2u(a[l] != b[l])
-				}
-			case opULt:
-				for _, l := range lanes {
-					d[l] = b2u(a[l] < b[l])
-				}
-			case opULe:
-				for _, l := range lanes {
-					d[l] = b2u(a[l] <= b[l])
-				}
-			case opUGt:
-				for _, l := range lanes {
-					d[l] = b2u(a[l] > b[l])
-				}
-			case opUGe:
-				for _, l := range lanes {
-					d[l] = b2u(a[l] >= b[l])
-				}
-			case opSLt:
-				for _, l := range lanes {
-					d[l] = b2u(sext(a[l], w) < sext(b[l], w))
-				}
-			case opSLe:
-				for _, l := range lanes {
-					d[l] = b2u(sext(a[l], w) <= sext(b[l], w))
-				}
-			case opSGt:
-				for _, l := range lanes {
-					d[l] = b2u(sext(a[l], w) > sext(b[l], w))
-				}
-			default:
-				for _, l := range lanes {
-					d[l] = b2u(sext(a[l], w) >= sext(b[l], w))
-				}
-			}
-		}
-	case opFAdd32, opFSub32, opFMul32, opFDiv32:
-		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
-			switch in.op {
-			case opFAdd32:
-				if len(lanes) == int(S) {
-					for l := range d {
-						d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))))
-					}
-					continue
-				}
-				for _, l := range lanes {
-					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))))
-				}
-			case opFSub32:
-				for _, l := range lanes {
-					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) - math.Float32frombits(uint32(b[l]))))
-				}
-			case opFMul32:
-				if len(lanes) == int(S) {
-					for l := range d {
-						d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))))
-					}
-					continue
-				}
-				for _, l := range lanes {
-					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))))
-				}
-			default:
-				for _, l := range lanes {
-					d[l] = uint64(math.Float32bits(math.Float32frombits(uint32(a[l])) / math.Float32frombits(uint32(b[l]))))
-				}
-			}
-		}
-	case opFAdd64, opFSub64, opFMul64, opFDiv64:
-		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
-			for _, l := range lanes {
-				x, y := math.Float64frombits(a[l]), math.Float64frombits(b[l])
-				var z float64
-				switch in.op {
-				case opFAdd64:
-					z = x + y
-				case opFSub64:
-					z = x - y
-				case opFMul64:
-					z = x * y
-				default:
-					z = x / y
-				}
-				d[l] = math.Float64bits(z)
-			}
-		}
+	case opShl, opShrL, opShrA, opIEq, opINe, opULt, opULe, opUGt, opUGe, opSLt, opSLe, opSGt, opSGe:
+		return sg.execShiftCmp(in, lanes)
+	case opFAdd32, opFSub32, opFMul32, opFDiv32, opFAdd64, opFSub64, opFMul64, opFDiv64:
+		return sg.execFloatArith(in, lanes)
 	case opBin:
 		f := binTab[in.aux]
 		s := in.sc
@@ -765,220 +578,12 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 				d[l] = f(a[l], s)
 			}
 		}
-	case opDiv:
-		w, m := in.sc.width, in.sc.mask()
-		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
-			for _, l := range lanes {
-				x, y := a[l], b[l]
-				if y == 0 {
-					if sg.p.opts.Strict {
-						return &Fault{Kind: FaultDivByZero, Lane: uint32(l), Msg: "integer division by zero"}
-					}
-					d[l] = 0
-					continue
-				}
-				var z uint64
-				switch in.aux {
-				case 0:
-					z = x / y
-				case 2:
-					z = x % y
-				default:
-					sx, sy := sext(x, w), sext(y, w)
-					if sy == -1 {
-						// avoid the INT_MIN / -1 trap: the result wraps
-						if in.aux == 1 {
-							z = uint64(-sx)
-						} else {
-							z = 0
-						}
-						break
-					}
-					switch in.aux {
-					case 1:
-						z = uint64(sx / sy)
-					case 3:
-						z = uint64(sx % sy)
-					default:
-						rm := sx % sy
-						if rm != 0 && (rm < 0) != (sy < 0) {
-							rm += sy
-						}
-						z = uint64(rm)
-					}
-				}
-				d[l] = z & m
-			}
-		}
-	case opBitField:
-		w, m := in.sc.width, in.sc.mask()
-		offs, cnts := col(in.c), col(in.aux)
-		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
-			var ins []uint64
-			if in.imm == 0 {
-				ins = col(in.b + c)
-			}
-			for _, l := range lanes {
-				off, cnt := offs[l], cnts[l]
-				if off > uint64(w) || cnt > uint64(w) || off+cnt > uint64(w) {
-					d[l] = 0 // undefined
-					continue
-				}
-				fm := uint64(0)
-				if cnt > 0 {
-					fm = (^uint64(0) >> (64 - cnt)) << off
-				}
-				switch in.imm {
-				case 0:
-					d[l] = (a[l]&^fm | ins[l]<<off&fm) & m
-				case 1:
-					if cnt == 0 {
-						d[l] = 0
-						continue
-					}
-					v := (a[l] & fm) >> off
-					d[l] = uint64(sext(v, uint8(cnt))) & m
-				default:
-					d[l] = (a[l] & fm) >> off
-				}
-			}
-		}
-	case opExtArith:
-		w, m := in.sc.width, in.sc.mask()
-		for c := int32(0); c < n; c++ {
-			lo, hi, a, b := col(in.dst+c), col(in.dst+n+c), col(in.a+c), col(in.b+c)
-			for _, l := range lanes {
-				x, y := a[l], b[l]
-				switch in.aux {
-				case 0:
-					s := x + y
-					if w < 64 {
-						lo[l], hi[l] = s&m, s>>w&1
-					} else {
-						lo[l], hi[l] = s, b2u(s < x)
-					}
-				case 1:
-					lo[l], hi[l] = (x-y)&m, b2u(x < y)
-				case 2:
-					if w == 64 {
-						h, l2 := bits.Mul64(x, y)
-						lo[l], hi[l] = l2, h
-					} else {
-						p := x * y
-						lo[l], hi[l] = p&m, p>>w&m
-					}
-				default:
-					if w == 64 {
-						h, l2 := bits.Mul64(x, y)
-						hs := int64(h)
-						if int64(x) < 0 {
-							hs -= int64(y)
-						}
-						if int64(y) < 0 {
-							hs -= int64(x)
-						}
-						lo[l], hi[l] = l2, uint64(hs)
-					} else {
-						p := uint64(sext(x, w) * sext(y, w))
-						lo[l], hi[l] = p&m, p>>w&m
-					}
-				}
-			}
-		}
-	case opAnyAll:
-		d := col(in.dst)
-		for _, l := range lanes {
-			acc := in.imm
-			for c := int32(0); c < n; c++ {
-				v := r[(in.a+c)*R+int32(l)]
-				if in.imm == 1 {
-					acc &= v
-				} else {
-					acc |= v
-				}
-			}
-			d[l] = acc & 1
-		}
-	case opConv:
-		mode, sat := uint8(in.imm&0xFF), in.imm>>8&1 != 0
-		if in.c > 0 {
-			tab := sg.p.convTabs[in.c-1]
-			for c := int32(0); c < n; c++ {
-				d, a := col(in.dst+c), col(in.a+c)
-				for _, l := range lanes {
-					if x := a[l]; x < uint64(len(tab)) {
-						d[l] = tab[x]
-					} else {
-						d[l] = convert(in.aux, x, in.sc2, in.sc, mode, sat)
-					}
-				}
-			}
-			break
-		}
-		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
-			for _, l := range lanes {
-				d[l] = convert(in.aux, a[l], in.sc2, in.sc, mode, sat)
-			}
-		}
-	case opBitcast:
-		wd, ws, na := int(in.sc.width), int(in.sc2.width), int(in.aux)
-		if wd == ws {
-			for c := int32(0); c < n; c++ {
-				d, a := col(in.dst+c), col(in.a+c)
-				for _, l := range lanes {
-					d[l] = a[l]
-				}
-			}
-			break
-		}
-		for _, l := range lanes {
-			// gather the source bits, lowest component first
-			var acc [17]uint64 // up to 16 x 64 bits
-			pos := 0
-			for k := 0; k < na; k++ {
-				v := r[(in.a+int32(k))*R+int32(l)]
-				putBits(acc[:], pos, ws, v)
-				pos += ws
-			}
-			for k := int32(0); k < n; k++ {
-				r[(in.dst+k)*R+int32(l)] = getBits(acc[:], int(k)*wd, wd)
-			}
-		}
-	case opBitcastExtract:
-		wr, wb := uint64(in.sc.width), uint64(in.sc2.width)
-		offs := col(in.b)
-		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
-			for _, l := range lanes {
-				off := offs[l]
-				if off > wb || off+wr > wb {
-					if sg.p.opts.Strict {
-						return &Fault{Kind: FaultUndefined, Lane: uint32(l), Msg: fmt.Sprintf("OpBitcastExtractEXT offset %d out of range for a %d-bit base", off, wb)}
-					}
-					d[l] = 0
-					continue
-				}
-				d[l] = a[l] >> off & in.sc.mask()
-			}
-		}
-	case opDot:
-		d := col(in.dst)
-		s := in.sc
-		for _, l := range lanes {
-			acc := uint64(0)
-			for c := int32(0); c < n; c++ {
-				p := fbin(bFMul, r[(in.a+c)*R+int32(l)], r[(in.b+c)*R+int32(l)], s)
-				if c == 0 {
-					acc = p
-				} else {
-					acc = fbin(bFAdd, acc, p, s)
-				}
-			}
-			d[l] = acc
-		}
+	case opDiv, opBitField, opExtArith:
+		return sg.execIntExtra(in, lanes)
+	case opAnyAll, opDot:
+		return sg.execHorizontal(in, lanes)
+	case opConv, opBitcast, opBitcastExtract:
+		return sg.execConvert(in, lanes)
 	case opMatrix:
 		sg.matrix(in, lanes)
 	case opIDot:
@@ -1001,84 +606,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.storeIdx(in, lanes)
 	case opChain:
 		return sg.chain(in, lanes)
-	case opArrayLength:
-		d, a := col(in.dst), col(in.a)
-		for _, l := range lanes {
-			m, off, f := sg.deref(a[l], 0, l)
-			if f != nil {
-				return f
-			}
-			start := off + int(in.imm)
-			if start > len(m) {
-				d[l] = 0
-				continue
-			}
-			d[l] = uint64((len(m) - start) / int(in.aux))
-		}
-	case opCopyMemSized:
-		dp, sp, sz := col(in.a), col(in.b), col(in.c)
-		for _, l := range lanes {
-			size := sz[l]
-			if size > 1<<31 {
-				return &Fault{Kind: FaultOutOfBounds, Lane: uint32(l), Msg: fmt.Sprintf("OpCopyMemorySized of %d bytes", size)}
-			}
-			dm, doff, f := sg.deref(dp[l], int(size), l)
-			if f != nil {
-				return f
-			}
-			sm, soff, f := sg.deref(sp[l], int(size), l)
-			if f != nil {
-				return f
-			}
-			if f, ok := sg.copyMem(dm[doff:doff+int(size)], sm[soff:soff+int(size)]); !ok {
-				if f == nil {
-					sg.state = sgDone // another worker stopped the dispatch
-				}
-				return f
-			}
-		}
-	case opPtrCmp:
-		d, a, b := col(in.dst), col(in.a), col(in.b)
-		for _, l := range lanes {
-			d[l] = b2u(a[l] == b[l]) ^ in.imm
-		}
-	case opPtrDiff:
-		d, a, b := col(in.dst), col(in.a), col(in.b)
-		for _, l := range lanes {
-			d[l] = uint64((int64(a[l])-int64(b[l]))/int64(in.imm)) & in.sc.mask()
-		}
-	case opGenericCast:
-		d, a := col(in.dst), col(in.a)
-		shift := sg.p.ptrShift
-		for _, l := range lanes {
-			p := a[l]
-			reg := p >> shift
-			if in.imm == 1<<32 { // OpGenericPtrMemSemantics
-				switch reg {
-				case regWG:
-					d[l] = 0x100
-				case regInv:
-					d[l] = 0
-				default:
-					d[l] = 0x200
-				}
-				continue
-			}
-			ok := true
-			switch spirv.StorageClass(in.imm) {
-			case spirv.StorageClassWorkgroup:
-				ok = reg == regWG
-			case spirv.StorageClassFunction, spirv.StorageClassPrivate:
-				ok = reg == regInv
-			case spirv.StorageClassCrossWorkgroup:
-				ok = reg >= regFirstBuf
-			}
-			if ok {
-				d[l] = p
-			} else {
-				d[l] = 0
-			}
-		}
+	case opArrayLength, opCopyMemSized, opPtrCmp, opPtrDiff, opGenericCast:
+		return sg.execPointer(in, lanes)
 	case opAtomic:
 		return sg.atomic(in, lanes)
 	case opGroup:

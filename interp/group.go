@@ -71,297 +71,6 @@ type groupInfo struct {
 	esize   uint32
 }
 
-var reduceOps = map[spirv.Opcode]int{
-	spirv.OpGroupNonUniformIAdd: rIAdd, spirv.OpGroupNonUniformIMul: rIMul, spirv.OpGroupNonUniformFAdd: rFAdd,
-	spirv.OpGroupNonUniformFMul: rFMul, spirv.OpGroupNonUniformSMin: rSMin, spirv.OpGroupNonUniformUMin: rUMin,
-	spirv.OpGroupNonUniformFMin: rFMin, spirv.OpGroupNonUniformSMax: rSMax, spirv.OpGroupNonUniformUMax: rUMax,
-	spirv.OpGroupNonUniformFMax: rFMax, spirv.OpGroupNonUniformBitwiseAnd: rAnd, spirv.OpGroupNonUniformBitwiseOr: rOr,
-	spirv.OpGroupNonUniformBitwiseXor: rXor, spirv.OpGroupNonUniformLogicalAnd: rLAnd, spirv.OpGroupNonUniformLogicalOr: rLOr,
-	spirv.OpGroupNonUniformLogicalXor: rLXor,
-	// OpenCL work-group / sub-group functions (Subgroup scope only)
-	spirv.OpGroupIAdd: rIAdd, spirv.OpGroupFAdd: rFAdd, spirv.OpGroupFMin: rFMin, spirv.OpGroupUMin: rUMin,
-	spirv.OpGroupSMin: rSMin, spirv.OpGroupFMax: rFMax, spirv.OpGroupUMax: rUMax, spirv.OpGroupSMax: rSMax,
-	spirv.OpGroupIMulKHR: rIMul, spirv.OpGroupFMulKHR: rFMul, spirv.OpGroupBitwiseAndKHR: rAnd,
-	spirv.OpGroupBitwiseOrKHR: rOr, spirv.OpGroupBitwiseXorKHR: rXor, spirv.OpGroupLogicalAndKHR: rLAnd,
-	spirv.OpGroupLogicalOrKHR: rLOr, spirv.OpGroupLogicalXorKHR: rLXor,
-}
-
-// groupOp compiles the subgroup instructions. It reports false for an
-// opcode it does not know.
-func (c *compiler) groupOp(opc spirv.Opcode, result uint32, ops []uint32) (bool, error) {
-	var g groupInfo
-	var rest []uint32
-	scoped := true
-	wgScope := false
-	switch opc {
-	case spirv.OpGroupNonUniformElect:
-		g.kind = gElect
-	case spirv.OpGroupNonUniformAll, spirv.OpGroupAll:
-		g.kind = gAll
-	case spirv.OpGroupNonUniformAny, spirv.OpGroupAny:
-		g.kind = gAny
-	case spirv.OpGroupNonUniformAllEqual:
-		g.kind = gAllEqual
-	case spirv.OpGroupNonUniformBroadcast, spirv.OpGroupBroadcast:
-		g.kind = gBroadcast
-	case spirv.OpGroupNonUniformBroadcastFirst:
-		g.kind = gBroadcastFirst
-	case spirv.OpGroupNonUniformBallot:
-		g.kind = gBallot
-	case spirv.OpGroupNonUniformInverseBallot:
-		g.kind = gInverseBallot
-	case spirv.OpGroupNonUniformBallotBitExtract:
-		g.kind = gBitExtract
-	case spirv.OpGroupNonUniformBallotBitCount:
-		g.kind = gBitCount
-	case spirv.OpGroupNonUniformBallotFindLSB:
-		g.kind = gFindLSB
-	case spirv.OpGroupNonUniformBallotFindMSB:
-		g.kind = gFindMSB
-	case spirv.OpGroupNonUniformShuffle:
-		g.kind = gShuffle
-	case spirv.OpGroupNonUniformShuffleXor:
-		g.kind = gShuffleXor
-	case spirv.OpGroupNonUniformShuffleUp:
-		g.kind = gShuffleUp
-	case spirv.OpGroupNonUniformShuffleDown:
-		g.kind = gShuffleDown
-	case spirv.OpGroupNonUniformQuadBroadcast:
-		g.kind = gQuadBroadcast
-	case spirv.OpGroupNonUniformQuadSwap:
-		g.kind = gQuadSwap
-	case spirv.OpGroupNonUniformRotateKHR:
-		g.kind = gRotate
-	case spirv.OpGroupNonUniformPartitionNV:
-		g.kind, scoped = gPartition, false
-	case spirv.OpSubgroupBallotKHR:
-		g.kind, scoped = gBallot, false
-	case spirv.OpSubgroupFirstInvocationKHR:
-		g.kind, scoped = gBroadcastFirst, false
-	case spirv.OpSubgroupAllKHR:
-		g.kind, scoped = gAll, false
-	case spirv.OpSubgroupAnyKHR:
-		g.kind, scoped = gAny, false
-	case spirv.OpSubgroupAllEqualKHR:
-		g.kind, scoped = gAllEqual, false
-	case spirv.OpSubgroupReadInvocationKHR, spirv.OpSubgroupShuffleINTEL:
-		g.kind, scoped = gShuffle, false
-	case spirv.OpSubgroupShuffleXorINTEL:
-		g.kind, scoped = gShuffleXor, false
-	case spirv.OpSubgroupShuffleDownINTEL:
-		g.kind, scoped = gIntelDown, false
-	case spirv.OpSubgroupShuffleUpINTEL:
-		g.kind, scoped = gIntelUp, false
-	case spirv.OpSubgroupBlockReadINTEL:
-		g.kind, scoped = gBlockRead, false
-	case spirv.OpSubgroupBlockWriteINTEL:
-		g.kind, scoped = gBlockWrite, false
-	case spirv.OpSubgroupBitcastShuffleINTEL:
-		g.kind, scoped = gBitcastShuffle, false
-	default:
-		red, ok := reduceOps[opc]
-		if !ok {
-			return false, nil
-		}
-		g.kind, g.red = gReduce, red
-	}
-	rest = ops
-	if scoped {
-		if len(rest) < 1 {
-			return true, errOps(opc)
-		}
-		sc, ok := c.constScalar(rest[0])
-		if !ok {
-			return true, fmt.Errorf("%s: the scope is not a constant", opc)
-		}
-		if sc == uint64(spirv.ScopeWorkgroup) && isWGCollective(opc) {
-			wgScope = true
-		} else if sc != uint64(spirv.ScopeSubgroup) {
-			return true, fmt.Errorf("%s: only Subgroup scope is supported here (got scope %d)", opc, sc)
-		}
-		rest = rest[1:]
-	}
-	if g.kind == gReduce || g.kind == gBitCount {
-		if len(rest) < 1 {
-			return true, errOps(opc)
-		}
-		g.groupOp = spirv.GroupOperation(rest[0])
-		rest = rest[1:]
-		switch g.groupOp {
-		case spirv.GroupOperationReduce, spirv.GroupOperationInclusiveScan, spirv.GroupOperationExclusiveScan:
-		case spirv.GroupOperationClusteredReduce, spirv.GroupOperationPartitionedReduceEXT,
-			spirv.GroupOperationPartitionedInclusiveScanEXT, spirv.GroupOperationPartitionedExclusiveScanEXT:
-			if g.kind == gBitCount {
-				return true, fmt.Errorf("%s: group operation %d not allowed", opc, g.groupOp)
-			}
-		default:
-			return true, fmt.Errorf("%s: unknown group operation %d", opc, g.groupOp)
-		}
-	}
-	in := inst{op: opGroup, a: -1, b: -1, c: -1}
-	var rt *tinfo
-	if result != 0 {
-		d, t, err := c.slot(result)
-		if err != nil {
-			return true, err
-		}
-		in.dst, rt = d, t
-		in.n, in.sc = int32(t.ncomp), t.sc
-	}
-	vals := make([]*tinfo, len(rest))
-	slots := make([]int32, len(rest))
-	for k, id := range rest {
-		s, t, err := c.val(id)
-		if err != nil {
-			return true, err
-		}
-		vals[k], slots[k] = t, s
-	}
-	nargs := map[int]int{gElect: 0, gAll: 1, gAny: 1, gAllEqual: 1, gBroadcast: 2, gBroadcastFirst: 1, gBallot: 1,
-		gInverseBallot: 1, gBitExtract: 2, gBitCount: 1, gFindLSB: 1, gFindMSB: 1, gShuffle: 2, gShuffleXor: 2,
-		gShuffleUp: 2, gShuffleDown: 2, gReduce: 1, gQuadBroadcast: 2, gQuadSwap: 2, gRotate: 2, gPartition: 1,
-		gIntelDown: 3, gIntelUp: 3, gBlockRead: 1, gBlockWrite: 2, gBitcastShuffle: 1}[g.kind]
-	if len(rest) < nargs {
-		return true, errOps(opc)
-	}
-	for k := 0; k < len(slots) && k < 3; k++ {
-		switch k {
-		case 0:
-			in.a = slots[0]
-		case 1:
-			in.b = slots[1]
-		case 2:
-			in.c = slots[2]
-		}
-	}
-	chk := func(ok bool) error {
-		if !ok {
-			return fmt.Errorf("%s: operand types do not match", opc)
-		}
-		return nil
-	}
-	var err error
-	switch g.kind {
-	case gElect:
-		err = chk(rt != nil && rt.ncomp == 1)
-	case gAll, gAny:
-		err = chk(rt.ncomp == 1 && vals[0].ncomp == 1)
-	case gAllEqual:
-		err = chk(rt.ncomp == 1)
-		g.nsrc = int32(vals[0].ncomp)
-	case gBroadcast, gShuffle, gShuffleXor, gShuffleUp, gShuffleDown, gQuadBroadcast, gQuadSwap, gRotate:
-		err = chk(vals[0].ncomp == rt.ncomp && vals[1].ncomp == 1)
-		if g.kind == gQuadSwap {
-			v, ok := c.constScalar(rest[1])
-			if !ok || v > 2 {
-				return true, fmt.Errorf("%s: Direction must be a constant 0, 1 or 2", opc)
-			}
-		}
-		if g.kind == gRotate && len(rest) > 2 {
-			v, ok := c.constScalar(rest[2])
-			if !ok || v == 0 || v&(v-1) != 0 || v > 128 {
-				return true, fmt.Errorf("%s: ClusterSize must be a constant power of two", opc)
-			}
-			g.cluster = int(v)
-			in.c = -1
-		}
-	case gBroadcastFirst:
-		err = chk(vals[0].ncomp == rt.ncomp)
-	case gBallot:
-		err = chk(rt.ncomp == 4 && vals[0].ncomp == 1)
-	case gInverseBallot:
-		err = chk(rt.ncomp == 1 && vals[0].ncomp == 4)
-	case gBitExtract:
-		err = chk(rt.ncomp == 1 && vals[0].ncomp == 4 && vals[1].ncomp == 1)
-	case gBitCount, gFindLSB, gFindMSB:
-		err = chk(rt.ncomp == 1 && vals[0].ncomp == 4)
-	case gPartition:
-		err = chk(rt.ncomp == 4)
-		g.nsrc = int32(vals[0].ncomp)
-	case gReduce:
-		err = chk(vals[0].ncomp == rt.ncomp)
-		if g.groupOp == spirv.GroupOperationClusteredReduce {
-			if len(rest) < 2 {
-				return true, fmt.Errorf("%s: ClusteredReduce needs a ClusterSize", opc)
-			}
-			v, ok := c.constScalar(rest[1])
-			if !ok || v == 0 || v&(v-1) != 0 || v > 128 {
-				return true, fmt.Errorf("%s: ClusterSize must be a constant power of two", opc)
-			}
-			g.cluster = int(v)
-		}
-		if g.groupOp >= spirv.GroupOperationPartitionedReduceEXT {
-			if len(rest) < 2 || vals[1].ncomp != 4 {
-				return true, fmt.Errorf("%s: a partitioned operation needs a ballot", opc)
-			}
-		}
-	case gIntelDown, gIntelUp:
-		err = chk(vals[0].ncomp == rt.ncomp && vals[1].ncomp == rt.ncomp && vals[2].ncomp == 1)
-	case gBlockRead, gBlockWrite:
-		pt := vals[0]
-		vt := rt
-		if g.kind == gBlockWrite {
-			vt = vals[1]
-		}
-		pi := c.ptrs[rest[0]]
-		if pt.kind != spirv.TypePointer || pi == nil {
-			return true, fmt.Errorf("%s: not a pointer", opc)
-		}
-		if err := c.layout(pi.pointee); err != nil {
-			return true, err
-		}
-		es := uint32(vt.sc.width / 8)
-		if vt.sc.kind != skInt || es == 0 {
-			return true, fmt.Errorf("%s: data must be integers", opc)
-		}
-		g.esize = es
-		in.n = int32(vt.ncomp)
-	case gBitcastShuffle:
-		st, dt := vals[0], rt
-		g.srcT = sgpkg.Type{Kind: kindOf(st), Width: int(st.sc.width), Components: st.ncomp, Signed: st.sc.signed}
-		g.dstT = sgpkg.Type{Kind: kindOf(dt), Width: int(dt.sc.width), Components: dt.ncomp, Signed: dt.sc.signed}
-		if st.vec != st.ncomp || dt.vec != dt.ncomp {
-			return true, fmt.Errorf("%s: operand and result must be scalars or vectors", opc)
-		}
-		if e := sgpkg.CheckSupported(g.srcT, g.dstT); e != nil {
-			return true, fmt.Errorf("%s: %v", opc, e)
-		}
-		g.nsrc = int32(st.ncomp)
-	}
-	if err != nil {
-		return true, err
-	}
-	if wgScope {
-		if g.groupOp == spirv.GroupOperationClusteredReduce || g.groupOp >= spirv.GroupOperationPartitionedReduceEXT {
-			return true, fmt.Errorf("%s: group operation %d at Workgroup scope", opc, g.groupOp)
-		}
-		if g.kind == gBroadcast {
-			if len(vals) < 2 || vals[1].ncomp > 3 {
-				return true, fmt.Errorf("%s: LocalId must be a scalar or a vector of 2 or 3", opc)
-			}
-			g.nsrc = int32(vals[1].ncomp)
-		}
-		in.op = opWGGroup
-	}
-	c.p.groups = append(c.p.groups, g)
-	in.aux = int32(len(c.p.groups) - 1)
-	c.emit(in)
-	return true, nil
-}
-
-// isWGCollective reports the OpenCL work-group functions the executor runs
-// at Workgroup scope.
-func isWGCollective(op spirv.Opcode) bool {
-	switch op {
-	case spirv.OpGroupAll, spirv.OpGroupAny, spirv.OpGroupBroadcast, spirv.OpGroupIAdd, spirv.OpGroupFAdd,
-		spirv.OpGroupFMin, spirv.OpGroupUMin, spirv.OpGroupSMin, spirv.OpGroupFMax, spirv.OpGroupUMax, spirv.OpGroupSMax,
-		spirv.OpGroupIMulKHR, spirv.OpGroupFMulKHR, spirv.OpGroupBitwiseAndKHR, spirv.OpGroupBitwiseOrKHR,
-		spirv.OpGroupBitwiseXorKHR, spirv.OpGroupLogicalAndKHR, spirv.OpGroupLogicalOrKHR, spirv.OpGroupLogicalXorKHR:
-		return true
-	}
-	return false
-}
-
 // finishCollective computes a work-group collective once every subgroup of
 // the workgroup has reached it (runGroup calls it), in local-index order.
 func (st *wgState) finishCollective(sgs []*subgroup) *Fault {
@@ -535,13 +244,6 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 	R := int32(sg.R)
 	r := sg.regs
 	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
-	active := sg.gactive[:0]
-	var act [2]uint64
-	for _, l := range lanes {
-		act[l/64] |= 1 << (l % 64)
-	}
-	isActive := func(l int32) bool { return l >= 0 && l < S && act[l/64]>>(l%64)&1 != 0 }
-	_ = active
 	n := in.n
 	ballotBit := func(slot int32, l int32, bit uint64) bool {
 		if bit >= 128 {
@@ -608,162 +310,11 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 			d[l] = b2u(ballotBit(in.a, l, ix[l]))
 		}
 	case gBitCount, gFindLSB, gFindMSB:
-		d := col(in.dst)
-		for _, l := range lanes {
-			var w [2]uint64
-			for c := int32(0); c < 4; c++ {
-				w[c/2] |= (r[(in.a+c)*R+l] & 0xFFFFFFFF) << (32 * (c % 2))
-			}
-			// only the subgroup's bits count
-			if S < 64 {
-				w[0] &= 1<<S - 1
-				w[1] = 0
-			} else if S < 128 {
-				w[1] &= 1<<(S-64) - 1
-			}
-			switch g.kind {
-			case gBitCount:
-				var lim [2]uint64
-				switch g.groupOp {
-				case spirv.GroupOperationReduce:
-					lim = [2]uint64{^uint64(0), ^uint64(0)}
-				default:
-					k := int(l)
-					if g.groupOp == spirv.GroupOperationInclusiveScan {
-						k++
-					}
-					if k >= 64 {
-						lim[0] = ^uint64(0)
-						if k-64 >= 64 {
-							lim[1] = ^uint64(0)
-						} else {
-							lim[1] = 1<<(k-64) - 1
-						}
-					} else {
-						lim[0] = 1<<k - 1
-					}
-				}
-				d[l] = uint64(bits.OnesCount64(w[0]&lim[0]) + bits.OnesCount64(w[1]&lim[1]))
-			case gFindLSB:
-				switch {
-				case w[0] != 0:
-					d[l] = uint64(bits.TrailingZeros64(w[0]))
-				case w[1] != 0:
-					d[l] = uint64(64 + bits.TrailingZeros64(w[1]))
-				default:
-					d[l] = 0xFFFFFFFF
-				}
-			default:
-				switch {
-				case w[1] != 0:
-					d[l] = uint64(127 - bits.LeadingZeros64(w[1]))
-				case w[0] != 0:
-					d[l] = uint64(63 - bits.LeadingZeros64(w[0]))
-				default:
-					d[l] = 0xFFFFFFFF
-				}
-			}
-			d[l] &= in.sc.mask()
-		}
+		return sg.groupBallotScan(in, g, lanes)
 	case gBroadcast, gBroadcastFirst, gShuffle, gShuffleXor, gShuffleUp, gShuffleDown, gQuadBroadcast, gQuadSwap, gRotate:
-		// source lane per lane, then a gather through scratch (the result
-		// may not alias the operand, but keep it simple and safe)
-		src := sg.gsrc[:S]
-		var bv []uint64
-		if in.b >= 0 {
-			bv = col(in.b)
-		}
-		for _, l := range lanes {
-			var s int64
-			switch g.kind {
-			case gBroadcast:
-				s = int64(bv[lanes[0]])
-			case gBroadcastFirst:
-				s = int64(lanes[0])
-			case gShuffle:
-				s = int64(bv[l])
-			case gShuffleXor:
-				s = int64(uint64(l) ^ bv[l])
-			case gShuffleUp:
-				s = int64(l) - int64(bv[l])
-			case gShuffleDown:
-				s = int64(l) + int64(bv[l])
-			case gQuadBroadcast:
-				s = int64(l&^3) + int64(bv[lanes[0]]&3)
-			case gQuadSwap:
-				s = int64(l) ^ int64(bv[lanes[0]]+1)
-			case gRotate:
-				delta := int64(bv[lanes[0]])
-				if g.cluster > 0 {
-					cs := int64(g.cluster)
-					base := int64(l) / cs * cs
-					s = base + (int64(l)-base+delta)%cs
-				} else {
-					s = (int64(l) + delta) % int64(S)
-				}
-			}
-			if s < 0 || s >= int64(S) || !isActive(int32(s)) {
-				if sg.p.opts.Strict {
-					return &Fault{Kind: FaultSubgroup, Lane: uint32(l), Msg: fmt.Sprintf("reads invocation %d, which is not active", s)}
-				}
-				if s < 0 || s >= int64(S) {
-					s = -1
-				}
-			}
-			src[l] = int32(s)
-		}
-		tmp := sg.gscratch
-		for c := int32(0); c < n; c++ {
-			a := col(in.a + c)
-			for _, l := range lanes {
-				if src[l] < 0 {
-					tmp[l] = 0
-				} else {
-					tmp[l] = a[src[l]]
-				}
-			}
-			d := col(in.dst + c)
-			for _, l := range lanes {
-				d[l] = tmp[l]
-			}
-		}
+		return sg.groupShuffle(in, g, lanes)
 	case gIntelDown, gIntelUp:
-		cnt, nxt, dl := col(in.a), col(in.b), col(in.c)
-		tmp := sg.gscratch
-		for c := int32(0); c < n; c++ {
-			cur, other := col(in.a+c), col(in.b+c)
-			if g.kind == gIntelUp {
-				cur, other = col(in.b+c), col(in.a+c) // (previous, current)
-			}
-			_, _ = cnt, nxt
-			for _, l := range lanes {
-				delta := int64(dl[l])
-				var idx int64
-				if g.kind == gIntelDown {
-					idx = int64(l) + delta
-					if idx < int64(S) {
-						tmp[l] = cur[idx]
-					} else if idx < 2*int64(S) {
-						tmp[l] = other[idx-int64(S)]
-					} else {
-						tmp[l] = 0
-					}
-				} else {
-					idx = int64(l) - delta
-					if idx >= 0 {
-						tmp[l] = cur[idx]
-					} else if idx+int64(S) >= 0 {
-						tmp[l] = other[idx+int64(S)]
-					} else {
-						tmp[l] = 0
-					}
-				}
-			}
-			d := col(in.dst + c)
-			for _, l := range lanes {
-				d[l] = tmp[l]
-			}
-		}
+		return sg.groupIntelShuffle(in, g, lanes)
 	case gReduce:
 		return sg.reduce(in, g, lanes)
 	case gPartition:
@@ -909,6 +460,202 @@ func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 		d := r[(in.dst+c)*R : (in.dst+c)*R+S]
 		for _, l := range lanes {
 			d[l] = tmp[l]
+		}
+	}
+	return nil
+}
+
+// groupBallotScan runs OpGroupNonUniformBallotBitCount, FindLSB and FindMSB.
+func (sg *subgroup) groupBallotScan(in *inst, g *groupInfo, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	switch g.kind {
+	case gBitCount, gFindLSB, gFindMSB:
+		d := col(in.dst)
+		for _, l := range lanes {
+			var w [2]uint64
+			for c := int32(0); c < 4; c++ {
+				w[c/2] |= (r[(in.a+c)*R+l] & 0xFFFFFFFF) << (32 * (c % 2))
+			}
+			// only the subgroup's bits count
+			if S < 64 {
+				w[0] &= 1<<S - 1
+				w[1] = 0
+			} else if S < 128 {
+				w[1] &= 1<<(S-64) - 1
+			}
+			switch g.kind {
+			case gBitCount:
+				var lim [2]uint64
+				switch g.groupOp {
+				case spirv.GroupOperationReduce:
+					lim = [2]uint64{^uint64(0), ^uint64(0)}
+				default:
+					k := int(l)
+					if g.groupOp == spirv.GroupOperationInclusiveScan {
+						k++
+					}
+					if k >= 64 {
+						lim[0] = ^uint64(0)
+						if k-64 >= 64 {
+							lim[1] = ^uint64(0)
+						} else {
+							lim[1] = 1<<(k-64) - 1
+						}
+					} else {
+						lim[0] = 1<<k - 1
+					}
+				}
+				d[l] = uint64(bits.OnesCount64(w[0]&lim[0]) + bits.OnesCount64(w[1]&lim[1]))
+			case gFindLSB:
+				switch {
+				case w[0] != 0:
+					d[l] = uint64(bits.TrailingZeros64(w[0]))
+				case w[1] != 0:
+					d[l] = uint64(64 + bits.TrailingZeros64(w[1]))
+				default:
+					d[l] = 0xFFFFFFFF
+				}
+			default:
+				switch {
+				case w[1] != 0:
+					d[l] = uint64(127 - bits.LeadingZeros64(w[1]))
+				case w[0] != 0:
+					d[l] = uint64(63 - bits.LeadingZeros64(w[0]))
+				default:
+					d[l] = 0xFFFFFFFF
+				}
+			}
+			d[l] &= in.sc.mask()
+		}
+	}
+	return nil
+}
+
+// groupShuffle runs the broadcasts, shuffles, quad operations and rotates: each lane reads another lane's value.
+func (sg *subgroup) groupShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	var act [2]uint64
+	for _, l := range lanes {
+		act[l/64] |= 1 << (l % 64)
+	}
+	isActive := func(l int32) bool { return l >= 0 && l < S && act[l/64]>>(l%64)&1 != 0 }
+	n := in.n
+	switch g.kind {
+	case gBroadcast, gBroadcastFirst, gShuffle, gShuffleXor, gShuffleUp, gShuffleDown, gQuadBroadcast, gQuadSwap, gRotate:
+		// source lane per lane, then a gather through scratch (the result
+		// may not alias the operand, but keep it simple and safe)
+		src := sg.gsrc[:S]
+		var bv []uint64
+		if in.b >= 0 {
+			bv = col(in.b)
+		}
+		for _, l := range lanes {
+			var s int64
+			switch g.kind {
+			case gBroadcast:
+				s = int64(bv[lanes[0]])
+			case gBroadcastFirst:
+				s = int64(lanes[0])
+			case gShuffle:
+				s = int64(bv[l])
+			case gShuffleXor:
+				s = int64(uint64(l) ^ bv[l])
+			case gShuffleUp:
+				s = int64(l) - int64(bv[l])
+			case gShuffleDown:
+				s = int64(l) + int64(bv[l])
+			case gQuadBroadcast:
+				s = int64(l&^3) + int64(bv[lanes[0]]&3)
+			case gQuadSwap:
+				s = int64(l) ^ int64(bv[lanes[0]]+1)
+			case gRotate:
+				delta := int64(bv[lanes[0]])
+				if g.cluster > 0 {
+					cs := int64(g.cluster)
+					base := int64(l) / cs * cs
+					s = base + (int64(l)-base+delta)%cs
+				} else {
+					s = (int64(l) + delta) % int64(S)
+				}
+			}
+			if s < 0 || s >= int64(S) || !isActive(int32(s)) {
+				if sg.p.opts.Strict {
+					return &Fault{Kind: FaultSubgroup, Lane: uint32(l), Msg: fmt.Sprintf("reads invocation %d, which is not active", s)}
+				}
+				if s < 0 || s >= int64(S) {
+					s = -1
+				}
+			}
+			src[l] = int32(s)
+		}
+		tmp := sg.gscratch
+		for c := int32(0); c < n; c++ {
+			a := col(in.a + c)
+			for _, l := range lanes {
+				if src[l] < 0 {
+					tmp[l] = 0
+				} else {
+					tmp[l] = a[src[l]]
+				}
+			}
+			d := col(in.dst + c)
+			for _, l := range lanes {
+				d[l] = tmp[l]
+			}
+		}
+	}
+	return nil
+}
+
+// groupIntelShuffle runs OpSubgroupShuffleDownINTEL and OpSubgroupShuffleUpINTEL, which read across two values.
+func (sg *subgroup) groupIntelShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
+	S := int32(sg.S)
+	R := int32(sg.R)
+	r := sg.regs
+	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
+	n := in.n
+	switch g.kind {
+	case gIntelDown, gIntelUp:
+		dl := col(in.c)
+		tmp := sg.gscratch
+		for c := int32(0); c < n; c++ {
+			cur, other := col(in.a+c), col(in.b+c)
+			if g.kind == gIntelUp {
+				cur, other = col(in.b+c), col(in.a+c) // (previous, current)
+			}
+			for _, l := range lanes {
+				delta := int64(dl[l])
+				var idx int64
+				if g.kind == gIntelDown {
+					idx = int64(l) + delta
+					if idx < int64(S) {
+						tmp[l] = cur[idx]
+					} else if idx < 2*int64(S) {
+						tmp[l] = other[idx-int64(S)]
+					} else {
+						tmp[l] = 0
+					}
+				} else {
+					idx = int64(l) - delta
+					if idx >= 0 {
+						tmp[l] = cur[idx]
+					} else if idx+int64(S) >= 0 {
+						tmp[l] = other[idx+int64(S)]
+					} else {
+						tmp[l] = 0
+					}
+				}
+			}
+			d := col(in.dst + c)
+			for _, l := range lanes {
+				d[l] = tmp[l]
+			}
 		}
 	}
 	return nil

@@ -195,6 +195,17 @@ type switchTab struct {
 	def   int32
 }
 
+// edge returns the index of the edge an OpSwitch takes for selector v.
+// Both schedulers (run and runWide) look cases up here.
+func (t *switchTab) edge(v uint64) int32 {
+	for k, cv := range t.vals {
+		if cv == v {
+			return t.edges[k]
+		}
+	}
+	return t.def
+}
+
 type callInfo struct {
 	fn   *function
 	args []int32

@@ -145,15 +145,7 @@ func (w *subgroup) runWide(sgs []*subgroup) {
 				}
 			}
 			if same {
-				tab := &p.switches[in.aux]
-				ei := tab.def
-				for k, cv := range tab.vals {
-					if cv == v {
-						ei = tab.edges[k]
-						break
-					}
-				}
-				e := &p.edges[ei]
+				e := &p.edges[p.switches[in.aux].edge(v)]
 				w.moves(e, lanes)
 				fr.ip = p.blocks[e.target].start
 				continue
