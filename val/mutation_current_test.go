@@ -137,7 +137,7 @@ func currentMutants(groups []modGroup, valid func(id string) bool) []currentEntr
 		for i, m := range g.mods {
 			keep[i] = valid(m.name + ":base:0")
 		}
-		for _, m := range mutantsOf(g.mods, keep, g.seeds) {
+		for _, m := range mutantsOf(g.mods, keep, append(mutationKinds[:len(mutationKinds):len(mutationKinds)], currentKinds...), g.seeds) {
 			es = append(es, currentEntry{mutant: m})
 		}
 	}

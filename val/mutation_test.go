@@ -626,7 +626,7 @@ func TestMutationDifferential(t *testing.T) {
 			t.Errorf("%s unmutated: we reject what spirv-val accepts: %s", mods[i].name, v.ours)
 		}
 	})
-	muts := mutantsOf(mods, keep, seedsPerKind)
+	muts := mutantsOf(mods, keep, mutationKinds, seedsPerKind)
 	if testing.Short() && len(muts) > shortMutants {
 		// Every kind in the subset: take every k-th mutant.
 		k := len(muts) / shortMutants
@@ -820,21 +820,21 @@ func mutationModules(n int) []corpusModule {
 	return mods
 }
 
-// mutantsOf returns the mutants of seeds seeds of every kind of the
+// mutantsOf returns the mutants of seeds seeds of each of kinds of the
 // modules keep marks, seed by seed and kind by kind, each text once. A
 // mutant's id is module:kind:seed, and its random choices depend only on
 // that id.
-func mutantsOf(mods []corpusModule, keep []bool, seeds int) []mutant {
+func mutantsOf(mods []corpusModule, keep []bool, kinds []string, seeds int) []mutant {
 	var muts []mutant
 	seen := map[string]bool{}
 	for seed := 0; seed < seeds; seed++ {
-		for _, kind := range mutationKinds {
+		for _, kind := range kinds {
 			for i, m := range mods {
 				if !keep[i] {
 					continue
 				}
 				id := m.name + ":" + kind + ":" + strconv.Itoa(seed)
-				out, ok := mutate(m.insts, kind, seededRand(id))
+				out, ok := mutateKind(m.insts, kind, seededRand(id))
 				if !ok {
 					continue
 				}
