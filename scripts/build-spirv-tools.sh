@@ -13,6 +13,8 @@
 #
 # Prints the bin folder, $CACHE/<commit>/bin, where CACHE defaults to
 # ~/.cache/spvx-spirv-tools. A second run for the same commit only prints it.
+# With GOLDENS=1 it then refreshes val's goldens with those tools
+# (go test ./val -run MutationCurrent -update-current, from this checkout).
 # Needs cmake (≥ 3.22), ninja, python3 and a C++17 compiler. Builds with
 # `nice -n 15 ninja -j$JOBS` (JOBS defaults to 2) so a shared machine stays usable.
 set -eu
@@ -29,8 +31,14 @@ jobs=${JOBS:-2}
 
 commit=$(git -C "$tools" rev-parse --verify "$rev^{commit}")
 out=$cache/$commit
+goldens() {
+	[ "${GOLDENS:-}" = 1 ] || return 0
+	cd "$(dirname "$0")/.."
+	SPVX_CURRENT_SPIRV_TOOLS=$out/bin nice -n 10 go test ./val -run 'MutationCurrent$' -count 1 -update-current -update
+}
 if [ -x "$out/bin/spirv-val" ] && [ -x "$out/bin/spirv-as" ]; then
 	echo "$out/bin"
+	goldens
 	exit 0
 fi
 hrev=$(git -C "$tools" show "$commit:DEPS" |
@@ -70,3 +78,4 @@ cp "$scratch/build/tools/spirv-as" "$scratch/build/tools/spirv-val" "$out/bin.tm
 rm -rf "$out/bin"
 mv "$out/bin.tmp" "$out/bin"
 echo "$out/bin"
+goldens
