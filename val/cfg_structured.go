@@ -1016,8 +1016,13 @@ func (f *fnCFG) structuredSelections(postorder []int32) bool {
 				continue
 			}
 			t, e := f.block(in.Words[2]), f.block(in.Words[3])
-			tu, eu := !seen[t], !seen[e]
-			seen[t], seen[e] = true, true
+			// In spirv-val's order: the true label is marked seen
+			// before the false one is looked at, so a branch whose two
+			// labels are one block never needs a merge.
+			tu := !seen[t]
+			seen[t] = true
+			eu := !seen[e]
+			seen[e] = true
 			if (op == 0 || op == spirv.OpLoopMerge) && tu && eu {
 				return s.fail(f.term(b), "", "Selection must be structured")
 			}

@@ -557,19 +557,25 @@ func judge(as, sv, dir, env, text string) verdict {
 			v.theirs = "(rejected, no message)"
 		}
 	}
+	v.ours = ourVerdict(b)
+	return v
+}
+
+// ourVerdict is the first line of Validate's errors on a binary, spelled
+// as spirv-val spells its own ("error: line N: ..."), "" when it accepts.
+func ourVerdict(b []byte) string {
 	m, err := spirv.Decode(b)
 	if err != nil {
-		v.ours = "(does not decode: " + err.Error() + ")"
 		if e, ok := FromDecodeError(err); ok {
-			v.ours = "error: line " + itoa(e.Line()) + ": " + e.Msg
+			return "error: line " + itoa(e.Line()) + ": " + e.Msg
 		}
-		return v
+		return "(does not decode: " + err.Error() + ")"
 	}
 	if err := Validate(m, Options{}); err != nil {
-		e := err.(ErrorList)[0]
-		v.ours, _, _ = strings.Cut("error: line "+itoa(e.Line())+": "+e.Error(), "\n")
+		line, _, _ := strings.Cut("error: line "+itoa(err.(ErrorList)[0].Line())+": "+err.(ErrorList)[0].Error(), "\n")
+		return line
 	}
-	return v
+	return ""
 }
 
 // parallel runs f(i) for i in [0,n) on a few goroutines, each with its
@@ -602,71 +608,25 @@ func TestMutationDifferential(t *testing.T) {
 	if err1 != nil || err2 != nil {
 		t.Skipf("skipping the differential test: %v %v", err1, err2)
 	}
-	files, _ := filepath.Glob(filepath.Join(sharedDir, "corpus/asm/*.spvasm"))
-	if len(files) == 0 {
-		t.Skipf("corpus not found under %s: skipping", sharedDir)
-	}
-	// A stable pseudo-random order of the small modules: adding modules to
-	// the corpus does not change which mutants the others get.
-	type mod struct {
-		name, env string
-		insts     []asmInst
-		key       uint64
-	}
-	var mods []mod
-	for _, f := range files {
-		fi, err := os.Stat(f)
-		if err != nil || fi.Size() > maxModuleBytes {
-			continue
-		}
-		h := fnv.New64a()
-		h.Write([]byte(filepath.Base(f)))
-		mods = append(mods, mod{name: f, key: h.Sum64()})
-	}
-	sort.Slice(mods, func(i, j int) bool { return mods[i].key < mods[j].key })
 	nmods := fullModules
 	if testing.Short() {
 		nmods = shortMutants / len(mutationKinds) * 2
 	}
-	mods = mods[:min(len(mods), nmods)]
+	mods := mutationModules(nmods)
+	if len(mods) == 0 {
+		t.Skipf("corpus not found under %s: skipping", sharedDir)
+	}
 	// Keep the modules both 2023.1 tools take unmutated (as we re-spell
 	// them: tokens joined by spaces, no comments).
 	keep := make([]bool, len(mods))
 	parallel(t, len(mods), func(dir string, i int) {
-		text, err := os.ReadFile(mods[i].name)
-		if err != nil {
-			return
-		}
-		mods[i].env = asmVersion(string(text))
-		mods[i].insts = tokenizeAsm(string(text))
 		v := judge(as, sv, dir, mods[i].env, joinAsm(mods[i].insts))
 		keep[i] = v.ok && v.theirs == "" && v.ours == ""
 		if v.ok && v.theirs == "" && v.ours != "" {
-			t.Errorf("%s unmutated: we reject what spirv-val accepts: %s", filepath.Base(mods[i].name), v.ours)
+			t.Errorf("%s unmutated: we reject what spirv-val accepts: %s", mods[i].name, v.ours)
 		}
 	})
-	var muts []mutant
-	seen := map[string]bool{}
-	for seed := 0; seed < seedsPerKind; seed++ {
-		for _, kind := range mutationKinds {
-			for i, m := range mods {
-				if !keep[i] {
-					continue
-				}
-				id := strings.TrimSuffix(filepath.Base(m.name), ".spvasm") + ":" + kind + ":" + strconv.Itoa(seed)
-				out, ok := mutate(m.insts, kind, seededRand(id))
-				if !ok {
-					continue
-				}
-				text := joinAsm(out)
-				if seen[text] {
-					continue
-				}
-				seen[text] = true
-				muts = append(muts, mutant{id: id, env: m.env, text: text})
-			}
-		}
-	}
+	muts := mutantsOf(mods, keep, mutationKinds, seedsPerKind)
 	if testing.Short() && len(muts) > shortMutants {
 		// Every kind in the subset: take every k-th mutant.
 		k := len(muts) / shortMutants
@@ -681,10 +641,6 @@ func TestMutationDifferential(t *testing.T) {
 		res[i] = judge(as, sv, dir, muts[i].env, muts[i].text)
 	})
 
-	table, order, err := readTriage(differentialTable)
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
 	var total, sameVerdict, bothRej, sameLine int
 	byKind := map[string][2]int{}
 	current := map[string]triageRow{}
@@ -738,32 +694,7 @@ func TestMutationDifferential(t *testing.T) {
 	for _, k := range kinds {
 		t.Logf("  %-10s %4d of %4d agree", k, byKind[k][0], byKind[k][1])
 	}
-	logGroups(t, current, table)
-
-	// Check the disagreements against the table.
-	var bad int
-	for _, id := range sortedKeys(current) {
-		row := current[id]
-		old, ok := table[id]
-		switch {
-		case !ok:
-			bad++
-			t.Errorf("new disagreement %s:\n\tspirv-val: %s\n\tours:      %s", id, row.theirs, row.ours)
-		case strings.HasPrefix(old.reason, "ours wrong") || strings.HasPrefix(old.reason, "untriaged") ||
-			strings.HasPrefix(old.reason, "pending") && !pendingAllowed:
-			bad++
-			t.Errorf("disagreement %s triaged %q:\n\tspirv-val: %s\n\tours:      %s", id, old.reason, row.theirs, row.ours)
-		case old.theirs != strings.TrimSpace(row.theirs) || old.ours != strings.TrimSpace(row.ours): // cells are read trimmed
-			t.Logf("%s: the lines changed since triage (run -update):\n\tspirv-val: %s\n\tours:      %s", id, row.theirs, row.ours)
-		}
-	}
-	for _, id := range order {
-		if ran[id] {
-			if _, ok := current[id]; !ok {
-				t.Logf("stale row %s: both now agree (run -update)", id)
-			}
-		}
-	}
+	bad := checkTriage(t, differentialTable, triageHead, current, ran, pendingAllowed)
 	switch {
 	case !testing.Short() && pendingAllowed:
 		t.Logf("pendingAllowed: thresholds (%.0f%% verdict, %.0f%% first line) not enforced until the pending families are merged",
@@ -778,6 +709,48 @@ func TestMutationDifferential(t *testing.T) {
 	}
 	if !testing.Short() && total < 2000 {
 		t.Errorf("only %d mutants", total)
+	}
+	if bad > 0 {
+		t.Logf("%d disagreements need triage: fix ours, or run with -update and give each new row its reason", bad)
+	}
+}
+
+// checkTriage logs the disagreements of a run (current, by id; ran holds
+// every id judged) by group and checks them against the triage table at
+// path: a disagreement without a row, or with a row "ours wrong",
+// "untriaged" (or "pending" unless allowPending), is an error. With
+// -update it rewrites the table (head, then the rows), keeping reasons.
+// It returns the number of errors.
+func checkTriage(t *testing.T, path, head string, current map[string]triageRow, ran map[string]bool, allowPending bool) int {
+	table, order, err := readTriage(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	logGroups(t, current, table)
+
+	// Check the disagreements against the table.
+	var bad int
+	for _, id := range sortedKeys(current) {
+		row := current[id]
+		old, ok := table[id]
+		switch {
+		case !ok:
+			bad++
+			t.Errorf("new disagreement %s:\n\tspirv-val: %s\n\tours:      %s", id, row.theirs, row.ours)
+		case strings.HasPrefix(old.reason, "ours wrong") || strings.HasPrefix(old.reason, "untriaged") ||
+			strings.HasPrefix(old.reason, "pending") && !allowPending:
+			bad++
+			t.Errorf("disagreement %s triaged %q:\n\tspirv-val: %s\n\tours:      %s", id, old.reason, row.theirs, row.ours)
+		case old.theirs != strings.TrimSpace(row.theirs) || old.ours != strings.TrimSpace(row.ours): // cells are read trimmed
+			t.Logf("%s: the lines changed since triage (run -update):\n\tspirv-val: %s\n\tours:      %s", id, row.theirs, row.ours)
+		}
+	}
+	for _, id := range order {
+		if ran[id] {
+			if _, ok := current[id]; !ok {
+				t.Logf("stale row %s: both now agree (run -update)", id)
+			}
+		}
 	}
 	if *updateDifferential {
 		rows := map[string]triageRow{}
@@ -797,13 +770,84 @@ func TestMutationDifferential(t *testing.T) {
 			}
 			rows[id] = r
 		}
-		if err := writeTriage(differentialTable, rows); err != nil {
+		if err := writeTriage(path, head, rows); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("wrote %s (%d rows)", differentialTable, len(rows))
-	} else if bad > 0 {
-		t.Logf("%d disagreements need triage: fix ours, or run with -update and give each new row its reason", bad)
+		t.Logf("wrote %s (%d rows)", path, len(rows))
 	}
+	return bad
+}
+
+// corpusModule is a corpus module the differentials mutate.
+type corpusModule struct {
+	name, env string // base name without .spvasm; --target-env of its version
+	insts     []asmInst
+}
+
+// mutationModules returns n of the corpus's small modules (at most
+// maxModuleBytes), read and tokenized, in a stable pseudo-random order:
+// adding modules to the corpus does not change which mutants the others
+// get. It returns none when the corpus is absent.
+func mutationModules(n int) []corpusModule {
+	files, _ := filepath.Glob(filepath.Join(sharedDir, "corpus/asm/*.spvasm"))
+	type keyed struct {
+		path string
+		key  uint64
+	}
+	var ks []keyed
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil || fi.Size() > maxModuleBytes {
+			continue
+		}
+		h := fnv.New64a()
+		h.Write([]byte(filepath.Base(f)))
+		ks = append(ks, keyed{f, h.Sum64()})
+	}
+	sort.Slice(ks, func(i, j int) bool { return ks[i].key < ks[j].key })
+	var mods []corpusModule
+	for _, k := range ks[:min(len(ks), n)] {
+		text, err := os.ReadFile(k.path)
+		if err != nil {
+			continue
+		}
+		mods = append(mods, corpusModule{
+			name:  strings.TrimSuffix(filepath.Base(k.path), ".spvasm"),
+			env:   asmVersion(string(text)),
+			insts: tokenizeAsm(string(text)),
+		})
+	}
+	return mods
+}
+
+// mutantsOf returns the mutants of seeds seeds of each of kinds of the
+// modules keep marks, seed by seed and kind by kind, each text once. A
+// mutant's id is module:kind:seed, and its random choices depend only on
+// that id.
+func mutantsOf(mods []corpusModule, keep []bool, kinds []string, seeds int) []mutant {
+	var muts []mutant
+	seen := map[string]bool{}
+	for seed := 0; seed < seeds; seed++ {
+		for _, kind := range kinds {
+			for i, m := range mods {
+				if !keep[i] {
+					continue
+				}
+				id := m.name + ":" + kind + ":" + strconv.Itoa(seed)
+				out, ok := mutateKind(m.insts, kind, seededRand(id))
+				if !ok {
+					continue
+				}
+				text := joinAsm(out)
+				if seen[text] {
+					continue
+				}
+				seen[text] = true
+				muts = append(muts, mutant{id: id, env: m.env, text: text})
+			}
+		}
+	}
+	return muts
 }
 
 func orAccepted(s string) string {
@@ -885,9 +929,9 @@ func readTriage(path string) (map[string]triageRow, []string, error) {
 	return rows, order, sc.Err()
 }
 
-func writeTriage(path string, rows map[string]triageRow) error {
+func writeTriage(path, head string, rows map[string]triageRow) error {
 	var b strings.Builder
-	b.WriteString(triageHead)
+	b.WriteString(head)
 	for _, id := range sortedKeys(rows) {
 		r := rows[id]
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", id, escapeCell(r.theirs), escapeCell(r.ours), escapeCell(r.reason))
@@ -991,7 +1035,7 @@ func TestMutationHelpers(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "t.md")
 	rows := map[string]triageRow{"m:k:0": {id: "m:k:0", theirs: "error: a | b", ours: "(accepted)", reason: "older oracle"}}
-	if err := writeTriage(path, rows); err != nil {
+	if err := writeTriage(path, triageHead, rows); err != nil {
 		t.Fatal(err)
 	}
 	got, _, err := readTriage(path)
