@@ -19,7 +19,10 @@ const (
 	rqFloatPtResult = "expected Result Type to be 32-bit floating point scalar type"
 )
 
-// rayQueryPass is RayQueryPass: it applies the rule of in's opcode.
+// rayQueryPass is RayQueryPass: it applies the rule of in's opcode. The
+// rules are chosen by switches over constants, never function values: a
+// function value given in would move every instruction of the second
+// loop to the heap (TestRayQueryAllocs, TestTypeRulesAllocs).
 func (s *state) rayQueryPass(i int, in *spirv.Instruction) bool {
 	msg := s.rayQueryCommand(in)
 	if msg == "" {
@@ -111,7 +114,7 @@ func (s *state) rayQueryGetter(in *spirv.Instruction) string {
 			return msg
 		}
 	}
-	if msg := result(s, in); msg != "" {
+	if msg := s.rayQueryResult(result, in); msg != "" {
 		return msg
 	}
 	if intersection == rqAfter {
@@ -128,71 +131,124 @@ const (
 	rqAfter
 )
 
-// rayQueryResultRule checks a query's Result Type and returns the message
-// ("" when it is right).
-type rayQueryResultRule func(s *state, in *spirv.Instruction) string
+// The Result Type rules of the queries.
+const (
+	rqBool    = iota
+	rqBoolean // the NV queries' wording
+	rqFloat
+	rqFloatPt // the NV queries' wording
+	rqInt
+	rqVec2
+	rqVec3
+	rqTransform
+	rqLSSPositions
+	rqLSSRadii
+	rqVertexPositions
+)
 
 // rayQueryGetterRule is the Intersection placement and Result Type rule
 // of a query opcode; ok is false for other opcodes.
-func rayQueryGetterRule(op spirv.Opcode) (intersection int, result rayQueryResultRule, ok bool) {
+func rayQueryGetterRule(op spirv.Opcode) (intersection, result int, ok bool) {
 	switch op {
 	case spirv.OpRayQueryProceedKHR, spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR:
-		return rqNone, resultIs(rqBoolResult, (*state).isBoolS), true
+		return rqNone, rqBool, true
 	case spirv.OpRayQueryGetIntersectionFrontFaceKHR:
-		return rqAfter, resultIs(rqBoolResult, (*state).isBoolS), true
+		return rqAfter, rqBool, true
 	case spirv.OpRayQueryGetRayTMinKHR:
-		return rqNone, resultIs(rqFloatResult, (*state).isFloat32), true
+		return rqNone, rqFloat, true
 	case spirv.OpRayQueryGetIntersectionTKHR:
-		return rqAfter, resultIs(rqFloatResult, (*state).isFloat32), true
+		return rqAfter, rqFloat, true
 	case spirv.OpRayQueryGetRayFlagsKHR:
-		return rqNone, resultIs(rqIntResult, (*state).isInt32), true
+		return rqNone, rqInt, true
 	case spirv.OpRayQueryGetIntersectionTypeKHR, spirv.OpRayQueryGetIntersectionInstanceCustomIndexKHR,
 		spirv.OpRayQueryGetIntersectionInstanceIdKHR, spirv.OpRayQueryGetIntersectionGeometryIndexKHR,
 		spirv.OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR,
 		spirv.OpRayQueryGetIntersectionPrimitiveIndexKHR:
-		return rqAfter, resultIs(rqIntResult, (*state).isInt32), true
+		return rqAfter, rqInt, true
 	case spirv.OpRayQueryGetWorldRayDirectionKHR, spirv.OpRayQueryGetWorldRayOriginKHR:
-		return rqNone, resultIs(rqVec3Result, (*state).isFloat32Vec3), true
+		return rqNone, rqVec3, true
 	case spirv.OpRayQueryGetIntersectionObjectRayDirectionKHR, spirv.OpRayQueryGetIntersectionObjectRayOriginKHR:
-		return rqAfter, resultIs(rqVec3Result, (*state).isFloat32Vec3), true
+		return rqAfter, rqVec3, true
 	}
-	return rayQueryGetterRuleNV(op)
+	result, ok = rayQueryIntersectionFirst(op)
+	return rqFirst, result, ok
 }
 
-// rayQueryGetterRuleNV continues rayQueryGetterRule with the queries
-// that check their Intersection first.
-func rayQueryGetterRuleNV(op spirv.Opcode) (intersection int, result rayQueryResultRule, ok bool) {
+// rayQueryIntersectionFirst is the Result Type rule of the queries that
+// check their Intersection first.
+func rayQueryIntersectionFirst(op spirv.Opcode) (result int, ok bool) {
 	switch op {
 	case spirv.OpRayQueryGetIntersectionBarycentricsKHR:
-		return rqFirst, resultIs("expected Result Type to be 32-bit float 2-component vector type", (*state).isFloat32Vec2), true
+		return rqVec2, true
 	case spirv.OpRayQueryGetIntersectionObjectToWorldKHR, spirv.OpRayQueryGetIntersectionWorldToObjectKHR:
-		return rqFirst, (*state).transformResult, true
+		return rqTransform, true
 	case spirv.OpRayQueryGetIntersectionClusterIdNV:
-		return rqFirst, resultIs(rqIntResult, (*state).isInt32), true
+		return rqInt, true
 	case spirv.OpRayQueryGetIntersectionSpherePositionNV:
-		return rqFirst, resultIs(rqVec3Result, (*state).isFloat32Vec3), true
+		return rqVec3, true
 	case spirv.OpRayQueryGetIntersectionSphereRadiusNV, spirv.OpRayQueryGetIntersectionLSSHitValueNV:
-		return rqFirst, resultIs(rqFloatPtResult, (*state).isFloat32), true
+		return rqFloatPt, true
 	case spirv.OpRayQueryIsSphereHitNV, spirv.OpRayQueryIsLSSHitNV:
-		return rqFirst, resultIs("expected Result Type to be Boolean scalar type", (*state).isBoolS), true
+		return rqBoolean, true
 	case spirv.OpRayQueryGetIntersectionLSSPositionsNV:
-		return rqFirst, (*state).lssPositionsResult, true
+		return rqLSSPositions, true
 	case spirv.OpRayQueryGetIntersectionLSSRadiiNV:
-		return rqFirst, (*state).lssRadiiResult, true
+		return rqLSSRadii, true
 	case spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR:
-		return rqFirst, (*state).vertexPositionsResult, true
+		return rqVertexPositions, true
 	}
-	return rqNone, nil, false
+	return 0, false
 }
 
-// resultIs is the Result Type rule "is(Result Type), else msg".
-func resultIs(msg string, is func(*state, uint32) bool) rayQueryResultRule {
-	return func(s *state, in *spirv.Instruction) string {
-		if is(s, in.TypeID) {
-			return ""
+// rayQueryResult applies Result Type rule result to in.
+func (s *state) rayQueryResult(result int, in *spirv.Instruction) string {
+	t := in.TypeID
+	switch result {
+	case rqBool:
+		if !s.isBoolS(t) {
+			return rqBoolResult
 		}
-		return msg
+	case rqBoolean:
+		if !s.isBoolS(t) {
+			return "expected Result Type to be Boolean scalar type"
+		}
+	case rqFloat:
+		if !s.isFloatN(t, 32) {
+			return rqFloatResult
+		}
+	case rqFloatPt:
+		if !s.isFloatN(t, 32) {
+			return rqFloatPtResult
+		}
+	case rqInt:
+		if !s.isIntN(t, 32) {
+			return rqIntResult
+		}
+	case rqVec2:
+		if !s.isFloatVecN(t, 2) {
+			return "expected Result Type to be 32-bit float 2-component vector type"
+		}
+	case rqVec3:
+		if !s.isFloatVecN(t, 3) {
+			return rqVec3Result
+		}
+	default:
+		return s.rayQueryArrayResult(result, in)
 	}
+	return ""
+}
+
+// rayQueryArrayResult applies the matrix and array Result Type rules.
+func (s *state) rayQueryArrayResult(result int, in *spirv.Instruction) string {
+	switch result {
+	case rqTransform:
+		return s.transformResult(in.TypeID)
+	case rqLSSPositions:
+		return s.lssPositionsResult(in.TypeID, in.Opcode)
+	case rqLSSRadii:
+		return s.lssRadiiResult(in.TypeID, in.Opcode)
+	}
+	return s.vertexPositionsResult(in.TypeID, in.Opcode)
 }
 
 // rayQueryPointer is ValidateRayQueryPointer: operand k must be a memory
@@ -231,14 +287,14 @@ func (s *state) intersectionID(in *spirv.Instruction) string {
 
 // transformResult is the Result Type rule of the object-to-world and
 // world-to-object matrices: 4 columns of 3-component 32-bit floats.
-func (s *state) transformResult(in *spirv.Instruction) string {
-	rows, cols, _, comp, ok := s.matrixInfo(in.TypeID)
+func (s *state) transformResult(t uint32) string {
+	rows, cols, _, comp, ok := s.matrixInfo(t)
 	switch {
 	case !ok:
 		return "expected matrix type as Result Type"
 	case cols != 4:
 		return "expected Result Type matrix to have a Column Count of 4"
-	case !s.isFloatScalar(comp) || s.widthOf(in.TypeID) != 32 || rows != 3:
+	case !s.isFloatScalar(comp) || s.widthOf(t) != 32 || rows != 3:
 		return "expected Result Type matrix to have a Column Type of 3-component 32-bit float vectors"
 	}
 	return ""
@@ -246,32 +302,29 @@ func (s *state) transformResult(in *spirv.Instruction) string {
 
 // lssPositionsResult: an array of 2 3-component float vectors (spirv-val
 // checks no width here).
-func (s *state) lssPositionsResult(in *spirv.Instruction) string {
-	t := in.TypeID
+func (s *state) lssPositionsResult(t uint32, op spirv.Opcode) string {
 	elem := s.compOf(t)
 	if s.tyOp(t) != spirv.OpTypeArray || s.rqArrayLength(t) != 2 || !s.isFloatVec(elem) || s.dimOf(elem) != 3 {
-		return "Expected 2 element array of 32-bit 3 component float point vector as Result Type: " + opName(in.Opcode)
+		return "Expected 2 element array of 32-bit 3 component float point vector as Result Type: " + opName(op)
 	}
 	return ""
 }
 
 // lssRadiiResult: an array of 2 float scalars (of any width, as
 // spirv-val checks it).
-func (s *state) lssRadiiResult(in *spirv.Instruction) string {
-	t := in.TypeID
+func (s *state) lssRadiiResult(t uint32, op spirv.Opcode) string {
 	if s.tyOp(t) != spirv.OpTypeArray || !s.isFloatScalar(s.compOf(t)) || s.rqArrayLength(t) != 2 {
-		return "Expected 32-bit floating point scalar as Result Type: " + opName(in.Opcode)
+		return "Expected 32-bit floating point scalar as Result Type: " + opName(op)
 	}
 	return ""
 }
 
 // vertexPositionsResult: an array of 3 3-component 32-bit float vectors.
-func (s *state) vertexPositionsResult(in *spirv.Instruction) string {
-	t := in.TypeID
+func (s *state) vertexPositionsResult(t uint32, op spirv.Opcode) string {
 	elem := s.compOf(t)
 	if s.tyOp(t) != spirv.OpTypeArray || s.rqArrayLength(t) != 3 || !s.isFloatVec(elem) ||
 		s.dimOf(elem) != 3 || s.widthOf(elem) != 32 {
-		return "Expected 3 element array of 32-bit 3 component float point vector as Result Type: " + opName(in.Opcode)
+		return "Expected 3 element array of 32-bit 3 component float point vector as Result Type: " + opName(op)
 	}
 	return ""
 }
@@ -303,8 +356,3 @@ func (s *state) isFloatN(t, n uint32) bool {
 func (s *state) isFloatVecN(t, n uint32) bool {
 	return s.isFloatVec(t) && s.dimOf(t) == n && s.widthOf(t) == 32
 }
-
-func (s *state) isInt32(t uint32) bool       { return s.isIntN(t, 32) }
-func (s *state) isFloat32(t uint32) bool     { return s.isFloatN(t, 32) }
-func (s *state) isFloat32Vec2(t uint32) bool { return s.isFloatVecN(t, 2) }
-func (s *state) isFloat32Vec3(t uint32) bool { return s.isFloatVecN(t, 3) }

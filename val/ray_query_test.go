@@ -2,12 +2,14 @@ package val
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"spvx/internal/oracle"
+	"spvx/spirv"
 )
 
 // rqModule is a compute shader with every ray-query capability, a Ray
@@ -282,5 +284,34 @@ func checkCurrentSpirvVal(t *testing.T, sv, path string, words []uint32, opts Op
 	}
 	if line != want {
 		t.Errorf("current spirv-val says %q; the table wants %q", line, want)
+	}
+}
+
+// TestRayQueryAllocs: the ray-query rules allocate nothing per
+// instruction on a valid module (a rule taking the instruction through a
+// function value moves every instruction of the second loop to the heap).
+func TestRayQueryAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		var b strings.Builder
+		for k := 0; k < n; k++ {
+			fmt.Fprintf(&b, `%%p%[1]d = OpRayQueryProceedKHR %%bool %%q
+%%t%[1]d = OpRayQueryGetIntersectionTKHR %%f32 %%q %%c1
+%%w%[1]d = OpRayQueryGetIntersectionWorldToObjectKHR %%m43 %%q %%c0
+%%l%[1]d = OpRayQueryGetIntersectionLSSPositionsNV %%a2v %%q %%c0
+OpRayQueryGenerateIntersectionKHR %%q %%fz
+`, k)
+		}
+		m, err := spirv.DecodeWords(assemble(t, rqModule("%a2v = OpTypeArray %v3 %c2\n", b.String())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(m, Options{}); err != nil {
+			t.Fatalf("module rejected: %v", err)
+		}
+		return testing.AllocsPerRun(5, func() { _ = Validate(m, Options{}) })
+	}
+	small, large := allocs(10), allocs(200)
+	if large-small > 20 {
+		t.Errorf("Validate allocates %.0f times for 10 repetitions of the queries and %.0f for 200", small, large)
 	}
 }
