@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"spvx/asm"
 	"spvx/internal/oracle"
 	"spvx/spirv"
 )
@@ -30,6 +31,8 @@ OpExtension "SPV_NV_cluster_acceleration_structure"
 OpMemoryModel Logical GLSL450
 OpEntryPoint GLCompute %main "main" %asv
 OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %asv DescriptorSet 0
+OpDecorate %asv Binding 0
 %void = OpTypeVoid
 %fn = OpTypeFunction %void
 %bool = OpTypeBool
@@ -71,7 +74,13 @@ func rqInit(decls, ops string) string {
 	return strings.Replace(rqModule(decls, ""), "%q %as %c0 %c0 %o %fz %o %fz", "%q "+ops, 1)
 }
 
-type rqCase struct{ name, src, want string }
+type rqCase struct {
+	name, src, want string
+	env             Env // zero: universal 1.6, spirv-val's default
+}
+
+// rq is a case in the universal 1.6 environment.
+func rq(name, src, want string) rqCase { return rqCase{name: name, src: src, want: want} }
 
 // rqInitCases cover OpRayQueryInitializeKHR and the commands without a
 // result.
@@ -82,25 +91,27 @@ func rqInitCases() []rqCase {
 	fnParam := strings.Replace(rqModule("%fq = OpTypeFunction %void %rqt\n", ""), "OpFunctionEnd\n",
 		"OpFunctionEnd\n%g = OpFunction %void None %fq\n%gp = OpFunctionParameter %rqt\n%ge = OpLabel\nOpRayQueryTerminateKHR %gp\nOpReturn\nOpFunctionEnd\n", 1)
 	return []rqCase{
-		{"valid commands", rqModule("", "OpRayQueryGenerateIntersectionKHR %q %fz\nOpRayQueryConfirmIntersectionKHR %q\nOpRayQueryTerminateKHR %q\n"), ""},
-		{"not a memory object", rqModule("", "OpRayQueryTerminateKHR %as\n"), "Ray Query must be a memory object declaration"},
-		{"not a pointer", fnParam, "Ray Query must be a pointer"},
-		{"pointer to another type", rqModule("", "OpRayQueryConfirmIntersectionKHR %x\n"), "Ray Query must be a pointer to OpTypeRayQueryKHR"},
-		{"acceleration structure", rqInit("", "%c0 %c0 %c0 %o %fz %o %fz"), "Expected Acceleration Structure to be of type OpTypeAccelerationStructureKHR"},
-		{"ray flags float", rqInit("", "%as %fz %c0 %o %fz %o %fz"), "Ray Flags must be a 32-bit int scalar"},
-		{"ray flags variable", rqInit("", "%as %ld %c0 %o %fz %o %fz"), ""},
-		{"opacity micromap flag", rqInit("%f400 = OpConstant %u32 0x400\n", "%as %f400 %c0 %o %fz %o %fz"),
-			"The ForceOpacityMicromap2StateKHR flag requires the RayTracingOpacityMicromapKHR and RayQueryKHR or RayTracingKHR capabilities"},
-		{"opacity micromap flag with capability", withOMM, ""},
-		{"opacity micromap flag spec constant", rqInit("%f400 = OpSpecConstant %u32 0x400\n", "%as %f400 %c0 %o %fz %o %fz"), ""},
-		{"cull mask", rqInit("", "%as %c0 %o %o %fz %o %fz"), "Cull Mask must be a 32-bit int scalar"},
-		{"ray origin scalar", rqInit("", "%as %c0 %c0 %fz %fz %o %fz"), "Ray Origin must be a 32-bit float 3-component vector"},
-		{"ray origin 64-bit", rqInit("%dz = OpConstantNull %d3\n", "%as %c0 %c0 %dz %fz %o %fz"), "Ray Origin must be a 32-bit float 3-component vector"},
-		{"ray origin 2 components", rqInit("%o2 = OpConstantNull %v2\n", "%as %c0 %c0 %o2 %fz %o %fz"), "Ray Origin must be a 32-bit float 3-component vector"},
-		{"ray tmin", rqInit("", "%as %c0 %c0 %o %c0 %o %fz"), "Ray TMin must be a 32-bit float scalar"},
-		{"ray direction", rqInit("%o4 = OpConstantNull %v4\n", "%as %c0 %c0 %o %fz %o4 %fz"), "Ray Direction must be a 32-bit float 3-component vector"},
-		{"ray tmax", rqInit("%dn = OpConstantNull %f64\n", "%as %c0 %c0 %o %fz %o %dn"), "Ray TMax must be a 32-bit float scalar"},
-		{"hit t", rqModule("", "OpRayQueryGenerateIntersectionKHR %q %c0\n"), "Hit T must be a 32-bit float scalar"},
+		rq("valid commands", rqModule("", "OpRayQueryGenerateIntersectionKHR %q %fz\nOpRayQueryConfirmIntersectionKHR %q\nOpRayQueryTerminateKHR %q\n"), ""),
+		rq("not a memory object", rqModule("", "OpRayQueryTerminateKHR %as\n"), "Ray Query must be a memory object declaration"),
+		rq("not a pointer", fnParam, "Ray Query must be a pointer"),
+		rq("pointer to another type", rqModule("", "OpRayQueryConfirmIntersectionKHR %x\n"), "Ray Query must be a pointer to OpTypeRayQueryKHR"),
+		rq("acceleration structure", rqInit("", "%c0 %c0 %c0 %o %fz %o %fz"), "Expected Acceleration Structure to be of type OpTypeAccelerationStructureKHR"),
+		rq("ray flags float", rqInit("", "%as %fz %c0 %o %fz %o %fz"), "Ray Flags must be a 32-bit int scalar"),
+		rq("ray flags variable", rqInit("", "%as %ld %c0 %o %fz %o %fz"), ""),
+		rq("opacity micromap flag", rqInit("%f400 = OpConstant %u32 0x400\n", "%as %f400 %c0 %o %fz %o %fz"),
+			"The ForceOpacityMicromap2StateKHR flag requires the RayTracingOpacityMicromapKHR and RayQueryKHR or RayTracingKHR capabilities"),
+		rq("opacity micromap flag with capability", withOMM, ""),
+		rq("opacity micromap flag spec constant", rqInit("%f400 = OpSpecConstant %u32 0x400\n", "%as %f400 %c0 %o %fz %o %fz"), ""),
+		rq("cull mask", rqInit("", "%as %c0 %o %o %fz %o %fz"), "Cull Mask must be a 32-bit int scalar"),
+		rq("ray origin scalar", rqInit("", "%as %c0 %c0 %fz %fz %o %fz"), "Ray Origin must be a 32-bit float 3-component vector"),
+		rq("ray origin 64-bit", rqInit("%dz = OpConstantNull %d3\n", "%as %c0 %c0 %dz %fz %o %fz"), "Ray Origin must be a 32-bit float 3-component vector"),
+		rq("ray origin 2 components", rqInit("%o2 = OpConstantNull %v2\n", "%as %c0 %c0 %o2 %fz %o %fz"), "Ray Origin must be a 32-bit float 3-component vector"),
+		rq("ray tmin", rqInit("", "%as %c0 %c0 %o %c0 %o %fz"), "Ray TMin must be a 32-bit float scalar"),
+		rq("ray direction", rqInit("%o4 = OpConstantNull %v4\n", "%as %c0 %c0 %o %fz %o4 %fz"), "Ray Direction must be a 32-bit float 3-component vector"),
+		rq("ray tmax", rqInit("%dn = OpConstantNull %f64\n", "%as %c0 %c0 %o %fz %o %dn"), "Ray TMax must be a 32-bit float scalar"),
+		rq("hit t", rqModule("", "OpRayQueryGenerateIntersectionKHR %q %c0\n"), "Hit T must be a 32-bit float scalar"),
+		{"valid commands vulkan", rqModule("", "OpRayQueryGenerateIntersectionKHR %q %fz\nOpRayQueryTerminateKHR %q\n"), "", EnvVulkan1_2},
+		{"ray direction vulkan", rqInit("", "%as %c0 %c0 %o %fz %fz %fz"), "Ray Direction must be a 32-bit float 3-component vector", EnvVulkan1_2},
 	}
 }
 
@@ -140,35 +151,35 @@ func rqGetterCases() []rqCase {
 %r19 = OpRayQueryGetIntersectionWorldToObjectKHR %m43 %q %c0
 `)
 	return []rqCase{
-		{"valid queries", valid, ""},
-		{"proceed ray query", rqModule("", "%r = OpRayQueryProceedKHR %bool %x\n"), "Ray Query must be a pointer to OpTypeRayQueryKHR"},
-		{"proceed result", rqGet("", "OpRayQueryProceedKHR", "%u32", ""), boolMsg},
-		{"candidate AABB opaque result", rqGet("", "OpRayQueryGetIntersectionCandidateAABBOpaqueKHR", "%f32", ""), boolMsg},
-		{"front face result", rqGet("", "OpRayQueryGetIntersectionFrontFaceKHR", "%u32", " %c1"), boolMsg},
-		{"front face intersection variable", rqGet("", "OpRayQueryGetIntersectionFrontFaceKHR", "%bool", " %ld"), interMsg},
-		{"front face result before intersection", rqGet("", "OpRayQueryGetIntersectionFrontFaceKHR", "%u32", " %fz"), boolMsg},
-		{"ray tmin result", rqGet("", "OpRayQueryGetRayTMinKHR", "%f64", ""), floatMsg},
-		{"intersection t result", rqGet("", "OpRayQueryGetIntersectionTKHR", "%u32", " %c0"), floatMsg},
-		{"intersection t intersection float", rqGet("", "OpRayQueryGetIntersectionTKHR", "%f32", " %fz"), interMsg},
-		{"intersection t spec constant", rqGet("%sc = OpSpecConstant %u32 1\n", "OpRayQueryGetIntersectionTKHR", "%f32", " %sc"), ""},
-		{"intersection t null constant", rqGet("%nc = OpConstantNull %u32\n", "OpRayQueryGetIntersectionTKHR", "%f32", " %nc"), ""},
-		{"ray flags result", rqGet("", "OpRayQueryGetRayFlagsKHR", "%f32", ""), intMsg},
-		{"intersection type result", rqGet("", "OpRayQueryGetIntersectionTypeKHR", "%bool", " %c0"), intMsg},
-		{"instance id intersection", rqGet("", "OpRayQueryGetIntersectionInstanceIdKHR", "%u32", " %ld"), interMsg},
-		{"primitive index result", rqGet("", "OpRayQueryGetIntersectionPrimitiveIndexKHR", "%f32", " %c0"), intMsg},
-		{"world ray origin result", rqGet("", "OpRayQueryGetWorldRayOriginKHR", "%v2", ""), vec3Msg},
-		{"world ray direction result 64-bit", rqGet("", "OpRayQueryGetWorldRayDirectionKHR", "%d3", ""), vec3Msg},
-		{"object ray origin intersection", rqGet("", "OpRayQueryGetIntersectionObjectRayOriginKHR", "%v3", " %ld"), interMsg},
-		{"barycentrics result", rqGet("", "OpRayQueryGetIntersectionBarycentricsKHR", "%v3", " %c0"),
-			"expected Result Type to be 32-bit float 2-component vector type"},
-		{"barycentrics intersection before result", rqGet("", "OpRayQueryGetIntersectionBarycentricsKHR", "%v3", " %ld"), interMsg},
-		{"object to world not a matrix", rqGet("", "OpRayQueryGetIntersectionObjectToWorldKHR", "%v3", " %c0"), "expected matrix type as Result Type"},
-		{"object to world columns", rqGet("%m33 = OpTypeMatrix %v3 3\n", "OpRayQueryGetIntersectionObjectToWorldKHR", "%m33", " %c0"),
-			"expected Result Type matrix to have a Column Count of 4"},
-		{"world to object column type", rqGet("%m44 = OpTypeMatrix %v4 4\n", "OpRayQueryGetIntersectionWorldToObjectKHR", "%m44", " %c0"),
-			"expected Result Type matrix to have a Column Type of 3-component 32-bit float vectors"},
-		{"world to object 64-bit", rqGet("%dm = OpTypeMatrix %d3 4\n", "OpRayQueryGetIntersectionWorldToObjectKHR", "%dm", " %c0"),
-			"expected Result Type matrix to have a Column Type of 3-component 32-bit float vectors"},
+		rq("valid queries", valid, ""),
+		rq("proceed ray query", rqModule("", "%r = OpRayQueryProceedKHR %bool %x\n"), "Ray Query must be a pointer to OpTypeRayQueryKHR"),
+		rq("proceed result", rqGet("", "OpRayQueryProceedKHR", "%u32", ""), boolMsg),
+		rq("candidate AABB opaque result", rqGet("", "OpRayQueryGetIntersectionCandidateAABBOpaqueKHR", "%f32", ""), boolMsg),
+		rq("front face result", rqGet("", "OpRayQueryGetIntersectionFrontFaceKHR", "%u32", " %c1"), boolMsg),
+		rq("front face intersection variable", rqGet("", "OpRayQueryGetIntersectionFrontFaceKHR", "%bool", " %ld"), interMsg),
+		rq("front face result before intersection", rqGet("", "OpRayQueryGetIntersectionFrontFaceKHR", "%u32", " %fz"), boolMsg),
+		rq("ray tmin result", rqGet("", "OpRayQueryGetRayTMinKHR", "%f64", ""), floatMsg),
+		rq("intersection t result", rqGet("", "OpRayQueryGetIntersectionTKHR", "%u32", " %c0"), floatMsg),
+		rq("intersection t intersection float", rqGet("", "OpRayQueryGetIntersectionTKHR", "%f32", " %fz"), interMsg),
+		rq("intersection t spec constant", rqGet("%sc = OpSpecConstant %u32 1\n", "OpRayQueryGetIntersectionTKHR", "%f32", " %sc"), ""),
+		rq("intersection t null constant", rqGet("%nc = OpConstantNull %u32\n", "OpRayQueryGetIntersectionTKHR", "%f32", " %nc"), ""),
+		rq("ray flags result", rqGet("", "OpRayQueryGetRayFlagsKHR", "%f32", ""), intMsg),
+		rq("intersection type result", rqGet("", "OpRayQueryGetIntersectionTypeKHR", "%bool", " %c0"), intMsg),
+		rq("instance id intersection", rqGet("", "OpRayQueryGetIntersectionInstanceIdKHR", "%u32", " %ld"), interMsg),
+		rq("primitive index result", rqGet("", "OpRayQueryGetIntersectionPrimitiveIndexKHR", "%f32", " %c0"), intMsg),
+		rq("world ray origin result", rqGet("", "OpRayQueryGetWorldRayOriginKHR", "%v2", ""), vec3Msg),
+		rq("world ray direction result 64-bit", rqGet("", "OpRayQueryGetWorldRayDirectionKHR", "%d3", ""), vec3Msg),
+		rq("object ray origin intersection", rqGet("", "OpRayQueryGetIntersectionObjectRayOriginKHR", "%v3", " %ld"), interMsg),
+		rq("barycentrics result", rqGet("", "OpRayQueryGetIntersectionBarycentricsKHR", "%v3", " %c0"),
+			"expected Result Type to be 32-bit float 2-component vector type"),
+		rq("barycentrics intersection before result", rqGet("", "OpRayQueryGetIntersectionBarycentricsKHR", "%v3", " %ld"), interMsg),
+		rq("object to world not a matrix", rqGet("", "OpRayQueryGetIntersectionObjectToWorldKHR", "%v3", " %c0"), "expected matrix type as Result Type"),
+		rq("object to world columns", rqGet("%m33 = OpTypeMatrix %v3 3\n", "OpRayQueryGetIntersectionObjectToWorldKHR", "%m33", " %c0"),
+			"expected Result Type matrix to have a Column Count of 4"),
+		rq("world to object column type", rqGet("%m44 = OpTypeMatrix %v4 4\n", "OpRayQueryGetIntersectionWorldToObjectKHR", "%m44", " %c0"),
+			"expected Result Type matrix to have a Column Type of 3-component 32-bit float vectors"),
+		rq("world to object 64-bit", rqGet("%dm = OpTypeMatrix %d3 4\n", "OpRayQueryGetIntersectionWorldToObjectKHR", "%dm", " %c0"),
+			"expected Result Type matrix to have a Column Type of 3-component 32-bit float vectors"),
 	}
 }
 
@@ -194,27 +205,27 @@ func rqNVCases() []rqCase {
 	lssRadii := "Expected 32-bit floating point scalar as Result Type: RayQueryGetIntersectionLSSRadiiNV"
 	vertex := "Expected 3 element array of 32-bit 3 component float point vector as Result Type: RayQueryGetIntersectionTriangleVertexPositionsKHR"
 	return []rqCase{
-		{"valid NV and position fetch queries", valid, ""},
-		{"cluster id result", rqGet("", "OpRayQueryGetIntersectionClusterIdNV", "%f32", " %c0"), "expected Result Type to be 32-bit int scalar type"},
-		{"cluster id intersection before result", rqGet("", "OpRayQueryGetIntersectionClusterIdNV", "%f32", " %ld"), interMsg},
-		{"cluster id ray query", rqModule("", "%r = OpRayQueryGetIntersectionClusterIdNV %u32 %as %c0\n"), "Ray Query must be a memory object declaration"},
-		{"sphere position result", rqGet("", "OpRayQueryGetIntersectionSpherePositionNV", "%v4", " %c0"),
-			"expected Result Type to be 32-bit float 3-component vector type"},
-		{"sphere radius result", rqGet("", "OpRayQueryGetIntersectionSphereRadiusNV", "%f64", " %c0"),
-			"expected Result Type to be 32-bit floating point scalar type"},
-		{"lss hit value result", rqGet("", "OpRayQueryGetIntersectionLSSHitValueNV", "%u32", " %c0"),
-			"expected Result Type to be 32-bit floating point scalar type"},
-		{"is sphere hit result", rqGet("", "OpRayQueryIsSphereHitNV", "%u32", " %c0"), "expected Result Type to be Boolean scalar type"},
-		{"is lss hit intersection", rqGet("", "OpRayQueryIsLSSHitNV", "%bool", " %fz"), interMsg},
-		{"lss positions length", rqGet(arrays, "OpRayQueryGetIntersectionLSSPositionsNV", "%a3v", " %c0"), lssPos},
-		{"lss positions not an array", rqGet(arrays, "OpRayQueryGetIntersectionLSSPositionsNV", "%v3", " %c0"), lssPos},
-		{"lss positions scalars", rqGet(arrays, "OpRayQueryGetIntersectionLSSPositionsNV", "%a2f", " %c0"), lssPos},
-		{"lss radii length", rqGet(arrays, "OpRayQueryGetIntersectionLSSRadiiNV", "%a3f", " %c0"), lssRadii},
-		{"lss radii spec constant length", rqGet(arrays, "OpRayQueryGetIntersectionLSSRadiiNV", "%a2s", " %c0"), lssRadii},
-		{"lss radii vectors", rqGet(arrays, "OpRayQueryGetIntersectionLSSRadiiNV", "%a2v", " %c0"), lssRadii},
-		{"vertex positions length", rqGet(arrays, "OpRayQueryGetIntersectionTriangleVertexPositionsKHR", "%a2v", " %c0"), vertex},
-		{"vertex positions 64-bit", rqGet(arrays, "OpRayQueryGetIntersectionTriangleVertexPositionsKHR", "%a3d", " %c0"), vertex},
-		{"vertex positions intersection", rqGet(arrays, "OpRayQueryGetIntersectionTriangleVertexPositionsKHR", "%a3v", " %ld"), interMsg},
+		rq("valid NV and position fetch queries", valid, ""),
+		rq("cluster id result", rqGet("", "OpRayQueryGetIntersectionClusterIdNV", "%f32", " %c0"), "expected Result Type to be 32-bit int scalar type"),
+		rq("cluster id intersection before result", rqGet("", "OpRayQueryGetIntersectionClusterIdNV", "%f32", " %ld"), interMsg),
+		rq("cluster id ray query", rqModule("", "%r = OpRayQueryGetIntersectionClusterIdNV %u32 %as %c0\n"), "Ray Query must be a memory object declaration"),
+		rq("sphere position result", rqGet("", "OpRayQueryGetIntersectionSpherePositionNV", "%v4", " %c0"),
+			"expected Result Type to be 32-bit float 3-component vector type"),
+		rq("sphere radius result", rqGet("", "OpRayQueryGetIntersectionSphereRadiusNV", "%f64", " %c0"),
+			"expected Result Type to be 32-bit floating point scalar type"),
+		rq("lss hit value result", rqGet("", "OpRayQueryGetIntersectionLSSHitValueNV", "%u32", " %c0"),
+			"expected Result Type to be 32-bit floating point scalar type"),
+		rq("is sphere hit result", rqGet("", "OpRayQueryIsSphereHitNV", "%u32", " %c0"), "expected Result Type to be Boolean scalar type"),
+		rq("is lss hit intersection", rqGet("", "OpRayQueryIsLSSHitNV", "%bool", " %fz"), interMsg),
+		rq("lss positions length", rqGet(arrays, "OpRayQueryGetIntersectionLSSPositionsNV", "%a3v", " %c0"), lssPos),
+		rq("lss positions not an array", rqGet(arrays, "OpRayQueryGetIntersectionLSSPositionsNV", "%v3", " %c0"), lssPos),
+		rq("lss positions scalars", rqGet(arrays, "OpRayQueryGetIntersectionLSSPositionsNV", "%a2f", " %c0"), lssPos),
+		rq("lss radii length", rqGet(arrays, "OpRayQueryGetIntersectionLSSRadiiNV", "%a3f", " %c0"), lssRadii),
+		rq("lss radii spec constant length", rqGet(arrays, "OpRayQueryGetIntersectionLSSRadiiNV", "%a2s", " %c0"), lssRadii),
+		rq("lss radii vectors", rqGet(arrays, "OpRayQueryGetIntersectionLSSRadiiNV", "%a2v", " %c0"), lssRadii),
+		rq("vertex positions length", rqGet(arrays, "OpRayQueryGetIntersectionTriangleVertexPositionsKHR", "%a2v", " %c0"), vertex),
+		rq("vertex positions 64-bit", rqGet(arrays, "OpRayQueryGetIntersectionTriangleVertexPositionsKHR", "%a3d", " %c0"), vertex),
+		rq("vertex positions intersection", rqGet(arrays, "OpRayQueryGetIntersectionTriangleVertexPositionsKHR", "%a3v", " %ld"), interMsg),
 	}
 }
 
@@ -232,8 +243,11 @@ func TestRayQuery(t *testing.T) {
 	cases = append(cases, rqNVCases()...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			words := assemble(t, c.src)
-			opts := Options{Env: EnvUniversal1_6}
+			words, err := asm.Assemble([]byte(c.src), asm.Options{TargetEnv: c.env.String()})
+			if err != nil {
+				t.Fatalf("assembling:\n%s\n%v", c.src, err)
+			}
+			opts := Options{Env: c.env}
 			if got := firstError(t, words, opts); got != c.want {
 				t.Errorf("got  %q\nwant %q\nmodule:\n%s", got, c.want, c.src)
 			}
