@@ -329,3 +329,22 @@ OpRayQueryGenerateIntersectionKHR %%q %%fz
 		t.Errorf("Validate allocates %.0f times for 10 repetitions of the queries and %.0f for 200", small, large)
 	}
 }
+
+// FuzzRayQuery validates mutations of the table's modules in the
+// universal and Vulkan environments: the ray-query rules must never
+// panic on malformed operands or types.
+func FuzzRayQuery(f *testing.F) {
+	for _, cs := range [][]rqCase{rqInitCases(), rqGetterCases(), rqNVCases()} {
+		for _, c := range cs {
+			f.Add(wordsToBytes(assembleF(f, c.src)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := spirv.Decode(b)
+		if err != nil {
+			return
+		}
+		_ = Validate(m, Options{All: true})
+		_ = Validate(m, Options{All: true, Env: EnvVulkan1_3})
+	})
+}
