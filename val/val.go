@@ -563,6 +563,7 @@ func (s *state) secondLoopInst(i int) bool {
 	case s.bitcastShufflePass(i, &in) && s.stopped():
 	case s.nonUniformPass(i, &in) && s.stopped():
 	case s.literalsPass(i, &in) && s.stopped():
+	case s.rayQueryPass(i, &in) && s.stopped():
 	case s.invalidTypePass(i, &in) && s.stopped():
 	default:
 		return false
