@@ -27,8 +27,10 @@ import (
 // walkConstructs then walks those only, in SPIRV-Tools' order, and stops
 // at the first error, so an invalid function costs the sizes of the
 // suspect constructs up to the first one that is wrong (usually one), and
-// verdicts and messages are SPIRV-Tools' either way. Where the
-// constructs cannot be nested (below), every construct is walked.
+// verdicts and messages are SPIRV-Tools' either way. The constructs before
+// the first that fails its header rules are nested, and the walk stops
+// there. Where the constructs cannot be nested (nestConstructs), every
+// construct is walked.
 
 // Set by the tests only, which compare the two paths: constructWalkOnly
 // turns the fast path off, constructPathSeen is told per function whether
