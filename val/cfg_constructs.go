@@ -20,17 +20,26 @@ import (
 // continue target) dominates; a continue construct keeps the back-edge
 // block's dominated blocks it post-dominates. When no edge enters a
 // construct elsewhere than at its header, every such block is reached by
-// that walk, so the construct is that dominator-tree region. The fast
-// path requires this and the other conditions below; where one fails, or
-// a rule may fail, walkConstructs runs SPIRV-Tools' walk, so verdicts and
-// messages are SPIRV-Tools' either way.
+// that walk, so the construct is that dominator-tree region.
+//
+// constructSuspects marks the constructs where either may fail: an edge
+// enters it elsewhere than at its header, or a rule fails on the region.
+// walkConstructs then walks those only, in SPIRV-Tools' order, and stops
+// at the first error, so an invalid function costs the sizes of the
+// suspect constructs up to the first one that is wrong (usually one), and
+// verdicts and messages are SPIRV-Tools' either way. The constructs before
+// the first that fails its header rules are nested, and the walk stops
+// there. Where the constructs cannot be nested (nestConstructs), every
+// construct is walked.
 
 // Set by the tests only, which compare the two paths: constructWalkOnly
 // turns the fast path off, constructPathSeen is told per function whether
-// it proved the construct rules.
+// it nested the constructs and whether it proved every construct rule,
+// constructWalkSeen of each construct whose blocks are walked.
 var (
 	constructWalkOnly bool
-	constructPathSeen func(fast bool)
+	constructPathSeen func(nested, clean bool)
+	constructWalkSeen func(k int)
 )
 
 // constructNest is the nesting of a function's constructs.
@@ -46,14 +55,14 @@ func (t *constructNest) holds(c, b int32) bool {
 	return x >= 0 && t.pre[c] <= t.pre[x] && t.post[x] <= t.post[c]
 }
 
-// nestConstructs nests the constructs whose headers are structurally
-// reachable; ok is false if the fast path cannot describe them: a
+// nestConstructs nests the constructs before limit whose headers are
+// structurally reachable; ok is false if the fast path cannot describe them: a
 // construct that fails its header rules, a loop whose continue target
 // strictly dominates its header (a loop that is its own continue target
 // holds no block, and is not nested), a block that is the continue target
 // of several loops, a back-edge block that strictly dominates a block it
 // post-dominates, or constructs that overlap without nesting.
-func (f *fnCFG) nestConstructs() (t *constructNest, ok bool) {
+func (f *fnCFG) nestConstructs(limit int) (t *constructNest, ok bool) {
 	n := int32(f.n)
 	kids := f.sdom.Children()
 	opens := make([][]int32, n)  // by block: the constructs it heads
@@ -63,7 +72,7 @@ func (f *fnCFG) nestConstructs() (t *constructNest, ok bool) {
 	for pass := 0; pass < 2; pass++ {
 		// Continue constructs open first: they hold the whole region
 		// below their header, a loop or selection headed there only part.
-		for k := range f.cons {
+		for k := range f.cons[:limit] {
 			c := &f.cons[k]
 			h, e := c.header, c.exit
 			if !f.sreach[h] || (pass == 0) != (c.kind == ctContinue) {
@@ -238,49 +247,78 @@ func (t *constructNest) number() {
 // exitKey is a construct and a block it exits to.
 type exitKey struct{ construct, dest int32 }
 
-// constructsClean reports whether every construct rule holds, on the
-// nesting t: no edge enters a construct elsewhere than at its header
-// (which also makes t's membership Construct.blocks'), every edge leaving
-// a construct is a structured exit of it, a header's merge block is in
-// every construct holding the header but its own, and only the loop's
-// blocks and back-edges branch to a loop's continue target. The work is
-// the number of blocks and edges plus one IsStructuredExit per construct
-// and block it exits to (a selection's walks up to the loop around it).
-func (f *fnCFG) constructsClean(t *constructNest, latches map[cfgEdge]bool) bool {
+// firstHeaderFailure returns the first construct, in SPIRV-Tools' order,
+// that fails the rules walkConstructs checks on its header and exit alone
+// (len(f.cons) if none): the constructs before it can be nested and
+// proved, the walk stops at it at the latest.
+func (f *fnCFG) firstHeaderFailure() int {
+	for k := range f.cons {
+		c := &f.cons[k]
+		h, e := c.header, c.exit
+		if f.sreach[h] && (e < 0 || !f.sdominates(h, e) || (c.kind != ctContinue && h == e) || (c.kind == ctContinue && !f.spdominates(e, h))) {
+			return k
+		}
+	}
+	return len(f.cons)
+}
+
+// constructSuspects returns, by construct of the nesting t, whether
+// SPIRV-Tools' walk may find an error in it: an edge (structural, a
+// superset of the branch edges its entry rule follows) enters it
+// elsewhere than at its header, so that its blocks may not be t's, or, on
+// t's blocks, an edge leaving it is not a structured exit of it, a header
+// in it has its merge block outside (unless it heads it), or a block
+// outside branches to a loop's continue target other than by a
+// back-edge. A construct not marked has no error in the walk. Each climb
+// from a block's innermost construct skips the constructs already marked
+// (a union-find over the nesting), so the work is the number of blocks
+// and edges, times the few constructs a block heads, plus one
+// IsStructuredExit per construct and block it exits to.
+func (f *fnCFG) constructSuspects(t *constructNest, latches map[cfgEdge]bool) []bool {
 	n := int32(f.n)
+	bad := make([]bool, len(f.cons))
+	up := slices.Clone(t.parent)  // by marked construct: an ancestor, unmarked ones between it and the nearest one
+	next := func(k int32) int32 { // the nearest unmarked construct from k up, -1 if none
+		r := k
+		for r >= 0 && bad[r] {
+			r = up[r]
+		}
+		for k >= 0 && bad[k] {
+			k, up[k] = up[k], r
+		}
+		return r
+	}
 	header := func(k int32) int32 { return f.cons[k].header }
-	// The structured exits found, by construct and destination: the
-	// blocks of a construct share its few exits, and a selection's
-	// IsStructuredExit walks up to the loop around it. Each is found on a
-	// climb that went on to every construct the destination is outside
-	// of, so a climb that meets one can stop.
+	// The constructs a block of them exits to a destination: the blocks
+	// of a construct share its few exits, and a selection's
+	// IsStructuredExit walks up to the loop around it. A climb goes on to
+	// every construct the destination is outside of, so a climb that
+	// meets one seen can stop.
 	exits := map[exitKey]bool{}
 	for b := int32(0); b < n; b++ {
 		if !f.sreach[b] {
 			continue
 		}
 		for _, y := range f.ssucc.Succ(b) {
-			for k := t.inner[y]; k >= 0 && !t.holds(k, b); k = t.parent[k] {
+			for k := next(t.inner[y]); k >= 0 && !t.holds(k, b); k = next(t.parent[k]) {
 				if header(k) != y {
-					return false
+					bad[k] = true
 				}
 			}
 		}
 		for _, y := range f.succ.Succ(b) {
-			for k := t.inner[b]; k >= 0 && !t.holds(k, y); k = t.parent[k] {
+			for k := next(t.inner[b]); k >= 0 && !t.holds(k, y); k = next(t.parent[k]) {
 				if exits[exitKey{k, y}] {
-					break // and so are the constructs around k that y leaves
-				}
-				if !f.structuredExit(&f.cons[k], y) {
-					return false
+					break
 				}
 				exits[exitKey{k, y}] = true
+				bad[k] = !f.structuredExit(&f.cons[k], y)
 			}
 		}
 		if _, m, _ := f.mergeTargets(b); m >= 0 && f.sreach[m] {
-			for k := t.inner[b]; k >= 0 && !t.holds(k, m); k = t.parent[k] {
+			for k := next(t.inner[b]); k >= 0 && !t.holds(k, m); k = next(t.parent[k]) {
 				if header(k) != b {
-					return false
+					bad[k] = true
 				}
 			}
 		}
@@ -296,11 +334,11 @@ func (f *fnCFG) constructsClean(t *constructNest, latches map[cfgEdge]bool) bool
 		}
 		for _, p := range f.pred.Succ(ct) {
 			if p < n && f.sreach[p] && !t.holds(int32(k), p) && !latches[cfgEdge{p, ct}] {
-				return false
+				bad[k] = true
 			}
 		}
 	}
-	return true
+	return bad
 }
 
 // belowInBoth reports for each block e of qs whether another block is

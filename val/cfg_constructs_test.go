@@ -47,6 +47,18 @@ func nestedLoops(d, b int) string {
 	return s.String()
 }
 
+// nestedLoopsBad is nestedLoops with one bad branch: chain block at
+// (0 <= at < b-1) may also branch to the merge block of the next-to-
+// innermost loop, leaving the innermost loop not through its merge block
+// or continue target. The dominator trees and the construct nesting do
+// not change, and the first construct the walk finds wrong is the
+// innermost loop, after all the others.
+func nestedLoopsBad(d, b, at int) string {
+	good := fmt.Sprintf("%%x%d = OpLabel\nOpBranch %%x%d\n", at, at+1)
+	bad := fmt.Sprintf("%%x%d = OpLabel\nOpBranchConditional %%true %%m%d %%x%d\n", at, d-2, at+1)
+	return strings.Replace(nestedLoops(d, b), good, bad, 1)
+}
+
 // TestConstructWalksLinear: the structured-CFG construct checks take time
 // near-linear in the function's size whatever the nesting depth (issue 19
 // §5). The nesting limit is raised so that the depth grows with the size:
@@ -83,6 +95,70 @@ func TestConstructWalksLinear(t *testing.T) {
 	t.Logf("about %d blocks: %v, %d blocks: %v, ratio %.1f", n, small, 4*n, large, ratio)
 	if ratio > 8 {
 		t.Errorf("4x the size and depth took %.1fx the time (%v -> %v): not linear", ratio, small, large)
+	}
+}
+
+// TestConstructWalksLinearInvalid: on the deep nesting of
+// TestConstructWalksLinear with one bad branch (near the start of the
+// innermost chain, then near its end), the construct checks still take
+// near-linear time: the fast path nests the constructs and marks the
+// innermost loop and selection suspect, and the walk, in SPIRV-Tools'
+// order, walks the innermost loop only and stops at its error; before,
+// every construct around it was walked first (16 times the time at 4n).
+// Also counted: one construct walked, with --all too, at both sizes.
+func TestConstructWalksLinearInvalid(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: CPU-time ratios")
+	}
+	walks := 0
+	constructWalkSeen = func(int) { walks++ }
+	defer func() { constructWalkSeen, constructWalkOnly = nil, false }()
+	for _, near := range []string{"start", "end"} {
+		measure := func(n int) time.Duration {
+			d, b := n/8, n/2
+			at := 1
+			if near == "end" {
+				at = b - 2
+			}
+			m, err := spirv.DecodeWords(assemble(t, nestedLoopsBad(d, b, at)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{Limits: Limits{MaxControlFlowNestingDepth: 1 << 20}}
+			var want string
+			if n < 10000 { // the walk alone is quadratic: the small size only
+				constructWalkOnly = true
+				want = fmt.Sprint(Validate(m, opts))
+				constructWalkOnly = false
+			}
+			best := time.Duration(1 << 62)
+			for _, all := range []bool{false, false, false, true} {
+				runtime.GC()
+				walks = 0
+				start := cpuTime()
+				opts.All = all
+				err := Validate(m, opts)
+				dt := cpuTime() - start
+				errs, _ := err.(ErrorList)
+				if len(errs) != 1 || !strings.Contains(errs[0].Msg, "exits the loop headed by") || want != "" && fmt.Sprint(err) != want {
+					t.Fatalf("%d blocks, bad branch near the %s (all %v): %v, want the walk's %s", n, near, all, err, want)
+				}
+				if walks != 1 {
+					t.Errorf("%d blocks, bad branch near the %s (all %v): %d constructs walked, want 1", n, near, all, walks)
+				}
+				if !all {
+					best = min(best, dt)
+				}
+			}
+			return best
+		}
+		const n = 8000
+		small, large := measure(n), measure(4*n)
+		ratio := float64(large) / float64(max(small, time.Microsecond))
+		t.Logf("bad branch near the %s: about %d blocks: %v, %d blocks: %v, ratio %.1f", near, n, small, 4*n, large, ratio)
+		if ratio > 8 {
+			t.Errorf("bad branch near the %s: 4x the size and depth took %.1fx the time (%v -> %v): not linear", near, ratio, small, large)
+		}
 	}
 }
 
@@ -170,19 +246,24 @@ func TestNestedLoopsDepth(t *testing.T) {
 }
 
 // TestConstructFastPathAgrees: the fast construct checks give the errors
-// SPIRV-Tools' construct walk gives (constructWalkOnly), on random
-// structured functions with retargeted branches, dropped merges and moved
-// blocks, and on the shared corpus and its branch and id mutants. The
-// fast path must prove most of them and leave some to the walk.
+// SPIRV-Tools' construct walk gives (constructWalkOnly), with and without
+// --all, on random structured functions with retargeted branches, dropped
+// merges and moved blocks (and variants with more branches retargeted,
+// most of them invalid), and on the shared corpus and its branch and id
+// mutants. The fast path must prove most functions, leave some to the
+// walk, and, on many invalid ones, nest the constructs and walk only the
+// suspect ones.
 func TestConstructFastPathAgrees(t *testing.T) {
-	fast, walked, refusedValid := 0, 0, 0
-	constructPathSeen = func(ok bool) {
-		if constructWalkOnly {
-			return
-		}
-		if ok {
+	fast, walked, partial, refusedValid, invalid := 0, 0, 0, 0, 0
+	constructPathSeen = func(nested, clean bool) {
+		switch {
+		case constructWalkOnly:
+		case clean:
 			fast++
-		} else {
+		case nested:
+			partial++
+			walked++
+		default:
 			walked++
 		}
 	}
@@ -202,6 +283,9 @@ func TestConstructFastPathAgrees(t *testing.T) {
 					t.Logf("%s: valid, but left to the walk", name)
 				}
 			}
+			if err != nil && !opts.All && strings.Contains(err.Error(), "construct") {
+				invalid++
+			}
 			got := fmt.Sprint(err)
 			constructWalkOnly = true
 			want := fmt.Sprint(Validate(m, opts))
@@ -212,10 +296,17 @@ func TestConstructFastPathAgrees(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(19, 5))
 	for k := 0; k < 1500; k++ {
-		check(fmt.Sprintf("random CFG %d", k), assemble(t, randomCFG(r, k)))
+		text := randomCFG(r, k)
+		check(fmt.Sprintf("random CFG %d", k), assemble(t, text))
+		if k%2 == 0 {
+			check(fmt.Sprintf("random CFG %d retargeted", k), assemble(t, retargetLabels(r, text, 1+k%3)))
+		}
 	}
 	for k := 4; k <= 16; k *= 2 {
 		check(fmt.Sprintf("nested loops %d", k), assemble(t, nestedLoops(k, k)))
+		for _, at := range []int{0, k / 2, k - 2} {
+			check(fmt.Sprintf("nested loops %d, bad at %d", k, at), assemble(t, nestedLoopsBad(k, k, at)))
+		}
 	}
 	files, _ := filepath.Glob(filepath.Join(sharedDir, "corpus/asm/*.spvasm"))
 	for i, f := range files {
@@ -239,8 +330,40 @@ func TestConstructFastPathAgrees(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("fast path proved %d functions, left %d to the walk (%d in valid modules)", fast, walked, refusedValid)
+	t.Logf("fast path proved %d functions, left %d to the walk (%d of them nested, walking the suspect constructs only; %d in valid modules); %d modules fail a construct rule",
+		fast, walked, partial, refusedValid, invalid)
 	if fast < 2*walked/3 || walked == 0 {
 		t.Errorf("fast path proved %d functions, left %d to the walk", fast, walked)
 	}
+	if invalid < 300 || partial < walked/3 {
+		t.Errorf("%d modules fail a construct rule, %d of %d functions left to the walk were nested: too few to compare the paths", invalid, partial, walked)
+	}
+}
+
+// retargetLabels replaces times label references on branch and merge
+// lines of text, chosen at random, with labels chosen at random.
+func retargetLabels(r *rand.Rand, text string, times int) string {
+	lines := strings.Split(text, "\n")
+	var labels []string
+	var at []int
+	for j, l := range lines {
+		if strings.HasSuffix(l, "= OpLabel") {
+			labels = append(labels, strings.Fields(l)[0])
+		} else if strings.HasPrefix(l, "OpBranch") || strings.HasPrefix(l, "OpSwitch") || strings.HasSuffix(l, "Merge") || strings.Contains(l, "Merge %") {
+			at = append(at, j)
+		}
+	}
+	if len(labels) == 0 || len(at) == 0 {
+		return text
+	}
+	for range times {
+		j := at[r.IntN(len(at))]
+		refs := labelRef.FindAllStringIndex(lines[j], -1)
+		if len(refs) == 0 {
+			continue
+		}
+		ref := refs[r.IntN(len(refs))]
+		lines[j] = lines[j][:ref[0]] + labels[r.IntN(len(labels))] + lines[j][ref[1]:]
+	}
+	return strings.Join(lines, "\n")
 }

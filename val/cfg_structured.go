@@ -22,10 +22,11 @@ import (
 // Depth-first orders follow SPIRV-Tools' successor order exactly, because
 // back-edges and the "Selection must be structured" check depend on them.
 // The construct rules are first checked in linear time over the nesting
-// of the constructs (cfg_constructs.go); only where that cannot prove
-// them does walkConstructs find each construct's blocks by a depth-first
-// walk, as construct.cpp does, over stamp arrays: that work is the sum of
-// the construct sizes.
+// of the constructs (cfg_constructs.go); only for the constructs that
+// cannot be proved (all of them if the constructs cannot be nested) does
+// walkConstructs find the blocks by a depth-first walk, as construct.cpp
+// does, over stamp arrays: that work is the sum of their sizes, up to the
+// first error.
 
 // cfgFirst is CfgPass's per-function view while the first loop runs.
 type cfgFirst struct {
@@ -759,35 +760,32 @@ func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
 				s.idName(f.label(b)), count[b])
 		}
 	}
-	clean := false
+	var suspect []bool // nil: walk every construct
 	if !constructWalkOnly {
-		nest, ok := f.nestConstructs()
-		clean = ok && f.constructsClean(nest, latches)
-	}
-	if constructPathSeen != nil {
-		constructPathSeen(clean)
-	}
-	if clean {
-		// No construct rule fails (constructsClean proved it against the
-		// same membership): only the switch rules remain, in order.
-		for k := range f.cons {
-			c := &f.cons[k]
-			if f.sreach[c.header] && c.kind == ctSelection && f.termOp(c.header) == spirv.OpSwitch && f.switchChecks(c) {
-				return true
+		limit := f.firstHeaderFailure()
+		if nest, ok := f.nestConstructs(limit); ok {
+			suspect = f.constructSuspects(nest, latches)
+			for k := limit; k < len(suspect); k++ {
+				suspect[k] = true // past the failing header: not proved, never reached
 			}
 		}
-	} else if f.walkConstructs(latches) {
+	}
+	if constructPathSeen != nil {
+		constructPathSeen(suspect != nil, suspect != nil && !slices.Contains(suspect, true))
+	}
+	if f.walkConstructs(latches, suspect) {
 		return true
 	}
 	return f.structuredSelections(postorder)
 }
 
 // walkConstructs is StructuredControlFlowChecks' loop over the constructs
-// as SPIRV-Tools writes it: each construct's blocks found by a walk, then
-// its rules. It costs the sum of the construct sizes, so it runs only
-// when constructsClean cannot prove every rule holds, where it finds the
-// first failure in SPIRV-Tools' order.
-func (f *fnCFG) walkConstructs(latches map[cfgEdge]bool) bool {
+// as SPIRV-Tools writes it: each construct's header rules, its blocks
+// found by a walk, then its rules. The walk costs the construct's size, so
+// it is done only for the constructs marked in suspect (all if suspect is
+// nil): constructSuspects proved the others have no error there. Like
+// SPIRV-Tools, it stops at the function's first error, --all or not.
+func (f *fnCFG) walkConstructs(latches map[cfgEdge]bool, suspect []bool) bool {
 	s := f.s
 	mark := make([]int32, f.n+2)
 	var blocks []int32
@@ -816,47 +814,67 @@ func (f *fnCFG) walkConstructs(latches map[cfgEdge]bool) bool {
 		if c.kind == ctContinue && !f.spdominates(e, h) {
 			return consErr("is not structurally post dominated by")
 		}
-		stamp := int32(k + 1)
-		blocks = f.constructBlocks(c, mark, stamp, blocks[:0])
-		for _, b := range blocks {
-			for _, t := range f.succ.Succ(b) {
-				if mark[t] != stamp && !f.structuredExit(c, t) {
-					return s.fail(f.labelInst(b), "", "block <ID> %s exits the %s headed by <ID> %s, but not via a structured exit",
-						s.idName(f.label(b)), names[0], s.idName(f.label(h)))
-				}
-			}
-			if b == h {
-				continue
-			}
-			for _, p := range f.pred.Succ(b) {
-				if p < int32(f.n) && f.sreach[p] && mark[p] != stamp {
-					return s.fail(f.labelInst(p), "", "block <ID> %d branches to the %s construct, but not to the %s <ID> %d",
-						f.label(p), names[0], names[1], f.label(h))
-				}
-			}
-			if _, m, _ := f.mergeTargets(b); m >= 0 && f.sreach[m] && mark[m] != stamp {
-				return s.fail(f.labelInst(b), "", "Header block %s is contained in the %s construct headed by %s, but its merge block %s is not",
-					s.idName(f.label(b)), names[0], s.idName(f.label(h)), s.idName(f.label(m)))
-			}
-		}
-		if c.kind == ctLoop {
-			_, _, ct := f.mergeTargets(h)
-			if ct >= 0 && ct != h {
-				for _, p := range f.pred.Succ(ct) {
-					if p >= int32(f.n) || !f.sreach[p] {
-						continue
-					}
-					if mark[p] != stamp && !latches[cfgEdge{p, ct}] {
-						return s.fail(f.term(p), "", "Block %s branches to the loop continue target %s, but is not contained in the associated loop construct %s",
-							s.idName(f.label(p)), s.idName(f.label(ct)), s.idName(f.label(h)))
-					}
-				}
+		if suspect == nil || suspect[k] {
+			// The function's first construct error ends the walk even
+			// with --all, as in SPIRV-Tools.
+			n0 := len(s.errs)
+			if stop := f.walkConstruct(k, mark, &blocks, latches); stop || len(s.errs) > n0 {
+				return stop
 			}
 		}
 		if c.kind == ctSelection && f.termOp(h) == spirv.OpSwitch {
 			if f.switchChecks(c) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// walkConstruct checks construct k's rules on its blocks, which the walk
+// marks in mark; blocks is scratch. It reports the first error only, and
+// returns whether validation stops.
+func (f *fnCFG) walkConstruct(k int, mark []int32, blocks *[]int32, latches map[cfgEdge]bool) bool {
+	s := f.s
+	c := &f.cons[k]
+	h, names := c.header, constructNames[c.kind]
+	if constructWalkSeen != nil {
+		constructWalkSeen(k)
+	}
+	stamp := int32(k + 1)
+	*blocks = f.constructBlocks(c, mark, stamp, (*blocks)[:0])
+	for _, b := range *blocks {
+		for _, t := range f.succ.Succ(b) {
+			if mark[t] != stamp && !f.structuredExit(c, t) {
+				return s.fail(f.labelInst(b), "", "block <ID> %s exits the %s headed by <ID> %s, but not via a structured exit",
+					s.idName(f.label(b)), names[0], s.idName(f.label(h)))
+			}
+		}
+		if b == h {
+			continue
+		}
+		for _, p := range f.pred.Succ(b) {
+			if p < int32(f.n) && f.sreach[p] && mark[p] != stamp {
+				return s.fail(f.labelInst(p), "", "block <ID> %d branches to the %s construct, but not to the %s <ID> %d",
+					f.label(p), names[0], names[1], f.label(h))
+			}
+		}
+		if _, m, _ := f.mergeTargets(b); m >= 0 && f.sreach[m] && mark[m] != stamp {
+			return s.fail(f.labelInst(b), "", "Header block %s is contained in the %s construct headed by %s, but its merge block %s is not",
+				s.idName(f.label(b)), names[0], s.idName(f.label(h)), s.idName(f.label(m)))
+		}
+	}
+	if c.kind != ctLoop {
+		return false
+	}
+	_, _, ct := f.mergeTargets(h)
+	if ct < 0 || ct == h {
+		return false
+	}
+	for _, p := range f.pred.Succ(ct) {
+		if p < int32(f.n) && f.sreach[p] && mark[p] != stamp && !latches[cfgEdge{p, ct}] {
+			return s.fail(f.term(p), "", "Block %s branches to the loop continue target %s, but is not contained in the associated loop construct %s",
+				s.idName(f.label(p)), s.idName(f.label(ct)), s.idName(f.label(h)))
 		}
 	}
 	return false
