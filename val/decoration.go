@@ -8,10 +8,16 @@ import (
 	"spvx/spirv"
 )
 
-// This file holds validate_decorations.cpp's rules, as far as they exist
-// here: CheckDecorationsCompatibility (a decoration at most once per id or
-// member, and the mutually exclusive pairs). Block layout and the other
-// decoration checks are not written yet.
+// This file holds validate_decorations.cpp's rules (ValidateDecorations):
+// CheckDecorationsCompatibility (a decoration at most once per id or
+// member, and the mutually exclusive pairs), imported variables and
+// linkage, the Vulkan memory model's deprecated decorations, the entry
+// points' interfaces (CheckDecorationsOfEntryPoints), buffers
+// (CheckDecorationsOfBuffers), variables, and the per-decoration rules
+// (Component, FPRoundingMode in shaders and kernels, NonReadable and
+// NonWritable). The Vulkan block layout rules, which current spirv-val
+// runs apart as ValidateExplicitLayout, are in layout_rules.go; decoration
+// groups are stored unexpanded in decoration_store.go.
 
 func decorationName(d spirv.Decoration) string {
 	if e, ok := spirv.OperandKindDecoration.Enumerant(uint32(d)); ok {
