@@ -111,6 +111,13 @@ func (r *Reference) Run(p *Program) (*Result, error) {
 	cmd := exec.CommandContext(ctx, r.host)
 	cmd.Stdin = &req
 	cmd.Env = append(os.Environ(), "POCL_CACHE_DIR="+filepath.Join(cacheDir(), "pocl"))
+	// PoCL writes a broken.dot into its working directory when its
+	// work-group barrier pass meets a control-flow graph it cannot handle:
+	// keep that out of the caller's (the source tree, under go test).
+	cmd.Dir = filepath.Join(cacheDir(), "pocl-cwd")
+	if err := os.MkdirAll(cmd.Dir, 0o755); err != nil {
+		return nil, err
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
