@@ -33,7 +33,7 @@ import (
 // construct is walked.
 
 // Set by the tests only, which compare the two paths: constructWalkOnly
-// turns the fast path off, constructPathSeen is told per function whether
+// turns the fast paths off (constructs and switch cases), constructPathSeen is told per function whether
 // it nested the constructs and whether it proved every construct rule,
 // constructWalkSeen of each construct whose blocks are walked.
 var (

@@ -231,6 +231,124 @@ func TestBreaksOutLinear(t *testing.T) {
 	}
 }
 
+// sequentialLoops is a loop around k loops in sequence, each followed by
+// a selection that may break out of the outer loop.
+func sequentialLoops(k int) string {
+	var s strings.Builder
+	s.WriteString(valHeadAsm + domTypesAsm + "%main = OpFunction %void None %fn\n%entry = OpLabel\nOpBranch %h\n" +
+		"%h = OpLabel\nOpLoopMerge %lm %cont None\nOpBranch %L0\n")
+	for i := 0; i < k; i++ {
+		next := fmt.Sprintf("%%L%d", i+1)
+		if i == k-1 {
+			next = "%cont"
+		}
+		fmt.Fprintf(&s, "%%L%d = OpLabel\nOpLoopMerge %%M%d %%C%d None\nOpBranchConditional %%true %%B%d %%M%d\n", i, i, i, i, i)
+		fmt.Fprintf(&s, "%%B%d = OpLabel\nOpBranch %%C%d\n%%C%d = OpLabel\nOpBranch %%L%d\n", i, i, i, i)
+		fmt.Fprintf(&s, "%%M%d = OpLabel\nOpSelectionMerge %%T%d None\nOpBranchConditional %%true %%lm %%T%d\n", i, i, i)
+		fmt.Fprintf(&s, "%%T%d = OpLabel\nOpBranch %s\n", i, next)
+	}
+	s.WriteString("%cont = OpLabel\nOpBranch %h\n%lm = OpLabel\nOpReturn\nOpFunctionEnd\n")
+	return s.String()
+}
+
+// TestSequentialLoopsLinear: each selection's break out of the outer
+// loop is one IsStructuredExit, whose NextBlock chain passes the headers
+// of every loop before it in the sequence (their merge blocks dominate
+// the selection). skipPast jumps over such runs through kept answers, so
+// k loops cost k, not k² (32,000 loops took 8.6 minutes before). The
+// nesting depth stays 2, so the default limits hold.
+func TestSequentialLoopsLinear(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: CPU-time ratios")
+	}
+	measure := func(k int) time.Duration {
+		m, err := spirv.DecodeWords(assemble(t, sequentialLoops(k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := time.Duration(1 << 62)
+		for range 3 {
+			runtime.GC()
+			start := cpuTime()
+			err := Validate(m, Options{})
+			d := cpuTime() - start
+			if err != nil {
+				t.Fatalf("%d loops: %v", k, err)
+			}
+			best = min(best, d)
+		}
+		return best
+	}
+	const k = 4000
+	small, large := measure(k), measure(4*k)
+	ratio := float64(large) / float64(max(small, time.Microsecond))
+	t.Logf("%d loops: %v, %d loops: %v, ratio %.1f", k, small, 4*k, large, ratio)
+	if ratio > 8 {
+		t.Errorf("4x the loops took %.1fx the time (%v -> %v): not linear", ratio, small, large)
+	}
+}
+
+// nestedSwitches is d switches, each the only case of the one around
+// it, around a chain of b blocks.
+func nestedSwitches(d, b int) string {
+	var s strings.Builder
+	s.WriteString(valHeadAsm + domTypesAsm + "%main = OpFunction %void None %fn\n%entry = OpLabel\nOpBranch %s0\n")
+	for i := 0; i < d; i++ {
+		inner := fmt.Sprintf("%%s%d", i+1)
+		if i == d-1 {
+			inner = "%x0"
+		}
+		fmt.Fprintf(&s, "%%s%d = OpLabel\nOpSelectionMerge %%m%d None\nOpSwitch %%c %%m%d 1 %s\n", i, i, i, inner)
+	}
+	for k := 0; k < b; k++ {
+		next := fmt.Sprintf("%%x%d", k+1)
+		if k == b-1 {
+			next = fmt.Sprintf("%%m%d", d-1)
+		}
+		fmt.Fprintf(&s, "%%x%d = OpLabel\nOpBranch %s\n", k, next)
+	}
+	for i := d - 1; i > 0; i-- {
+		fmt.Fprintf(&s, "%%m%d = OpLabel\nOpBranch %%m%d\n", i, i-1)
+	}
+	s.WriteString("%m0 = OpLabel\nOpReturn\nOpFunctionEnd\n")
+	return s.String()
+}
+
+// TestNestedSwitchesLinear: SPIRV-Tools' FindCaseFallThrough walks each
+// case's region, so d nested switches around b blocks cost d·b; the case
+// exits, found for every case at once, make it d + b. With d = n/8 and
+// b = n/2 (the nesting limit raised), 4n is 4 times the work, not 16.
+func TestNestedSwitchesLinear(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: CPU-time ratios")
+	}
+	measure := func(n int) time.Duration {
+		m, err := spirv.DecodeWords(assemble(t, nestedSwitches(n/8, n/2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := time.Duration(1 << 62)
+		for range 3 {
+			runtime.GC()
+			start := cpuTime()
+			err := Validate(m, Options{Limits: Limits{MaxControlFlowNestingDepth: 1 << 20}})
+			d := cpuTime() - start
+			if err != nil {
+				t.Fatalf("n = %d: %v", n, err)
+			}
+			best = min(best, d)
+		}
+		return best
+	}
+	const n = 8000
+	small, large := measure(n), measure(4*n)
+	ratio := float64(large) / float64(max(small, time.Microsecond))
+	t.Logf("n = %d: %v, n = %d: %v, ratio %.1f", n, small, 4*n, large, ratio)
+	if ratio > 8 {
+		t.Errorf("4x the size and depth took %.1fx the time (%v -> %v): not linear", ratio, small, large)
+	}
+}
+
 // TestNestedLoopsDepth: the generated nesting is as deep as intended, so
 // that the scaling test above measures deep nesting: over the default
 // limit it is refused.

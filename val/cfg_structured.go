@@ -196,16 +196,18 @@ type fnCFG struct {
 	ssucc      spirv.Graph // structural: merge, continue, then branch targets
 	spred      spirv.Graph
 	btype      []uint8
-	mergeHdr   []int32 // by block: the header naming it its merge (last), -1
-	contLoop   []int32 // by block: the loop construct naming it its continue (last), -1
-	loopOf     []int32 // by block: the loop construct it heads, -1
-	visited    []bool  // scratch for FindCaseFallThrough, all false between uses
+	mergeHdr   []int32    // by block: the header naming it its merge (last), -1
+	contLoop   []int32    // by block: the loop construct naming it its continue (last), -1
+	loopOf     []int32    // by block: the loop construct it heads, -1
+	visited    []bool     // scratch for FindCaseFallThrough, all false between uses
+	caseExits  *caseExits // found at the first switch, nil before
 	cons       []construct
 	dom, sdom  domInfo    // dominators; structural dominators
 	spdom      domInfo    // structural post-dominators
 	sreach     []bool     // structurally reachable
 	upMemo     [2][]int32 // upTo's answers (-2: not known), by loopsOnly
 	upPath     []int32    // scratch for upTo
+	skipMemo   [2][]int32 // skipPast's answers (-2: not known), by loopsOnly
 }
 
 func (f *fnCFG) labelInst(b int32) int { return f.fn.Blocks[b].Start }
@@ -657,6 +659,46 @@ func (f *fnCFG) upTo(b int32, loopsOnly bool) int32 {
 	return r
 }
 
+// skipPast returns, for a header a that upTo(_, loopsOnly) stops at, the
+// next such header up the NextBlock chain whose merge block does not
+// structurally dominate a's, -1 if none. Every header passed over has a
+// merge block dominating a's, and so dominating whatever a's dominates:
+// IsStructuredExit passes over them all for a construct whose header
+// a's merge block dominates. The answers are kept, and each is found
+// through those above it, without recursion.
+func (f *fnCFG) skipPast(a int32, loopsOnly bool) int32 {
+	x := b2i(loopsOnly)
+	memo := f.skipMemo[x]
+	if memo == nil {
+		memo = make([]int32, f.n)
+		for v := range memo {
+			memo[v] = -2 // not known yet
+		}
+		f.skipMemo[x] = memo
+	}
+	type frame struct{ hdr, at int32 } // a header and the candidate reached
+	stack := []frame{{a, f.upTo(f.nextBlock(a), loopsOnly)}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if memo[top.hdr] != -2 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		b := top.at
+		for b >= 0 && memo[b] != -2 && f.sdominates(f.c.Merge[b], f.c.Merge[top.hdr]) {
+			b = memo[b]
+		}
+		top.at = b
+		if b >= 0 && memo[b] == -2 && f.sdominates(f.c.Merge[b], f.c.Merge[top.hdr]) {
+			stack = append(stack, frame{b, f.upTo(f.nextBlock(b), loopsOnly)})
+			continue
+		}
+		memo[top.hdr] = b
+		stack = stack[:len(stack)-1]
+	}
+	return memo[a]
+}
+
 // structuredExit is Construct::IsStructuredExit.
 func (f *fnCFG) structuredExit(c *construct, dest int32) bool {
 	switch c.kind {
@@ -676,12 +718,18 @@ func (f *fnCFG) structuredExit(c *construct, dest int32) bool {
 	// Only loop headers and (unless the header is a switch) switch
 	// headers count on the NextBlock chain: upTo skips the rest.
 	for b := f.upTo(f.nextBlock(c.header), headerSwitch); b >= 0; b = f.upTo(f.nextBlock(b), headerSwitch) {
+		// SPIRV-Tools passes over the headers whose merge block
+		// dominates the construct's header; skipPast jumps over runs of
+		// them (k loops in sequence would otherwise cost k each).
+		for b >= 0 && f.sdominates(f.c.Merge[b], c.header) {
+			b = f.skipPast(b, headerSwitch)
+		}
+		if b < 0 {
+			break
+		}
 		op, m, k := f.mergeTargets(b)
 		t := f.termOp(b)
 		if op == spirv.OpLoopMerge || (!headerSwitch && op == spirv.OpSelectionMerge && t == spirv.OpSwitch) {
-			if f.sdominates(m, c.header) {
-				continue
-			}
 			if (!seenSwitch || op == spirv.OpLoopMerge) && dest == m {
 				return true
 			} else if op == spirv.OpLoopMerge && dest == k {
@@ -876,132 +924,6 @@ func (f *fnCFG) walkConstruct(k int, mark []int32, blocks *[]int32, latches map[
 			return s.fail(f.term(p), "", "Block %s branches to the loop continue target %s, but is not contained in the associated loop construct %s",
 				s.idName(f.label(p)), s.idName(f.label(ct)), s.idName(f.label(h)))
 		}
-	}
-	return false
-}
-
-// switchChecks is StructuredSwitchChecks.
-func (f *fnCFG) switchChecks(c *construct) bool {
-	s := f.s
-	h, merge := c.header, c.exit
-	in := s.m.Inst(f.term(h))
-	ops := in.Operands
-	target := func(j int) int32 { return f.block(in.Words[ops[j].Offset]) }
-	isCase := make(map[int32]bool)
-	for j := 1; j < len(ops); j += 2 {
-		if t := target(j); t != merge {
-			isCase[t] = true
-		}
-	}
-	numTargeted := map[int32]int32{}
-	defaultFall := int32(-1)
-	def := target(1)
-	defaultMany := false
-	for j := 3; j < len(ops); j += 2 {
-		if target(j) == def {
-			defaultMany = true
-			break
-		}
-	}
-	// runEnd[j]: the last label operand of the run of equal targets at j.
-	runEnd := make([]int, len(ops))
-	for j := len(ops) - 1; j >= 1; j-- {
-		if j%2 == 0 {
-			continue
-		}
-		runEnd[j] = j
-		if j+2 < len(ops) && target(j) == target(j+2) {
-			runEnd[j] = runEnd[j+2]
-		}
-	}
-	seen := map[int32]int32{}
-	if f.visited == nil {
-		f.visited = make([]bool, f.n+2)
-	}
-	visited := f.visited
-	var stack, touched []int32
-	defer func() {
-		for _, v := range touched {
-			visited[v] = false
-		}
-	}()
-	for j := 1; j < len(ops); j += 2 {
-		t := target(j)
-		if t == merge {
-			continue
-		}
-		fall, ok := seen[t]
-		if !ok {
-			fall = -1
-			if f.sreach[h] && f.sreach[t] && !f.sdominates(h, t) {
-				return s.fail(f.labelInst(h), "", "Switch header %s does not structurally dominate its case construct %s",
-					s.idName(f.label(h)), s.idName(f.label(t)))
-			}
-			// FindCaseFallThrough.
-			for _, v := range touched {
-				visited[v] = false
-			}
-			touched = touched[:0]
-			stack = append(stack[:0], t)
-			reach := f.sreach[t]
-			for len(stack) > 0 {
-				b := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				if b == merge || visited[b] {
-					continue
-				}
-				visited[b] = true
-				touched = append(touched, b)
-				if reach && f.sreach[b] && f.sdominates(t, b) {
-					stack = append(stack, f.succ.Succ(b)...)
-					continue
-				}
-				if !isCase[b] {
-					if f.structuredExit(c, b) {
-						continue
-					}
-					return s.fail(f.labelInst(t), "", "Case construct that targets %s has invalid branch to block %s (not another case construct, corresponding merge, outer loop merge or outer loop continue)",
-						s.idName(f.label(t)), s.idName(f.label(b)))
-				}
-				if fall < 0 {
-					if t != b {
-						fall = b
-					}
-				} else if fall != b {
-					return s.fail(f.labelInst(t), "", "Case construct that targets %s has branches to multiple other case construct targets %s and %s",
-						s.idName(f.label(t)), s.idName(f.label(fall)), s.idName(f.label(b)))
-				}
-			}
-			if fall >= 0 {
-				numTargeted[fall]++
-			}
-			seen[t] = fall
-		}
-		if fall == def && !defaultMany {
-			fall = defaultFall
-		}
-		if fall >= 0 {
-			if j == 1 {
-				defaultFall = fall
-			} else {
-				e := runEnd[j]
-				if e+2 >= len(ops) || fall != target(e+2) {
-					return s.fail(f.term(h), "", "Case construct that targets %s has branches to the case construct that targets %s, but does not immediately precede it in the OpSwitch's target list",
-						s.idName(f.label(t)), s.idName(f.label(fall)))
-				}
-			}
-		}
-	}
-	// Each case construct is the fall-through of one other at most; the
-	// first by label id, as std::map orders them.
-	worst := int32(-1)
-	for b, k := range numTargeted {
-		if k > 1 && (worst < 0 || f.label(b) < f.label(worst)) {
-			worst = b
-		}
-	}
-	if worst >= 0 {
-		return s.fail(f.labelInst(worst), "", "Multiple case constructs have branches to the case construct that targets %s", s.idName(f.label(worst)))
 	}
 	return false
 }
