@@ -172,3 +172,25 @@ func TestDescriptorOffsetWrapAtRun(t *testing.T) {
 		t.Errorf("%v %q", r.Status, r.Reason)
 	}
 }
+
+// TestStructStrideTooSmall: a STRUCT whose STRIDE (or member OFFSETs) puts
+// components past the element's stride is refused where the buffer takes
+// it (amber asserts it): sizes, data writes and probes all count in
+// strides, and a probe read past the buffer's end (FuzzParse found it).
+func TestStructStrideTooSmall(t *testing.T) {
+	for name, members := range map[string]string{
+		"stride":       "STRUCT s STRIDE 4\nint32 A\nfloat B\nEND\n",
+		"offset":       "STRUCT s STRIDE 8\nint32 A\nfloat B OFFSET 6\nEND\n",
+		"nested inner": "STRUCT inner\nfloat A\nvec3<float> B\nEND\nSTRUCT s STRIDE 1\nint32 A\ninner C\nEND\n",
+	} {
+		src := "#!amber\n" + members + "BUFFER buf DATA_TYPE s DATA\n1 2\nEND\n"
+		_, err := Parse("s.amber", []byte(src), ParseOptions{})
+		if err == nil || !strings.Contains(err.Error(), "Struct has more members then fit within stride") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	ok := "#!amber\nSTRUCT s STRIDE 8\nint32 A\nfloat B\nEND\nBUFFER buf DATA_TYPE s DATA\n1 2\nEND\n"
+	if _, err := Parse("s.amber", []byte(ok), ParseOptions{}); err != nil {
+		t.Errorf("a STRIDE that fits: %v", err)
+	}
+}

@@ -471,6 +471,11 @@ func (p *amberParser) bufferInitializer(b *Buffer) error {
 		t = p.z.next()
 	}
 	b.Format = NewFormat(ty, layout)
+	if !b.Format.fits() {
+		// An assert in amber's Format; every reader and writer here
+		// relies on it.
+		return errAt(t.line, "Struct has more members then fit within stride")
+	}
 	if t.kind != tokIdent {
 		return errAt(t.line, "BUFFER missing initializer")
 	}

@@ -118,6 +118,18 @@ func NewFormat(t *Type, l Layout) *Format {
 	return f
 }
 
+// fits reports whether every component lies within the element's
+// stride, which a STRUCT's STRIDE or member OFFSETs can break (amber
+// asserts it). Buffer sizes, data writes and probes all count in strides.
+func (f *Format) fits() bool {
+	for _, c := range f.Comps {
+		if c.Off < 0 || c.Off+c.Size() > f.Stride {
+			return false
+		}
+	}
+	return true
+}
+
 // Inputs is how many values make up one element.
 func (f *Format) Inputs() int { return len(f.Comps) }
 
