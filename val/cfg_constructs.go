@@ -29,16 +29,18 @@ import (
 // suspect constructs up to the first one that is wrong (usually one), and
 // verdicts and messages are SPIRV-Tools' either way. The constructs before
 // the first that fails its header rules are nested, and the walk stops
-// there. Where the constructs cannot be nested (nestConstructs), every
-// construct is walked.
+// there. A construct that overlaps another without nesting is left out of
+// the nesting and walked. Where the constructs cannot be nested at all
+// (nestConstructs), every construct is walked.
 
 // Set by the tests only, which compare the two paths: constructWalkOnly
-// turns the fast paths off (constructs and switch cases), constructPathSeen is told per function whether
-// it nested the constructs and whether it proved every construct rule,
-// constructWalkSeen of each construct whose blocks are walked.
+// turns the fast paths off (constructs and switch cases), constructPathSeen
+// is given per function the nesting (nil if the constructs could not be
+// nested) and the constructs left to the walk (nil: all),
+// constructWalkSeen each construct whose blocks are walked.
 var (
 	constructWalkOnly bool
-	constructPathSeen func(nested, clean bool)
+	constructPathSeen func(f *fnCFG, nest *constructNest, suspect []bool)
 	constructWalkSeen func(k int)
 )
 
@@ -47,6 +49,9 @@ type constructNest struct {
 	inner     []int32 // by block: its innermost construct, -1 if none
 	parent    []int32 // by construct: the construct around it, -1 if none
 	pre, post []int32 // by construct: its interval in the nesting tree
+	// excluded marks the constructs left out of the nesting because they
+	// overlap another without nesting: the walk checks those.
+	excluded []bool
 }
 
 // holds reports whether construct c holds block b.
@@ -61,7 +66,8 @@ func (t *constructNest) holds(c, b int32) bool {
 // strictly dominates its header (a loop that is its own continue target
 // holds no block, and is not nested), a block that is the continue target
 // of several loops, a back-edge block that strictly dominates a block it
-// post-dominates, or constructs that overlap without nesting.
+// post-dominates. Constructs that overlap without nesting are left out
+// of it (constructNest.excluded).
 func (f *fnCFG) nestConstructs(limit int) (t *constructNest, ok bool) {
 	n := int32(f.n)
 	kids := f.sdom.Children()
@@ -114,10 +120,9 @@ func (f *fnCFG) nestConstructs(limit int) (t *constructNest, ok bool) {
 			return nil, false
 		}
 	}
-	t = &constructNest{inner: make([]int32, n), parent: make([]int32, len(f.cons))}
-	if !f.nest(t, &kids, opens, closes) {
-		return nil, false
-	}
+	t = &constructNest{inner: make([]int32, n), parent: make([]int32, len(f.cons)), excluded: make([]bool, len(f.cons))}
+	f.nest(t, &kids, opens, closes)
+	t.dropExcluded()
 	t.number()
 	return t, true
 }
@@ -125,11 +130,15 @@ func (f *fnCFG) nestConstructs(limit int) (t *constructNest, ok bool) {
 // nest walks the structural dominator tree from the entry with the stack
 // of open constructs: a block closes the constructs it is the merge block
 // or continue target of, opens those it heads, and its innermost
-// construct is then the top. The constructs a block closes must be the
-// top of the stack, or they overlap without nesting: false.
-func (f *fnCFG) nest(t *constructNest, kids *spirv.Graph, opens, closes [][]int32) bool {
+// construct is then the top. The constructs a block closes should be the
+// top of the stack; any construct above one of them that the block does
+// not close overlaps it without nesting, and is excluded: it leaves the
+// stack for good, and the walk checks it. Excluding costs nothing more
+// than closing, so the nesting stays linear in the function.
+func (f *fnCFG) nest(t *constructNest, kids *spirv.Graph, opens, closes [][]int32) {
 	n := int32(f.n)
-	pos := make([]int32, len(f.cons)) // place in the stack, -1 if not open
+	pos := make([]int32, len(f.cons))     // place in the stack, -1 if not open
+	closing := make([]int32, len(f.cons)) // the block (+1) closing it, while entered
 	for k := range pos {
 		pos[k], t.parent[k] = -1, -1
 	}
@@ -138,57 +147,60 @@ func (f *fnCFG) nest(t *constructNest, kids *spirv.Graph, opens, closes [][]int3
 	}
 	var stack, saved []int32 // open constructs; closed ones kept for the way back
 	type frame struct {
-		b, next    int32
-		nsaved     int32 // len(saved) before b
-		nopen, cut int32 // how many b opened and closed
+		b, next int32
+		nsaved  int32 // len(saved) before b
 	}
 	var walk []frame
-	enter := func(b int32) bool {
+	enter := func(b int32) {
 		fr := frame{b: b, next: kids.Start[b], nsaved: int32(len(saved))}
+		lo := int32(len(stack))
 		for _, k := range closes[b] {
+			closing[k] = b + 1
 			if pos[k] >= 0 {
-				fr.cut++
+				lo = min(lo, pos[k])
 			}
 		}
-		for _, k := range closes[b] {
-			if pos[k] >= 0 && pos[k] < int32(len(stack))-fr.cut {
-				return false
-			}
-		}
-		top := int32(len(stack)) - fr.cut
-		saved = append(saved, stack[top:]...)
-		for _, k := range stack[top:] {
+		for _, k := range stack[lo:] {
 			pos[k] = -1
+			if closing[k] == b+1 {
+				saved = append(saved, k)
+			} else {
+				t.excluded[k] = true
+			}
 		}
-		stack = stack[:top]
+		stack = stack[:lo]
 		for _, k := range opens[b] {
 			if len(stack) > 0 {
 				t.parent[k] = stack[len(stack)-1]
 			}
 			pos[k] = int32(len(stack))
 			stack = append(stack, k)
-			fr.nopen++
 		}
 		if len(stack) > 0 {
 			t.inner[b] = stack[len(stack)-1]
 		}
 		walk = append(walk, fr)
-		return true
 	}
+	// leave undoes enter, but for the exclusions: those of the constructs
+	// b opened that are not excluded are the top of the stack again.
 	leave := func(fr *frame) {
-		for _, k := range stack[int32(len(stack))-fr.nopen:] {
+		top := len(stack)
+		for _, k := range opens[fr.b] {
+			if !t.excluded[k] {
+				top--
+			}
+		}
+		for _, k := range stack[top:] {
 			pos[k] = -1
 		}
-		stack = stack[:int32(len(stack))-fr.nopen]
+		stack = stack[:top]
 		for _, k := range saved[fr.nsaved:] {
 			pos[k] = int32(len(stack))
 			stack = append(stack, k)
 		}
 		saved = saved[:fr.nsaved]
 	}
-	if !enter(0) {
-		return false
-	}
+	enter(0)
 	for len(walk) > 0 {
 		fr := &walk[len(walk)-1]
 		if fr.next == kids.Start[fr.b+1] {
@@ -198,11 +210,50 @@ func (f *fnCFG) nest(t *constructNest, kids *spirv.Graph, opens, closes [][]int3
 		}
 		c := kids.Adj[fr.next]
 		fr.next++
-		if c < n && !enter(c) {
-			return false
+		if c < n {
+			enter(c)
 		}
 	}
-	return true
+}
+
+// dropExcluded takes the excluded constructs out of the nesting: each
+// block and construct inside one belongs to the nearest construct around
+// it that is not excluded.
+func (t *constructNest) dropExcluded() {
+	kept := make([]int32, len(t.parent)) // by construct: itself or the nearest kept one around it (-2: not known)
+	for k := range kept {
+		kept[k] = -2
+	}
+	var path []int32
+	resolve := func(k int32) int32 {
+		path = path[:0]
+		for k >= 0 && kept[k] == -2 && t.excluded[k] {
+			path = append(path, k)
+			k = t.parent[k]
+		}
+		r := k
+		if k >= 0 {
+			if kept[k] == -2 {
+				kept[k] = k
+			}
+			r = kept[k]
+		}
+		for _, v := range path {
+			kept[v] = r
+		}
+		return r
+	}
+	parent := make([]int32, len(t.parent))
+	for k, p := range t.parent {
+		parent[k] = -1
+		if !t.excluded[k] {
+			parent[k] = resolve(p)
+		}
+	}
+	for b, k := range t.inner {
+		t.inner[b] = resolve(k)
+	}
+	t.parent = parent
 }
 
 // number gives each construct its interval in the nesting tree.

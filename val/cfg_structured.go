@@ -809,17 +809,22 @@ func (f *fnCFG) structuredChecks(backEdges []cfgEdge, postorder []int32) bool {
 		}
 	}
 	var suspect []bool // nil: walk every construct
+	var nest *constructNest
 	if !constructWalkOnly {
 		limit := f.firstHeaderFailure()
-		if nest, ok := f.nestConstructs(limit); ok {
+		var ok bool
+		if nest, ok = f.nestConstructs(limit); ok {
 			suspect = f.constructSuspects(nest, latches)
+			for k, x := range nest.excluded {
+				suspect[k] = suspect[k] || x // overlapping: left to the walk
+			}
 			for k := limit; k < len(suspect); k++ {
 				suspect[k] = true // past the failing header: not proved, never reached
 			}
 		}
 	}
 	if constructPathSeen != nil {
-		constructPathSeen(suspect != nil, suspect != nil && !slices.Contains(suspect, true))
+		constructPathSeen(f, nest, suspect)
 	}
 	if f.walkConstructs(latches, suspect) {
 		return true
