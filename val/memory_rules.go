@@ -534,7 +534,7 @@ func (s *state) ptrAccessChain(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Element must be an integer")
 	}
 	d := s.decorations()
-	if v, ok := s.evalConstUint64(in.Words[4]); ok && v != 0 {
+	if v, ok := s.constUint(in.Words[4]); ok && v != 0 {
 		if s.isKind(bt.Elem, spirv.TypeStruct) && (d.has(bt.Elem, spirv.DecorationBlock) || d.has(bt.Elem, spirv.DecorationBufferBlock)) {
 			return s.fail(i, "", "Element must be 0 if the interpretation type is a Block- or BufferBlock-decorated structure")
 		}
@@ -828,7 +828,12 @@ func (s *state) largestScalar(t uint32, depth int) uint32 {
 	case spirv.TypeArray, spirv.TypeVector:
 		return s.largestScalar(ty.Elem, depth+1)
 	}
-	return s.bitWidth(t) / 8
+	// The width of the core component only: pointers, NV matrices and
+	// OpTypeVectorIdEXT count as no scalar here.
+	if c := s.typeOf(s.plainComponentType(t)); c != nil {
+		return c.Width / 8
+	}
+	return 0
 }
 
 // memoryAccess is CheckMemoryAccess for the memory operands at word k

@@ -95,13 +95,13 @@ func (s *state) miscPass(i int, in *spirv.Instruction) bool {
 		}
 	case spirv.OpExpectKHR:
 		res := in.TypeID
-		if !s.isBoolSV(res) && !s.isIntSV(res) {
+		if !s.scalarOrLiteralVector(res, s.isBoolScalar) && !s.isIntScalarOrVector(res) {
 			return s.fail(i, "", "Result of OpExpectKHR must be a scalar or vector of integer type or boolean type")
 		}
-		if s.operandType(in, 2) != res {
+		if s.opType(in, 2) != res {
 			return s.fail(i, "", "Type of Value operand of OpExpectKHR does not match the result type ")
 		}
-		if s.operandType(in, 3) != res {
+		if s.opType(in, 3) != res {
 			return s.fail(i, "", "Type of ExpectedValue operand of OpExpectKHR does not match the result type ")
 		}
 	}
@@ -132,7 +132,7 @@ func (s *state) readClock(i int, in *spirv.Instruction) bool {
 	}
 	res := s.typeOf(in.TypeID)
 	ok := res != nil && (res.Kind == spirv.TypeInt && !res.Signed && res.Width == 64 ||
-		res.Kind == spirv.TypeVector && res.Count == 2 && s.isUnsignedIntScalar(res.Elem) && s.bitWidth(in.TypeID) == 32)
+		res.Kind == spirv.TypeVector && res.Count == 2 && s.isUintScalar(res.Elem) && s.bitWidth(in.TypeID) == 32)
 	if !ok {
 		return s.fail(i, "", "Expected Value to be a vector of two components of unsigned integer or 64bit unsigned integer")
 	}
