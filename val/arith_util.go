@@ -6,26 +6,6 @@ import "spvx/spirv"
 // rules: operand queries (GetOperandTypeId) and the cooperative matrix and
 // vector shape comparisons.
 
-// constUint is EvalConstantValUint64 for a scalar integer OpConstant or
-// OpConstantNull (a spec constant's default is not its value).
-func (s *state) constUint(id uint32) (uint64, bool) {
-	c, ok := s.x.Constants[id]
-	if !ok || !s.isIntScalar(c.Type) {
-		return 0, false
-	}
-	if c.Op == spirv.OpConstantNull {
-		return 0, true
-	}
-	if c.Op != spirv.OpConstant || len(c.Value) == 0 || len(c.Value) > 2 {
-		return 0, false
-	}
-	v := uint64(c.Value[0])
-	if len(c.Value) > 1 {
-		v |= uint64(c.Value[1]) << 32
-	}
-	return v, true
-}
-
 // opType is GetOperandTypeId: the type of the id in operand k (Result
 // Type and Result count as operands 0 and 1 when present), 0 for none.
 func (s *state) opType(in *spirv.Instruction, k int) uint32 {
@@ -41,29 +21,6 @@ func (s *state) opWord(in *spirv.Instruction, k int) uint32 {
 		return 0
 	}
 	return in.Words[in.Operands[k].Offset]
-}
-
-// constInt32 is EvalInt32IfConst's "constant" answer: the value of a
-// non-spec 32-bit integer constant (OpConstantNull is 0).
-func (s *state) constInt32(id uint32) (uint32, bool) {
-	c, ok := s.x.Constants[id]
-	if !ok || c.Spec || !s.isIntScalar(c.Type) || s.bitWidth(c.Type) != 32 {
-		return 0, false
-	}
-	if c.Op == spirv.OpConstantNull {
-		return 0, true
-	}
-	if c.Op != spirv.OpConstant || len(c.Value) != 1 {
-		return 0, false
-	}
-	return c.Value[0], true
-}
-
-// constsDiffer: both ids are 32-bit integer constants of different values.
-func (s *state) constsDiffer(a, b uint32) bool {
-	x, okA := s.constInt32(a)
-	y, okB := s.constInt32(b)
-	return okA && okB && x != y
 }
 
 // coopShapesMatch is CooperativeMatrixShapesMatch: the same kind of

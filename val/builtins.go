@@ -494,7 +494,7 @@ func (s *state) workgroupSizeAtDefinition(j, member int) bool {
 			return false
 		}
 		var ok bool
-		if v[k], ok = s.constUint64(in.Words[3+k]); !ok {
+		if v[k], ok = s.constUint(in.Words[3+k]); !ok {
 			return false
 		}
 	}

@@ -385,30 +385,6 @@ func memberOffset(es []spirv.DecorationEntry) int64 {
 	return -1
 }
 
-// evalConstInt64 is EvalConstantValInt64 (a 32-bit word is read as
-// int32, whatever the signedness).
-func (s *state) evalConstInt64(id uint32) (int64, bool) {
-	j, ok := s.x.Def(id)
-	if !ok {
-		return 0, false
-	}
-	in := s.m.Inst(j)
-	if !s.isIntScalar(in.TypeID) {
-		return 0, false
-	}
-	switch {
-	case in.Opcode == spirv.OpConstantNull:
-		return 0, true
-	case in.Opcode != spirv.OpConstant:
-		return 0, false
-	case len(in.Words) == 4:
-		return int64(int32(in.Words[3])), true
-	case len(in.Words) == 5:
-		return int64(uint64(in.Words[3]) | uint64(in.Words[4])<<32), true
-	}
-	return 0, false
-}
-
 func isPtrAccessChain(op spirv.Opcode) bool {
 	return op == spirv.OpPtrAccessChain || op == spirv.OpInBoundsPtrAccessChain
 }
@@ -462,7 +438,7 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "Indexes passed to Op%s must be of type integer.", name)
 		}
 		if logical && it.Signed {
-			if v, ok := s.evalConstInt64(w); ok && v < 0 {
+			if v, ok := s.constInt64(w); ok && v < 0 {
 				return s.fail(i, "", "Index at word %d may not have a negative value", k)
 			}
 		}
@@ -473,7 +449,7 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 		case spirv.TypeMatrix, spirv.TypeVector, spirv.TypeCooperativeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray:
 			pointee = s.typeOf(pointee.Elem)
 		case spirv.TypeStruct:
-			v, ok := s.evalConstInt64(w)
+			v, ok := s.constInt64(w)
 			if !ok {
 				return s.fail(i, "", "The <id> passed to Op%s to index %s into a structure must be an OpConstant.", name, s.idName(w))
 			}

@@ -117,7 +117,7 @@ func (s *state) readClock(i int, in *spirv.Instruction) bool {
 	if s.validateScope(i, in, scope) {
 		return true
 	}
-	if _, isConst, v := s.evalInt32(scope); isConst {
+	if _, isConst, v := s.evalInt32IfConst(scope); isConst {
 		sc := spirv.Scope(v)
 		switch {
 		case s.opts.Env.IsVulkan():

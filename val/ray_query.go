@@ -332,13 +332,9 @@ func (s *state) vertexPositionsResult(t uint32, op spirv.Opcode) string {
 // rqArrayLength is validate_ray_query.cpp's GetArrayLength: the low word
 // of an OpConstant length, 0 for any other length (a spec constant).
 func (s *state) rqArrayLength(array uint32) uint32 {
-	j, ok := s.x.Def(s.typeWord(array, 3))
-	if !ok {
+	c, ok := s.intConstant(s.typeWord(array, 3))
+	if !ok || c.spec || c.null {
 		return 0
 	}
-	c := s.m.Inst(j)
-	if c.Opcode != spirv.OpConstant || len(c.Words) < 4 {
-		return 0
-	}
-	return c.Words[3]
+	return uint32(c.val)
 }
