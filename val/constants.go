@@ -43,7 +43,7 @@ func (s *state) constantPass(i int, in *spirv.Instruction) bool {
 		}
 	}
 	if isConstantOp(in.Opcode) && s.caps.has(spirv.CapabilityShader) && !s.isKind(in.TypeID, spirv.TypePointer) &&
-		s.typeOf(in.TypeID) != nil && s.limitedUseType(in.TypeID) {
+		s.typeOf(in.TypeID) != nil && s.limitedUse(in.TypeID) {
 		return s.fail(i, "", "Cannot form constants of 8- or 16-bit types")
 	}
 	return false

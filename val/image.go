@@ -1,6 +1,7 @@
 package val
 
 import (
+	"math/bits"
 	"sync"
 
 	"spvx/spirv"
@@ -1004,10 +1005,24 @@ func (s *state) imageCoordinate(i int, in *spirv.Instruction, info imageInfo, k 
 // after the mask. The memory scopes of MakeTexelAvailable/Visible are
 // not checked here.
 func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w int) bool {
+	// The mask bits, from the grammar, under short names.
 	const (
-		bias, lod, grad, constOffset, offset, constOffsets, sample, minLod = 0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80
-		makeAvailable, makeVisible, nonPrivate, volatile                   = 0x100, 0x200, 0x400, 0x800
-		signExtend, zeroExtend, nontemporal, offsets                       = 0x1000, 0x2000, 0x4000, 0x10000
+		bias          = uint32(spirv.ImageOperandsBias)
+		lod           = uint32(spirv.ImageOperandsLod)
+		grad          = uint32(spirv.ImageOperandsGrad)
+		constOffset   = uint32(spirv.ImageOperandsConstOffset)
+		offset        = uint32(spirv.ImageOperandsOffset)
+		constOffsets  = uint32(spirv.ImageOperandsConstOffsets)
+		sample        = uint32(spirv.ImageOperandsSample)
+		minLod        = uint32(spirv.ImageOperandsMinLod)
+		makeAvailable = uint32(spirv.ImageOperandsMakeTexelAvailable)
+		makeVisible   = uint32(spirv.ImageOperandsMakeTexelVisible)
+		nonPrivate    = uint32(spirv.ImageOperandsNonPrivateTexel)
+		volatile      = uint32(spirv.ImageOperandsVolatileTexel)
+		signExtend    = uint32(spirv.ImageOperandsSignExtend)
+		zeroExtend    = uint32(spirv.ImageOperandsZeroExtend)
+		nontemporal   = uint32(spirv.ImageOperandsNontemporal)
+		offsets       = uint32(spirv.ImageOperandsOffsets)
 	)
 	op := in.Opcode
 	words := in.Words
@@ -1015,7 +1030,7 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 	var mask uint32
 	if w-1 < n {
 		mask = words[w-1]
-		want := bitCount(mask &^ (nonPrivate | volatile | signExtend | zeroExtend | nontemporal))
+		want := bits.OnesCount32(mask &^ (nonPrivate | volatile | signExtend | zeroExtend | nontemporal))
 		if mask&grad != 0 {
 			want++
 		}
@@ -1050,7 +1065,7 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 	if mask == 0 {
 		return false
 	}
-	if bitCount(mask&(offset|constOffset|constOffsets|offsets)) > 1 {
+	if bits.OnesCount32(mask&(offset|constOffset|constOffsets|offsets)) > 1 {
 		return s.fail(i, "", "Image Operands Offset, ConstOffset, ConstOffsets, Offsets cannot be used together")
 	}
 	implicit, explicit := isImplicitLod(op), isExplicitLod(op)
@@ -1230,14 +1245,6 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 		}
 	}
 	return false
-}
-
-func bitCount(x uint32) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
 }
 
 func isExplicitLod(op spirv.Opcode) bool {

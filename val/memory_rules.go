@@ -54,16 +54,6 @@ func (s *state) shallow(t uint32) uint8 {
 	return v
 }
 
-// sized (arith_util.go) is ContainsSizedIntOrFloatType, cached per type.
-
-// limitedUseType is ContainsLimitedUseIntOrFloatType.
-func (s *state) limitedUseType(t uint32) bool {
-	v := s.sized(t)
-	return (v&sizedInt16 != 0 && !s.caps.has(spirv.CapabilityInt16)) ||
-		(v&sizedInt8 != 0 && !s.caps.has(spirv.CapabilityInt8)) ||
-		(v&sizedFloat16 != 0 && !s.caps.has(spirv.CapabilityFloat16))
-}
-
 // inFunction reports whether instruction i lies in a function.
 func (s *state) inFunction(i int) bool {
 	fs := s.x.Functions
@@ -246,7 +236,7 @@ func (s *state) load(i int, in *spirv.Instruction) bool {
 	if s.memoryAccess(i, in, 4) {
 		return true
 	}
-	if rt := s.typeOf(in.TypeID); s.caps.has(spirv.CapabilityShader) && rt != nil && rt.Kind != spirv.TypePointer && s.limitedUseType(in.TypeID) {
+	if rt := s.typeOf(in.TypeID); s.caps.has(spirv.CapabilityShader) && rt != nil && rt.Kind != spirv.TypePointer && s.limitedUse(in.TypeID) {
 		switch rt.Kind {
 		case spirv.TypeInt, spirv.TypeFloat, spirv.TypeVector, spirv.TypeMatrix:
 		default:
@@ -661,30 +651,6 @@ func (s *state) variableRest(i int, in *spirv.Instruction) bool {
 	return false
 }
 
-// containsCoopMat: ContainsType (all types) of a cooperative matrix.
-func (s *state) containsCoopMat(t uint32, depth int) bool {
-	ty := s.typeOf(t)
-	if ty == nil || depth > 64 {
-		return false
-	}
-	if ty.Op == spirv.OpTypeCooperativeMatrixKHR || ty.Op == spirv.OpTypeCooperativeMatrixNV {
-		return true
-	}
-	switch ty.Kind {
-	case spirv.TypeVector, spirv.TypeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray, spirv.TypeImage, spirv.TypeSampledImage:
-		return s.containsCoopMat(ty.Elem, depth+1)
-	case spirv.TypePointer:
-		return !s.fwdPtr[t] && s.containsCoopMat(ty.Elem, depth+1)
-	case spirv.TypeStruct:
-		for _, m := range ty.Members {
-			if s.containsCoopMat(m, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // variableSmallTypes is ValidateVariableShader's 16-bit and 8-bit rules.
 func (s *state) variableSmallTypes(i int, in *spirv.Instruction) bool {
 	pt := s.typeOf(in.TypeID)
@@ -1001,7 +967,7 @@ func (s *state) copyMemory(i int, in *spirv.Instruction) bool {
 		for k := 0; sub != nil && sub.Kind == spirv.TypePointer && k < 64; k++ {
 			sub = s.typeOf(sub.Elem)
 		}
-		if sub != nil && s.caps.has(spirv.CapabilityShader) && s.limitedUseType(sub.ID) {
+		if sub != nil && s.caps.has(spirv.CapabilityShader) && s.limitedUse(sub.ID) {
 			return s.fail(i, "", "Cannot copy memory of objects containing 8- or 16-bit types")
 		}
 	}

@@ -10,60 +10,6 @@ import "spvx/spirv"
 // in execution_limitations.go; OpAbortKHR's Message logically matches its
 // Message Type.
 
-// Bits of the limited-use cache: the type contains a 16-bit integer, an
-// 8-bit integer, a 16-bit float (not BFloat16), through arrays, vectors,
-// matrices, images, cooperative matrices and structs, not pointers
-// (ContainsSizedIntOrFloatType).
-const (
-	smallDone = 1 << iota
-	smallI16
-	smallI8
-	smallF16
-)
-
-func (s *state) smallTypes(t uint32) uint8 {
-	if s.smallCache == nil {
-		s.smallCache = map[uint32]uint8{}
-	}
-	if v, ok := s.smallCache[t]; ok {
-		return v
-	}
-	s.smallCache[t] = smallDone
-	var v uint8 = smallDone
-	if ty := s.typeOf(t); ty != nil {
-		switch ty.Kind {
-		case spirv.TypeInt:
-			switch ty.Width {
-			case 16:
-				v |= smallI16
-			case 8:
-				v |= smallI8
-			}
-		case spirv.TypeFloat:
-			if ty.Width == 16 && !ty.HasEncoding {
-				v |= smallF16
-			}
-		case spirv.TypeVector, spirv.TypeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray,
-			spirv.TypeImage, spirv.TypeSampledImage, spirv.TypeCooperativeMatrix:
-			v |= s.smallTypes(ty.Elem)
-		case spirv.TypeStruct:
-			for _, m := range ty.Members {
-				v |= s.smallTypes(m)
-			}
-		}
-	}
-	s.smallCache[t] = v
-	return v
-}
-
-// containsLimitedUse is ContainsLimitedUseIntOrFloatType.
-func (s *state) containsLimitedUse(t uint32) bool {
-	v := s.smallTypes(t)
-	return v&smallI16 != 0 && !s.caps.has(spirv.CapabilityInt16) ||
-		v&smallI8 != 0 && !s.caps.has(spirv.CapabilityInt8) ||
-		v&smallF16 != 0 && !s.caps.has(spirv.CapabilityFloat16)
-}
-
 func (s *state) miscPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpUndef, spirv.OpPoisonKHR:
@@ -72,7 +18,7 @@ func (s *state) miscPass(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "Cannot create undefined values with void type")
 		}
 		isPtr := t != nil && (t.Kind == spirv.TypePointer || t.Op == spirv.OpTypeUntypedPointerKHR)
-		if s.caps.has(spirv.CapabilityShader) && !isPtr && s.containsLimitedUse(in.TypeID) {
+		if s.caps.has(spirv.CapabilityShader) && !isPtr && s.holdsLimitedUse(in.TypeID) {
 			return s.fail(i, "", "Cannot create undefined values with 8- or 16-bit types")
 		}
 	case spirv.OpIsHelperInvocationEXT:

@@ -7,6 +7,8 @@ import "spvx/spirv"
 // scalar (sized, for ContainsLimitedUseIntOrFloatType). Both walk like
 // ContainsType with traverse_all_types and cache their answer per type,
 // so that asking about every instruction stays linear in the module.
+// smallTypes (OpUndef's: not through pointers) and containsCoopMat
+// (uncached, depth-bounded) walk less far, as their rules do.
 
 // The OCP encodings, all of them and the ones narrower than a byte.
 func isOCPEncoding(e spirv.FPEncoding) bool {
@@ -162,4 +164,84 @@ func (s *state) limitedUse(t uint32) bool {
 // limited-use type" condition.
 func (s *state) shaderLimitedUse(t uint32) bool {
 	return s.caps.has(spirv.CapabilityShader) && s.limitedUse(t)
+}
+
+// Bits of the limited-use cache: the type contains a 16-bit integer, an
+// 8-bit integer, a 16-bit float (not BFloat16), through arrays, vectors,
+// matrices, images, cooperative matrices and structs, not pointers
+// (ContainsSizedIntOrFloatType). smallTypes returns them, cached per type.
+const (
+	smallDone = 1 << iota
+	smallI16
+	smallI8
+	smallF16
+)
+
+func (s *state) smallTypes(t uint32) uint8 {
+	if s.smallCache == nil {
+		s.smallCache = map[uint32]uint8{}
+	}
+	if v, ok := s.smallCache[t]; ok {
+		return v
+	}
+	s.smallCache[t] = smallDone
+	var v uint8 = smallDone
+	if ty := s.typeOf(t); ty != nil {
+		switch ty.Kind {
+		case spirv.TypeInt:
+			switch ty.Width {
+			case 16:
+				v |= smallI16
+			case 8:
+				v |= smallI8
+			}
+		case spirv.TypeFloat:
+			if ty.Width == 16 && !ty.HasEncoding {
+				v |= smallF16
+			}
+		case spirv.TypeVector, spirv.TypeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray,
+			spirv.TypeImage, spirv.TypeSampledImage, spirv.TypeCooperativeMatrix:
+			v |= s.smallTypes(ty.Elem)
+		case spirv.TypeStruct:
+			for _, m := range ty.Members {
+				v |= s.smallTypes(m)
+			}
+		}
+	}
+	s.smallCache[t] = v
+	return v
+}
+
+// holdsLimitedUse is ContainsLimitedUseIntOrFloatType over smallTypes: the
+// limited-use types a value of type t holds itself, not through pointers
+// (OpUndef's rule; limitedUse looks through pointers).
+func (s *state) holdsLimitedUse(t uint32) bool {
+	v := s.smallTypes(t)
+	return v&smallI16 != 0 && !s.caps.has(spirv.CapabilityInt16) ||
+		v&smallI8 != 0 && !s.caps.has(spirv.CapabilityInt8) ||
+		v&smallF16 != 0 && !s.caps.has(spirv.CapabilityFloat16)
+}
+
+// containsCoopMat: ContainsType (all types) of a cooperative matrix.
+func (s *state) containsCoopMat(t uint32, depth int) bool {
+	ty := s.typeOf(t)
+	if ty == nil || depth > 64 {
+		return false
+	}
+	if ty.Op == spirv.OpTypeCooperativeMatrixKHR || ty.Op == spirv.OpTypeCooperativeMatrixNV {
+		return true
+	}
+	switch ty.Kind {
+	case spirv.TypeVector, spirv.TypeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray, spirv.TypeImage, spirv.TypeSampledImage:
+		return s.containsCoopMat(ty.Elem, depth+1)
+	case spirv.TypePointer:
+		return !s.fwdPtr[t] && s.containsCoopMat(ty.Elem, depth+1)
+	case spirv.TypeStruct:
+		for _, m := range ty.Members {
+			if s.containsCoopMat(m, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
