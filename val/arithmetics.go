@@ -81,19 +81,12 @@ func (s *state) operandsOfResultType(i int, in *spirv.Instruction, first int, na
 	return false
 }
 
-func (s *state) isFloatCoopMat(t uint32) bool { return s.coopMatOf(t, s.isFloatScalar) }
-func (s *state) isIntCoopMat(t uint32) bool   { return s.coopMatOf(t, s.isIntScalar) }
-func (s *state) isUIntCoopMat(t uint32) bool  { return s.coopMatOf(t, s.isUIntS) }
-func (s *state) isFloatCoopVec(t uint32) bool { return s.coopVecOf(t, s.isFloatScalar) }
-func (s *state) isIntCoopVec(t uint32) bool   { return s.coopVecOf(t, s.isIntScalar) }
-func (s *state) isUIntCoopVec(t uint32) bool  { return s.coopVecOf(t, s.isUIntS) }
-
 func (s *state) arithFloat(i int, in *spirv.Instruction, op spirv.Opcode, first int) bool {
 	name := opName(in.Opcode)
 	res := in.TypeID
 	coopMat := op != spirv.OpFMul && op != spirv.OpFRem && op != spirv.OpFMod
 	coopVec := op != spirv.OpFRem && op != spirv.OpFMod
-	if !s.floatSV(res) && !(coopMat && s.isFloatCoopMat(res)) &&
+	if !s.isFloatScalarOrVector(res) && !(coopMat && s.isFloatCoopMat(res)) &&
 		!(op == spirv.OpFMul && s.isCoopMatKHR(res) && s.isFloatCoopMat(res)) &&
 		!(coopVec && s.isFloatCoopVec(res)) {
 		return s.fail(i, "", "Expected floating scalar or vector type as Result Type: %s", name)
@@ -105,10 +98,10 @@ func (s *state) arithUnsigned(i int, in *spirv.Instruction, op spirv.Opcode, fir
 	name := opName(in.Opcode)
 	res := in.TypeID
 	coop := op == spirv.OpUDiv
-	if !s.uintSV(res) && !(coop && s.isUIntCoopMat(res)) && !(coop && s.isUIntCoopVec(res)) {
+	if !s.isUintScalarOrVector(res) && !(coop && s.isUintCoopMat(res)) && !(coop && s.isUintCoopVec(res)) {
 		return s.fail(i, "", "Expected unsigned int scalar or vector type as Result Type: %s", name)
 	}
-	return s.operandsOfResultType(i, in, first, name, coop, coop, s.isUIntCoopMat)
+	return s.operandsOfResultType(i, in, first, name, coop, coop, s.isUintCoopMat)
 }
 
 func (s *state) arithSigned(i int, in *spirv.Instruction, op spirv.Opcode, first int) bool {
@@ -120,10 +113,10 @@ func (s *state) arithSigned(i int, in *spirv.Instruction, op spirv.Opcode, first
 	// which also lets any operand kind past the scalar/vector check.
 	resCoop := coopMat && s.isIntCoopMat(res) || op == spirv.OpIMul && s.isCoopMatKHR(res) && s.isIntCoopMat(res) ||
 		coopVec && s.isIntCoopVec(res)
-	if !s.intSV(res) && !resCoop {
+	if !s.isIntScalarOrVector(res) && !resCoop {
 		return s.fail(i, "", "Expected int scalar or vector type as Result Type: %s", name)
 	}
-	dim, width := s.dimOf(res), s.widthOf(res)
+	dim, width := s.dimension(res), s.bitWidth(res)
 	for k := first; k < len(in.Operands); k++ {
 		t := s.opType(in, k)
 		if coopVec && s.isCoopVec(res) {
@@ -142,13 +135,13 @@ func (s *state) arithSigned(i int, in *spirv.Instruction, op spirv.Opcode, first
 				return true
 			}
 		}
-		if t == 0 || !s.intSV(t) && !resCoop {
+		if t == 0 || !s.isIntScalarOrVector(t) && !resCoop {
 			return s.fail(i, "", "Expected int scalar or vector type as operand: %s operand index %d", name, k)
 		}
-		if s.dimOf(t) != dim {
+		if s.dimension(t) != dim {
 			return s.fail(i, "", "Expected arithmetic operands to have the same dimension as Result Type: %s operand index %d", name, k)
 		}
-		if s.widthOf(t) != width {
+		if s.bitWidth(t) != width {
 			return s.fail(i, "", "Expected arithmetic operands to have the same bit width as Result Type: %s operand index %d", name, k)
 		}
 	}
@@ -167,13 +160,13 @@ func (s *state) arithDot(i int, in *spirv.Instruction) bool {
 	var n uint32
 	for k := 2; k < len(in.Operands); k++ {
 		t := s.opType(in, k)
-		if t == 0 || !s.isFloatVec(t) {
+		if t == 0 || !s.isFloatVector(t) {
 			return s.fail(i, "", "Expected float vector as operand: %s operand index %d", name, k)
 		}
-		if s.compOf(t) != res {
+		if s.componentType(t) != res {
 			return s.fail(i, "", "Expected component type to be equal to Result Type: %s operand index %d", name, k)
 		}
-		if d := s.dimOf(t); k == 2 {
+		if d := s.dimension(t); k == 2 {
 			n = d
 		} else if d != n {
 			return s.fail(i, "", "Expected operands to have the same number of components: %s", name)
@@ -185,14 +178,14 @@ func (s *state) arithDot(i int, in *spirv.Instruction) bool {
 func (s *state) vectorTimesScalar(i int, in *spirv.Instruction) bool {
 	const name = "VectorTimesScalar"
 	res := in.TypeID
-	if !s.isFloatVec(res) && !s.isFloatCoopVec(res) {
+	if !s.isFloatVector(res) && !s.isFloatCoopVec(res) {
 		return s.fail(i, "", "Expected float vector type as Result Type: %s", name)
 	}
 	vec := s.opType(in, 2)
 	if vec != res {
 		return s.fail(i, "", "Expected vector operand type to be equal to Result Type: %s", name)
 	}
-	if s.compOf(vec) != s.opType(in, 3) {
+	if s.componentType(vec) != s.opType(in, 3) {
 		return s.fail(i, "", "Expected scalar operand type to be equal to the component type of the vector operand: %s", name)
 	}
 	return false
@@ -208,7 +201,7 @@ func (s *state) matrixTimesScalar(i int, in *spirv.Instruction) bool {
 	if mat != res {
 		return s.fail(i, "", "Expected matrix operand type to be equal to Result Type: %s", name)
 	}
-	if s.compOf(mat) != s.opType(in, 3) {
+	if s.componentType(mat) != s.opType(in, 3) {
 		return s.fail(i, "", "Expected scalar operand type to be equal to the component type of the matrix operand: %s", name)
 	}
 	return false
@@ -217,14 +210,14 @@ func (s *state) matrixTimesScalar(i int, in *spirv.Instruction) bool {
 func (s *state) vectorTimesMatrix(i int, in *spirv.Instruction) bool {
 	const name = "VectorTimesMatrix"
 	res, vec, mat := in.TypeID, s.opType(in, 2), s.opType(in, 3)
-	if !s.isFloatVec(res) {
+	if !s.isFloatVector(res) {
 		return s.fail(i, "", "Expected float vector type as Result Type: %s", name)
 	}
-	rc := s.compOf(res)
-	if vec == 0 || !s.isFloatVec(vec) {
+	rc := s.componentType(res)
+	if vec == 0 || !s.isFloatVector(vec) {
 		return s.fail(i, "", "Expected float vector type as left operand: %s", name)
 	}
-	if rc != s.compOf(vec) {
+	if rc != s.componentType(vec) {
 		return s.fail(i, "", "Expected component types of Result Type and vector to be equal: %s", name)
 	}
 	rows, cols, _, mc, ok := s.matrixInfo(mat)
@@ -233,9 +226,9 @@ func (s *state) vectorTimesMatrix(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Expected float matrix type as right operand: %s", name)
 	case rc != mc:
 		return s.fail(i, "", "Expected component types of Result Type and matrix to be equal: %s", name)
-	case cols != s.dimOf(res):
+	case cols != s.dimension(res):
 		return s.fail(i, "", "Expected number of columns of the matrix to be equal to Result Type vector size: %s", name)
-	case rows != s.dimOf(vec):
+	case rows != s.dimension(vec):
 		return s.fail(i, "", "Expected number of rows of the matrix to be equal to the vector operand size: %s", name)
 	}
 	return false
@@ -244,7 +237,7 @@ func (s *state) vectorTimesMatrix(i int, in *spirv.Instruction) bool {
 func (s *state) matrixTimesVector(i int, in *spirv.Instruction) bool {
 	const name = "MatrixTimesVector"
 	res, mat, vec := in.TypeID, s.opType(in, 2), s.opType(in, 3)
-	if !s.isFloatVec(res) {
+	if !s.isFloatVector(res) {
 		return s.fail(i, "", "Expected float vector type as Result Type: %s", name)
 	}
 	_, cols, col, mc, ok := s.matrixInfo(mat)
@@ -253,11 +246,11 @@ func (s *state) matrixTimesVector(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Expected float matrix type as left operand: %s", name)
 	case res != col:
 		return s.fail(i, "", "Expected column type of the matrix to be equal to Result Type: %s", name)
-	case vec == 0 || !s.isFloatVec(vec):
+	case vec == 0 || !s.isFloatVector(vec):
 		return s.fail(i, "", "Expected float vector type as right operand: %s", name)
-	case mc != s.compOf(vec):
+	case mc != s.componentType(vec):
 		return s.fail(i, "", "Expected component types of the operands to be equal: %s", name)
-	case cols != s.dimOf(vec):
+	case cols != s.dimension(vec):
 		return s.fail(i, "", "Expected number of columns of the matrix to be equal to the vector size: %s", name)
 	}
 	return false
@@ -300,11 +293,11 @@ func (s *state) outerProduct(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Expected float matrix type as Result Type: %s", name)
 	case left != col:
 		return s.fail(i, "", "Expected column type of Result Type to be equal to the type of the left operand: %s", name)
-	case right == 0 || !s.isFloatVec(right):
+	case right == 0 || !s.isFloatVector(right):
 		return s.fail(i, "", "Expected float vector type as right operand: %s", name)
-	case rc != s.compOf(right):
+	case rc != s.componentType(right):
 		return s.fail(i, "", "Expected component types of the operands to be equal: %s", name)
-	case cols != s.dimOf(right):
+	case cols != s.dimension(right):
 		return s.fail(i, "", "Expected number of columns of the matrix to be equal to the vector size of the right operand: %s", name)
 	}
 	return false
@@ -321,10 +314,10 @@ func (s *state) extendedCarry(i int, in *spirv.Instruction) bool {
 	}
 	m := ty.Members[0]
 	if in.Opcode == spirv.OpSMulExtended {
-		if !s.intSV(m) {
+		if !s.isIntScalarOrVector(m) {
 			return s.fail(i, "", "Expected Result Type struct member types to be integer scalar or vector: %s", name)
 		}
-	} else if !s.uintSV(m) {
+	} else if !s.isUintScalarOrVector(m) {
 		return s.fail(i, "", "Expected Result Type struct member types to be unsigned integer scalar or vector: %s", name)
 	}
 	if m != ty.Members[1] {
@@ -338,7 +331,7 @@ func (s *state) extendedCarry(i int, in *spirv.Instruction) bool {
 
 func (s *state) coopMatMulAddNV(i int, in *spirv.Instruction) bool {
 	name := opName(in.Opcode)
-	isNV := func(t uint32) bool { return s.tyOp(t) == spirv.OpTypeCooperativeMatrixNV }
+	isNV := func(t uint32) bool { return s.typeOp(t) == spirv.OpTypeCooperativeMatrixNV }
 	switch {
 	case !isNV(s.opType(in, 2)):
 		return s.fail(i, "", "Expected cooperative matrix type as A Type: %s", name)
@@ -359,13 +352,13 @@ func (s *state) mulAddShapes(i int, in *spirv.Instruction, name string) bool {
 	m := [4]uint32{a, b, c, d}
 	for x := 0; x < 4; x++ {
 		for y := x + 1; y < 4; y++ {
-			if s.constsDiffer(s.tyWord(m[x], 3), s.tyWord(m[y], 3)) {
+			if s.constsDiffer(s.typeWord(m[x], 3), s.typeWord(m[y], 3)) {
 				return s.fail(i, "", "Cooperative matrix scopes must match: %s", name)
 			}
 		}
 	}
-	rows := func(t uint32) uint32 { return s.tyWord(t, 4) }
-	cols := func(t uint32) uint32 { return s.tyWord(t, 5) }
+	rows := func(t uint32) uint32 { return s.typeWord(t, 4) }
+	cols := func(t uint32) uint32 { return s.typeWord(t, 5) }
 	switch {
 	case s.constsDiffer(rows(a), rows(c)) || s.constsDiffer(rows(a), rows(d)) || s.constsDiffer(rows(c), rows(d)):
 		return s.fail(i, "", "Cooperative matrix 'M' mismatch: %s", name)
@@ -380,7 +373,7 @@ func (s *state) mulAddShapes(i int, in *spirv.Instruction, name string) bool {
 // coopMatUse is the constant Use of an OpTypeCooperativeMatrixKHR, ok
 // false when it is not a known constant.
 func (s *state) coopMatUse(t uint32) (uint32, bool) {
-	v, ok := s.constUint(s.tyWord(t, 6))
+	v, ok := s.constUint(s.typeWord(t, 6))
 	return uint32(v), ok
 }
 

@@ -8,18 +8,6 @@ import "spvx/spirv"
 // scope and memory semantics (scope.go, memory_semantics.go), and the
 // Value and Comparator types.
 
-func (s *state) isBoolScalarType(t uint32) bool { return s.isKind(t, spirv.TypeBool) }
-
-// isFloat16Vec2or4 is IsFloat16Vector2Or4Type.
-func (s *state) isFloat16Vec2or4(t uint32) bool {
-	ty := s.typeOf(t)
-	if ty == nil || ty.Kind != spirv.TypeVector || (ty.Count != 2 && ty.Count != 4) {
-		return false
-	}
-	e := s.typeOf(ty.Elem)
-	return e != nil && e.Kind == spirv.TypeFloat && e.Width == 16
-}
-
 // storageClassName is StorageClassToString.
 func storageClassName(sc spirv.StorageClass) string {
 	if e, ok := spirv.OperandKindStorageClass.Enumerant(uint32(sc)); ok {
@@ -42,7 +30,7 @@ func (s *state) atomicsPass(i int, in *spirv.Instruction) bool {
 	name := opName(op)
 	res := in.TypeID
 	hasResult := op != spirv.OpAtomicStore && op != spirv.OpAtomicFlagClear
-	f16vec := s.caps.has(spirv.CapabilityAtomicFloat16VectorNV) && s.isFloat16Vec2or4(res)
+	f16vec := s.caps.has(spirv.CapabilityAtomicFloat16VectorNV) && s.isLiteralVector(res) && s.isFloat16Vec2or4(res)
 	if hasResult {
 		switch op {
 		case spirv.OpAtomicFAddEXT, spirv.OpAtomicFMinEXT, spirv.OpAtomicFMaxEXT:
@@ -54,7 +42,7 @@ func (s *state) atomicsPass(i int, in *spirv.Instruction) bool {
 				return s.fail(i, "", "%s: expected Result Type to be integer or float scalar type", name)
 			}
 		case spirv.OpAtomicFlagTestAndSet:
-			if !s.isBoolScalarType(res) {
+			if !s.isBoolScalar(res) {
 				return s.fail(i, "", "%s: expected Result Type to be bool scalar type", name)
 			}
 		default:

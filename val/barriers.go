@@ -37,7 +37,7 @@ func (s *state) barriersPass(i int, in *spirv.Instruction) bool {
 		if s.idOpcode(in.TypeID) != spirv.OpTypeNamedBarrier {
 			return s.fail(i, "", "%s: expected Result Type to be OpTypeNamedBarrier", opName(op))
 		}
-		if t := s.typeOf(s.operandType(in, 2)); t == nil || t.Kind != spirv.TypeInt || t.Width != 32 {
+		if t := s.typeOf(s.opType(in, 2)); t == nil || t.Kind != spirv.TypeInt || t.Width != 32 {
 			return s.fail(i, "", "%s: expected Subgroup Count to be a 32-bit int", opName(op))
 		}
 	case spirv.OpMemoryNamedBarrier:

@@ -37,14 +37,6 @@ func (s *state) shuffleType(t uint32) subgroup.Type {
 	return subgroup.Type{Kind: subgroup.Other}
 }
 
-// typeOfValue is the Result Type of id's definition, 0 if none.
-func (s *state) typeOfValue(id uint32) uint32 {
-	if j, ok := s.x.Def(id); ok {
-		return s.m.Inst(j).TypeID
-	}
-	return 0
-}
-
 func (s *state) bitcastShufflePass(i int, in *spirv.Instruction) bool {
 	if in.Opcode != spirv.OpSubgroupBitcastShuffleINTEL || len(in.Words) < 4 {
 		return false

@@ -22,39 +22,39 @@ func (s *state) bitwisePass(i int, in *spirv.Instruction) bool {
 	}
 	name := opName(in.Opcode)
 	res := in.TypeID
-	intOrCoop := func(t uint32) bool { return s.intSV(t) || s.isIntCoopVec(t) }
+	intOrCoop := func(t uint32) bool { return s.isIntScalarOrVector(t) || s.isIntCoopVec(t) }
 	switch op {
 	case spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic, spirv.OpShiftLeftLogical:
 		if !intOrCoop(res) {
 			return s.fail(i, "", "Expected int scalar or vector type as Result Type: %s", name)
 		}
-		dim := s.dimOf(res)
+		dim := s.dimension(res)
 		base, shift := s.opType(in, first), s.opType(in, first+1)
 		switch {
 		case base == 0 || !intOrCoop(base):
 			return s.fail(i, "", "Expected Base to be int scalar or vector: %s", name)
-		case s.dimOf(base) != dim:
+		case s.dimension(base) != dim:
 			return s.fail(i, "", "Expected Base to have the same dimension as Result Type: %s", name)
-		case s.widthOf(base) != s.widthOf(res):
+		case s.bitWidth(base) != s.bitWidth(res):
 			return s.fail(i, "", "Expected Base to have the same bit width as Result Type: %s", name)
 		case shift == 0 || !intOrCoop(shift):
 			return s.fail(i, "", "Expected Shift to be int scalar or vector: %s", name)
-		case s.dimOf(shift) != dim:
+		case s.dimension(shift) != dim:
 			return s.fail(i, "", "Expected Shift to have the same dimension as Result Type: %s", name)
 		}
 	case spirv.OpBitwiseOr, spirv.OpBitwiseXor, spirv.OpBitwiseAnd, spirv.OpNot:
 		if !intOrCoop(res) {
 			return s.fail(i, "", "Expected int scalar or vector type as Result Type: %s", name)
 		}
-		dim, width := s.dimOf(res), s.widthOf(res)
+		dim, width := s.dimension(res), s.bitWidth(res)
 		for k := first; k < len(in.Operands); k++ {
 			t := s.opType(in, k)
 			switch {
 			case t == 0 || !intOrCoop(t):
 				return s.fail(i, "", "Expected int scalar or vector as operand: %s operand index %d", name, k)
-			case s.dimOf(t) != dim:
+			case s.dimension(t) != dim:
 				return s.fail(i, "", "Expected operands to have the same dimension as Result Type: %s operand index %d", name, k)
-			case s.widthOf(t) != width:
+			case s.bitWidth(t) != width:
 				return s.fail(i, "", "Expected operands to have the same bit width as Result Type: %s operand index %d", name, k)
 			}
 		}
@@ -74,13 +74,13 @@ func (s *state) bitwisePass(i int, in *spirv.Instruction) bool {
 	case spirv.OpBitReverse:
 		return s.bitBase(i, in, name)
 	case spirv.OpBitCount:
-		if !s.intSV(res) {
+		if !s.isIntScalarOrVector(res) {
 			return s.fail(i, "", "Expected int scalar or vector type as Result Type: %s", name)
 		}
 		if s.bitBase(i, in, name) {
 			return true
 		}
-		if s.dimOf(s.opType(in, 2)) != s.dimOf(res) {
+		if s.dimension(s.opType(in, 2)) != s.dimension(res) {
 			return s.fail(i, "", "Expected Base dimension to be equal to Result Type dimension: %s", name)
 		}
 	}
@@ -90,10 +90,10 @@ func (s *state) bitwisePass(i int, in *spirv.Instruction) bool {
 // bitBase is ValidateBaseType for operand 2.
 func (s *state) bitBase(i int, in *spirv.Instruction, name string) bool {
 	base := s.opType(in, 2)
-	if !s.intSV(base) {
+	if !s.isIntScalarOrVector(base) {
 		return s.fail(i, "", "Expected int scalar or vector type for Base operand: %s", name)
 	}
-	if s.opts.Env.IsVulkan() && s.widthOf(base) != 32 {
+	if s.opts.Env.IsVulkan() && s.bitWidth(base) != 32 {
 		return s.fail(i, "VUID-RuntimeSpirv-None-10824", "Expected 32-bit int type for Base operand: %s\n"+
 			"This is allowed if you enable the maintenance9 feature (or use the --allow-vulkan-32-bit-bitwise command line flag)", name)
 	}

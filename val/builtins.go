@@ -79,7 +79,7 @@ func (s *state) simpleVUID(b spirv.BuiltIn, n int) string {
 // f32VecProblem and f32Problem are ValidateF32VecHelper's and
 // ValidateF32Helper's messages.
 func (s *state) f32VecProblem(desc string, t uint32, n uint32) string {
-	if !s.isFloatVector(t) {
+	if !s.literalVectorOf(t, s.isFloatScalar, 0) {
 		return desc + " is not a float vector."
 	}
 	if d := s.dimension(t); d != n {
@@ -216,7 +216,7 @@ func (s *state) failStop(j int, vuid, format string, args ...any) bool {
 // i32VecProblem is ValidateI32Vec's message ("" when t is a 32-bit int
 // vector of n components); i32Problem is ValidateI32Helper's.
 func (s *state) i32VecProblem(desc string, t uint32, n uint32) string {
-	if !s.isIntVector(t) {
+	if !s.literalVectorOf(t, s.isIntScalar, 0) {
 		return desc + " is not an int vector."
 	}
 	if d := s.dimension(t); d != n {
@@ -494,7 +494,7 @@ func (s *state) workgroupSizeAtDefinition(j, member int) bool {
 			return false
 		}
 		var ok bool
-		if v[k], ok = s.constUint64(in.Words[3+k]); !ok {
+		if v[k], ok = s.constUint(in.Words[3+k]); !ok {
 			return false
 		}
 	}

@@ -39,7 +39,7 @@ func (s *state) compositesPass(i int, in *spirv.Instruction) bool {
 		if s.opType(in, 2) != in.TypeID {
 			return s.fail(i, "", "Expected Result Type and Operand type to be the same")
 		}
-		if s.tyOp(in.TypeID) == spirv.OpTypeVoid {
+		if s.typeOp(in.TypeID) == spirv.OpTypeVoid {
 			return s.fail(i, "", "OpCopyObject cannot have void result type")
 		}
 	case spirv.OpTranspose:
@@ -61,14 +61,14 @@ func (s *state) idOpName(id uint32) string {
 
 func (s *state) vectorExtractDynamic(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
-	if !isScalarTypeOp(s.tyOp(res)) {
+	if !isScalarTypeOp(s.typeOp(res)) {
 		return s.fail(i, "", "Expected Result Type to be a scalar type")
 	}
 	vec := s.opType(in, 2)
-	if !s.isVec(vec) {
+	if !s.isVector(vec) {
 		return s.fail(i, "", "Expected Vector type to be OpTypeVector")
 	}
-	if s.compOf(vec) != res {
+	if s.componentType(vec) != res {
 		return s.fail(i, "", "Expected Vector component type to be equal to Result Type")
 	}
 	if t := s.opType(in, 3); t == 0 || !s.isIntScalar(t) {
@@ -82,13 +82,13 @@ func (s *state) vectorExtractDynamic(i int, in *spirv.Instruction) bool {
 
 func (s *state) vectorInsertDynamic(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
-	if !s.isVec(res) {
+	if !s.isVector(res) {
 		return s.fail(i, "", "Expected Result Type to be OpTypeVector")
 	}
 	if s.opType(in, 2) != res {
 		return s.fail(i, "", "Expected Vector type to be equal to Result Type")
 	}
-	if s.compOf(res) != s.opType(in, 3) {
+	if s.componentType(res) != s.opType(in, 3) {
 		return s.fail(i, "", "Expected Component type to be equal to Result Type component type")
 	}
 	if !s.isIntScalar(s.opType(in, 4)) {
@@ -102,29 +102,29 @@ func (s *state) vectorInsertDynamic(i int, in *spirv.Instruction) bool {
 
 func (s *state) vectorShuffle(i int, in *spirv.Instruction, first int) bool {
 	res := in.TypeID
-	if !s.isVec(res) {
+	if !s.isVector(res) {
 		return s.fail(i, "", "The Result Type of OpVectorShuffle must be a vector type. Found Op%s.", s.idOpName(res))
 	}
 	lits := first + 2
 	count := len(in.Operands) - lits
-	if d := s.dimOf(res); d > 0 && uint32(count) != d {
+	if d := s.dimension(res); d > 0 && uint32(count) != d {
 		return s.fail(i, "", "OpVectorShuffle component literals count does not match Result Type <id> %ss vector component count.", s.idName(res))
 	}
 	v1, v2 := s.opType(in, first), s.opType(in, first+1)
-	if !s.isVec(v1) {
+	if !s.isVector(v1) {
 		return s.fail(i, "", "The type of Vector 1 must be a vector type.")
 	}
-	if !s.isVec(v2) {
+	if !s.isVector(v2) {
 		return s.fail(i, "", "The type of Vector 2 must be a vector type.")
 	}
-	comp := s.tyWord(res, 2)
-	if s.tyWord(v1, 2) != comp {
+	comp := s.typeWord(res, 2)
+	if s.typeWord(v1, 2) != comp {
 		return s.fail(i, "", "The Component Type of Vector 1 must be the same as ResultType.")
 	}
-	if s.tyWord(v2, 2) != comp {
+	if s.typeWord(v2, 2) != comp {
 		return s.fail(i, "", "The Component Type of Vector 2 must be the same as ResultType.")
 	}
-	n := s.tyWord(v1, 3) + s.tyWord(v2, 3)
+	n := s.typeWord(v1, 3) + s.typeWord(v2, 3)
 	for k := lits; k < len(in.Operands); k++ {
 		if l := s.opWord(in, k); l != 0xFFFFFFFF && l >= n {
 			return s.fail(i, "", "Component index %d is out of bounds for combined (Vector1 + Vector2) size of %d.", l, n)
@@ -140,7 +140,7 @@ func (s *state) vectorShuffle(i int, in *spirv.Instruction, first int) bool {
 // known false when the length is a spec constant. A length that does not
 // evaluate counts as 0, as in a release build of spirv-val.
 func (s *state) arrayTypeLength(t uint32) (n uint64, known bool) {
-	lenID := s.tyWord(t, 3)
+	lenID := s.typeWord(t, 3)
 	if c, ok := s.x.Constants[lenID]; ok && c.Spec {
 		return 0, false
 	}
@@ -151,17 +151,17 @@ func (s *state) arrayTypeLength(t uint32) (n uint64, known bool) {
 func (s *state) compositeConstruct(i int, in *spirv.Instruction) bool {
 	n := len(in.Operands)
 	res := in.TypeID
-	switch op := s.tyOp(res); op {
+	switch op := s.typeOp(res); op {
 	case spirv.OpTypeVector, spirv.OpTypeVectorIdEXT:
-		want := s.dimOf(res)
-		comp := s.compOf(res)
+		want := s.dimension(res)
+		comp := s.componentType(res)
 		known := true
 		if op == spirv.OpTypeVector {
 			if n <= 3 && !s.caps.has(spirv.CapabilityLongVectorEXT) {
 				return s.fail(i, "", "Expected number of constituents to be at least 2")
 			}
 		} else {
-			v, ok := s.constUint(s.tyWord(res, 3))
+			v, ok := s.constUint(s.typeWord(res, 3))
 			want, known = uint32(v), ok
 		}
 		var given uint32
@@ -171,10 +171,10 @@ func (s *state) compositeConstruct(i int, in *spirv.Instruction) bool {
 				given++
 				continue
 			}
-			if s.tyOp(t) != spirv.OpTypeVector || s.compOf(t) != comp {
+			if s.typeOp(t) != spirv.OpTypeVector || s.componentType(t) != comp {
 				return s.fail(i, "", "Expected Constituents to be scalars or vectors of the same type as Result Type components")
 			}
-			given += s.dimOf(t)
+			given += s.dimension(t)
 		}
 		if known && want != given {
 			return s.fail(i, "", "Expected total number of given components to be equal to the size of Result Type vector")
@@ -200,7 +200,7 @@ func (s *state) compositeConstruct(i int, in *spirv.Instruction) bool {
 		if size+2 != uint64(n) {
 			return s.fail(i, "", "Expected total number of Constituents to be equal to the number of elements of Result Type array")
 		}
-		elem := s.tyWord(res, 2)
+		elem := s.typeWord(res, 2)
 		for k := 2; k < n; k++ {
 			if s.opType(in, k) != elem {
 				return s.fail(i, "", "Expected Constituent type to be equal to the column type Result Type array")
@@ -223,7 +223,7 @@ func (s *state) compositeConstruct(i int, in *spirv.Instruction) bool {
 			}
 			return s.fail(i, "", "Expected single constituent")
 		}
-		if s.opType(in, 2) != s.tyWord(res, 2) {
+		if s.opType(in, 2) != s.typeWord(res, 2) {
 			return s.fail(i, "", "Expected Constituent type to be equal to the component type")
 		}
 	default:
@@ -237,10 +237,10 @@ func (s *state) compositeConstruct(i int, in *spirv.Instruction) bool {
 
 func (s *state) compositeConstructReplicate(i int, in *spirv.Instruction) bool {
 	res, t := in.TypeID, s.opType(in, 2)
-	switch s.tyOp(res) {
+	switch s.typeOp(res) {
 	case spirv.OpTypeVector, spirv.OpTypeVectorIdEXT, spirv.OpTypeMatrix, spirv.OpTypeArray,
 		spirv.OpTypeCooperativeMatrixKHR, spirv.OpTypeCooperativeMatrixNV:
-		if t != s.tyWord(res, 2) {
+		if t != s.typeWord(res, 2) {
 			return s.fail(i, "", "Expected Value type to be equal to the result's element type")
 		}
 	case spirv.OpTypeStruct:
@@ -250,7 +250,7 @@ func (s *state) compositeConstructReplicate(i int, in *spirv.Instruction) bool {
 			}
 		}
 	case spirv.OpTypeTensorARM:
-		if t != s.tyWord(res, 2) {
+		if t != s.typeWord(res, 2) {
 			return s.fail(i, "", "Expected Value type to be equal to the result's element type")
 		}
 		if len(s.typeWords(res)) <= 4 {
@@ -283,28 +283,28 @@ func (s *state) extractInsertType(i int, in *spirv.Instruction, k int) (t uint32
 	}
 	for j := k + 1; j < len(in.Operands); j++ {
 		idx := s.opWord(in, j)
-		switch s.tyOp(t) {
+		switch s.typeOp(t) {
 		case spirv.OpTypeVector:
-			size := s.tyWord(t, 3)
-			t = s.tyWord(t, 2)
+			size := s.typeWord(t, 3)
+			t = s.typeWord(t, 2)
 			if idx >= size {
 				return 0, s.fail(i, "", "Vector access is out of bounds, vector size is %d, but access index is %d", size, idx) || true
 			}
 		case spirv.OpTypeMatrix:
-			cols := s.tyWord(t, 3)
-			t = s.tyWord(t, 2)
+			cols := s.typeWord(t, 3)
+			t = s.typeWord(t, 2)
 			if idx >= cols {
 				return 0, s.fail(i, "", "Matrix access is out of bounds, matrix has %d columns, but access index is %d", cols, idx) || true
 			}
 		case spirv.OpTypeArray:
 			size, known := s.arrayTypeLength(t)
-			t = s.tyWord(t, 2)
+			t = s.typeWord(t, 2)
 			if known && uint64(idx) >= size {
 				return 0, s.fail(i, "", "Array access is out of bounds, array size is %d, but access index is %d", size, idx) || true
 			}
 		case spirv.OpTypeRuntimeArray, spirv.OpTypeNodePayloadArrayAMDX, spirv.OpTypeVectorIdEXT,
 			spirv.OpTypeCooperativeMatrixKHR, spirv.OpTypeCooperativeMatrixNV:
-			t = s.tyWord(t, 2)
+			t = s.typeWord(t, 2)
 		case spirv.OpTypeStruct:
 			members := s.typeOf(t).Members
 			if uint64(idx) >= uint64(len(members)) {
@@ -420,12 +420,4 @@ func (s *state) logicallyMatch(a, b uint32, depth int) bool {
 		return true
 	}
 	return false
-}
-
-// typeWords returns the words of type id t's declaration.
-func (s *state) typeWords(t uint32) []uint32 {
-	if j, ok := s.x.Def(t); ok {
-		return s.m.Inst(j).Words
-	}
-	return nil
 }

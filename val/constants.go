@@ -43,7 +43,7 @@ func (s *state) constantPass(i int, in *spirv.Instruction) bool {
 		}
 	}
 	if isConstantOp(in.Opcode) && s.caps.has(spirv.CapabilityShader) && !s.isKind(in.TypeID, spirv.TypePointer) &&
-		s.typeOf(in.TypeID) != nil && s.limitedUseType(in.TypeID) {
+		s.typeOf(in.TypeID) != nil && s.limitedUse(in.TypeID) {
 		return s.fail(i, "", "Cannot form constants of 8- or 16-bit types")
 	}
 	return false
@@ -137,7 +137,7 @@ func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 		}
 	case spirv.OpTypeArray:
 		if j := s.defInst(rt.ID); j >= 0 {
-			if v, ok := s.constU32(s.m.Inst(j).Words[3]); ok && v != n {
+			if v, ok := s.constLiteralU32(s.m.Inst(j).Words[3]); ok && v != n {
 				return s.fail(i, "", "Op%s Constituent count does not match Result Type <id> %ss array length.", name, rtName)
 			}
 		}

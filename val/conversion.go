@@ -29,7 +29,7 @@ func (s *state) conversionPass(i int, in *spirv.Instruction) bool {
 		return s.numericConversion(i, in, op, first, name)
 	case spirv.OpQuantizeToF16:
 		res := in.TypeID
-		if !s.floatSV(res) || s.widthOf(res) != 32 {
+		if !s.isFloatScalarOrVector(res) || s.bitWidth(res) != 32 {
 			return s.fail(i, "", "Expected 32-bit float scalar or vector type as Result Type: %s", name)
 		}
 		if s.opType(in, first) != res {
@@ -40,11 +40,11 @@ func (s *state) conversionPass(i int, in *spirv.Instruction) bool {
 	case spirv.OpSatConvertSToU, spirv.OpSatConvertUToS:
 		res, input := in.TypeID, s.opType(in, 2)
 		switch {
-		case !s.intSV(res):
+		case !s.isIntScalarOrVector(res):
 			return s.fail(i, "", "Expected int scalar or vector type as Result Type: %s", name)
-		case input == 0 || !s.intSV(input):
+		case input == 0 || !s.isIntScalarOrVector(input):
 			return s.fail(i, "", "Expected int scalar or vector as input: %s", name)
-		case s.dimOf(res) != s.dimOf(input):
+		case s.dimension(res) != s.dimension(input):
 			return s.fail(i, "", "Expected input to have the same dimension as Result Type: %s", name)
 		}
 	case spirv.OpConvertUToPtr:
@@ -56,32 +56,25 @@ func (s *state) conversionPass(i int, in *spirv.Instruction) bool {
 	case spirv.OpBitcastExtractEXT:
 		return s.bitcastExtract(i, in)
 	case spirv.OpConvertUToAccelerationStructureKHR:
-		if s.tyOp(in.TypeID) != spirv.OpTypeAccelerationStructureKHR {
+		if s.typeOp(in.TypeID) != spirv.OpTypeAccelerationStructureKHR {
 			return s.fail(i, "", "Expected Result Type to be a Acceleration Structure: %s", name)
 		}
 		input := s.opType(in, 2)
-		if input == 0 || !(s.isUIntS(input) && s.widthOf(input) == 64 || s.isUIntVec(input) && s.dimOf(input) == 2 && s.widthOf(input) == 32) {
+		if input == 0 || !(s.isUintScalar(input) && s.bitWidth(input) == 64 || s.isUintVector(input) && s.dimension(input) == 2 && s.bitWidth(input) == 32) {
 			return s.fail(i, "", "Expected 64-bit uint scalar or 2-component 32-bit uint vector as input: %s", name)
 		}
 	}
 	return false
 }
 
-// operandType is GetOperandTypeId for instructions with a Result Type
-// and a Result: the type of the value operand k.
-func (s *state) operandType(in *spirv.Instruction, k int) uint32 { return s.opType(in, k) }
-
-func (s *state) isFloatSV(t uint32) bool { return s.floatSV(t) }
-func (s *state) isIntSV(t uint32) bool   { return s.intSV(t) }
-
 // numericConversion is ValidateConvertFToU, ..FToS, ..IntToF, UConvert,
 // SConvert and FConvert: the Result Type's and the input's kinds, their
 // dimensions, and each one's last rules.
 func (s *state) numericConversion(i int, in *spirv.Instruction, op spirv.Opcode, first int, name string) bool {
 	res, input := in.TypeID, s.opType(in, first)
-	uintAny := func(t uint32) bool { return s.uintSV(t) || s.isUIntCoopMat(t) || s.isUIntCoopVec(t) }
-	intAny := func(t uint32) bool { return s.intSV(t) || s.isIntCoopMat(t) || s.isIntCoopVec(t) }
-	floatAny := func(t uint32) bool { return s.floatSV(t) || s.isFloatCoopMat(t) || s.isFloatCoopVec(t) }
+	uintAny := func(t uint32) bool { return s.isUintScalarOrVector(t) || s.isUintCoopMat(t) || s.isUintCoopVec(t) }
+	intAny := func(t uint32) bool { return s.isIntScalarOrVector(t) || s.isIntCoopMat(t) || s.isIntCoopVec(t) }
+	floatAny := func(t uint32) bool { return s.isFloatScalarOrVector(t) || s.isFloatCoopMat(t) || s.isFloatCoopVec(t) }
 	var resOK, inOK func(uint32) bool
 	var resMsg, inMsg string
 	switch op {
@@ -113,7 +106,7 @@ func (s *state) numericConversion(i int, in *spirv.Instruction, op spirv.Opcode,
 		if s.coopShapesMatch(i, in, res, input, true, s.hasCoopTranspose(in.ResultID)) {
 			return true
 		}
-	case s.dimOf(res) != s.dimOf(input):
+	case s.dimension(res) != s.dimension(input):
 		return s.fail(i, "", "Expected input to have the same dimension as Result Type: %s", name)
 	}
 	switch op {
@@ -127,13 +120,13 @@ func (s *state) numericConversion(i int, in *spirv.Instruction, op spirv.Opcode,
 		}
 		return s.shaderBitWidth(i, in)
 	case spirv.OpUConvert, spirv.OpSConvert:
-		if s.widthOf(res) == s.widthOf(input) {
+		if s.bitWidth(res) == s.bitWidth(input) {
 			return s.fail(i, "", "Expected input to have different bit width from Result Type: %s", name)
 		}
 		return false
 	}
 	// OpFConvert.
-	if s.compOf(res) == s.compOf(input) {
+	if s.componentType(res) == s.componentType(input) {
 		return s.fail(i, "", "Expected component type of Value to be different from component type of Result Type: %s", name)
 	}
 	if s.opts.Env.IsVulkan() {
@@ -141,7 +134,7 @@ func (s *state) numericConversion(i int, in *spirv.Instruction, op spirv.Opcode,
 			return s.fail(i, "VUID-StandaloneSpirv-OpFConvert-12466", "%s must not produce OCP microscaling types in the Vulkan environment.", name)
 		}
 		if s.containsOCP(input) {
-			c := s.typeOf(s.compOf(res))
+			c := s.typeOf(s.componentType(res))
 			allowed := c != nil && c.Kind == spirv.TypeFloat && (!c.HasEncoding ||
 				c.Encoding == spirv.FPEncodingFloat8E4M3EXT || c.Encoding == spirv.FPEncodingFloat8E5M2EXT ||
 				c.Encoding == spirv.FPEncodingBFloat16KHR)
@@ -165,11 +158,11 @@ func (s *state) shaderBitWidth(i int, in *spirv.Instruction) bool {
 // ptrInfo is GetPointerTypeInfo: pointee (0 for an untyped pointer) and
 // storage class.
 func (s *state) ptrInfo(t uint32) (data uint32, sc spirv.StorageClass, ok bool) {
-	switch s.tyOp(t) {
+	switch s.typeOp(t) {
 	case spirv.OpTypeUntypedPointerKHR:
-		return 0, spirv.StorageClass(s.tyWord(t, 2)), true
+		return 0, spirv.StorageClass(s.typeWord(t, 2)), true
 	case spirv.OpTypePointer:
-		return s.tyWord(t, 3), spirv.StorageClass(s.tyWord(t, 2)), true
+		return s.typeWord(t, 3), spirv.StorageClass(s.typeWord(t, 2)), true
 	}
 	return 0, 0, false
 }
@@ -177,23 +170,23 @@ func (s *state) ptrInfo(t uint32) (data uint32, sc spirv.StorageClass, ok bool) 
 func (s *state) convertPtrToU(i int, in *spirv.Instruction, first int, name string) bool {
 	res, input := in.TypeID, s.opType(in, first)
 	mgs := s.caps.has(spirv.CapabilityMaskedGatherScatterINTEL)
-	if !s.isUIntS(res) && !(mgs && s.isUIntVec(res)) {
+	if !s.isUintScalar(res) && !(mgs && s.isUintVector(res)) {
 		if mgs {
 			return s.fail(i, "", "Expected unsigned int scalar type as Result Type (or vector of unsigned int with MaskedGatherScatterINTEL): %s", name)
 		}
 		return s.fail(i, "", "Expected unsigned int scalar type as Result Type: %s", name)
 	}
-	if !s.isPtrType(input) && !(mgs && input != 0 && s.isVec(input) && s.isPtrType(s.compOf(input))) {
+	if !s.isPointerType(input) && !(mgs && input != 0 && s.isVector(input) && s.isPointerType(s.componentType(input))) {
 		if mgs {
 			return s.fail(i, "", "Expected input to be a pointer (or vector of pointers with MaskedGatherScatterINTEL): %s", name)
 		}
 		return s.fail(i, "", "Expected input to be a pointer: %s", name)
 	}
-	if mgs && s.isVec(res) {
-		if !s.isVec(input) {
+	if mgs && s.isVector(res) {
+		if !s.isVector(input) {
 			return s.fail(i, "", "Expected input to be a vector when Result Type is a vector: %s", name)
 		}
-		if s.dimOf(res) != s.dimOf(input) {
+		if s.dimension(res) != s.dimension(input) {
 			return s.fail(i, "", "Expected input to have the same dimension as Result Type: %s", name)
 		}
 	}
@@ -203,23 +196,23 @@ func (s *state) convertPtrToU(i int, in *spirv.Instruction, first int, name stri
 func (s *state) convertUToPtr(i int, in *spirv.Instruction, first int, name string) bool {
 	res, input := in.TypeID, s.opType(in, first)
 	mgs := s.caps.has(spirv.CapabilityMaskedGatherScatterINTEL)
-	if !s.isPtrType(res) && !(mgs && s.isVec(res) && s.isPtrType(s.compOf(res))) {
+	if !s.isPointerType(res) && !(mgs && s.isVector(res) && s.isPointerType(s.componentType(res))) {
 		if mgs {
 			return s.fail(i, "", "Expected Result Type to be a pointer (or vector of pointers with MaskedGatherScatterINTEL): %s", name)
 		}
 		return s.fail(i, "", "Expected Result Type to be a pointer: %s", name)
 	}
-	if !(input != 0 && s.isIntScalar(input)) && !(mgs && input != 0 && s.isIntVec(input)) {
+	if !(input != 0 && s.isIntScalar(input)) && !(mgs && input != 0 && s.isIntVector(input)) {
 		if mgs {
 			return s.fail(i, "", "Expected int scalar as input (or vector of int with MaskedGatherScatterINTEL): %s", name)
 		}
 		return s.fail(i, "", "Expected int scalar as input: %s", name)
 	}
-	if mgs && s.isVec(res) {
-		if !s.isVec(input) {
+	if mgs && s.isVector(res) {
+		if !s.isVector(input) {
 			return s.fail(i, "", "Expected input to be a vector when Result Type is a vector: %s", name)
 		}
-		if s.dimOf(res) != s.dimOf(input) {
+		if s.dimension(res) != s.dimension(input) {
 			return s.fail(i, "", "Expected input to have the same dimension as Result Type: %s", name)
 		}
 	}
@@ -234,13 +227,13 @@ func (s *state) physicalPointerCast(i int, name string, ptr, integer uint32, wha
 	case spirv.AddressingModelLogical:
 		return s.fail(i, "", "Logical addressing not supported: %s", name)
 	case spirv.AddressingModelPhysicalStorageBuffer64:
-		if s.isVec(ptr) {
-			ptr = s.compOf(ptr)
+		if s.isVector(ptr) {
+			ptr = s.componentType(ptr)
 		}
 		if _, sc, _ := s.ptrInfo(ptr); sc != spirv.StorageClassPhysicalStorageBuffer {
 			return s.fail(i, "", "Pointer storage class must be PhysicalStorageBuffer: %s", name)
 		}
-		if s.opts.Env.IsVulkan() && s.widthOf(integer) != 64 {
+		if s.opts.Env.IsVulkan() && s.bitWidth(integer) != 64 {
 			return s.fail(i, "VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710", "PhysicalStorageBuffer64 addressing mode requires the %s a 64-bit width for Vulkan environment.", what)
 		}
 	}
@@ -304,11 +297,11 @@ func (s *state) bitcast(i int, in *spirv.Instruction, first int, name string) bo
 	if input == 0 {
 		return s.fail(i, "", "Expected input to have a type: %s", name)
 	}
-	resPtr, inPtr := s.isPtrType(res), s.isPtrType(input)
+	resPtr, inPtr := s.isPointerType(res), s.isPointerType(input)
 	resInt, inInt := s.isIntScalar(res), s.isIntScalar(input)
 	resMat, inMat := s.isCoopMat(res), s.isCoopMat(input)
 	resVec, inVec := s.isCoopVec(res), s.isCoopVec(input)
-	other := func(t uint32) bool { return s.isIntVec(t) || s.isFloatScalar(t) || s.isFloatVec(t) }
+	other := func(t uint32) bool { return s.isIntVector(t) || s.isFloatScalar(t) || s.isFloatVector(t) }
 	if !resPtr && !resInt && !resMat && !resVec && !other(res) {
 		return s.fail(i, "", "Expected Result Type to be a pointer or int or float vector or scalar type: %s", name)
 	}
@@ -329,7 +322,7 @@ func (s *state) bitcast(i int, in *spirv.Instruction, first int, name string) bo
 		return true
 	}
 	if s.version >= spirv.MakeVersion(1, 5) || s.exts["SPV_KHR_physical_storage_buffer"] {
-		int32Vec := func(t uint32) bool { return s.isIntVec(t) && s.sized(t)&sizedInt32 != 0 }
+		int32Vec := func(t uint32) bool { return s.isIntVector(t) && s.sized(t)&sizedInt32 != 0 }
 		if resPtr && !inPtr && !inInt && !int32Vec(input) {
 			return s.fail(i, "", "In SPIR-V 1.5 or later (or with SPV_KHR_physical_storage_buffer), expected input to be a pointer, int scalar or 32-bit int vector if Result Type is pointer: %s", name)
 		}
@@ -344,7 +337,7 @@ func (s *state) bitcast(i int, in *spirv.Instruction, first int, name string) bo
 			return s.fail(i, "", "In SPIR-V 1.4 or earlier (and without SPV_KHR_physical_storage_buffer), pointer can only be converted to another pointer or int scalar: %s", name)
 		}
 	}
-	if !resPtr && !inPtr && s.widthOf(res)*s.dimOf(res) != s.widthOf(input)*s.dimOf(input) {
+	if !resPtr && !inPtr && s.bitWidth(res)*s.dimension(res) != s.bitWidth(input)*s.dimension(input) {
 		return s.fail(i, "", "Expected input to have the same total bit width as Result Type: %s", name)
 	}
 	return s.shaderBitWidth(i, in)
@@ -353,16 +346,16 @@ func (s *state) bitcast(i int, in *spirv.Instruction, first int, name string) bo
 // bitcastExtract is ValidateBitcastExtract, every rule, in order.
 func (s *state) bitcastExtract(i int, in *spirv.Instruction) bool {
 	const name = "BitcastExtractEXT"
-	res, base, offset := in.TypeID, s.operandType(in, 2), s.operandType(in, 3)
+	res, base, offset := in.TypeID, s.opType(in, 2), s.opType(in, 3)
 	vk := s.opts.Env.IsVulkan()
 	switch {
-	case !s.isNumericScalarOrVector(res):
+	case !s.isNumericScalarOrLiteralVector(res):
 		return s.fail(i, s.vuid("VUID-StandaloneSpirv-Result-12468"), "Expected Result Type to be a numerical scalar or vector type: %s", name)
 	case vk && !s.containsOCPNB(res):
 		return s.fail(i, "VUID-StandaloneSpirv-Result-12468", "Expected Result Type to be a Float4EXT or Float6EXT type in the Vulkan environment: %s", name)
-	case base == 0 || !s.isNumericScalarOrVector(base):
+	case base == 0 || !s.isNumericScalarOrLiteralVector(base):
 		return s.fail(i, s.vuid("VUID-StandaloneSpirv-Base-12469"), "Expected Base to be a numerical scalar or vector type: %s", name)
-	case vk && !s.isIntSV(base):
+	case vk && !s.isIntScalarOrVector(base):
 		return s.fail(i, "VUID-StandaloneSpirv-Base-12469", "Expected Base to be an integer scalar or vector type in the Vulkan environment: %s", name)
 	case s.dimension(res) != s.dimension(base):
 		return s.fail(i, "", "Expected Base to have the same dimension as Result Type: %s", name)

@@ -228,9 +228,6 @@ func (s *state) entryPointFunctions() ([]uint32, map[uint32][]*spirv.EntryPoint)
 	return order, by
 }
 
-func (s *state) isIntScalarOrVector(t uint32) bool   { return s.isIntScalar(t) || s.isIntVector(t) }
-func (s *state) isFloatScalarOrVector(t uint32) bool { return s.isFloatScalar(t) || s.isFloatVector(t) }
-
 // decorationsOfEntryPoints is CheckDecorationsOfEntryPoints.
 func (s *state) decorationsOfEntryPoints() bool {
 	d := s.decorations()
@@ -400,7 +397,7 @@ func (s *state) decorationsOfEntryPoints() bool {
 					}
 					flat := s.hasNested(v.ResultID, spirv.DecorationFlat, 0)
 					if hasFrag && sc == spirv.StorageClassInput && !flat &&
-						((s.isFloatScalar(typeID) && s.typeOf(typeID).Width == 64) || s.isIntScalarOrVector(typeID)) {
+						((s.isFloatScalar(typeID) && s.typeOf(typeID).Width == 64) || s.scalarOrLiteralVector(typeID, s.isIntScalar)) {
 						if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-04744"), "Fragment OpEntryPoint operand %d with Input interfaces with integer or float type must have a Flat decoration for Entry Point id %d.", iface, fn) {
 							return true
 						}
@@ -797,7 +794,7 @@ func (s *state) componentDecoration(at int, in *spirv.Instruction, e spirv.Decor
 		}
 		t = at.Elem
 	}
-	if !s.isIntScalarOrVector(t) && !s.isFloatScalarOrVector(t) {
+	if !s.scalarOrLiteralVector(t, s.isIntScalar) && !s.scalarOrLiteralVector(t, s.isFloatScalar) {
 		return s.fail(at, s.vuid("VUID-StandaloneSpirv-Component-10583"), "Component decoration specified for type %s that is not a scalar or vector", s.idName(t))
 	}
 	c := e.Params[0]
@@ -856,7 +853,7 @@ func (s *state) fpRoundingModeShader(at int, in *spirv.Instruction, e spirv.Deco
 		if pt == nil || pt.Kind != spirv.TypePointer {
 			continue
 		}
-		if !s.isFloatScalarOrVector(pt.Elem) || s.bitWidth(pt.Elem) != 16 {
+		if !s.scalarOrLiteralVector(pt.Elem, s.isFloatScalar) || s.bitWidth(pt.Elem) != 16 {
 			return s.fail(at, "", "FPRoundingMode decoration can be applied only to the Object operand of an OpStore storing through a pointer to a 16-bit floating-point scalar or vector object.")
 		}
 		switch pt.Storage {

@@ -16,10 +16,10 @@ func (s *state) derivativesPass(i int, in *spirv.Instruction) bool {
 	}
 	name := opName(in.Opcode)
 	res := in.TypeID
-	if !s.floatSV(res) {
+	if !s.isFloatScalarOrVector(res) {
 		return s.fail(i, "", "Expected Result Type to be float scalar or vector type: %s", name)
 	}
-	c := s.typeOf(s.componentType(res))
+	c := s.typeOf(s.plainComponentType(res))
 	ieee := c != nil && !c.HasEncoding
 	half := s.exts["SPV_AMD_gpu_shader_half_float"]
 	if !(ieee && c.Width == 32) && !(half && ieee && c.Width == 16) {
@@ -28,7 +28,7 @@ func (s *state) derivativesPass(i int, in *spirv.Instruction) bool {
 		}
 		return s.fail(i, "", "Result type component width must be 32 bits")
 	}
-	if s.operandType(in, 2) != res {
+	if s.opType(in, 2) != res {
 		return s.fail(i, "", "Expected P type and Result Type to be the same: %s", name)
 	}
 	return false

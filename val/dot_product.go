@@ -27,7 +27,7 @@ func (s *state) dotProductPass(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Result must be the same as the Accumulator type.")
 	}
 	unsigned := op == spirv.OpUDot || op == spirv.OpUDotAccSat
-	if unsigned && !s.isUIntS(res) {
+	if unsigned && !s.isUintScalar(res) {
 		return s.fail(i, "", "Result must be an unsigned int scalar type.")
 	}
 	v1, v2 := s.opType(in, 2), s.opType(in, 3)
@@ -40,7 +40,7 @@ func (s *state) dotProductPass(i int, in *spirv.Instruction) bool {
 		if !s.caps.has(spirv.CapabilityDotProductInput4x8BitPacked) {
 			return s.fail(i, "", "DotProductInput4x8BitPacked capability is required to use scalar integers.")
 		}
-		if w := s.widthOf(res); w < 8 {
+		if w := s.bitWidth(res); w < 8 {
 			return s.fail(i, "", "Result width (%d) must be greater than or equal to the packed vector width of 8", w)
 		}
 		packed := 5
@@ -52,28 +52,28 @@ func (s *state) dotProductPass(i int, in *spirv.Instruction) bool {
 		}
 		return false
 	}
-	if !s.isVec(v1) {
+	if !s.isVector(v1) {
 		return s.fail(i, "", "Expected 'Vector 1' to be an int scalar or vector.")
 	}
-	if !s.isVec(v2) {
+	if !s.isVector(v2) {
 		return s.fail(i, "", "Expected 'Vector 2' to be an int scalar or vector.")
 	}
-	n1, n2 := s.dimOf(v1), s.dimOf(v2)
+	n1, n2 := s.dimension(v1), s.dimension(v2)
 	if n1 != 0 && n2 != 0 && n1 != n2 {
 		return s.fail(i, "", "'Vector 1' is %d components but 'Vector 2' is %d components", n1, n2)
 	}
-	c1, c2 := s.compOf(v1), s.compOf(v2)
+	c1, c2 := s.componentType(v1), s.componentType(v2)
 	if !s.isIntScalar(c1) {
 		return s.fail(i, "", "Expected 'Vector 1' to be a vector of integers.")
 	}
 	if !s.isIntScalar(c2) {
 		return s.fail(i, "", "Expected 'Vector 2' to be a vector of integers.")
 	}
-	w1, w2 := s.widthOf(c1), s.widthOf(c2)
+	w1, w2 := s.bitWidth(c1), s.bitWidth(c2)
 	if w1 != w2 {
 		return s.fail(i, "", "'Vector 1' component is %d-bit but 'Vector 2' component is %d-bit", w1, w2)
 	}
-	if w := s.widthOf(res); w < w1 {
+	if w := s.bitWidth(res); w < w1 {
 		return s.fail(i, "", "Result width (%d) must be greater than or equal to the vectors width (%d).", w, w1)
 	}
 	if !s.caps.has(spirv.CapabilityDotProductInputAll) {
@@ -90,9 +90,9 @@ func (s *state) dotProductPass(i int, in *spirv.Instruction) bool {
 		}
 	}
 	switch {
-	case unsigned && !s.isUIntS(c1):
+	case unsigned && !s.isUintScalar(c1):
 		return s.fail(i, "", "Expected 'Vector 1' to be an vector of unsigned integers.")
-	case unsigned && !s.isUIntS(c2), (op == spirv.OpSUDot || op == spirv.OpSUDotAccSat) && !s.isUIntS(c2):
+	case unsigned && !s.isUintScalar(c2), (op == spirv.OpSUDot || op == spirv.OpSUDotAccSat) && !s.isUintScalar(c2):
 		return s.fail(i, "", "Expected 'Vector 2' to be an vector of unsigned integers.")
 	}
 	return false
@@ -102,7 +102,7 @@ func (s *state) dotProductPass(i int, in *spirv.Instruction) bool {
 // ValidateFDot4MixAcc32.
 func (s *state) fdotMix(i int, in *spirv.Instruction) bool {
 	op, res := in.Opcode, in.TypeID
-	floatW := func(t, w uint32) bool { return s.isFloatScalar(t) && s.widthOf(t) == w }
+	floatW := func(t, w uint32) bool { return s.isFloatScalar(t) && s.bitWidth(t) == w }
 	if op != spirv.OpFDot2MixAcc16VALVE && !floatW(res, 32) {
 		return s.fail(i, "", "Result must be a 32-bit IEEE 754 float scalar type.")
 	}
@@ -111,16 +111,16 @@ func (s *state) fdotMix(i int, in *spirv.Instruction) bool {
 	if op == spirv.OpFDot4MixAcc32VALVE {
 		length, width = 4, 8
 	}
-	if !s.isVec(v1) {
+	if !s.isVector(v1) {
 		return s.fail(i, "", "Expected 'Vector 1' to be an vector.")
 	}
-	if !s.isVec(v2) {
+	if !s.isVector(v2) {
 		return s.fail(i, "", "Expected 'Vector 2' to be an vector.")
 	}
-	if n1, n2 := s.dimOf(v1), s.dimOf(v2); n1 != 0 && n1 != length && n2 != 0 && n2 != length {
+	if n1, n2 := s.dimension(v1), s.dimension(v2); n1 != 0 && n1 != length && n2 != 0 && n2 != length {
 		return s.fail(i, "", "'Vector 1' is %d components and 'Vector 2' is %d components, but both need to be %d-components", n1, n2, length)
 	}
-	c1, c2 := s.compOf(v1), s.compOf(v2)
+	c1, c2 := s.componentType(v1), s.componentType(v2)
 	if !floatW(c1, width) {
 		return s.fail(i, "", "Expected 'Vector 1' to be a vector of %d-bit floats.", width)
 	}

@@ -61,11 +61,11 @@ func (e *extInst) failRaw(format string, args ...any) bool {
 func (e *extInst) res() uint32         { return e.in.TypeID }
 func (e *extInst) op(k int) uint32     { return e.s.opType(e.in, k) }
 func (e *extInst) numOperands() int    { return len(e.in.Operands) }
-func (e *extInst) fsv(t uint32) bool   { return e.s.floatSV(t) }
-func (e *extInst) isv(t uint32) bool   { return e.s.intSV(t) }
-func (e *extInst) dim(t uint32) uint32 { return e.s.dimOf(t) }
+func (e *extInst) fsv(t uint32) bool   { return e.s.isFloatScalarOrVector(t) }
+func (e *extInst) isv(t uint32) bool   { return e.s.isIntScalarOrVector(t) }
+func (e *extInst) dim(t uint32) uint32 { return e.s.dimension(t) }
 func (e *extInst) width(t uint32) uint32 {
-	return e.s.widthOf(t)
+	return e.s.bitWidth(t)
 }
 
 // floatEncoding is ValidateExtInstFloatEncoding: neither the Result Type
@@ -241,14 +241,14 @@ func (e *extInst) glsl() bool {
 		if e.name == "PackSnorm4x8" || e.name == "PackUnorm4x8" {
 			n = 4
 		}
-		if v := e.op(4); !s.isFloatVec(v) || e.dim(v) != n || e.width(v) != 32 {
+		if v := e.op(4); !s.isFloatVector(v) || e.dim(v) != n || e.width(v) != 32 {
 			return e.fail("expected operand V to be a 32-bit float vector of size %d", n)
 		}
 	case "PackDouble2x32":
 		if !s.isFloatScalar(res) || e.width(res) != 64 {
 			return e.fail("expected Result Type to be 64-bit float scalar type")
 		}
-		if v := e.op(4); !s.isIntVec(v) || e.dim(v) != 2 || e.width(v) != 32 {
+		if v := e.op(4); !s.isIntVector(v) || e.dim(v) != 2 || e.width(v) != 32 {
 			return e.fail("expected operand V to be a 32-bit int vector of size 2")
 		}
 	case "UnpackSnorm4x8", "UnpackUnorm4x8", "UnpackSnorm2x16", "UnpackUnorm2x16", "UnpackHalf2x16":
@@ -256,14 +256,14 @@ func (e *extInst) glsl() bool {
 		if e.name == "UnpackSnorm4x8" || e.name == "UnpackUnorm4x8" {
 			n = 4
 		}
-		if !s.isFloatVec(res) || e.dim(res) != n || e.width(res) != 32 {
+		if !s.isFloatVector(res) || e.dim(res) != n || e.width(res) != 32 {
 			return e.fail("expected Result Type to be a 32-bit float vector of size %d", n)
 		}
 		if v := e.op(4); !s.isIntScalar(v) || e.width(v) != 32 {
 			return e.fail("expected operand P to be a 32-bit int scalar")
 		}
 	case "UnpackDouble2x32":
-		if !s.isIntVec(res) || e.dim(res) != 2 || e.width(res) != 32 {
+		if !s.isIntVector(res) || e.dim(res) != 2 || e.width(res) != 32 {
 			return e.fail("expected Result Type to be a 32-bit int vector of size 2")
 		}
 		if v := e.op(4); !s.isFloatScalar(v) || e.width(v) != 64 {
@@ -277,7 +277,7 @@ func (e *extInst) glsl() bool {
 		if !e.fsv(x) {
 			return e.fail("expected operand X to be of float scalar or vector type")
 		}
-		if res != s.compOf(x) {
+		if res != s.componentType(x) {
 			return e.fail("expected operand X component type to be equal to Result Type")
 		}
 	case "Distance":
@@ -288,18 +288,18 @@ func (e *extInst) glsl() bool {
 		switch {
 		case !e.fsv(p0):
 			return e.fail("expected operand P0 to be of float scalar or vector type")
-		case res != s.compOf(p0):
+		case res != s.componentType(p0):
 			return e.fail("expected operand P0 component type to be equal to Result Type")
 		case !e.fsv(p1):
 			return e.fail("expected operand P1 to be of float scalar or vector type")
-		case res != s.compOf(p1):
+		case res != s.componentType(p1):
 			return e.fail("expected operand P1 component type to be equal to Result Type")
 		case e.dim(p0) != e.dim(p1):
 			return e.fail("expected operands P0 and P1 to have the same number of components")
 		}
 	case "Cross":
 		switch {
-		case !s.isFloatVec(res):
+		case !s.isFloatVector(res):
 			return e.fail("expected Result Type to be a float vector type")
 		case e.dim(res) != 3:
 			return e.fail("expected Result Type to have 3 components")
@@ -359,7 +359,7 @@ func (e *extInst) interpolate(half bool) bool {
 		}
 	}
 	if e.name == "InterpolateAtOffset" {
-		if t, w := e.op(5), e.width(e.op(5)); !s.isFloatVec(t) || e.dim(t) != 2 || w != 32 && (!half || w != 16) {
+		if t, w := e.op(5), e.width(e.op(5)); !s.isFloatVector(t) || e.dim(t) != 2 || w != 32 && (!half || w != 16) {
 			return e.fail("expected Offset to be a vector of 2 %sfloats", bits)
 		}
 	}
@@ -385,13 +385,13 @@ func (e *extInst) loadStore() bool {
 	half := strings.Contains(e.name, "half")
 	var data, offset, p uint32
 	if store {
-		if s.tyOp(res) != spirv.OpTypeVoid {
+		if s.typeOp(res) != spirv.OpTypeVoid {
 			return e.fail("expected Result Type to be void")
 		}
 		data, offset, p = e.op(4), e.op(5), e.op(6)
 		switch {
 		case !half:
-			if !s.isFloatVec(data) && !s.isIntVec(data) {
+			if !s.isFloatVector(data) && !s.isIntVector(data) {
 				return e.fail("expected Data to be an int or float vector")
 			}
 			if !clComponents(e.dim(data)) {
@@ -402,7 +402,7 @@ func (e *extInst) loadStore() bool {
 				return e.fail("expected Data to be a 32 or 64-bit float scalar")
 			}
 		default:
-			if w := e.width(data); !s.isFloatVec(data) || w != 32 && w != 64 {
+			if w := e.width(data); !s.isFloatVector(data) || w != 32 && w != 64 {
 				return e.fail("expected Data to be a 32 or 64-bit float vector")
 			}
 			if !clComponents(e.dim(data)) {
@@ -413,7 +413,7 @@ func (e *extInst) loadStore() bool {
 		offset, p = e.op(4), e.op(5)
 		switch e.name {
 		case "vloadn":
-			if !s.isFloatVec(res) && !s.isIntVec(res) {
+			if !s.isFloatVector(res) && !s.isIntVector(res) {
 				return e.fail("expected Result Type to be an int or float vector type")
 			}
 		case "vload_half":
@@ -421,7 +421,7 @@ func (e *extInst) loadStore() bool {
 				return e.fail("expected Result Type to be a float scalar type")
 			}
 		default:
-			if !s.isFloatVec(res) {
+			if !s.isFloatVector(res) {
 				return e.fail("expected Result Type to be a float vector type")
 			}
 		}
@@ -452,19 +452,19 @@ func (e *extInst) loadStore() bool {
 		}
 		return e.fail("expected operand P storage class to be UniformConstant, Generic, CrossWorkgroup, Workgroup or Function")
 	}
-	untyped := s.tyOp(p) == spirv.OpTypeUntypedPointerKHR
+	untyped := s.typeOp(p) == spirv.OpTypeUntypedPointerKHR
 	switch {
 	case half:
 		if !(s.isFloatScalar(pData) && e.width(pData) == 16) && !untyped {
 			return e.fail("expected operand P data type to be 16-bit float scalar")
 		}
 	case store:
-		if s.compOf(data) != pData {
+		if s.componentType(data) != pData {
 			return e.fail("expected operand P data type to be equal to the type of operand Data components")
 		}
 		return false
 	default:
-		if s.compOf(res) != pData {
+		if s.componentType(res) != pData {
 			return e.fail("expected operand P data type to be equal to component type of Result Type")
 		}
 	}
@@ -536,7 +536,7 @@ func (e *extInst) openCL() bool {
 		}
 		p := e.op(k)
 		data, sc, ok := s.ptrInfo(p)
-		untyped := s.tyOp(p) == spirv.OpTypeUntypedPointerKHR
+		untyped := s.typeOp(p) == spirv.OpTypeUntypedPointerKHR
 		switch {
 		case !ok:
 			return e.fail("expected the last operand to be a pointer")
@@ -643,7 +643,7 @@ func (e *extInst) openCL() bool {
 		return e.allOperandsResult()
 	case "cross":
 		switch {
-		case !s.isFloatVec(res):
+		case !s.isFloatVector(res):
 			return e.fail("expected Result Type to be a float vector type")
 		case n != 3 && n != 4:
 			return e.fail("expected Result Type to have 3 or 4 components")
@@ -662,7 +662,7 @@ func (e *extInst) openCL() bool {
 			return e.fail("expected operand P0 to be of float scalar or vector type")
 		case e.dim(p0) > 4:
 			return e.fail("expected operand P0 to have no more than 4 components")
-		case res != s.compOf(p0):
+		case res != s.componentType(p0):
 			return e.fail("expected operand P0 component type to be equal to Result Type")
 		case p0 != e.op(5):
 			return e.fail("expected operands P0 and P1 to be of the same type")
@@ -677,7 +677,7 @@ func (e *extInst) openCL() bool {
 			return e.fail("expected operand P to be a float scalar or vector")
 		case e.dim(p) > 4:
 			return e.fail("expected operand P to have no more than 4 components")
-		case res != s.compOf(p):
+		case res != s.componentType(p):
 			return e.fail("expected operand P component type to be equal to Result Type")
 		}
 	case "normalize", "fast_normalize":
@@ -701,7 +701,7 @@ func (e *extInst) openCL() bool {
 		"vstore_halfn", "vstore_halfn_r", "vstorea_halfn", "vstorea_halfn_r":
 		return e.loadStore()
 	case "shuffle", "shuffle2":
-		if !s.isFloatVec(res) && !s.isIntVec(res) {
+		if !s.isFloatVector(res) && !s.isIntVector(res) {
 			return e.fail("expected Result Type to be an int or float vector type")
 		}
 		if n != 2 && n != 4 && n != 8 && n != 16 {
@@ -715,17 +715,17 @@ func (e *extInst) openCL() bool {
 			k = 6
 		}
 		mask := e.op(k)
-		if !s.isFloatVec(x) && !s.isIntVec(x) {
+		if !s.isFloatVector(x) && !s.isIntVector(x) {
 			return e.fail("expected operand X to be an int or float vector")
 		}
 		if xn := e.dim(x); xn != 2 && xn != 4 && xn != 8 && xn != 16 {
 			return e.fail("expected operand X to have 2, 4, 8 or 16 components")
 		}
-		rc := s.compOf(res)
+		rc := s.componentType(res)
 		switch {
-		case rc != s.compOf(x):
+		case rc != s.componentType(x):
 			return e.fail("expected operand X and Result Type to have equal component types")
-		case !s.isIntVec(mask):
+		case !s.isIntVector(mask):
 			return e.fail("expected operand Shuffle Mask to be an int vector")
 		case n != e.dim(mask):
 			return e.fail("expected operand Shuffle Mask to have the same number of components as Result Type")
@@ -748,14 +748,14 @@ func (e *extInst) openCL() bool {
 		} else if sc != spirv.StorageClassUniformConstant {
 			return e.fail("expected Format storage class to be UniformConstant")
 		}
-		if op := s.tyOp(data); (op == spirv.OpTypeArray || op == spirv.OpTypeRuntimeArray) && s.isIntScalar(s.compOf(data)) {
-			data = s.compOf(data)
+		if op := s.typeOp(data); (op == spirv.OpTypeArray || op == spirv.OpTypeRuntimeArray) && s.isIntScalar(s.componentType(data)) {
+			data = s.componentType(data)
 		}
-		if !(s.isIntScalar(data) && e.width(data) == 8) && s.tyOp(p) != spirv.OpTypeUntypedPointerKHR {
+		if !(s.isIntScalar(data) && e.width(data) == 8) && s.typeOp(p) != spirv.OpTypeUntypedPointerKHR {
 			return e.fail("expected Format data type to be 8-bit int")
 		}
 	case "prefetch":
-		if s.tyOp(res) != spirv.OpTypeVoid {
+		if s.typeOp(res) != spirv.OpTypeVoid {
 			return e.fail("expected Result Type to be void")
 		}
 		data, sc, ok := s.ptrInfo(e.op(4))

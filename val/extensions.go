@@ -36,19 +36,6 @@ func (s *state) extensionPass(i int, in *spirv.Instruction) bool {
 	return false
 }
 
-// constU32 returns the value of id when it is an OpConstant of a 32-bit
-// integer type (EvalInt32IfConst), and whether it is.
-func (s *state) constU32(id uint32) (uint32, bool) {
-	c := s.x.Constants[id]
-	if c == nil || c.Op != spirv.OpConstant || len(c.Value) != 1 {
-		return 0, false
-	}
-	if t := s.typeOf(c.Type); t == nil || t.Kind != spirv.TypeInt || t.Width != 32 {
-		return 0, false
-	}
-	return c.Value[0], true
-}
-
 // extInst holds ValidateExtInst's rules, as far as they exist here: the
 // line range of NonSemantic.Shader.DebugInfo.100 DebugLine. Only operands
 // that are 32-bit integer constants are judged (spirv-val reads any other
@@ -67,10 +54,10 @@ func (s *state) extInst(i int, in *spirv.Instruction) bool {
 		return false
 	}
 	name := setName + " " + e.Name
-	lineStart, ok1 := s.constU32(in.Words[6])
-	lineEnd, ok2 := s.constU32(in.Words[7])
-	colStart, ok3 := s.constU32(in.Words[8])
-	colEnd, ok4 := s.constU32(in.Words[9])
+	lineStart, ok1 := s.constLiteralU32(in.Words[6])
+	lineEnd, ok2 := s.constLiteralU32(in.Words[7])
+	colStart, ok3 := s.constLiteralU32(in.Words[8])
+	colEnd, ok4 := s.constLiteralU32(in.Words[9])
 	switch {
 	case ok1 && lineStart == 0:
 		return s.fail(i, "", "%s: operand Line Start (0) is not allowed, source lines start at Line 1", name)

@@ -1,6 +1,7 @@
 package val
 
 import (
+	"math/bits"
 	"sync"
 
 	"spvx/spirv"
@@ -32,10 +33,10 @@ func (s *state) imageTypeInfo(t uint32) imageInfo {
 	if t == 0 {
 		return imageInfo{}
 	}
-	if s.tyOp(t) == spirv.OpTypeSampledImage {
-		t = s.tyWord(t, 2)
+	if s.typeOp(t) == spirv.OpTypeSampledImage {
+		t = s.typeWord(t, 2)
 	}
-	if s.tyOp(t) != spirv.OpTypeImage {
+	if s.typeOp(t) != spirv.OpTypeImage {
 		return imageInfo{}
 	}
 	w := s.typeWords(t)
@@ -148,7 +149,7 @@ func (s *state) imagePass(i int, in *spirv.Instruction) bool {
 		spirv.OpImageSparseSampleProjDrefImplicitLod, spirv.OpImageSparseSampleProjDrefExplicitLod:
 		return s.fail(i, "", "Instruction reserved for future use, use of this instruction is invalid")
 	case spirv.OpImageSparseTexelsResident:
-		if !s.isBoolS(in.TypeID) {
+		if !s.isBoolScalar(in.TypeID) {
 			return s.fail(i, "", "Expected Result Type to be bool scalar type")
 		}
 		if !s.isIntScalar(s.opType(in, 2)) {
@@ -156,14 +157,14 @@ func (s *state) imagePass(i int, in *spirv.Instruction) bool {
 		}
 	case spirv.OpImage:
 		res := in.TypeID
-		if s.tyOp(res) != spirv.OpTypeImage {
+		if s.typeOp(res) != spirv.OpTypeImage {
 			return s.fail(i, "", "Expected Result Type to be OpTypeImage")
 		}
 		si := s.opType(in, 2)
-		if s.tyOp(si) != spirv.OpTypeSampledImage {
+		if s.typeOp(si) != spirv.OpTypeSampledImage {
 			return s.fail(i, "", "Expected Sample Image to be of type OpTypeSampleImage")
 		}
-		if s.tyWord(si, 2) != res {
+		if s.typeWord(si, 2) != res {
 			return s.fail(i, "", "Expected Sample Image image type to be equal to Result Type")
 		}
 	}
@@ -183,11 +184,11 @@ func (s *state) typeImage(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "VUID-StandaloneSpirv-OpTypeImage-04656", "Expected Sampled Type to be a 32-bit int, 64-bit int or 32-bit float scalar type for Vulkan environment")
 		}
 	case env.IsOpenCL():
-		if s.tyOp(info.sampledType) != spirv.OpTypeVoid {
+		if s.typeOp(info.sampledType) != spirv.OpTypeVoid {
 			return s.fail(i, "", "Sampled Type must be OpTypeVoid in the OpenCL environment.")
 		}
 	default:
-		switch s.tyOp(info.sampledType) {
+		switch s.typeOp(info.sampledType) {
 		case spirv.OpTypeVoid, spirv.OpTypeInt, spirv.OpTypeFloat:
 		default:
 			return s.fail(i, "", "Expected Sampled Type to be either void or numerical scalar type")
@@ -213,7 +214,7 @@ func (s *state) typeImage(i int, in *spirv.Instruction) bool {
 		}
 	case spirv.DimTileImageDataEXT:
 		switch {
-		case s.tyOp(info.sampledType) == spirv.OpTypeVoid:
+		case s.typeOp(info.sampledType) == spirv.OpTypeVoid:
 			return s.fail(i, "", "Dim TileImageDataEXT requires Sampled Type to be not OpTypeVoid")
 		case info.sampled != 2:
 			return s.fail(i, "", "Dim TileImageDataEXT requires Sampled to be 2")
@@ -255,7 +256,7 @@ func (s *state) typeImage(i int, in *spirv.Instruction) bool {
 			if !isInt && !isFloatImageFormat(info.format) || isInt && !isIntImageFormat(info.format) {
 				return s.fail(i, "VUID-StandaloneSpirv-Image-04965", "Image Format type does not match Sample Type operand (%s)", pick(isInt, "integer", "float"))
 			}
-			if w := s.widthOf(info.sampledType); isInt && (w == 32 && isInt64ImageFormat(info.format) || w == 64 && !isInt64ImageFormat(info.format)) {
+			if w := s.bitWidth(info.sampledType); isInt && (w == 32 && isInt64ImageFormat(info.format) || w == 64 && !isInt64ImageFormat(info.format)) {
 				return s.fail(i, "VUID-StandaloneSpirv-Image-04965", "Image Format width does not match Sample Type operand (bit width of %d)", w)
 			}
 		}
@@ -265,7 +266,7 @@ func (s *state) typeImage(i int, in *spirv.Instruction) bool {
 
 func (s *state) typeSampledImage(i int, in *spirv.Instruction) bool {
 	img := s.opWord(in, 1)
-	if s.tyOp(img) != spirv.OpTypeImage {
+	if s.typeOp(img) != spirv.OpTypeImage {
 		return s.fail(i, "", "Expected Image to be of type OpTypeImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -283,18 +284,18 @@ func (s *state) typeSampledImage(i int, in *spirv.Instruction) bool {
 
 func (s *state) sampledImage(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
-	if s.tyOp(res) != spirv.OpTypeSampledImage {
+	if s.typeOp(res) != spirv.OpTypeSampledImage {
 		return s.fail(i, "", "Expected Result Type to be OpTypeSampledImage.")
 	}
 	img := s.opType(in, 2)
-	if s.tyOp(img) != spirv.OpTypeImage {
+	if s.typeOp(img) != spirv.OpTypeImage {
 		return s.fail(i, "", "Expected Image to be of type OpTypeImage.")
 	}
 	info := s.imageTypeInfo(img)
 	if !info.ok {
 		return s.fail(i, "", "Corrupt image type definition")
 	}
-	if want := s.tyWord(res, 2); want != img {
+	if want := s.typeWord(res, 2); want != img {
 		o := s.imageTypeInfo(want)
 		if !o.ok {
 			return s.fail(i, "", "Corrupt image type definition")
@@ -314,7 +315,7 @@ func (s *state) sampledImage(i int, in *spirv.Instruction) bool {
 	if info.dim == spirv.DimSubpassData {
 		return s.fail(i, "", "Expected Image 'Dim' parameter to be not SubpassData.")
 	}
-	if s.tyOp(s.opType(in, 3)) != spirv.OpTypeSampler {
+	if s.typeOp(s.opType(in, 3)) != spirv.OpTypeSampler {
 		return s.fail(i, "", "Expected Sampler to be of type OpTypeSampler")
 	}
 	return s.sampledImageConsumers(i, in)
@@ -425,7 +426,7 @@ func (s *state) actualResultType(i int, in *spirv.Instruction) (t uint32, what s
 		return in.TypeID, "Result Type", false
 	}
 	w := s.typeWords(in.TypeID)
-	if s.tyOp(in.TypeID) != spirv.OpTypeStruct {
+	if s.typeOp(in.TypeID) != spirv.OpTypeStruct {
 		return 0, "", s.fail(i, "", "Expected Result Type to be OpTypeStruct") || true
 	}
 	if len(w) != 4 || !s.isIntScalar(w[2]) {
@@ -436,10 +437,10 @@ func (s *state) actualResultType(i int, in *spirv.Instruction) (t uint32, what s
 
 // vec4Result is the "int or float vector of 4 components" rule.
 func (s *state) vec4Result(i int, t uint32, what string) bool {
-	if !s.isIntVec(t) && !s.isFloatVec(t) {
+	if !s.isIntVector(t) && !s.isFloatVector(t) {
 		return s.fail(i, "", "Expected %s to be int or float vector type", what)
 	}
-	if s.dimOf(t) != 4 {
+	if s.dimension(t) != 4 {
 		return s.fail(i, "", "Expected %s to have 4 components", what)
 	}
 	return false
@@ -464,7 +465,7 @@ func (s *state) imageProj(i int, info imageInfo) bool {
 // sampledTypeMatches: with a non-void Sampled Type, the texel's
 // components have it.
 func (s *state) sampledTypeMatches(i int, info imageInfo, texel uint32, what string) bool {
-	if s.tyOp(info.sampledType) != spirv.OpTypeVoid && s.compOf(texel) != info.sampledType {
+	if s.typeOp(info.sampledType) != spirv.OpTypeVoid && s.componentType(texel) != info.sampledType {
 		return s.fail(i, "", "Expected Image 'Sampled Type' to be the same as %s components", what)
 	}
 	return false
@@ -491,7 +492,7 @@ func (s *state) imageSample(i int, in *spirv.Instruction) bool {
 		return true
 	}
 	img := s.opType(in, 2)
-	if s.tyOp(img) != spirv.OpTypeSampledImage {
+	if s.typeOp(img) != spirv.OpTypeSampledImage {
 		return s.fail(i, "", "Expected Sampled Image to be of type OpTypeSampledImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -531,7 +532,7 @@ func (s *state) imageSample(i int, in *spirv.Instruction) bool {
 
 // imageDref is ValidateImageDref.
 func (s *state) imageDref(i int, in *spirv.Instruction, info imageInfo) bool {
-	if t := s.opType(in, 4); !s.isFloatScalar(t) || s.widthOf(t) != 32 {
+	if t := s.opType(in, 4); !s.isFloatScalar(t) || s.bitWidth(t) != 32 {
 		return s.fail(i, "", "Expected Dref to be of 32-bit float type")
 	}
 	if s.opts.Env.IsVulkan() && info.dim == spirv.Dim3D {
@@ -549,7 +550,7 @@ func (s *state) imageFetch(i int, in *spirv.Instruction) bool {
 		return true
 	}
 	img := s.opType(in, 2)
-	if s.tyOp(img) != spirv.OpTypeImage {
+	if s.typeOp(img) != spirv.OpTypeImage {
 		return s.fail(i, "", "Expected Image to be of type OpTypeImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -578,7 +579,7 @@ func (s *state) imageGather(i int, in *spirv.Instruction) bool {
 		return true
 	}
 	img := s.opType(in, 2)
-	if s.tyOp(img) != spirv.OpTypeSampledImage {
+	if s.typeOp(img) != spirv.OpTypeSampledImage {
 		return s.fail(i, "", "Expected Sampled Image to be of type OpTypeSampledImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -589,7 +590,7 @@ func (s *state) imageGather(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Gather operation is invalid for multisample image")
 	}
 	dref := op == spirv.OpImageDrefGather || op == spirv.OpImageSparseDrefGather
-	if (dref || s.tyOp(info.sampledType) != spirv.OpTypeVoid) && s.compOf(res) != info.sampledType {
+	if (dref || s.typeOp(info.sampledType) != spirv.OpTypeVoid) && s.componentType(res) != info.sampledType {
 		return s.fail(i, "", "Expected Image 'Sampled Type' to be the same as %s components", what)
 	}
 	if info.dim != spirv.Dim2D && info.dim != spirv.DimCube && info.dim != spirv.DimRect {
@@ -604,7 +605,7 @@ func (s *state) imageGather(i int, in *spirv.Instruction) bool {
 		}
 	} else {
 		comp := s.opWord(in, 4)
-		if t := s.typeOfValue(comp); !s.isIntScalar(t) || s.widthOf(t) != 32 {
+		if t := s.typeOfValue(comp); !s.isIntScalar(t) || s.bitWidth(t) != 32 {
 			return s.fail(i, "", "Expected Component to be 32-bit int scalar")
 		}
 		if s.opts.Env.IsVulkan() {
@@ -643,15 +644,15 @@ func (s *state) imageRead(i int, in *spirv.Instruction) bool {
 	if failed {
 		return s.stopped()
 	}
-	if !s.intSV(res) && !s.floatSV(res) {
+	if !s.isIntScalarOrVector(res) && !s.isFloatScalarOrVector(res) {
 		return s.fail(i, "", "Expected %s to be int or float scalar or vector type", what)
 	}
 	env := s.opts.Env
-	if env.IsVulkan() && s.dimOf(res) != 4 {
+	if env.IsVulkan() && s.dimension(res) != 4 {
 		return s.fail(i, "VUID-StandaloneSpirv-Result-04780", "Expected %s to have 4 components", what)
 	}
 	img := s.opType(in, 2)
-	if s.tyOp(img) != spirv.OpTypeImage {
+	if s.typeOp(img) != spirv.OpTypeImage {
 		return s.fail(i, "", "Expected Image to be of type OpTypeImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -663,7 +664,7 @@ func (s *state) imageRead(i int, in *spirv.Instruction) bool {
 			if !s.isFloatScalar(res) {
 				return s.fail(i, "", "Expected %s from a depth image read to result in a scalar float value", what)
 			}
-		} else if s.dimOf(res) != 4 {
+		} else if s.dimension(res) != 4 {
 			return s.fail(i, "", "Expected %s to have 4 components", what)
 		}
 		if len(in.Words) > 5 && in.Words[5]&0x8 != 0 {
@@ -688,7 +689,7 @@ func (s *state) imageRead(i int, in *spirv.Instruction) bool {
 
 func (s *state) imageWrite(i int, in *spirv.Instruction) bool {
 	img := s.opType(in, 0)
-	if s.tyOp(img) != spirv.OpTypeImage {
+	if s.typeOp(img) != spirv.OpTypeImage {
 		return s.fail(i, "", "Expected Image to be of type OpTypeImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -703,10 +704,10 @@ func (s *state) imageWrite(i int, in *spirv.Instruction) bool {
 		return true
 	}
 	texel := s.opType(in, 2)
-	if !s.intSV(texel) && !s.floatSV(texel) {
+	if !s.isIntScalarOrVector(texel) && !s.isFloatScalarOrVector(texel) {
 		return s.fail(i, "", "Expected Texel to be int or float vector or scalar")
 	}
-	if s.tyOp(info.sampledType) != spirv.OpTypeVoid && s.compOf(texel) != info.sampledType {
+	if s.typeOp(info.sampledType) != spirv.OpTypeVoid && s.componentType(texel) != info.sampledType {
 		return s.fail(i, "", "Expected Image 'Sampled Type' to be the same as Texel components")
 	}
 	env := s.opts.Env
@@ -724,11 +725,11 @@ func (s *state) imageWrite(i int, in *spirv.Instruction) bool {
 func (s *state) imageQuerySize(i int, in *spirv.Instruction) bool {
 	lod := in.Opcode == spirv.OpImageQuerySizeLod
 	res := in.TypeID
-	if !s.intSV(res) {
+	if !s.isIntScalarOrVector(res) {
 		return s.fail(i, "", "Expected Result Type to be int scalar or vector type")
 	}
 	img := s.opType(in, 2)
-	if s.tyOp(img) != spirv.OpTypeImage {
+	if s.typeOp(img) != spirv.OpTypeImage {
 		return s.fail(i, "", "Expected Image to be of type OpTypeImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -763,11 +764,11 @@ func (s *state) imageQuerySize(i int, in *spirv.Instruction) bool {
 			}
 		}
 	}
-	if n := s.dimOf(res); n != want {
+	if n := s.dimension(res); n != want {
 		return s.fail(i, "", "Result Type has %d components, but %d expected", n, want)
 	}
 	if lod {
-		if t := s.opType(in, 3); !s.isIntScalar(t) || s.widthOf(t) != 32 {
+		if t := s.opType(in, 3); !s.isIntScalar(t) || s.bitWidth(t) != 32 {
 			return s.fail(i, "", "Expected Level of Detail to be a 32-bit int scalar")
 		}
 	}
@@ -782,7 +783,7 @@ func (s *state) imageQueryScalar(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Expected Result Type to be int scalar type")
 	}
 	img := s.opType(in, 2)
-	if s.tyOp(img) != spirv.OpTypeImage {
+	if s.typeOp(img) != spirv.OpTypeImage {
 		if op == spirv.OpImageQueryFormat || op == spirv.OpImageQueryOrder {
 			return s.fail(i, "", "Expected operand to be of type OpTypeImage")
 		}
@@ -820,14 +821,14 @@ func (s *state) imageQueryScalar(i int, in *spirv.Instruction) bool {
 // imageQueryLod is ValidateImageQueryLod's type rules.
 func (s *state) imageQueryLod(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
-	if !s.isFloatVec(res) {
+	if !s.isFloatVector(res) {
 		return s.fail(i, "", "Expected Result Type to be float vector type")
 	}
-	if s.dimOf(res) != 2 {
+	if s.dimension(res) != 2 {
 		return s.fail(i, "", "Expected Result Type to have 2 components")
 	}
 	img := s.opType(in, 2)
-	if s.tyOp(img) != spirv.OpTypeSampledImage {
+	if s.typeOp(img) != spirv.OpTypeSampledImage {
 		return s.fail(i, "", "Expected Image operand to be of type OpTypeSampledImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -842,39 +843,33 @@ func (s *state) imageQueryLod(i int, in *spirv.Instruction) bool {
 	return s.imageCoordinate(i, in, info, 3)
 }
 
-// isF16Vec24 is IsFloat16Vector2Or4Type.
-func (s *state) isF16Vec24(t uint32) bool {
-	d := s.dimOf(t)
-	return s.isFloatVec(t) && s.widthOf(t) == 16 && (d == 2 || d == 4)
-}
-
 // imageTexelPointer is ValidateImageTexelPointer for OpImageTexelPointer.
 func (s *state) imageTexelPointer(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
-	op := s.tyOp(res)
+	op := s.typeOp(res)
 	if op != spirv.OpTypePointer && op != spirv.OpTypeUntypedPointerKHR {
 		return s.fail(i, "", "Expected Result Type to be a pointer")
 	}
-	if spirv.StorageClass(s.tyWord(res, 2)) != spirv.StorageClassImage {
+	if spirv.StorageClass(s.typeWord(res, 2)) != spirv.StorageClassImage {
 		return s.fail(i, "", "Expected Result Type to be a pointer whose Storage Class operand is Image")
 	}
 	f16v := s.caps.has(spirv.CapabilityAtomicFloat16VectorNV)
 	var pointee uint32
 	if op == spirv.OpTypePointer {
-		pointee = s.tyWord(res, 3)
-		switch po := s.tyOp(pointee); {
+		pointee = s.typeWord(res, 3)
+		switch po := s.typeOp(pointee); {
 		case po == spirv.OpTypeInt || po == spirv.OpTypeFloat || po == spirv.OpTypeVoid:
-		case po == spirv.OpTypeVector && f16v && s.isF16Vec24(pointee):
+		case po == spirv.OpTypeVector && f16v && s.isFloat16Vec2or4(pointee):
 		default:
 			return s.fail(i, "", "Expected Result Type to be a pointer whose Type operand must be a scalar numerical type or OpTypeVoid")
 		}
 	}
 	ptr := s.opType(in, 2)
-	if s.tyOp(ptr) != spirv.OpTypePointer {
+	if s.typeOp(ptr) != spirv.OpTypePointer {
 		return s.fail(i, "", "Expected Image to be OpTypePointer")
 	}
-	img := s.tyWord(ptr, 3)
-	if s.tyOp(img) != spirv.OpTypeImage {
+	img := s.typeWord(ptr, 3)
+	if s.typeOp(img) != spirv.OpTypeImage {
 		return s.fail(i, "", "Expected Image to be OpTypePointer with Type OpTypeImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -882,8 +877,8 @@ func (s *state) imageTexelPointer(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Corrupt image type definition")
 	}
 	if op == spirv.OpTypePointer && info.sampledType != pointee {
-		d := s.dimOf(pointee)
-		if !(f16v && s.isF16Vec24(pointee) && s.tyOp(info.sampledType) == spirv.OpTypeFloat &&
+		d := s.dimension(pointee)
+		if !(f16v && s.isFloat16Vec2or4(pointee) && s.typeOp(info.sampledType) == spirv.OpTypeFloat &&
 			(d == 2 && info.format == spirv.ImageFormatRg16f || d == 4 && info.format == spirv.ImageFormatRgba16f)) {
 			return s.fail(i, "", "Expected Image 'Sampled Type' to be the same as the Type pointed to by Result Type")
 		}
@@ -949,13 +944,13 @@ func (s *state) imageCoordinate(i int, in *spirv.Instruction, info imageInfo, k 
 		intOnly = true
 	}
 	switch {
-	case floatOnly && !s.floatSV(coord):
+	case floatOnly && !s.isFloatScalarOrVector(coord):
 		return s.fail(i, "", "Expected Coordinate to be a 32-bit float scalar or vector")
-	case intOnly && !s.intSV(coord):
+	case intOnly && !s.isIntScalarOrVector(coord):
 		return s.fail(i, "", "Expected Coordinate to be a 32-bit integer scalar or vector")
-	case !floatOnly && !intOnly && !s.floatSV(coord) && !s.intSV(coord):
+	case !floatOnly && !intOnly && !s.isFloatScalarOrVector(coord) && !s.isIntScalarOrVector(coord):
 		return s.fail(i, "", "Expected Coordinate to be a 32-bit integer or float scalar or vector")
-	case s.widthOf(coord) != 32:
+	case s.bitWidth(coord) != 32:
 		return s.fail(i, "", "Expected Coordinate to be a 32-bit scalar or vector")
 	}
 	var min uint32
@@ -976,7 +971,7 @@ func (s *state) imageCoordinate(i int, in *spirv.Instruction, info imageInfo, k 
 			min++
 		}
 	}
-	if n := s.dimOf(coord); op == spirv.OpImageTexelPointer {
+	if n := s.dimension(coord); op == spirv.OpImageTexelPointer {
 		if min != n {
 			return s.fail(i, "", "Expected Coordinate to have %d components, but given %d", min, n)
 		}
@@ -1010,10 +1005,24 @@ func (s *state) imageCoordinate(i int, in *spirv.Instruction, info imageInfo, k 
 // after the mask. The memory scopes of MakeTexelAvailable/Visible are
 // not checked here.
 func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w int) bool {
+	// The mask bits, from the grammar, under short names.
 	const (
-		bias, lod, grad, constOffset, offset, constOffsets, sample, minLod = 0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80
-		makeAvailable, makeVisible, nonPrivate, volatile                   = 0x100, 0x200, 0x400, 0x800
-		signExtend, zeroExtend, nontemporal, offsets                       = 0x1000, 0x2000, 0x4000, 0x10000
+		bias          = uint32(spirv.ImageOperandsBias)
+		lod           = uint32(spirv.ImageOperandsLod)
+		grad          = uint32(spirv.ImageOperandsGrad)
+		constOffset   = uint32(spirv.ImageOperandsConstOffset)
+		offset        = uint32(spirv.ImageOperandsOffset)
+		constOffsets  = uint32(spirv.ImageOperandsConstOffsets)
+		sample        = uint32(spirv.ImageOperandsSample)
+		minLod        = uint32(spirv.ImageOperandsMinLod)
+		makeAvailable = uint32(spirv.ImageOperandsMakeTexelAvailable)
+		makeVisible   = uint32(spirv.ImageOperandsMakeTexelVisible)
+		nonPrivate    = uint32(spirv.ImageOperandsNonPrivateTexel)
+		volatile      = uint32(spirv.ImageOperandsVolatileTexel)
+		signExtend    = uint32(spirv.ImageOperandsSignExtend)
+		zeroExtend    = uint32(spirv.ImageOperandsZeroExtend)
+		nontemporal   = uint32(spirv.ImageOperandsNontemporal)
+		offsets       = uint32(spirv.ImageOperandsOffsets)
 	)
 	op := in.Opcode
 	words := in.Words
@@ -1021,7 +1030,7 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 	var mask uint32
 	if w-1 < n {
 		mask = words[w-1]
-		want := bitCount(mask &^ (nonPrivate | volatile | signExtend | zeroExtend | nontemporal))
+		want := bits.OnesCount32(mask &^ (nonPrivate | volatile | signExtend | zeroExtend | nontemporal))
 		if mask&grad != 0 {
 			want++
 		}
@@ -1056,7 +1065,7 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 	if mask == 0 {
 		return false
 	}
-	if bitCount(mask&(offset|constOffset|constOffsets|offsets)) > 1 {
+	if bits.OnesCount32(mask&(offset|constOffset|constOffsets|offsets)) > 1 {
 		return s.fail(i, "", "Image Operands Offset, ConstOffset, ConstOffsets, Offsets cannot be used together")
 	}
 	implicit, explicit := isImplicitLod(op), isExplicitLod(op)
@@ -1074,8 +1083,8 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 		w++
 		return s.typeOfValue(words[w-1])
 	}
-	float32S := func(t uint32) bool { return s.isFloatScalar(t) && s.widthOf(t) == 32 }
-	int32S := func(t uint32) bool { return s.isIntScalar(t) && s.widthOf(t) == 32 }
+	float32S := func(t uint32) bool { return s.isFloatScalar(t) && s.bitWidth(t) == 32 }
+	int32S := func(t uint32) bool { return s.isIntScalar(t) && s.bitWidth(t) == 32 }
 	isGather := op == spirv.OpImageGather || op == spirv.OpImageDrefGather || op == spirv.OpImageSparseGather ||
 		op == spirv.OpImageSparseDrefGather || op == spirv.OpImageGatherQCOM
 	if mask&bias != 0 {
@@ -1116,14 +1125,14 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 			return s.fail(i, "", "Image Operand Grad can only be used with ExplicitLod opcodes")
 		}
 		dx, dy := next(), next()
-		if !s.floatSV(dx) || s.widthOf(dx) != 32 || !s.floatSV(dy) || s.widthOf(dy) != 32 {
+		if !s.isFloatScalarOrVector(dx) || s.bitWidth(dx) != 32 || !s.isFloatScalarOrVector(dy) || s.bitWidth(dy) != 32 {
 			return s.fail(i, "", "Expected both Image Operand Grad ids to be 32-bit float scalars or vectors")
 		}
 		plane := planeCoordSize(info.dim)
-		if d := s.dimOf(dx); d != plane {
+		if d := s.dimension(dx); d != plane {
 			return s.fail(i, "", "Expected Image Operand Grad dx to have %d components, but given %d", plane, d)
 		}
-		if d := s.dimOf(dy); d != plane {
+		if d := s.dimension(dy); d != plane {
 			return s.fail(i, "", "Expected Image Operand Grad dy to have %d components, but given %d", plane, d)
 		}
 	}
@@ -1143,14 +1152,14 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 			id = words[w]
 		}
 		t := next()
-		if !s.intSV(t) || s.widthOf(t) != 32 {
+		if !s.isIntScalarOrVector(t) || s.bitWidth(t) != 32 {
 			return s.fail(i, "", "Expected Image Operand %s to be a 32-bit int scalar or vector", name)
 		}
 		if _, isConst := s.x.Constants[id]; bit == constOffset && !isConst {
 			return s.fail(i, "", "Expected Image Operand ConstOffset to be a const object")
 		}
 		plane := planeCoordSize(info.dim)
-		if d := s.dimOf(t); d != plane {
+		if d := s.dimension(t); d != plane {
 			return s.fail(i, "", "Expected Image Operand %s to have %d components, but given %d", name, plane, d)
 		}
 		if bit == offset && !s.opts.BeforeHLSLLegalization && s.opts.Env.IsVulkan() && !isGather {
@@ -1170,13 +1179,13 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 			id = words[w]
 		}
 		t := next()
-		if s.tyOp(t) != spirv.OpTypeArray {
+		if s.typeOp(t) != spirv.OpTypeArray {
 			return s.fail(i, "", "Expected Image Operand ConstOffsets to be an array of size 4")
 		}
-		if size, _ := s.constUint(s.tyWord(t, 3)); size != 4 {
+		if size, _ := s.constUint(s.typeWord(t, 3)); size != 4 {
 			return s.fail(i, "", "Expected Image Operand ConstOffsets to be an array of size 4")
 		}
-		if c := s.tyWord(t, 2); !s.isIntVec(c) || s.dimOf(c) != 2 || s.widthOf(c) != 32 {
+		if c := s.typeWord(t, 2); !s.isIntVector(c) || s.dimension(c) != 2 || s.bitWidth(c) != 32 {
 			return s.fail(i, "", "Expected Image Operand ConstOffsets array components to be a 32-bit int vectors of size 2")
 		}
 		if _, isConst := s.x.Constants[id]; !isConst {
@@ -1228,22 +1237,14 @@ func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w in
 		}
 	}
 	if (signExt || zeroExt) && op != spirv.OpImageWrite && !isImageSparse(op) {
-		if signExt && !s.intSV(in.TypeID) {
+		if signExt && !s.isIntScalarOrVector(in.TypeID) {
 			return s.fail(i, "", "Using SignExtend, but result type is not a scalar or vector integer type.")
 		}
-		if !signExt && zeroExt && !s.uintSV(in.TypeID) {
+		if !signExt && zeroExt && !s.isUintScalarOrVector(in.TypeID) {
 			return s.fail(i, "", "Using ZeroExtend, but result type is a signed integer type.")
 		}
 	}
 	return false
-}
-
-func bitCount(x uint32) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
 }
 
 func isExplicitLod(op spirv.Opcode) bool {

@@ -22,7 +22,7 @@ func (s *state) checkInvalid(i int, in *spirv.Instruction, t uint32) bool {
 			return true
 		}
 		ty := s.typeOf(t)
-		return ty != nil && (ty.Kind == spirv.TypeMatrix || ty.Op == spirv.OpTypeCooperativeMatrixNV) && scalar(s.componentType(t))
+		return ty != nil && (ty.Kind == spirv.TypeMatrix || ty.Op == spirv.OpTypeCooperativeMatrixNV) && scalar(s.plainComponentType(t))
 	}
 	switch {
 	case shallow(s.isBF16Scalar):
@@ -70,7 +70,7 @@ func (s *state) invalidTypePass(i int, in *spirv.Instruction) bool {
 			return true
 		}
 		for k := 2; k <= 4; k++ {
-			if s.checkInvalid(i, in, s.operandType(in, k)) {
+			if s.checkInvalid(i, in, s.opType(in, k)) {
 				return true
 			}
 		}
@@ -96,11 +96,11 @@ func (s *state) invalidTypePass(i int, in *spirv.Instruction) bool {
 		spirv.OpFOrdGreaterThan, spirv.OpFUnordGreaterThan, spirv.OpFOrdLessThanEqual, spirv.OpFUnordLessThanEqual,
 		spirv.OpFOrdGreaterThanEqual, spirv.OpFUnordGreaterThanEqual, spirv.OpLessOrGreater, spirv.OpOrdered,
 		spirv.OpUnordered, spirv.OpSignBitSet:
-		if s.checkInvalidType(i, in, s.operandType(in, 2), s.isBF16Type, s.isFP8Type) {
+		if s.checkInvalidType(i, in, s.opType(in, 2), s.isBF16Type, s.isFP8Type) {
 			return true
 		}
 	case spirv.OpGroupNonUniformAllEqual:
-		if s.checkInvalidType(i, in, s.operandType(in, 3), s.isBF16Type, s.isFP8Type) {
+		if s.checkInvalidType(i, in, s.opType(in, 3), s.isBF16Type, s.isFP8Type) {
 			return true
 		}
 	}

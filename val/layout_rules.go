@@ -314,34 +314,10 @@ func (s *state) containsMatrix(t uint32) bool {
 // idDecorationValue is GetIdDecorationValue: a non-spec integer constant's
 // value, unknownU32 otherwise.
 func (s *state) idDecorationValue(id uint32) uint32 {
-	if v, ok := s.evalConstUint64(id); ok {
+	if v, ok := s.constUint(id); ok {
 		return uint32(v)
 	}
 	return unknownU32
-}
-
-// evalConstUint64 is EvalConstantValUint64: the value of an OpConstant
-// (or OpConstantNull) of integer type of at most 64 bits.
-func (s *state) evalConstUint64(id uint32) (uint64, bool) {
-	j, ok := s.x.Def(id)
-	if !ok {
-		return 0, false
-	}
-	in := s.m.Inst(j)
-	if !s.isIntScalar(in.TypeID) {
-		return 0, false
-	}
-	switch {
-	case in.Opcode == spirv.OpConstantNull:
-		return 0, true
-	case in.Opcode != spirv.OpConstant:
-		return 0, false
-	case len(in.Words) == 4:
-		return uint64(in.Words[3]), true
-	case len(in.Words) == 5:
-		return uint64(in.Words[3]) | uint64(in.Words[4])<<32, true
-	}
-	return 0, false
 }
 
 // arrayStride is GetArrayStride.
@@ -528,7 +504,7 @@ func (s *state) size(t uint32, mc matrixConstraints, depth int) uint32 {
 		if !ok {
 			return 0
 		}
-		count, ok := s.evalConstUint64(s.m.Inst(j).Words[3])
+		count, ok := s.constUint(s.m.Inst(j).Words[3])
 		if !ok {
 			return 0
 		}
@@ -720,7 +696,7 @@ func (s *state) checkArrayLayout(i int, t uint32, ty *spirv.Type, sc spirv.Stora
 	n := uint32(0)
 	if ty.Kind == spirv.TypeArray {
 		if j, ok := s.x.Def(t); ok {
-			if c, ok := s.evalConstUint64(s.m.Inst(j).Words[3]); ok {
+			if c, ok := s.constUint(s.m.Inst(j).Words[3]); ok {
 				n = uint32(c)
 			}
 		}

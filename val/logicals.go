@@ -25,49 +25,49 @@ func (s *state) logicalsPass(i int, in *spirv.Instruction) bool {
 	const boolRes = "Expected bool scalar or vector type as Result Type: %s"
 	switch op {
 	case spirv.OpAny, spirv.OpAll:
-		if !s.isBoolS(res) {
+		if !s.isBoolScalar(res) {
 			return s.fail(i, "", "Expected bool scalar type as Result Type: %s", name)
 		}
-		if v := s.opType(in, 2); v == 0 || !s.isBoolVec(v) {
+		if v := s.opType(in, 2); v == 0 || !s.isBoolVector(v) {
 			return s.fail(i, "", "Expected operand to be vector bool: %s", name)
 		}
 	case spirv.OpIsNan, spirv.OpIsInf, spirv.OpIsFinite, spirv.OpIsNormal, spirv.OpSignBitSet:
-		if !s.boolSV(res) {
+		if !s.isBoolScalarOrVector(res) {
 			return s.fail(i, "", boolRes, name)
 		}
 		t := s.opType(in, 2)
-		if t == 0 || !s.floatSV(t) {
+		if t == 0 || !s.isFloatScalarOrVector(t) {
 			return s.fail(i, "", "Expected operand to be scalar or vector float: %s", name)
 		}
-		if s.dimOf(res) != s.dimOf(t) {
+		if s.dimension(res) != s.dimension(t) {
 			return s.fail(i, "", "Expected vector sizes of Result Type and the operand to be equal: %s", name)
 		}
 	case spirv.OpFOrdEqual, spirv.OpFUnordEqual, spirv.OpFOrdNotEqual, spirv.OpFUnordNotEqual, spirv.OpFOrdLessThan,
 		spirv.OpFUnordLessThan, spirv.OpFOrdGreaterThan, spirv.OpFUnordGreaterThan, spirv.OpFOrdLessThanEqual,
 		spirv.OpFUnordLessThanEqual, spirv.OpFOrdGreaterThanEqual, spirv.OpFUnordGreaterThanEqual,
 		spirv.OpLessOrGreater, spirv.OpOrdered, spirv.OpUnordered:
-		if !s.boolSV(res) {
+		if !s.isBoolScalarOrVector(res) {
 			return s.fail(i, "", boolRes, name)
 		}
 		l := s.opType(in, 2)
-		if l == 0 || !s.floatSV(l) {
+		if l == 0 || !s.isFloatScalarOrVector(l) {
 			return s.fail(i, "", "Expected operands to be scalar or vector float: %s", name)
 		}
-		if s.dimOf(res) != s.dimOf(l) {
+		if s.dimension(res) != s.dimension(l) {
 			return s.fail(i, "", "Expected vector sizes of Result Type and the operands to be equal: %s", name)
 		}
 		if l != s.opType(in, 3) {
 			return s.fail(i, "", "Expected left and right operands to have the same type: %s", name)
 		}
 	case spirv.OpLogicalEqual, spirv.OpLogicalNotEqual, spirv.OpLogicalOr, spirv.OpLogicalAnd:
-		if !s.boolSV(res) {
+		if !s.isBoolScalarOrVector(res) {
 			return s.fail(i, "", boolRes, name)
 		}
 		if res != s.opType(in, first) || res != s.opType(in, first+1) {
 			return s.fail(i, "", "Expected both operands to be of Result Type: %s", name)
 		}
 	case spirv.OpLogicalNot:
-		if !s.boolSV(res) {
+		if !s.isBoolScalarOrVector(res) {
 			return s.fail(i, "", boolRes, name)
 		}
 		if res != s.opType(in, first) {
@@ -77,20 +77,20 @@ func (s *state) logicalsPass(i int, in *spirv.Instruction) bool {
 		return s.logicalSelect(i, in, first, name)
 	case spirv.OpIEqual, spirv.OpINotEqual, spirv.OpUGreaterThan, spirv.OpUGreaterThanEqual, spirv.OpULessThan,
 		spirv.OpULessThanEqual, spirv.OpSGreaterThan, spirv.OpSGreaterThanEqual, spirv.OpSLessThan, spirv.OpSLessThanEqual:
-		if !s.boolSV(res) {
+		if !s.isBoolScalarOrVector(res) {
 			return s.fail(i, "", boolRes, name)
 		}
 		l, r := s.opType(in, first), s.opType(in, first+1)
 		switch {
-		case l == 0 || !s.intSV(l):
+		case l == 0 || !s.isIntScalarOrVector(l):
 			return s.fail(i, "", "Expected operands to be scalar or vector int: %s", name)
-		case s.dimOf(res) != s.dimOf(l):
+		case s.dimension(res) != s.dimension(l):
 			return s.fail(i, "", "Expected vector sizes of Result Type and the operands to be equal: %s", name)
-		case r == 0 || !s.intSV(r):
+		case r == 0 || !s.isIntScalarOrVector(r):
 			return s.fail(i, "", "Expected operands to be scalar or vector int: %s", name)
-		case s.dimOf(res) != s.dimOf(r):
+		case s.dimension(res) != s.dimension(r):
 			return s.fail(i, "", "Expected vector sizes of Result Type and the operands to be equal: %s", name)
-		case s.widthOf(l) != s.widthOf(r):
+		case s.bitWidth(l) != s.bitWidth(r):
 			return s.fail(i, "", "Expected both operands to have the same component bit width: %s", name)
 		}
 	}
@@ -110,7 +110,7 @@ func (s *state) logicalSelect(i int, in *spirv.Instruction, first int, name stri
 		return s.fail(i, "", "Expected scalar or %s type as Result Type: %s", kind, name)
 	}
 	dim := uint32(1)
-	switch s.tyOp(res) {
+	switch s.typeOp(res) {
 	case spirv.OpTypePointer, spirv.OpTypeUntypedPointerKHR:
 		if s.x.AddressingModel == spirv.AddressingModelLogical && !s.caps.has(spirv.CapabilityVariablePointersStorageBuffer) {
 			return s.fail(i, "", "Using pointers with OpSelect requires capability VariablePointers or VariablePointersStorageBuffer")
@@ -120,9 +120,9 @@ func (s *state) logicalSelect(i int, in *spirv.Instruction, first int, name stri
 			return s.fail(i, "", "Using image/sampler with OpSelect requires capability BindlessTextureNV")
 		}
 	case spirv.OpTypeVector:
-		dim = s.tyWord(res, 3)
+		dim = s.typeWord(res, 3)
 	case spirv.OpTypeVectorIdEXT:
-		dim = s.dimOf(res)
+		dim = s.dimension(res)
 	case spirv.OpTypeBool, spirv.OpTypeInt, spirv.OpTypeFloat:
 	case spirv.OpTypeArray, spirv.OpTypeMatrix, spirv.OpTypeStruct:
 		if !composites {
@@ -132,10 +132,10 @@ func (s *state) logicalSelect(i int, in *spirv.Instruction, first int, name stri
 		return fail()
 	}
 	cond, l, r := s.opType(in, first), s.opType(in, first+1), s.opType(in, first+2)
-	if cond == 0 || !s.boolSV(cond) {
+	if cond == 0 || !s.isBoolScalarOrVector(cond) {
 		return s.fail(i, "", "Expected bool scalar or vector type as condition: %s", name)
 	}
-	if s.dimOf(cond) != dim && (!composites || s.isBoolVec(cond)) {
+	if s.dimension(cond) != dim && (!composites || s.isBoolVector(cond)) {
 		return s.fail(i, "", "Expected vector sizes of Result Type and the condition to be equal: %s", name)
 	}
 	if res != l || res != r {

@@ -54,16 +54,6 @@ func (s *state) shallow(t uint32) uint8 {
 	return v
 }
 
-// sized (arith_util.go) is ContainsSizedIntOrFloatType, cached per type.
-
-// limitedUseType is ContainsLimitedUseIntOrFloatType.
-func (s *state) limitedUseType(t uint32) bool {
-	v := s.sized(t)
-	return (v&sizedInt16 != 0 && !s.caps.has(spirv.CapabilityInt16)) ||
-		(v&sizedInt8 != 0 && !s.caps.has(spirv.CapabilityInt8)) ||
-		(v&sizedFloat16 != 0 && !s.caps.has(spirv.CapabilityFloat16))
-}
-
 // inFunction reports whether instruction i lies in a function.
 func (s *state) inFunction(i int) bool {
 	fs := s.x.Functions
@@ -246,7 +236,7 @@ func (s *state) load(i int, in *spirv.Instruction) bool {
 	if s.memoryAccess(i, in, 4) {
 		return true
 	}
-	if rt := s.typeOf(in.TypeID); s.caps.has(spirv.CapabilityShader) && rt != nil && rt.Kind != spirv.TypePointer && s.limitedUseType(in.TypeID) {
+	if rt := s.typeOf(in.TypeID); s.caps.has(spirv.CapabilityShader) && rt != nil && rt.Kind != spirv.TypePointer && s.limitedUse(in.TypeID) {
 		switch rt.Kind {
 		case spirv.TypeInt, spirv.TypeFloat, spirv.TypeVector, spirv.TypeMatrix:
 		default:
@@ -385,30 +375,6 @@ func memberOffset(es []spirv.DecorationEntry) int64 {
 	return -1
 }
 
-// evalConstInt64 is EvalConstantValInt64 (a 32-bit word is read as
-// int32, whatever the signedness).
-func (s *state) evalConstInt64(id uint32) (int64, bool) {
-	j, ok := s.x.Def(id)
-	if !ok {
-		return 0, false
-	}
-	in := s.m.Inst(j)
-	if !s.isIntScalar(in.TypeID) {
-		return 0, false
-	}
-	switch {
-	case in.Opcode == spirv.OpConstantNull:
-		return 0, true
-	case in.Opcode != spirv.OpConstant:
-		return 0, false
-	case len(in.Words) == 4:
-		return int64(int32(in.Words[3])), true
-	case len(in.Words) == 5:
-		return int64(uint64(in.Words[3]) | uint64(in.Words[4])<<32), true
-	}
-	return 0, false
-}
-
 func isPtrAccessChain(op spirv.Opcode) bool {
 	return op == spirv.OpPtrAccessChain || op == spirv.OpInBoundsPtrAccessChain
 }
@@ -462,7 +428,7 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "Indexes passed to Op%s must be of type integer.", name)
 		}
 		if logical && it.Signed {
-			if v, ok := s.evalConstInt64(w); ok && v < 0 {
+			if v, ok := s.constInt64(w); ok && v < 0 {
 				return s.fail(i, "", "Index at word %d may not have a negative value", k)
 			}
 		}
@@ -473,7 +439,7 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 		case spirv.TypeMatrix, spirv.TypeVector, spirv.TypeCooperativeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray:
 			pointee = s.typeOf(pointee.Elem)
 		case spirv.TypeStruct:
-			v, ok := s.evalConstInt64(w)
+			v, ok := s.constInt64(w)
 			if !ok {
 				return s.fail(i, "", "The <id> passed to Op%s to index %s into a structure must be an OpConstant.", name, s.idName(w))
 			}
@@ -534,7 +500,7 @@ func (s *state) ptrAccessChain(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "Element must be an integer")
 	}
 	d := s.decorations()
-	if v, ok := s.evalConstUint64(in.Words[4]); ok && v != 0 {
+	if v, ok := s.constUint(in.Words[4]); ok && v != 0 {
 		if s.isKind(bt.Elem, spirv.TypeStruct) && (d.has(bt.Elem, spirv.DecorationBlock) || d.has(bt.Elem, spirv.DecorationBufferBlock)) {
 			return s.fail(i, "", "Element must be 0 if the interpretation type is a Block- or BufferBlock-decorated structure")
 		}
@@ -685,30 +651,6 @@ func (s *state) variableRest(i int, in *spirv.Instruction) bool {
 	return false
 }
 
-// containsCoopMat: ContainsType (all types) of a cooperative matrix.
-func (s *state) containsCoopMat(t uint32, depth int) bool {
-	ty := s.typeOf(t)
-	if ty == nil || depth > 64 {
-		return false
-	}
-	if ty.Op == spirv.OpTypeCooperativeMatrixKHR || ty.Op == spirv.OpTypeCooperativeMatrixNV {
-		return true
-	}
-	switch ty.Kind {
-	case spirv.TypeVector, spirv.TypeMatrix, spirv.TypeArray, spirv.TypeRuntimeArray, spirv.TypeImage, spirv.TypeSampledImage:
-		return s.containsCoopMat(ty.Elem, depth+1)
-	case spirv.TypePointer:
-		return !s.fwdPtr[t] && s.containsCoopMat(ty.Elem, depth+1)
-	case spirv.TypeStruct:
-		for _, m := range ty.Members {
-			if s.containsCoopMat(m, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // variableSmallTypes is ValidateVariableShader's 16-bit and 8-bit rules.
 func (s *state) variableSmallTypes(i int, in *spirv.Instruction) bool {
 	pt := s.typeOf(in.TypeID)
@@ -828,7 +770,12 @@ func (s *state) largestScalar(t uint32, depth int) uint32 {
 	case spirv.TypeArray, spirv.TypeVector:
 		return s.largestScalar(ty.Elem, depth+1)
 	}
-	return s.bitWidth(t) / 8
+	// The width of the core component only: pointers, NV matrices and
+	// OpTypeVectorIdEXT count as no scalar here.
+	if c := s.typeOf(s.plainComponentType(t)); c != nil {
+		return c.Width / 8
+	}
+	return 0
 }
 
 // memoryAccess is CheckMemoryAccess for the memory operands at word k
@@ -1020,7 +967,7 @@ func (s *state) copyMemory(i int, in *spirv.Instruction) bool {
 		for k := 0; sub != nil && sub.Kind == spirv.TypePointer && k < 64; k++ {
 			sub = s.typeOf(sub.Elem)
 		}
-		if sub != nil && s.caps.has(spirv.CapabilityShader) && s.limitedUseType(sub.ID) {
+		if sub != nil && s.caps.has(spirv.CapabilityShader) && s.limitedUse(sub.ID) {
 			return s.fail(i, "", "Cannot copy memory of objects containing 8- or 16-bit types")
 		}
 	}

@@ -56,7 +56,7 @@ func (s *state) memorySemantics(i int, in *spirv.Instruction, w int, memScope ui
 	op := in.Opcode
 	name := opName(op)
 	id := in.Words[w]
-	isInt, isConst, v := s.evalInt32(id)
+	isInt, isConst, v := s.evalInt32IfConst(id)
 	vulkan := s.opts.Env.IsVulkan() || s.x.MemoryModel == spirv.MemoryModelVulkan
 	if !isInt {
 		return s.fail(i, "", "%s: expected Memory Semantics to be a 32-bit int", name)
@@ -143,7 +143,7 @@ func (s *state) memorySemantics(i int, in *spirv.Instruction, w int, memScope ui
 			return s.fail(i, s.vuid("VUID-StandaloneSpirv-UnequalMemorySemantics-10875"),
 				"%s Unequal Memory Semantics must not use Release or AcquireRelease memory order", name)
 		}
-		_, _, eq := s.evalInt32(in.Words[5])
+		_, _, eq := s.evalInt32IfConst(in.Words[5])
 		if (v&semSeqCst != 0 && eq&semSeqCst == 0) || (v&semAcquire != 0 && eq&semOrders == 0) {
 			return s.fail(i, s.vuid("VUID-StandaloneSpirv-UnequalMemorySemantics-10876"),
 				"%s Unequal Memory Semantics must not use a stronger memory order than the corresponding Equal Memory Semantics", name)
@@ -164,7 +164,7 @@ func (s *state) memorySemantics(i int, in *spirv.Instruction, w int, memScope ui
 		}
 	}
 	if vulkan && orders > 0 {
-		if mInt, _, mv := s.evalInt32(memScope); mInt && spirv.Scope(mv) == spirv.ScopeInvocation {
+		if mInt, _, mv := s.evalInt32IfConst(memScope); mInt && spirv.Scope(mv) == spirv.ScopeInvocation {
 			return s.fail(i, s.vuid("VUID-StandaloneSpirv-None-04641"),
 				"%s: Vulkan specification requires Memory Semantics to be Relaxed if used with Invocation Memory Scope", name)
 		}

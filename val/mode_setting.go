@@ -177,9 +177,9 @@ func (s *state) entryPoint(i int, in *spirv.Instruction) bool {
 	if ls.Mode == spirv.ExecutionModeLocalSizeId {
 		name = "LocalSizeId"
 		var okx, oky, okz bool
-		x, okx = s.constUint64(ls.Params[0])
-		y, oky = s.constUint64(ls.Params[1])
-		z, okz = s.constUint64(ls.Params[2])
+		x, okx = s.constUint(ls.Params[0])
+		y, oky = s.constUint(ls.Params[1])
+		z, okz = s.constUint(ls.Params[2])
 		if !okx || !oky || !okz {
 			return false
 		}
@@ -254,30 +254,6 @@ func shaderModeRule(model spirv.ExecutionModel, modes []spirv.ExecutionModeEntry
 	return ""
 }
 
-// constUint64 is EvalConstantValUint64 for integer constants: OpConstant
-// and OpConstantNull of an integer type (not specialization constants).
-func (s *state) constUint64(id uint32) (uint64, bool) {
-	c := s.x.Constants[id]
-	if c == nil || c.Spec {
-		return 0, false
-	}
-	if t := s.typeOf(c.Type); t == nil || t.Kind != spirv.TypeInt {
-		return 0, false
-	}
-	switch c.Op {
-	case spirv.OpConstantNull:
-		return 0, true
-	case spirv.OpConstant:
-		switch len(c.Value) {
-		case 1:
-			return uint64(c.Value[0]), true
-		case 2:
-			return uint64(c.Value[0]) | uint64(c.Value[1])<<32, true
-		}
-	}
-	return 0, false
-}
-
 // idModes are the execution modes whose extra operands are ids.
 func isIDMode(m spirv.ExecutionMode) bool {
 	switch m {
@@ -321,7 +297,7 @@ func (s *state) executionMode(i int, in *spirv.Instruction) bool {
 					}
 					continue
 				}
-				isInt, isConst, v := s.evalInt32(id)
+				isInt, isConst, v := s.evalInt32IfConst(id)
 				if !isInt || !isConst {
 					return s.fail(i, "", "The Fast Math Default operand must be a non-specialization constant")
 				}

@@ -9,31 +9,6 @@ import "spvx/spirv"
 // queries, the arithmetic, bitwise and logical group operations with
 // their ClusterSize or Ballot, and OpGroupNonUniformRotateKHR.
 
-func (s *state) isBoolScalar(t uint32) bool { return s.isKind(t, spirv.TypeBool) }
-
-func (s *state) isBoolSV(t uint32) bool {
-	ty := s.typeOf(t)
-	return ty != nil && (ty.Kind == spirv.TypeBool || (ty.Kind == spirv.TypeVector && s.isBoolScalar(ty.Elem)))
-}
-
-func (s *state) isUnsignedIntSV(t uint32) bool {
-	if !s.isIntSV(t) {
-		return false
-	}
-	c := s.typeOf(s.componentType(t))
-	return c != nil && !c.Signed
-}
-
-func (s *state) isUnsignedIntScalar(t uint32) bool {
-	ty := s.typeOf(t)
-	return ty != nil && ty.Kind == spirv.TypeInt && !ty.Signed
-}
-
-func (s *state) isUnsignedIntVec4(t uint32) bool {
-	ty := s.typeOf(t)
-	return ty != nil && ty.Kind == spirv.TypeVector && s.isUnsignedIntScalar(ty.Elem) && ty.Count == 4
-}
-
 func (s *state) nonUniformPass(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
 	op := in.Opcode
@@ -50,31 +25,31 @@ func (s *state) nonUniformPass(i int, in *spirv.Instruction) bool {
 		if !s.isBoolScalar(res) {
 			return s.fail(i, "", "Result must be a boolean scalar type")
 		}
-		if !s.isBoolScalar(s.operandType(in, 3)) {
+		if !s.isBoolScalar(s.opType(in, 3)) {
 			return s.fail(i, "", "Predicate must be a boolean scalar type")
 		}
 	case spirv.OpGroupNonUniformBallot:
-		if !s.isUnsignedIntVec4(res) {
+		if !s.literalVectorOf(res, s.isUintScalar, 4) {
 			return s.fail(i, "", "Result must be a 4-component unsigned integer vector")
 		}
-		if !s.isBoolScalar(s.operandType(in, 3)) {
+		if !s.isBoolScalar(s.opType(in, 3)) {
 			return s.fail(i, "", "Predicate must be a boolean scalar")
 		}
 	case spirv.OpGroupNonUniformInverseBallot, spirv.OpGroupNonUniformBallotBitExtract:
 		if !s.isBoolScalar(res) {
 			return s.fail(i, "", "Result must be a boolean scalar")
 		}
-		if !s.isUnsignedIntVec4(s.operandType(in, 3)) {
+		if !s.literalVectorOf(s.opType(in, 3), s.isUintScalar, 4) {
 			return s.fail(i, "", "Value must be a 4-component unsigned integer vector")
 		}
-		if op == spirv.OpGroupNonUniformBallotBitExtract && !s.isUnsignedIntScalar(s.operandType(in, 4)) {
+		if op == spirv.OpGroupNonUniformBallotBitExtract && !s.isUintScalar(s.opType(in, 4)) {
 			return s.fail(i, "", "Id must be an unsigned integer scalar")
 		}
 	case spirv.OpGroupNonUniformBallotBitCount:
-		if !s.isUnsignedIntScalar(res) {
+		if !s.isUintScalar(res) {
 			return s.fail(i, "", "Expected Result Type to be an unsigned integer type scalar.")
 		}
-		if !s.isUnsignedIntVec4(s.operandType(in, 4)) {
+		if !s.literalVectorOf(s.opType(in, 4), s.isUintScalar, 4) {
 			return s.fail(i, "", "Expected Value to be a vector of four components of integer type scalar")
 		}
 		if s.opts.Env.IsVulkan() && len(in.Words) > 4 {
@@ -86,10 +61,10 @@ func (s *state) nonUniformPass(i int, in *spirv.Instruction) bool {
 			}
 		}
 	case spirv.OpGroupNonUniformBallotFindLSB, spirv.OpGroupNonUniformBallotFindMSB:
-		if !s.isUnsignedIntScalar(res) {
+		if !s.isUintScalar(res) {
 			return s.fail(i, "", "Result must be an unsigned integer scalar")
 		}
-		if !s.isUnsignedIntVec4(s.operandType(in, 3)) {
+		if !s.literalVectorOf(s.opType(in, 3), s.isUintScalar, 4) {
 			return s.fail(i, "", "Value must be a 4-component unsigned integer vector")
 		}
 	case spirv.OpGroupNonUniformRotateKHR:
@@ -98,16 +73,16 @@ func (s *state) nonUniformPass(i int, in *spirv.Instruction) bool {
 		if !s.isBoolScalar(res) {
 			return s.fail(i, "", "Result must be a boolean scalar type")
 		}
-		if v := s.operandType(in, 3); !s.isFloatSV(v) && !s.isIntSV(v) && !s.isBoolSV(v) {
+		if v := s.opType(in, 3); !s.isFloatScalarOrVector(v) && !s.isIntScalarOrVector(v) && !s.scalarOrLiteralVector(v, s.isBoolScalar) {
 			return s.fail(i, "", "Value must be a scalar or vector of integer, floating-point, or boolean type")
 		}
 	case spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor,
 		spirv.OpGroupNonUniformShuffleUp, spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformQuadBroadcast,
 		spirv.OpGroupNonUniformQuadSwap, spirv.OpGroupNonUniformBroadcastFirst:
-		if !s.isFloatSV(res) && !s.isIntSV(res) && !s.isBoolSV(res) {
+		if !s.isFloatScalarOrVector(res) && !s.isIntScalarOrVector(res) && !s.scalarOrLiteralVector(res, s.isBoolScalar) {
 			return s.fail(i, "", "Result must be a scalar or vector of integer, floating-point, or boolean type")
 		}
-		if s.operandType(in, 3) != res {
+		if s.opType(in, 3) != res {
 			return s.fail(i, "", "The type of Value must match the Result type")
 		}
 		if op != spirv.OpGroupNonUniformBroadcastFirst {
@@ -127,23 +102,23 @@ func (s *state) nonUniformArithmetic(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
 	switch in.Opcode {
 	case spirv.OpGroupNonUniformFAdd, spirv.OpGroupNonUniformFMul, spirv.OpGroupNonUniformFMin, spirv.OpGroupNonUniformFMax:
-		if !s.isFloatSV(res) {
+		if !s.isFloatScalarOrVector(res) {
 			return s.fail(i, "", "Result must be a floating-point scalar or vector")
 		}
 	case spirv.OpGroupNonUniformLogicalAnd, spirv.OpGroupNonUniformLogicalOr, spirv.OpGroupNonUniformLogicalXor:
-		if !s.isBoolSV(res) {
+		if !s.scalarOrLiteralVector(res, s.isBoolScalar) {
 			return s.fail(i, "", "Result must be a boolean scalar or vector")
 		}
 	case spirv.OpGroupNonUniformUMin, spirv.OpGroupNonUniformUMax:
-		if !s.isUnsignedIntSV(res) {
+		if !s.scalarOrLiteralVector(res, s.isUintScalar) {
 			return s.fail(i, "", "Result must be an unsigned integer scalar or vector")
 		}
 	default:
-		if !s.isIntSV(res) {
+		if !s.isIntScalarOrVector(res) {
 			return s.fail(i, "", "Result must be an integer scalar or vector")
 		}
 	}
-	if s.operandType(in, 4) != res {
+	if s.opType(in, 4) != res {
 		return s.fail(i, "", "The type of Value must match the Result type")
 	}
 	if len(in.Words) < 5 {
@@ -164,10 +139,10 @@ func (s *state) nonUniformArithmetic(i int, in *spirv.Instruction) bool {
 	}
 	t := s.typeOfValue(in.Words[6])
 	if partitioned {
-		if !s.isIntSV(t) || s.dimension(t) != 4 {
+		if !s.literalVectorOf(t, s.isIntScalar, 4) {
 			return s.fail(i, "", "Ballot must be a 4-component integer vector")
 		}
-	} else if !s.isUnsignedIntScalar(t) {
+	} else if !s.isUintScalar(t) {
 		return s.fail(i, "", "ClusterSize must be an unsigned integer scalar")
 	} else if !isConstantOp(s.idOpcode(in.Words[6])) {
 		return s.fail(i, "", "ClusterSize must be a constant instruction")
@@ -189,7 +164,7 @@ func (s *state) nonUniformIndex(i int, in *spirv.Instruction) bool {
 	case spirv.OpGroupNonUniformQuadSwap:
 		name = "Direction"
 	}
-	if !s.isUnsignedIntScalar(s.operandType(in, 4)) {
+	if !s.isUintScalar(s.opType(in, 4)) {
 		return s.fail(i, "", "%s must be an unsigned integer scalar", name)
 	}
 	mustBeConst := in.Opcode == spirv.OpGroupNonUniformQuadSwap ||
@@ -205,17 +180,17 @@ func (s *state) nonUniformIndex(i int, in *spirv.Instruction) bool {
 // warning for a ClusterSize that is not a power of 2 is not an error.)
 func (s *state) nonUniformRotate(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
-	if !s.isIntSV(res) && !s.isFloatSV(res) && !s.isBoolSV(res) {
+	if !s.isIntScalarOrVector(res) && !s.isFloatScalarOrVector(res) && !s.scalarOrLiteralVector(res, s.isBoolScalar) {
 		return s.fail(i, "", "Expected Result Type to be a scalar or vector of floating-point, integer or boolean type.")
 	}
-	if s.operandType(in, 3) != res {
+	if s.opType(in, 3) != res {
 		return s.fail(i, "", "Result Type must be the same as the type of Value.")
 	}
-	if !s.isUnsignedIntScalar(s.operandType(in, 4)) {
+	if !s.isUintScalar(s.opType(in, 4)) {
 		return s.fail(i, "", "Delta must be a scalar of integer type, whose Signedness operand is 0.")
 	}
 	if len(in.Words) > 6 {
-		if !s.isUnsignedIntScalar(s.operandType(in, 5)) {
+		if !s.isUintScalar(s.opType(in, 5)) {
 			return s.fail(i, "", "ClusterSize must be a scalar of integer type, whose Signedness operand is 0.")
 		}
 		if !isConstantOp(s.idOpcode(in.Words[6])) {

@@ -59,7 +59,7 @@ func (s *state) rayQueryCommand(in *spirv.Instruction) string {
 // rayQueryInitialize checks OpRayQueryInitializeKHR's operands after the
 // Ray Query, in their order.
 func (s *state) rayQueryInitialize(in *spirv.Instruction) string {
-	if s.tyOp(s.opType(in, 1)) != spirv.OpTypeAccelerationStructureKHR {
+	if s.typeOp(s.opType(in, 1)) != spirv.OpTypeAccelerationStructureKHR {
 		return "Expected Acceleration Structure to be of type OpTypeAccelerationStructureKHR"
 	}
 	if !s.isIntN(s.opType(in, 2), 32) {
@@ -205,11 +205,11 @@ func (s *state) rayQueryResult(result int, in *spirv.Instruction) string {
 	t := in.TypeID
 	switch result {
 	case rqBool:
-		if !s.isBoolS(t) {
+		if !s.isBoolScalar(t) {
 			return rqBoolResult
 		}
 	case rqBoolean:
-		if !s.isBoolS(t) {
+		if !s.isBoolScalar(t) {
 			return "expected Result Type to be Boolean scalar type"
 		}
 	case rqFloat:
@@ -265,10 +265,10 @@ func (s *state) rayQueryPointer(in *spirv.Instruction, k int) string {
 	default:
 		return "Ray Query must be a memory object declaration"
 	}
-	if s.tyOp(def.TypeID) != spirv.OpTypePointer {
+	if s.typeOp(def.TypeID) != spirv.OpTypePointer {
 		return "Ray Query must be a pointer"
 	}
-	if s.tyOp(s.tyWord(def.TypeID, 3)) != spirv.OpTypeRayQueryKHR {
+	if s.typeOp(s.typeWord(def.TypeID, 3)) != spirv.OpTypeRayQueryKHR {
 		return "Ray Query must be a pointer to OpTypeRayQueryKHR"
 	}
 	return ""
@@ -294,7 +294,7 @@ func (s *state) transformResult(t uint32) string {
 		return "expected matrix type as Result Type"
 	case cols != 4:
 		return "expected Result Type matrix to have a Column Count of 4"
-	case !s.isFloatScalar(comp) || s.widthOf(t) != 32 || rows != 3:
+	case !s.isFloatScalar(comp) || s.bitWidth(t) != 32 || rows != 3:
 		return "expected Result Type matrix to have a Column Type of 3-component 32-bit float vectors"
 	}
 	return ""
@@ -303,8 +303,8 @@ func (s *state) transformResult(t uint32) string {
 // lssPositionsResult: an array of 2 3-component float vectors (spirv-val
 // checks no width here).
 func (s *state) lssPositionsResult(t uint32, op spirv.Opcode) string {
-	elem := s.compOf(t)
-	if s.tyOp(t) != spirv.OpTypeArray || s.rqArrayLength(t) != 2 || !s.isFloatVec(elem) || s.dimOf(elem) != 3 {
+	elem := s.componentType(t)
+	if s.typeOp(t) != spirv.OpTypeArray || s.rqArrayLength(t) != 2 || !s.isFloatVector(elem) || s.dimension(elem) != 3 {
 		return "Expected 2 element array of 32-bit 3 component float point vector as Result Type: " + opName(op)
 	}
 	return ""
@@ -313,7 +313,7 @@ func (s *state) lssPositionsResult(t uint32, op spirv.Opcode) string {
 // lssRadiiResult: an array of 2 float scalars (of any width, as
 // spirv-val checks it).
 func (s *state) lssRadiiResult(t uint32, op spirv.Opcode) string {
-	if s.tyOp(t) != spirv.OpTypeArray || !s.isFloatScalar(s.compOf(t)) || s.rqArrayLength(t) != 2 {
+	if s.typeOp(t) != spirv.OpTypeArray || !s.isFloatScalar(s.componentType(t)) || s.rqArrayLength(t) != 2 {
 		return "Expected 32-bit floating point scalar as Result Type: " + opName(op)
 	}
 	return ""
@@ -321,9 +321,9 @@ func (s *state) lssRadiiResult(t uint32, op spirv.Opcode) string {
 
 // vertexPositionsResult: an array of 3 3-component 32-bit float vectors.
 func (s *state) vertexPositionsResult(t uint32, op spirv.Opcode) string {
-	elem := s.compOf(t)
-	if s.tyOp(t) != spirv.OpTypeArray || s.rqArrayLength(t) != 3 || !s.isFloatVec(elem) ||
-		s.dimOf(elem) != 3 || s.widthOf(elem) != 32 {
+	elem := s.componentType(t)
+	if s.typeOp(t) != spirv.OpTypeArray || s.rqArrayLength(t) != 3 || !s.isFloatVector(elem) ||
+		s.dimension(elem) != 3 || s.bitWidth(elem) != 32 {
 		return "Expected 3 element array of 32-bit 3 component float point vector as Result Type: " + opName(op)
 	}
 	return ""
@@ -332,27 +332,9 @@ func (s *state) vertexPositionsResult(t uint32, op spirv.Opcode) string {
 // rqArrayLength is validate_ray_query.cpp's GetArrayLength: the low word
 // of an OpConstant length, 0 for any other length (a spec constant).
 func (s *state) rqArrayLength(array uint32) uint32 {
-	j, ok := s.x.Def(s.tyWord(array, 3))
-	if !ok {
+	c, ok := s.intConstant(s.typeWord(array, 3))
+	if !ok || c.spec || c.null {
 		return 0
 	}
-	c := s.m.Inst(j)
-	if c.Opcode != spirv.OpConstant || len(c.Words) < 4 {
-		return 0
-	}
-	return c.Words[3]
-}
-
-// isIntN and isFloatN are IsIntScalarType(t, n) and IsFloatScalarType(t, n).
-func (s *state) isIntN(t, n uint32) bool {
-	return s.isIntScalar(t) && s.typeOf(t).Width == n
-}
-
-func (s *state) isFloatN(t, n uint32) bool {
-	return s.isFloatScalar(t) && s.typeOf(t).Width == n
-}
-
-// isFloatVecN: a float vector of n components of 32 bits.
-func (s *state) isFloatVecN(t, n uint32) bool {
-	return s.isFloatVec(t) && s.dimOf(t) == n && s.widthOf(t) == 32
+	return uint32(c.val)
 }

@@ -11,32 +11,6 @@ import "spvx/spirv"
 // execution-model limitations of the function (see
 // execution_limitations.go) and judged once the call graph is known.
 
-// evalInt32 is EvalInt32IfConst: whether id's type is a 32-bit integer
-// scalar, whether id is a (non-specialization) constant, and its value.
-func (s *state) evalInt32(id uint32) (isInt32, isConst bool, v uint32) {
-	j, ok := s.x.Def(id)
-	if !ok {
-		return false, false, 0
-	}
-	in := s.m.Inst(j)
-	t := s.typeOf(in.TypeID)
-	if in.TypeID == 0 || t == nil || t.Op != spirv.OpTypeInt || t.Width != 32 {
-		return false, false, 0
-	}
-	switch in.Opcode {
-	case spirv.OpConstantNull:
-		return true, true, 0
-	case spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse, spirv.OpSpecConstant,
-		spirv.OpSpecConstantComposite, spirv.OpSpecConstantCompositeReplicateEXT,
-		spirv.OpSpecConstantDataKHR, spirv.OpSpecConstantOp, spirv.OpSpecConstantStringAMDX:
-		return true, false, 0
-	}
-	if !isConstantOp(in.Opcode) || len(in.Words) < 4 {
-		return true, false, 0
-	}
-	return true, true, in.Words[3]
-}
-
 // idOpcode is GetIdOpcode: the opcode defining id, 0 (OpNop) if none.
 func (s *state) idOpcode(id uint32) spirv.Opcode {
 	if j, ok := s.x.Def(id); ok {
@@ -70,7 +44,7 @@ func isNonUniformGroupOp(op spirv.Opcode) bool {
 
 // validateScope is ValidateScope, the checks every scope operand gets.
 func (s *state) validateScope(i int, in *spirv.Instruction, scope uint32) bool {
-	isInt, isConst, v := s.evalInt32(scope)
+	isInt, isConst, v := s.evalInt32IfConst(scope)
 	if !isInt {
 		return s.fail(i, "", "%s: expected scope to be a 32-bit int", opName(in.Opcode))
 	}
@@ -100,7 +74,7 @@ func (s *state) executionScope(i int, in *spirv.Instruction, scope uint32) bool 
 	if s.validateScope(i, in, scope) {
 		return true
 	}
-	_, isConst, v := s.evalInt32(scope)
+	_, isConst, v := s.evalInt32IfConst(scope)
 	if !isConst {
 		return false
 	}
@@ -142,7 +116,7 @@ func (s *state) memoryScope(i int, in *spirv.Instruction, scope uint32) bool {
 	if s.validateScope(i, in, scope) {
 		return true
 	}
-	_, isConst, v := s.evalInt32(scope)
+	_, isConst, v := s.evalInt32IfConst(scope)
 	if !isConst {
 		return false
 	}

@@ -48,7 +48,7 @@ func (s *state) smallTypeUses() bool {
 				continue
 			}
 			t := m.Inst(d).TypeID
-			if t == 0 || s.isPtrType(t) || !s.limitedUse(t) {
+			if t == 0 || s.isPointerType(t) || !s.limitedUse(t) {
 				continue
 			}
 			bestDef, bestUser = d, j

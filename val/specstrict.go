@@ -44,7 +44,7 @@ func (s *state) specStrictPass(i int, in *spirv.Instruction) bool {
 			t := s.m.Inst(j)
 			switch t.Opcode {
 			case spirv.OpFConvert, spirv.OpConvertSToF, spirv.OpConvertUToF:
-				ok = s.isFP8Scalar(s.componentType(t.TypeID))
+				ok = s.isFP8Scalar(s.plainComponentType(t.TypeID))
 			}
 		}
 		if !ok {

@@ -372,12 +372,10 @@ func (s *state) typeArray(i int, in *spirv.Instruction, name string) bool {
 	if len(c.Words) < 2 || lt == nil || lt.Kind != spirv.TypeInt {
 		return s.fail(i, "", "OpTypeArray Length <id> %s is not a constant integer type.", s.idName(length))
 	}
-	if k := s.x.Constants[length]; k != nil && k.Op == spirv.OpConstant && len(k.Value) > 0 {
-		v := int64(k.Value[0])
-		if len(k.Value) > 1 {
-			v |= int64(k.Value[1]) << 32
-		} else if lt.Signed && lt.Width == 32 {
-			v = int64(int32(k.Value[0]))
+	if k, ok := s.intConstant(length); ok && !k.spec && !k.null {
+		v := int64(k.val)
+		if k.words == 1 && lt.Signed && lt.Width == 32 {
+			v = int64(int32(k.val))
 		}
 		if lt.Width < 32 && lt.Signed && lt.Width > 0 {
 			shift := 64 - lt.Width

@@ -89,11 +89,11 @@ type state struct {
 	fnTypeBadUse map[uint32]int   // mutable: see badFunctionTypeUse
 	blockNest    map[uint32]bool  // mutable: see nestsBlock
 	badFnUse     map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
-	sizedCache   map[uint32]uint8 // mutable: per-type cache, see sized (arith_util.go)
+	sizedCache   map[uint32]uint8 // mutable: per-type cache, see sized (type_contains.go)
 	sampled      *sharedSampled   // built once on the first OpSampledImage and shared by the forks (image.go)
 	limits       []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
 	modes        *modeInfo        // mutable: built on first use by the mode-setting pass (module-level instructions only)
-	smallCache   map[uint32]uint8 // mutable: per-type cache of misc.go's smallTypes
+	smallCache   map[uint32]uint8 // mutable: per-type cache of smallTypes (type_contains.go)
 	calls        *callGraph       // mutable: built on first use by the module-level passes (execution_limitations.go)
 
 	// Decorations, memory and block layout.
