@@ -218,29 +218,27 @@ func compOffset(t *tinfo, idx []uint32) (int32, *tinfo, error) {
 
 // execComposite runs shuffles, dynamic vector element access and OpTranspose.
 func (sg *subgroup) execComposite(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opShuffle:
 		m := sg.p.shuffles[in.aux]
 		for c := int32(0); c < n; c++ {
-			d := col(in.dst + c)
+			d := sg.col(in.dst + c)
 			if m[c] < 0 {
 				for _, l := range lanes {
 					d[l] = 0
 				}
 				continue
 			}
-			a := col(m[c])
+			a := sg.col(m[c])
 			for _, l := range lanes {
 				d[l] = a[l]
 			}
 		}
 	case opExtractDyn:
-		d, ix := col(in.dst), col(in.b)
+		d, ix := sg.col(in.dst), sg.col(in.b)
 		for _, l := range lanes {
 			i := ix[l]
 			if i < uint64(n) {
@@ -253,9 +251,9 @@ func (sg *subgroup) execComposite(in *inst, lanes []int32) *Fault {
 			}
 		}
 	case opInsertDyn:
-		ix, v := col(in.c), col(in.b)
+		ix, v := sg.col(in.c), sg.col(in.b)
 		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
+			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			for _, l := range lanes {
 				if ix[l] == uint64(c) {
 					d[l] = v[l]
@@ -268,7 +266,7 @@ func (sg *subgroup) execComposite(in *inst, lanes []int32) *Fault {
 		rows, cols := int32(in.imm&0xFF), int32(in.imm>>8&0xFF)
 		for i := int32(0); i < cols; i++ {
 			for j := int32(0); j < rows; j++ {
-				d, a := col(in.dst+j*cols+i), col(in.a+i*rows+j)
+				d, a := sg.col(in.dst+j*cols+i), sg.col(in.a+i*rows+j)
 				for _, l := range lanes {
 					d[l] = a[l]
 				}

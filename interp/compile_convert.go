@@ -133,10 +133,8 @@ func compWidth(s scalar, ptrBytes uint32) int {
 
 // execConvert runs conversions and bitcasts.
 func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opConv:
@@ -144,7 +142,7 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 		if in.c > 0 {
 			tab := sg.p.convTabs[in.c-1]
 			for c := int32(0); c < n; c++ {
-				d, a := col(in.dst+c), col(in.a+c)
+				d, a := sg.col(in.dst+c), sg.col(in.a+c)
 				for _, l := range lanes {
 					if x := a[l]; x < uint64(len(tab)) {
 						d[l] = tab[x]
@@ -156,7 +154,7 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 			break
 		}
 		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
+			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			for _, l := range lanes {
 				d[l] = convert(in.aux, a[l], in.sc2, in.sc, mode, sat)
 			}
@@ -165,7 +163,7 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 		wd, ws, na := int(in.sc.width), int(in.sc2.width), int(in.aux)
 		if wd == ws {
 			for c := int32(0); c < n; c++ {
-				d, a := col(in.dst+c), col(in.a+c)
+				d, a := sg.col(in.dst+c), sg.col(in.a+c)
 				for _, l := range lanes {
 					d[l] = a[l]
 				}
@@ -187,9 +185,9 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 		}
 	case opBitcastExtract:
 		wr, wb := uint64(in.sc.width), uint64(in.sc2.width)
-		offs := col(in.b)
+		offs := sg.col(in.b)
 		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
+			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			for _, l := range lanes {
 				off := offs[l]
 				if off > wb || off+wr > wb {

@@ -664,13 +664,9 @@ func (c *compiler) lazyInputs() {
 
 // execPointer runs OpArrayLength, sized memory copies, pointer comparison and difference and the generic-pointer casts.
 func (sg *subgroup) execPointer(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	switch in.op {
 	case opArrayLength:
-		d, a := col(in.dst), col(in.a)
+		d, a := sg.col(in.dst), sg.col(in.a)
 		for _, l := range lanes {
 			m, off, f := sg.deref(a[l], 0, l)
 			if f != nil {
@@ -684,7 +680,7 @@ func (sg *subgroup) execPointer(in *inst, lanes []int32) *Fault {
 			d[l] = uint64((len(m) - start) / int(in.aux))
 		}
 	case opCopyMemSized:
-		dp, sp, sz := col(in.a), col(in.b), col(in.c)
+		dp, sp, sz := sg.col(in.a), sg.col(in.b), sg.col(in.c)
 		for _, l := range lanes {
 			size := sz[l]
 			if size > 1<<31 {
@@ -706,17 +702,17 @@ func (sg *subgroup) execPointer(in *inst, lanes []int32) *Fault {
 			}
 		}
 	case opPtrCmp:
-		d, a, b := col(in.dst), col(in.a), col(in.b)
+		d, a, b := sg.col(in.dst), sg.col(in.a), sg.col(in.b)
 		for _, l := range lanes {
 			d[l] = b2u(a[l] == b[l]) ^ in.imm
 		}
 	case opPtrDiff:
-		d, a, b := col(in.dst), col(in.a), col(in.b)
+		d, a, b := sg.col(in.dst), sg.col(in.a), sg.col(in.b)
 		for _, l := range lanes {
 			d[l] = uint64((int64(a[l])-int64(b[l]))/int64(in.imm)) & in.sc.mask()
 		}
 	case opGenericCast:
-		d, a := col(in.dst), col(in.a)
+		d, a := sg.col(in.dst), sg.col(in.a)
 		shift := sg.p.ptrShift
 		for _, l := range lanes {
 			p := a[l]
