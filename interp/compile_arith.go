@@ -197,25 +197,11 @@ func (c *compiler) compileLogical(q *cinst) (bool, error) {
 		c.emit(inst{op: opAnyAll, dst: d, a: a, n: int32(at.ncomp), imm: all})
 		return true, nil
 	case spirv.OpSelect:
-		if err := q.need(3); err != nil {
-			return true, err
-		}
-		d, rt, err := q.res()
+		v, err := q.decode(3, 3)
 		if err != nil {
 			return true, err
 		}
-		cs, ct, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
-		a, at, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
-		b, bt, err := c.val(ops[2])
-		if err != nil {
-			return true, err
-		}
+		d, rt, cs, ct, a, at, b, bt := v.d, v.rt, v.a, v.at, v.b, v.bt, v.c, v.ct
 		if at.ncomp != rt.ncomp || bt.ncomp != rt.ncomp || (ct.ncomp != 1 && ct.ncomp != rt.ncomp) || ct.sc.kind != skBool {
 			return true, fmt.Errorf("OpSelect: operand types do not match")
 		}

@@ -75,21 +75,11 @@ func (c *compiler) compileComposite(q *cinst) (bool, error) {
 		c.emit(inst{op: opCopy, dst: d, a: a + off, n: int32(rt.ncomp)})
 		return true, nil
 	case spirv.OpCompositeInsert:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		d, rt, err := q.res()
+		v, err := q.decode(2, 2)
 		if err != nil {
 			return true, err
 		}
-		o, ot, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
-		a, at, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
+		d, rt, o, ot, a, at := v.d, v.rt, v.a, v.at, v.b, v.bt
 		if at.ncomp != rt.ncomp {
 			return true, fmt.Errorf("OpCompositeInsert: composite and result types differ")
 		}
@@ -141,25 +131,11 @@ func (c *compiler) compileComposite(q *cinst) (bool, error) {
 		c.emit(inst{op: opExtractDyn, dst: d, a: a, b: b, n: int32(at.ncomp), sc2: bt.sc})
 		return true, nil
 	case spirv.OpVectorInsertDynamic:
-		if err := q.need(3); err != nil {
-			return true, err
-		}
-		d, rt, err := q.res()
+		v, err := q.decode(3, 3)
 		if err != nil {
 			return true, err
 		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
-		b, bt, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
-		x, xt, err := c.val(ops[2])
-		if err != nil {
-			return true, err
-		}
+		d, rt, a, at, b, bt, x, xt := v.d, v.rt, v.a, v.at, v.b, v.bt, v.c, v.ct
 		if at.ncomp != rt.ncomp || bt.ncomp != 1 || xt.ncomp != 1 || xt.sc.kind != skInt {
 			return true, fmt.Errorf("OpVectorInsertDynamic: bad operands")
 		}

@@ -21,13 +21,11 @@ func (c *compiler) compileControl(q *cinst) (bool, error) {
 		c.emit(inst{op: opBranch, aux: e})
 		return true, nil
 	case spirv.OpBranchConditional:
-		if err := q.need(3); err != nil {
-			return true, err
-		}
-		cs, ct, err := c.val(ops[0])
+		v, err := q.decodeArgs(3, 1)
 		if err != nil {
 			return true, err
 		}
+		cs, ct := v.a, v.at
 		if ct.ncomp != 1 || ct.sc.kind != skBool {
 			return true, fmt.Errorf("OpBranchConditional: condition is not a bool")
 		}
@@ -45,13 +43,11 @@ func (c *compiler) compileControl(q *cinst) (bool, error) {
 		c.emit(inst{op: opBranchCond, a: cs, aux: e1})
 		return true, nil
 	case spirv.OpSwitch:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		s, st, err := c.val(ops[0])
+		v, err := q.decodeArgs(2, 1)
 		if err != nil {
 			return true, err
 		}
+		s, st := v.a, v.at
 		if st.ncomp != 1 || st.sc.kind != skInt {
 			return true, fmt.Errorf("OpSwitch: selector is not an integer scalar")
 		}
@@ -82,13 +78,11 @@ func (c *compiler) compileControl(q *cinst) (bool, error) {
 		c.emit(inst{op: opReturn})
 		return true, nil
 	case spirv.OpReturnValue:
-		if err := q.need(1); err != nil {
-			return true, err
-		}
-		a, at, err := c.val(ops[0])
+		v, err := q.decodeArgs(1, 1)
 		if err != nil {
 			return true, err
 		}
+		a, at := v.a, v.at
 		if int32(at.ncomp) != c.curFn.retN {
 			return true, fmt.Errorf("OpReturnValue: value does not match the function's return type")
 		}

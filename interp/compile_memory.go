@@ -71,17 +71,11 @@ func (c *compiler) compileLoadStore(q *cinst) (bool, error) {
 		c.emit(ld)
 		return true, nil
 	case spirv.OpStore:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		a, pt, err := c.val(ops[0])
+		v, err := q.decodeArgs(2, 2)
 		if err != nil {
 			return true, err
 		}
-		b, vt, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
+		a, pt, b, vt := v.a, v.at, v.b, v.bt
 		if c.ssa != nil {
 			if k, ok := c.ssa.vars[ops[0]]; ok {
 				if c.ssa.n[k] != int32(vt.ncomp) {
@@ -122,17 +116,11 @@ func (c *compiler) compilePointerOps(q *cinst) (bool, error) {
 	opc, ops := q.opc, q.ops
 	switch opc {
 	case spirv.OpArrayLength:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		d, _, err := q.res()
+		v, err := q.decode(2, 1)
 		if err != nil {
 			return true, err
 		}
-		a, _, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
+		d, a := v.d, v.a
 		pi := c.ptrs[ops[0]]
 		if pi == nil || pi.pointee.kind != spirv.TypeStruct || int(ops[1]) >= len(pi.pointee.members) {
 			return true, fmt.Errorf("OpArrayLength: the pointer is not to a struct with that member")
@@ -148,17 +136,11 @@ func (c *compiler) compilePointerOps(q *cinst) (bool, error) {
 		c.emit(inst{op: opArrayLength, dst: d, a: a, n: 1, imm: uint64(st.moff[ops[1]]), aux: int32(mt.stride)})
 		return true, nil
 	case spirv.OpCopyMemory:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		a, at, err := c.val(ops[0])
+		v, err := q.decodeArgs(2, 2)
 		if err != nil {
 			return true, err
 		}
-		b, bt, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
+		a, at, b, bt := v.a, v.at, v.b, v.bt
 		ti, si := c.ptrs[ops[0]], c.ptrs[ops[1]]
 		if ti == nil || si == nil || at.kind != spirv.TypePointer || bt.kind != spirv.TypePointer {
 			return true, fmt.Errorf("OpCopyMemory: operands are not pointers")
@@ -182,21 +164,11 @@ func (c *compiler) compilePointerOps(q *cinst) (bool, error) {
 		c.emit(inst{op: opStore, a: a, b: tmp, n: n, aux: k - 1})
 		return true, nil
 	case spirv.OpCopyMemorySized:
-		if err := q.need(3); err != nil {
-			return true, err
-		}
-		a, _, err := c.val(ops[0])
+		v, err := q.decodeArgs(3, 3)
 		if err != nil {
 			return true, err
 		}
-		b, _, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
-		s, st, err := c.val(ops[2])
-		if err != nil {
-			return true, err
-		}
+		a, b, s, st := v.a, v.b, v.c, v.ct
 		if st.ncomp != 1 || st.sc.kind != skInt {
 			return true, fmt.Errorf("OpCopyMemorySized: size is not an integer")
 		}
@@ -215,21 +187,11 @@ func (c *compiler) compilePointerOps(q *cinst) (bool, error) {
 		c.emit(inst{op: opPtrCmp, dst: d, a: a, b: b, n: int32(rt.ncomp), imm: ne})
 		return true, nil
 	case spirv.OpPtrDiff:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		d, rt, err := q.res()
+		v, err := q.decode(2, 2)
 		if err != nil {
 			return true, err
 		}
-		a, _, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
-		b, _, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
+		d, rt, a, b := v.d, v.rt, v.a, v.b
 		pi := c.ptrs[ops[0]]
 		if pi == nil {
 			return true, fmt.Errorf("OpPtrDiff: not a pointer")
