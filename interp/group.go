@@ -381,14 +381,13 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 
 // reduce runs reductions and scans (plain, clustered, partitioned).
 func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
 	s := in.sc
 	id := identityOf(g.red, s)
 	tmp := sg.gscratch
 	for c := int32(0); c < in.n; c++ {
-		a := r[(in.a+c)*R : (in.a+c)*R+S]
+		a := sg.col(in.a + c)
 		switch g.groupOp {
 		case spirv.GroupOperationReduce:
 			acc := id
@@ -456,7 +455,7 @@ func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 				tmp[l] = acc
 			}
 		}
-		d := r[(in.dst+c)*R : (in.dst+c)*R+S]
+		d := sg.col(in.dst + c)
 		for _, l := range lanes {
 			d[l] = tmp[l]
 		}
