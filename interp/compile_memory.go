@@ -345,22 +345,15 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 	}
 	idx := ops[1:]
 	var ch chain
-	t, ml, vs := pi.pointee, pi.ml, pi.vs
-	if err := c.layout(t); err != nil {
+	w := chainWalk{t: pi.pointee, ml: pi.ml, vs: pi.vs}
+	if err := c.layout(w.t); err != nil {
 		return err
 	}
 	if opc == spirv.OpPtrAccessChain || opc == spirv.OpInBoundsPtrAccessChain {
 		if len(idx) < 1 {
 			return errOps(opc)
 		}
-		stride := int64(bt.ptrStride)
-		if stride == 0 || c.implicitLayout(bt.storage) {
-			// Storage without an explicit layout ignores the pointer's
-			// ArrayStride (the CTS's ptr_access_chain/workgroup_bad_stride
-			// gives a wrong one on purpose): elements are laid out naturally.
-			stride = int64(alignUp(t.size, t.align))
-		}
-		if err := c.addStep(&ch, idx[0], stride, 0); err != nil {
+		if err := c.addStep(&ch, idx[0], c.elementStride(bt, w.t), 0); err != nil {
 			return err
 		}
 		idx = idx[1:]
@@ -369,66 +362,13 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 		if len(idx) < 1 {
 			return fmt.Errorf("%s: a descriptor array must be indexed", opc)
 		}
-		ch.desc, ch.descN, ch.descIdx = true, pi.descN, -1
-		if v, ok := c.constScalar(idx[0]); ok {
-			ch.descC = v
-		} else {
-			s, it, err := c.val(idx[0])
-			if err != nil {
-				return err
-			}
-			if it.ncomp != 1 || it.sc.kind != skInt {
-				return fmt.Errorf("%s: index is not an integer", opc)
-			}
-			ch.descIdx, ch.descW = s, it.sc.width
+		if err := c.descIndex(opc, &ch, pi, idx[0]); err != nil {
+			return err
 		}
 		idx = idx[1:]
 	}
 	for _, ix := range idx {
-		switch t.kind {
-		case spirv.TypeStruct:
-			v, ok := c.constScalar(ix)
-			if !ok || v >= uint64(len(t.members)) {
-				return fmt.Errorf("%s: struct index %%%d is not a constant in range", opc, ix)
-			}
-			ch.constOff += int64(t.moff[v])
-			ml = t.mlay[v]
-			t = t.members[v]
-		case spirv.TypeArray, spirv.TypeRuntimeArray:
-			if err := c.addStep(&ch, ix, int64(t.stride), uint64(t.count)); err != nil {
-				return err
-			}
-			t = t.elem
-		case spirv.TypeVector:
-			es := int64(t.elem.size)
-			if vs != 0 {
-				es = int64(vs)
-			}
-			if err := c.addStep(&ch, ix, es, uint64(t.vec)); err != nil {
-				return err
-			}
-			t, vs = t.elem, 0
-		case spirv.TypeMatrix:
-			cs, es := int64(t.stride), int64(t.elem.elem.size)
-			if ml.stride != 0 {
-				cs = int64(ml.stride)
-			}
-			if ml.rowMajor {
-				if err := c.addStep(&ch, ix, es, uint64(t.cols)); err != nil {
-					return err
-				}
-				vs = uint32(cs)
-			} else {
-				if err := c.addStep(&ch, ix, cs, uint64(t.cols)); err != nil {
-					return err
-				}
-				vs = 0
-			}
-			t, ml = t.elem, matLay{}
-		default:
-			return fmt.Errorf("%s: indexing into a non-composite type", opc)
-		}
-		if err := c.layout(t); err != nil {
+		if err := c.indexStep(opc, &ch, &w, ix); err != nil {
 			return err
 		}
 	}
@@ -436,10 +376,118 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 	if err != nil {
 		return err
 	}
-	if rpe.ncomp != t.ncomp && t.kind != spirv.TypeRuntimeArray {
+	if rpe.ncomp != w.t.ncomp && w.t.kind != spirv.TypeRuntimeArray {
 		return fmt.Errorf("%s: result type does not match the indexed type", opc)
 	}
-	c.ptrs[result] = &ptrInfo{pointee: t, ml: ml, vs: vs, storage: rt.storage}
+	c.ptrs[result] = &ptrInfo{pointee: w.t, ml: w.ml, vs: w.vs, storage: rt.storage}
+	c.emitChain(&ch, result, base, d)
+	return nil
+}
+
+// elementStride is the stride of OpPtrAccessChain's element index over a
+// pointer of type bt to elements of type t.
+func (c *compiler) elementStride(bt, t *tinfo) int64 {
+	stride := int64(bt.ptrStride)
+	if stride == 0 || c.implicitLayout(bt.storage) {
+		// Storage without an explicit layout ignores the pointer's
+		// ArrayStride (the CTS's ptr_access_chain/workgroup_bad_stride
+		// gives a wrong one on purpose): elements are laid out naturally.
+		stride = int64(alignUp(t.size, t.align))
+	}
+	return stride
+}
+
+// descIndex sets the descriptor index of a chain into a descriptor array:
+// a constant, or the slot of a run-time index.
+func (c *compiler) descIndex(opc spirv.Opcode, ch *chain, pi *ptrInfo, ix uint32) error {
+	ch.desc, ch.descN, ch.descIdx = true, pi.descN, -1
+	if v, ok := c.constScalar(ix); ok {
+		ch.descC = v
+		return nil
+	}
+	s, it, err := c.val(ix)
+	if err != nil {
+		return err
+	}
+	if it.ncomp != 1 || it.sc.kind != skInt {
+		return fmt.Errorf("%s: index is not an integer", opc)
+	}
+	ch.descIdx, ch.descW = s, it.sc.width
+	return nil
+}
+
+// chainWalk is where an access chain has got to: the indexed type, the
+// matrix layout that applies to it and, for a column of a row-major
+// matrix, the stride between its components (0: natural).
+type chainWalk struct {
+	t  *tinfo
+	ml matLay
+	vs uint32
+}
+
+// indexStep indexes w's type with ix, adding the offset or step to ch.
+func (c *compiler) indexStep(opc spirv.Opcode, ch *chain, w *chainWalk, ix uint32) error {
+	t := w.t
+	switch t.kind {
+	case spirv.TypeStruct:
+		v, ok := c.constScalar(ix)
+		if !ok || v >= uint64(len(t.members)) {
+			return fmt.Errorf("%s: struct index %%%d is not a constant in range", opc, ix)
+		}
+		ch.constOff += int64(t.moff[v])
+		w.ml = t.mlay[v]
+		w.t = t.members[v]
+	case spirv.TypeArray, spirv.TypeRuntimeArray:
+		if err := c.addStep(ch, ix, int64(t.stride), uint64(t.count)); err != nil {
+			return err
+		}
+		w.t = t.elem
+	case spirv.TypeVector:
+		es := int64(t.elem.size)
+		if w.vs != 0 {
+			es = int64(w.vs)
+		}
+		if err := c.addStep(ch, ix, es, uint64(t.vec)); err != nil {
+			return err
+		}
+		w.t, w.vs = t.elem, 0
+	case spirv.TypeMatrix:
+		if err := c.matrixStep(ch, w, ix); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("%s: indexing into a non-composite type", opc)
+	}
+	return c.layout(w.t)
+}
+
+// matrixStep indexes a matrix's columns: in a row-major layout a column's
+// components lie a matrix stride apart.
+func (c *compiler) matrixStep(ch *chain, w *chainWalk, ix uint32) error {
+	t, ml := w.t, w.ml
+	cs, es := int64(t.stride), int64(t.elem.elem.size)
+	if ml.stride != 0 {
+		cs = int64(ml.stride)
+	}
+	if ml.rowMajor {
+		if err := c.addStep(ch, ix, es, uint64(t.cols)); err != nil {
+			return err
+		}
+		w.vs = uint32(cs)
+	} else {
+		if err := c.addStep(ch, ix, cs, uint64(t.cols)); err != nil {
+			return err
+		}
+		w.vs = 0
+	}
+	w.t, w.ml = t.elem, matLay{}
+	return nil
+}
+
+// emitChain compiles the finished chain ch from base into slot d: folded
+// where the base is known at compile time and no index varies, fused
+// into the loads and stores when those are its only uses, or an opChain.
+func (c *compiler) emitChain(ch *chain, result uint32, base, d int32) {
 	if fp, ok := c.fixed[base]; ok && !ch.desc && len(ch.steps) == 0 {
 		// A constant offset from a pointer known at compile time: fold it
 		// (what opChain would compute, for every lane).
@@ -452,26 +500,25 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 			}
 			c.cv[d] = np
 			c.fixed[d] = fixedPtr{}
-			return nil
+			return
 		}
 		if ch.constOff >= 0 && ch.constOff < int64(fp.size) {
 			// inside the lane's own variable: another per-lane pointer
 			off := fp.off + uint32(ch.constOff)
 			c.p.lanePtrs = append(c.p.lanePtrs, lanePtr{slot: d, off: off})
 			c.fixed[d] = fixedPtr{lane: true, off: off, size: fp.size - uint32(ch.constOff), input: fp.input}
-			return nil
+			return
 		}
 	}
 	ch.src = int32(c.instIdx)
-	c.p.chains = append(c.p.chains, ch)
+	c.p.chains = append(c.p.chains, *ch)
 	if _, isConst := c.x.Constants[result]; !isConst && !ch.desc && len(ch.steps) > 0 && c.memOnly[result] {
 		// only loaded and stored through: each access computes the address
 		fp, isFixed := c.fixed[base]
 		c.fused[result] = fusedRef{base: base, chain: int32(len(c.p.chains) - 1), slot: d, uni: isFixed && !fp.lane}
-		return nil
+		return
 	}
 	c.emit(inst{op: opChain, dst: d, a: base, n: 1, aux: int32(len(c.p.chains) - 1)})
-	return nil
 }
 
 func (c *compiler) addStep(ch *chain, ix uint32, stride int64, count uint64) error {
