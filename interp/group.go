@@ -379,6 +379,15 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 	return nil
 }
 
+// setLanes copies the given lanes of vals (the scratch column a group
+// operation filled) into slot s.
+func (sg *subgroup) setLanes(s int32, vals []uint64, lanes []int32) {
+	d := sg.col(s)
+	for _, l := range lanes {
+		d[l] = vals[l]
+	}
+}
+
 // reduce runs reductions and scans (plain, clustered, partitioned).
 func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 	R := int32(sg.R)
@@ -455,10 +464,7 @@ func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 				tmp[l] = acc
 			}
 		}
-		d := sg.col(in.dst + c)
-		for _, l := range lanes {
-			d[l] = tmp[l]
-		}
+		sg.setLanes(in.dst+c, tmp, lanes)
 	}
 	return nil
 }
@@ -598,10 +604,7 @@ func (sg *subgroup) groupShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
 					tmp[l] = a[src[l]]
 				}
 			}
-			d := sg.col(in.dst + c)
-			for _, l := range lanes {
-				d[l] = tmp[l]
-			}
+			sg.setLanes(in.dst+c, tmp, lanes)
 		}
 	}
 	return nil
@@ -643,10 +646,7 @@ func (sg *subgroup) groupIntelShuffle(in *inst, g *groupInfo, lanes []int32) *Fa
 					}
 				}
 			}
-			d := sg.col(in.dst + c)
-			for _, l := range lanes {
-				d[l] = tmp[l]
-			}
+			sg.setLanes(in.dst+c, tmp, lanes)
 		}
 	}
 	return nil
