@@ -36,11 +36,9 @@ func (c *compiler) function(fid uint32) error {
 		fn.params = append(fn.params, s)
 		fn.paramN = append(fn.paramN, int32(t.ncomp))
 		if t.kind == spirv.TypePointer {
-			pe, err := c.typ(t.pointeeID)
-			if err != nil {
+			if err := c.notePtr(pid, t); err != nil {
 				return err
 			}
-			c.ptrs[pid] = &ptrInfo{pointee: pe, storage: t.storage}
 		}
 	}
 	// The block structure (spirv.NewCFG): branch targets, with OpSwitch
@@ -117,11 +115,9 @@ func (c *compiler) function(fid uint32) error {
 					}
 				}
 				if c.ptrs[in.ResultID] == nil {
-					pe, err := c.typ(t.pointeeID)
-					if err != nil {
+					if err := c.notePtr(in.ResultID, t); err != nil {
 						return err
 					}
-					c.ptrs[in.ResultID] = &ptrInfo{pointee: pe, storage: t.storage}
 				}
 			}
 		}

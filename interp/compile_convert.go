@@ -42,11 +42,9 @@ func (c *compiler) compileConvert(q *cinst) (bool, error) {
 			}
 		}
 		if opc == spirv.OpConvertUToPtr {
-			pe, err := c.typ(rt.pointeeID)
-			if err != nil {
+			if err := c.notePtr(result, rt); err != nil {
 				return true, err
 			}
-			c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 		}
 		sc := rt.sc
 		if opc == spirv.OpConvertPtrToU {
@@ -63,12 +61,11 @@ func (c *compiler) compileConvert(q *cinst) (bool, error) {
 			return true, err
 		}
 		d, a, rt := v.d, v.a, v.rt
-		pe, err := c.typ(rt.pointeeID)
+		pi, err := c.ptrOf(rt)
 		if err != nil {
 			return true, err
 		}
-		pi := &ptrInfo{pointee: pe, storage: rt.storage}
-		if src := c.ptrs[ops[0]]; src != nil && src.pointee == pe {
+		if src := c.ptrs[ops[0]]; src != nil && src.pointee == pi.pointee {
 			pi = src
 		}
 		c.ptrs[result] = pi
@@ -97,11 +94,9 @@ func (c *compiler) compileConvert(q *cinst) (bool, error) {
 			return true, fmt.Errorf("OpBitcast: operand and result sizes differ")
 		}
 		if rt.kind == spirv.TypePointer {
-			pe, err := c.typ(rt.pointeeID)
-			if err != nil {
+			if err := c.notePtr(result, rt); err != nil {
 				return true, err
 			}
-			c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 		}
 		c.emit(inst{op: opBitcast, dst: d, a: a, n: int32(rt.ncomp), aux: int32(at.ncomp), sc: scalar{width: uint8(wr)}, sc2: scalar{width: uint8(wa)}})
 		return true, nil

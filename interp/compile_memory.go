@@ -31,11 +31,9 @@ func (c *compiler) compileLoadStore(q *cinst) (bool, error) {
 				return true, fmt.Errorf("OpLoad: the pointee type does not match the result type")
 			}
 			if rt.kind == spirv.TypePointer {
-				pe, err := c.typ(rt.pointeeID)
-				if err != nil {
+				if err := c.notePtr(result, rt); err != nil {
 					return true, err
 				}
-				c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 			}
 			c.emit(inst{op: opCopy, dst: d, a: vs, n: int32(rt.ncomp)})
 			return true, nil
@@ -49,11 +47,9 @@ func (c *compiler) compileLoadStore(q *cinst) (bool, error) {
 			return true, err
 		}
 		if rt.kind == spirv.TypePointer {
-			pe, err := c.typ(rt.pointeeID)
-			if err != nil {
+			if err := c.notePtr(result, rt); err != nil {
 				return true, err
 			}
-			c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
 		ld := inst{op: opLoad, dst: d, a: a, n: int32(rt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
@@ -217,11 +213,10 @@ func (c *compiler) ptrLeaves(pid uint32, pt, vt *tinfo) ([]leaf, error) {
 	}
 	pi := c.ptrs[pid]
 	if pi == nil {
-		pe, err := c.typ(pt.pointeeID)
-		if err != nil {
+		var err error
+		if pi, err = c.ptrOf(pt); err != nil {
 			return nil, err
 		}
-		pi = &ptrInfo{pointee: pe, storage: pt.storage}
 		c.ptrs[pid] = pi
 	}
 	if pi.desc {
@@ -251,11 +246,12 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 	if pt.kind != spirv.TypePointer {
 		return fmt.Errorf("OpVariable: result type is not a pointer")
 	}
-	pe, err := c.typ(pt.pointeeID)
+	pi, err := c.ptrOf(pt)
 	if err != nil {
 		return err
 	}
-	c.ptrs[result] = &ptrInfo{pointee: pe, storage: pt.storage}
+	c.ptrs[result] = pi
+	pe := pi.pointee
 	if c.ssa != nil {
 		if k, ok := c.ssa.vars[result]; ok {
 			if len(ops) > 1 {
@@ -337,11 +333,10 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 	}
 	pi := c.ptrs[ops[0]]
 	if pi == nil {
-		pe, err := c.typ(bt.pointeeID)
+		pi, err = c.ptrOf(bt)
 		if err != nil {
 			return err
 		}
-		pi = &ptrInfo{pointee: pe, storage: bt.storage}
 	}
 	idx := ops[1:]
 	var ch chain
