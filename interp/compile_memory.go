@@ -635,29 +635,22 @@ func (c *compiler) lazyInputs() {
 		case spirv.OpName, spirv.OpMemberName, spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString, spirv.OpEntryPoint:
 			continue
 		}
-		for k, o := range in.Operands {
-			info := o.Kind.Info()
-			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+		for first, w := range usedIDs(&in) {
+			vi, ok := of[w]
+			if !ok {
 				continue
 			}
-			for _, w := range in.OperandWords(k) {
-				vi, ok := of[w]
-				if !ok {
-					continue
-				}
-				first := int(o.Offset) == operandOffset(in, 0)
-				allowed := first && in.Opcode == spirv.OpLoad
-				if first && isChain(in.Opcode) {
-					allowed = true
-					for _, ix := range in.Words[4:] {
-						if _, isConst := c.x.Constants[ix]; !isConst {
-							allowed = false
-						}
+			allowed := first && in.Opcode == spirv.OpLoad
+			if first && isChain(in.Opcode) {
+				allowed = true
+				for _, ix := range in.Words[4:] {
+					if _, isConst := c.x.Constants[ix]; !isConst {
+						allowed = false
 					}
 				}
-				if !allowed {
-					escaped[vi] = true
-				}
+			}
+			if !allowed {
+				escaped[vi] = true
 			}
 		}
 	}

@@ -30,18 +30,11 @@ func (c *compiler) memOnlyUses(sf *spirv.Function) map[uint32]bool {
 	ok, bad := map[uint32]bool{}, map[uint32]bool{}
 	for i := sf.Start; i < sf.End; i++ {
 		in := c.m.Inst(i)
-		for k, o := range in.Operands {
-			info := o.Kind.Info()
-			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
-				continue
-			}
-			ptr := (in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpStore) && int(o.Offset) == operandOffset(in, 0)
-			for _, w := range in.OperandWords(k) {
-				if ptr {
-					ok[w] = true
-				} else {
-					bad[w] = true
-				}
+		for first, w := range usedIDs(&in) {
+			if first && (in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpStore) {
+				ok[w] = true
+			} else {
+				bad[w] = true
 			}
 		}
 	}
