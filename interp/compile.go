@@ -79,6 +79,19 @@ func (c *compiler) ptrOf(t *tinfo) (*ptrInfo, error) {
 	return &ptrInfo{pointee: pe, storage: t.storage}, nil
 }
 
+// pointee is the type that pointer id, of type pt, points at: the
+// pointee recorded for id (an access chain's or a cast's) or else pt's.
+func (c *compiler) pointee(id uint32, pt *tinfo) (*tinfo, error) {
+	pe, err := c.typ(pt.pointeeID)
+	if err != nil {
+		return nil, err
+	}
+	if pi := c.ptrs[id]; pi != nil {
+		return pi.pointee, nil
+	}
+	return pe, nil
+}
+
 // notePtr records ptrOf(t) as what is known of pointer id.
 func (c *compiler) notePtr(id uint32, t *tinfo) error {
 	pi, err := c.ptrOf(t)
