@@ -64,12 +64,9 @@ func (c *compiler) atomic(opc spirv.Opcode, result uint32, ops []uint32) error {
 	if pt.kind != spirv.TypePointer {
 		return fmt.Errorf("%s: not a pointer", opc)
 	}
-	pe, err := c.typ(pt.pointeeID)
+	pe, err := c.pointee(ops[0], pt)
 	if err != nil {
 		return err
-	}
-	if pi := c.ptrs[ops[0]]; pi != nil {
-		pe = pi.pointee
 	}
 	in := inst{op: opAtomic, a: pa, b: -1, c: -1, dst: -1, n: 1}
 	info := atomicInfo{kind: k, sc: pe.sc}

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"iter"
 
 	"spvx/spirv"
 )
@@ -36,11 +37,9 @@ func (c *compiler) function(fid uint32) error {
 		fn.params = append(fn.params, s)
 		fn.paramN = append(fn.paramN, int32(t.ncomp))
 		if t.kind == spirv.TypePointer {
-			pe, err := c.typ(t.pointeeID)
-			if err != nil {
+			if err := c.notePtr(pid, t); err != nil {
 				return err
 			}
-			c.ptrs[pid] = &ptrInfo{pointee: pe, storage: t.storage}
 		}
 	}
 	// The block structure (spirv.NewCFG): branch targets, with OpSwitch
@@ -117,11 +116,9 @@ func (c *compiler) function(fid uint32) error {
 					}
 				}
 				if c.ptrs[in.ResultID] == nil {
-					pe, err := c.typ(t.pointeeID)
-					if err != nil {
+					if err := c.notePtr(in.ResultID, t); err != nil {
 						return err
 					}
-					c.ptrs[in.ResultID] = &ptrInfo{pointee: pe, storage: t.storage}
 				}
 			}
 		}
@@ -284,19 +281,10 @@ func (c *compiler) promote(sf *spirv.Function) {
 	}
 	for i := sf.Start; i < sf.End; i++ {
 		in := c.m.Inst(i)
-		for k, o := range in.Operands {
-			info := o.Kind.Info()
-			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
-				continue
-			}
-			for _, w := range in.OperandWords(k) {
-				if !cand[w] {
-					continue
-				}
-				ptrOperand := (in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpStore) && int(o.Offset) == operandOffset(in, 0)
-				if !ptrOperand {
-					delete(cand, w)
-				}
+		for first, w := range usedIDs(&in) {
+			ptrOperand := first && (in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpStore)
+			if cand[w] && !ptrOperand {
+				delete(cand, w)
 			}
 		}
 	}
@@ -314,15 +302,28 @@ func (c *compiler) promote(sf *spirv.Function) {
 	}
 }
 
-// operandOffset is the word offset of the first operand after the result
-// type and result id.
-func operandOffset(in spirv.Instruction, k int) int {
-	off := 1
+// usedIDs yields the ids that instruction in uses (its id operands, not
+// its result type or result), each with whether it is in the first
+// operand after those (OpLoad's and OpStore's pointer).
+func usedIDs(in *spirv.Instruction) iter.Seq2[bool, uint32] {
+	first := 1
 	if in.TypeID != 0 {
-		off++
+		first++
 	}
 	if in.ResultID != 0 {
-		off++
+		first++
 	}
-	return off + k
+	return func(yield func(bool, uint32) bool) {
+		for k, o := range in.Operands {
+			info := o.Kind.Info()
+			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+				continue
+			}
+			for _, w := range in.OperandWords(k) {
+				if !yield(int(o.Offset) == first, w) {
+					return
+				}
+			}
+		}
+	}
 }

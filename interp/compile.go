@@ -69,6 +69,39 @@ type ptrInfo struct {
 	storage spirv.StorageClass
 }
 
+// ptrOf is what pointer type t alone tells of a pointer: its pointee type
+// and storage class, with no layout or descriptor facts.
+func (c *compiler) ptrOf(t *tinfo) (*ptrInfo, error) {
+	pe, err := c.typ(t.pointeeID)
+	if err != nil {
+		return nil, err
+	}
+	return &ptrInfo{pointee: pe, storage: t.storage}, nil
+}
+
+// pointee is the type that pointer id, of type pt, points at: the
+// pointee recorded for id (an access chain's or a cast's) or else pt's.
+func (c *compiler) pointee(id uint32, pt *tinfo) (*tinfo, error) {
+	pe, err := c.typ(pt.pointeeID)
+	if err != nil {
+		return nil, err
+	}
+	if pi := c.ptrs[id]; pi != nil {
+		return pi.pointee, nil
+	}
+	return pe, nil
+}
+
+// notePtr records ptrOf(t) as what is known of pointer id.
+func (c *compiler) notePtr(id uint32, t *tinfo) error {
+	pi, err := c.ptrOf(t)
+	if err != nil {
+		return err
+	}
+	c.ptrs[id] = pi
+	return nil
+}
+
 // Compile turns one entry point of a decoded module into a Program. entry ""
 // means the only (or first) GLCompute/Kernel entry point. Errors are plain
 // errors with a clear message.

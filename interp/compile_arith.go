@@ -197,25 +197,11 @@ func (c *compiler) compileLogical(q *cinst) (bool, error) {
 		c.emit(inst{op: opAnyAll, dst: d, a: a, n: int32(at.ncomp), imm: all})
 		return true, nil
 	case spirv.OpSelect:
-		if err := q.need(3); err != nil {
-			return true, err
-		}
-		d, rt, err := q.res()
+		v, err := q.decode(3, 3)
 		if err != nil {
 			return true, err
 		}
-		cs, ct, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
-		a, at, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
-		b, bt, err := c.val(ops[2])
-		if err != nil {
-			return true, err
-		}
+		d, rt, cs, ct, a, at, b, bt := v.d, v.rt, v.a, v.at, v.b, v.bt, v.c, v.ct
 		if at.ncomp != rt.ncomp || bt.ncomp != rt.ncomp || (ct.ncomp != 1 && ct.ncomp != rt.ncomp) || ct.sc.kind != skBool {
 			return true, fmt.Errorf("OpSelect: operand types do not match")
 		}
@@ -333,16 +319,12 @@ func (c *compiler) compileVecMat(q *cinst) (bool, error) {
 
 // execIntExtra runs integer division, bit-field and extended arithmetic.
 func (sg *subgroup) execIntExtra(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opDiv:
 		w, m := in.sc.width, in.sc.mask()
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			for _, l := range lanes {
 				x, y := a[l], b[l]
 				if y == 0 {
@@ -387,12 +369,12 @@ func (sg *subgroup) execIntExtra(in *inst, lanes []int32) *Fault {
 		}
 	case opBitField:
 		w, m := in.sc.width, in.sc.mask()
-		offs, cnts := col(in.c), col(in.aux)
+		offs, cnts := sg.col(in.c), sg.col(in.aux)
 		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
+			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			var ins []uint64
 			if in.imm == 0 {
-				ins = col(in.b + c)
+				ins = sg.col(in.b + c)
 			}
 			for _, l := range lanes {
 				off, cnt := offs[l], cnts[l]
@@ -422,7 +404,7 @@ func (sg *subgroup) execIntExtra(in *inst, lanes []int32) *Fault {
 	case opExtArith:
 		w, m := in.sc.width, in.sc.mask()
 		for c := int32(0); c < n; c++ {
-			lo, hi, a, b := col(in.dst+c), col(in.dst+n+c), col(in.a+c), col(in.b+c)
+			lo, hi, a, b := sg.col(in.dst+c), sg.col(in.dst+n+c), sg.col(in.a+c), sg.col(in.b+c)
 			for _, l := range lanes {
 				x, y := a[l], b[l]
 				switch in.aux {
@@ -468,16 +450,12 @@ func (sg *subgroup) execIntExtra(in *inst, lanes []int32) *Fault {
 // execShiftCmp runs shifts and integer comparisons on lane lists (full
 // subgroups of run take denseBin).
 func (sg *subgroup) execShiftCmp(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opShl, opShrL, opShrA:
 		m, w, sm := in.imm, in.sc.width, in.sc2.mask()
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			// a shift by the width or more is undefined in SPIR-V: give
 			// what a wide shift gives
 			switch in.op {
@@ -507,7 +485,7 @@ func (sg *subgroup) execShiftCmp(in *inst, lanes []int32) *Fault {
 	case opIEq, opINe, opULt, opULe, opUGt, opUGe, opSLt, opSLe, opSGt, opSGe:
 		w := in.sc.width
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			switch in.op {
 			case opIEq:
 				for _, l := range lanes {
@@ -557,14 +535,12 @@ func (sg *subgroup) execShiftCmp(in *inst, lanes []int32) *Fault {
 
 // execHorizontal runs the instructions that combine a vector's components into one: OpAny, OpAll and OpDot.
 func (sg *subgroup) execHorizontal(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opAnyAll:
-		d := col(in.dst)
+		d := sg.col(in.dst)
 		for _, l := range lanes {
 			acc := in.imm
 			for c := int32(0); c < n; c++ {
@@ -578,7 +554,7 @@ func (sg *subgroup) execHorizontal(in *inst, lanes []int32) *Fault {
 			d[l] = acc & 1
 		}
 	case opDot:
-		d := col(in.dst)
+		d := sg.col(in.dst)
 		s := in.sc
 		for _, l := range lanes {
 			acc := uint64(0)
@@ -599,14 +575,11 @@ func (sg *subgroup) execHorizontal(in *inst, lanes []int32) *Fault {
 // execFloatArith runs IEEE binary32 and binary64 add, subtract, multiply and divide on lane lists (full subgroups of run take denseBin).
 func (sg *subgroup) execFloatArith(in *inst, lanes []int32) *Fault {
 	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opFAdd32, opFSub32, opFMul32, opFDiv32:
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			switch in.op {
 			case opFAdd32:
 				if len(lanes) == int(S) {
@@ -640,7 +613,7 @@ func (sg *subgroup) execFloatArith(in *inst, lanes []int32) *Fault {
 		}
 	case opFAdd64, opFSub64, opFMul64, opFDiv64:
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			for _, l := range lanes {
 				x, y := math.Float64frombits(a[l]), math.Float64frombits(b[l])
 				var z float64

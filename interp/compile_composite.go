@@ -26,158 +26,181 @@ func (c *compiler) compileComposite(q *cinst) (bool, error) {
 		c.emit(inst{op: opCopy, dst: d, a: a, n: int32(rt.ncomp)})
 		return true, nil
 	case spirv.OpCompositeConstruct:
-		d, rt, err := q.res()
-		if err != nil {
-			return true, err
-		}
-		off := int32(0)
-		for _, p := range ops {
-			a, at, err := c.val(p)
-			if err != nil {
-				return true, err
-			}
-			if int(off)+at.ncomp > rt.ncomp {
-				return true, fmt.Errorf("OpCompositeConstruct: constituents do not match the result type")
-			}
-			c.emit(inst{op: opCopy, dst: d + off, a: a, n: int32(at.ncomp)})
-			off += int32(at.ncomp)
-		}
-		if int(off) != rt.ncomp {
-			return true, fmt.Errorf("OpCompositeConstruct: constituents do not match the result type")
-		}
-		return true, nil
+		return true, c.compositeConstruct(q)
 	case spirv.OpCompositeConstructReplicateEXT:
-		v, err := q.operands1()
-		if err != nil {
-			return true, err
-		}
-		d, rt, a, at := v.d, v.rt, v.a, v.at
-		if at.ncomp == 0 || rt.ncomp%at.ncomp != 0 {
-			return true, fmt.Errorf("%s: bad operand", opc)
-		}
-		for off := 0; off < rt.ncomp; off += at.ncomp {
-			c.emit(inst{op: opCopy, dst: d + int32(off), a: a, n: int32(at.ncomp)})
-		}
-		return true, nil
+		return true, c.constructReplicate(q)
 	case spirv.OpCompositeExtract:
-		v, err := q.operands1()
-		if err != nil {
-			return true, err
-		}
-		d, rt, a, at := v.d, v.rt, v.a, v.at
-		off, t, err := compOffset(at, ops[1:])
-		if err != nil {
-			return true, err
-		}
-		if t.ncomp != rt.ncomp {
-			return true, fmt.Errorf("OpCompositeExtract: result type does not match")
-		}
-		c.emit(inst{op: opCopy, dst: d, a: a + off, n: int32(rt.ncomp)})
-		return true, nil
+		return true, c.compositeExtract(q)
 	case spirv.OpCompositeInsert:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		d, rt, err := q.res()
-		if err != nil {
-			return true, err
-		}
-		o, ot, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
-		a, at, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
-		if at.ncomp != rt.ncomp {
-			return true, fmt.Errorf("OpCompositeInsert: composite and result types differ")
-		}
-		off, t, err := compOffset(at, ops[2:])
-		if err != nil {
-			return true, err
-		}
-		if t.ncomp != ot.ncomp {
-			return true, fmt.Errorf("OpCompositeInsert: object type does not match")
-		}
-		c.emit(inst{op: opCopy, dst: d, a: a, n: int32(rt.ncomp)})
-		c.emit(inst{op: opCopy, dst: d + off, a: o, n: int32(ot.ncomp)})
-		return true, nil
+		return true, c.compositeInsert(q)
 	case spirv.OpVectorShuffle:
-		v, err := q.operands2()
-		if err != nil {
-			return true, err
-		}
-		d, rt, a, at, b, bt := v.d, v.rt, v.a, v.at, v.b, v.bt
-		sel := ops[2:]
-		if len(sel) != rt.ncomp || at.vec != at.ncomp || bt.vec != bt.ncomp {
-			return true, fmt.Errorf("OpVectorShuffle: component count does not match")
-		}
-		m := make([]int32, len(sel))
-		for i, s := range sel {
-			switch {
-			case s == 0xFFFFFFFF:
-				m[i] = -1
-			case int(s) < at.ncomp:
-				m[i] = a + int32(s)
-			case int(s) < at.ncomp+bt.ncomp:
-				m[i] = b + int32(s) - int32(at.ncomp)
-			default:
-				return true, fmt.Errorf("OpVectorShuffle: component %d out of range", s)
-			}
-		}
-		c.p.shuffles = append(c.p.shuffles, m)
-		c.emit(inst{op: opShuffle, dst: d, n: int32(rt.ncomp), aux: int32(len(c.p.shuffles) - 1)})
-		return true, nil
+		return true, c.vectorShuffle(q)
 	case spirv.OpVectorExtractDynamic:
-		v, err := q.operands2()
-		if err != nil {
-			return true, err
-		}
-		d, rt, a, at, b, bt := v.d, v.rt, v.a, v.at, v.b, v.bt
-		if rt.ncomp != 1 || bt.ncomp != 1 || bt.sc.kind != skInt || at.vec != at.ncomp {
-			return true, fmt.Errorf("OpVectorExtractDynamic: bad operands")
-		}
-		c.emit(inst{op: opExtractDyn, dst: d, a: a, b: b, n: int32(at.ncomp), sc2: bt.sc})
-		return true, nil
+		return true, c.vectorExtractDynamic(q)
 	case spirv.OpVectorInsertDynamic:
-		if err := q.need(3); err != nil {
-			return true, err
-		}
-		d, rt, err := q.res()
-		if err != nil {
-			return true, err
-		}
-		a, at, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
-		b, bt, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
-		x, xt, err := c.val(ops[2])
-		if err != nil {
-			return true, err
-		}
-		if at.ncomp != rt.ncomp || bt.ncomp != 1 || xt.ncomp != 1 || xt.sc.kind != skInt {
-			return true, fmt.Errorf("OpVectorInsertDynamic: bad operands")
-		}
-		c.emit(inst{op: opInsertDyn, dst: d, a: a, b: b, c: x, n: int32(rt.ncomp), sc2: xt.sc})
-		return true, nil
+		return true, c.vectorInsertDynamic(q)
 	case spirv.OpTranspose:
-		v, err := q.elem1()
-		if err != nil {
-			return true, err
-		}
-		d, a, rt, at := v.d, v.a, v.rt, v.at
-		if rt.kind != spirv.TypeMatrix || at.kind != spirv.TypeMatrix || rt.cols != at.vec {
-			return true, fmt.Errorf("OpTranspose: bad operand")
-		}
-		c.emit(inst{op: opTranspose, dst: d, a: a, n: int32(rt.ncomp), imm: uint64(at.vec) | uint64(at.cols)<<8})
-		return true, nil
+		return true, c.transpose(q)
 	}
 	return false, nil
+}
+
+// compositeConstruct copies each constituent into the result's slots, in order.
+func (c *compiler) compositeConstruct(q *cinst) error {
+	ops := q.ops
+	d, rt, err := q.res()
+	if err != nil {
+		return err
+	}
+	off := int32(0)
+	for _, p := range ops {
+		a, at, err := c.val(p)
+		if err != nil {
+			return err
+		}
+		if int(off)+at.ncomp > rt.ncomp {
+			return fmt.Errorf("OpCompositeConstruct: constituents do not match the result type")
+		}
+		c.emit(inst{op: opCopy, dst: d + off, a: a, n: int32(at.ncomp)})
+		off += int32(at.ncomp)
+	}
+	if int(off) != rt.ncomp {
+		return fmt.Errorf("OpCompositeConstruct: constituents do not match the result type")
+	}
+	return nil
+}
+
+// constructReplicate copies the one constituent into each part of the result.
+func (c *compiler) constructReplicate(q *cinst) error {
+	opc := q.opc
+	v, err := q.operands1()
+	if err != nil {
+		return err
+	}
+	d, rt, a, at := v.d, v.rt, v.a, v.at
+	if at.ncomp == 0 || rt.ncomp%at.ncomp != 0 {
+		return fmt.Errorf("%s: bad operand", opc)
+	}
+	for off := 0; off < rt.ncomp; off += at.ncomp {
+		c.emit(inst{op: opCopy, dst: d + int32(off), a: a, n: int32(at.ncomp)})
+	}
+	return nil
+}
+
+// compositeExtract copies the part that literal indexes select.
+func (c *compiler) compositeExtract(q *cinst) error {
+	ops := q.ops
+	v, err := q.operands1()
+	if err != nil {
+		return err
+	}
+	d, rt, a, at := v.d, v.rt, v.a, v.at
+	off, t, err := compOffset(at, ops[1:])
+	if err != nil {
+		return err
+	}
+	if t.ncomp != rt.ncomp {
+		return fmt.Errorf("OpCompositeExtract: result type does not match")
+	}
+	c.emit(inst{op: opCopy, dst: d, a: a + off, n: int32(rt.ncomp)})
+	return nil
+}
+
+// compositeInsert copies the composite, then the object over the part that
+// literal indexes select.
+func (c *compiler) compositeInsert(q *cinst) error {
+	ops := q.ops
+	v, err := q.decode(2, 2)
+	if err != nil {
+		return err
+	}
+	d, rt, o, ot, a, at := v.d, v.rt, v.a, v.at, v.b, v.bt
+	if at.ncomp != rt.ncomp {
+		return fmt.Errorf("OpCompositeInsert: composite and result types differ")
+	}
+	off, t, err := compOffset(at, ops[2:])
+	if err != nil {
+		return err
+	}
+	if t.ncomp != ot.ncomp {
+		return fmt.Errorf("OpCompositeInsert: object type does not match")
+	}
+	c.emit(inst{op: opCopy, dst: d, a: a, n: int32(rt.ncomp)})
+	c.emit(inst{op: opCopy, dst: d + off, a: o, n: int32(ot.ncomp)})
+	return nil
+}
+
+// vectorShuffle compiles OpVectorShuffle to a table of source slots (-1:
+// undefined component).
+func (c *compiler) vectorShuffle(q *cinst) error {
+	ops := q.ops
+	v, err := q.operands2()
+	if err != nil {
+		return err
+	}
+	d, rt, a, at, b, bt := v.d, v.rt, v.a, v.at, v.b, v.bt
+	sel := ops[2:]
+	if len(sel) != rt.ncomp || at.vec != at.ncomp || bt.vec != bt.ncomp {
+		return fmt.Errorf("OpVectorShuffle: component count does not match")
+	}
+	m := make([]int32, len(sel))
+	for i, s := range sel {
+		switch {
+		case s == 0xFFFFFFFF:
+			m[i] = -1
+		case int(s) < at.ncomp:
+			m[i] = a + int32(s)
+		case int(s) < at.ncomp+bt.ncomp:
+			m[i] = b + int32(s) - int32(at.ncomp)
+		default:
+			return fmt.Errorf("OpVectorShuffle: component %d out of range", s)
+		}
+	}
+	c.p.shuffles = append(c.p.shuffles, m)
+	c.emit(inst{op: opShuffle, dst: d, n: int32(rt.ncomp), aux: int32(len(c.p.shuffles) - 1)})
+	return nil
+}
+
+// vectorExtractDynamic compiles OpVectorExtractDynamic.
+func (c *compiler) vectorExtractDynamic(q *cinst) error {
+	v, err := q.operands2()
+	if err != nil {
+		return err
+	}
+	d, rt, a, at, b, bt := v.d, v.rt, v.a, v.at, v.b, v.bt
+	if rt.ncomp != 1 || bt.ncomp != 1 || bt.sc.kind != skInt || at.vec != at.ncomp {
+		return fmt.Errorf("OpVectorExtractDynamic: bad operands")
+	}
+	c.emit(inst{op: opExtractDyn, dst: d, a: a, b: b, n: int32(at.ncomp), sc2: bt.sc})
+	return nil
+}
+
+// vectorInsertDynamic compiles OpVectorInsertDynamic.
+func (c *compiler) vectorInsertDynamic(q *cinst) error {
+	v, err := q.decode(3, 3)
+	if err != nil {
+		return err
+	}
+	d, rt, a, at, b, bt, x, xt := v.d, v.rt, v.a, v.at, v.b, v.bt, v.c, v.ct
+	if at.ncomp != rt.ncomp || bt.ncomp != 1 || xt.ncomp != 1 || xt.sc.kind != skInt {
+		return fmt.Errorf("OpVectorInsertDynamic: bad operands")
+	}
+	c.emit(inst{op: opInsertDyn, dst: d, a: a, b: b, c: x, n: int32(rt.ncomp), sc2: xt.sc})
+	return nil
+}
+
+// transpose compiles OpTranspose of a matrix.
+func (c *compiler) transpose(q *cinst) error {
+	v, err := q.elem1()
+	if err != nil {
+		return err
+	}
+	d, a, rt, at := v.d, v.a, v.rt, v.at
+	if rt.kind != spirv.TypeMatrix || at.kind != spirv.TypeMatrix || rt.cols != at.vec {
+		return fmt.Errorf("OpTranspose: bad operand")
+	}
+	c.emit(inst{op: opTranspose, dst: d, a: a, n: int32(rt.ncomp), imm: uint64(at.vec) | uint64(at.cols)<<8})
+	return nil
 }
 
 // compOffset walks a composite type with literal indexes.
@@ -218,29 +241,27 @@ func compOffset(t *tinfo, idx []uint32) (int32, *tinfo, error) {
 
 // execComposite runs shuffles, dynamic vector element access and OpTranspose.
 func (sg *subgroup) execComposite(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opShuffle:
 		m := sg.p.shuffles[in.aux]
 		for c := int32(0); c < n; c++ {
-			d := col(in.dst + c)
+			d := sg.col(in.dst + c)
 			if m[c] < 0 {
 				for _, l := range lanes {
 					d[l] = 0
 				}
 				continue
 			}
-			a := col(m[c])
+			a := sg.col(m[c])
 			for _, l := range lanes {
 				d[l] = a[l]
 			}
 		}
 	case opExtractDyn:
-		d, ix := col(in.dst), col(in.b)
+		d, ix := sg.col(in.dst), sg.col(in.b)
 		for _, l := range lanes {
 			i := ix[l]
 			if i < uint64(n) {
@@ -253,9 +274,9 @@ func (sg *subgroup) execComposite(in *inst, lanes []int32) *Fault {
 			}
 		}
 	case opInsertDyn:
-		ix, v := col(in.c), col(in.b)
+		ix, v := sg.col(in.c), sg.col(in.b)
 		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
+			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			for _, l := range lanes {
 				if ix[l] == uint64(c) {
 					d[l] = v[l]
@@ -268,7 +289,7 @@ func (sg *subgroup) execComposite(in *inst, lanes []int32) *Fault {
 		rows, cols := int32(in.imm&0xFF), int32(in.imm>>8&0xFF)
 		for i := int32(0); i < cols; i++ {
 			for j := int32(0); j < rows; j++ {
-				d, a := col(in.dst+j*cols+i), col(in.a+i*rows+j)
+				d, a := sg.col(in.dst+j*cols+i), sg.col(in.a+i*rows+j)
 				for _, l := range lanes {
 					d[l] = a[l]
 				}

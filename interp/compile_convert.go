@@ -42,11 +42,9 @@ func (c *compiler) compileConvert(q *cinst) (bool, error) {
 			}
 		}
 		if opc == spirv.OpConvertUToPtr {
-			pe, err := c.typ(rt.pointeeID)
-			if err != nil {
+			if err := c.notePtr(result, rt); err != nil {
 				return true, err
 			}
-			c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 		}
 		sc := rt.sc
 		if opc == spirv.OpConvertPtrToU {
@@ -63,12 +61,11 @@ func (c *compiler) compileConvert(q *cinst) (bool, error) {
 			return true, err
 		}
 		d, a, rt := v.d, v.a, v.rt
-		pe, err := c.typ(rt.pointeeID)
+		pi, err := c.ptrOf(rt)
 		if err != nil {
 			return true, err
 		}
-		pi := &ptrInfo{pointee: pe, storage: rt.storage}
-		if src := c.ptrs[ops[0]]; src != nil && src.pointee == pe {
+		if src := c.ptrs[ops[0]]; src != nil && src.pointee == pi.pointee {
 			pi = src
 		}
 		c.ptrs[result] = pi
@@ -97,11 +94,9 @@ func (c *compiler) compileConvert(q *cinst) (bool, error) {
 			return true, fmt.Errorf("OpBitcast: operand and result sizes differ")
 		}
 		if rt.kind == spirv.TypePointer {
-			pe, err := c.typ(rt.pointeeID)
-			if err != nil {
+			if err := c.notePtr(result, rt); err != nil {
 				return true, err
 			}
-			c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 		}
 		c.emit(inst{op: opBitcast, dst: d, a: a, n: int32(rt.ncomp), aux: int32(at.ncomp), sc: scalar{width: uint8(wr)}, sc2: scalar{width: uint8(wa)}})
 		return true, nil
@@ -133,10 +128,8 @@ func compWidth(s scalar, ptrBytes uint32) int {
 
 // execConvert runs conversions and bitcasts.
 func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opConv:
@@ -144,7 +137,7 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 		if in.c > 0 {
 			tab := sg.p.convTabs[in.c-1]
 			for c := int32(0); c < n; c++ {
-				d, a := col(in.dst+c), col(in.a+c)
+				d, a := sg.col(in.dst+c), sg.col(in.a+c)
 				for _, l := range lanes {
 					if x := a[l]; x < uint64(len(tab)) {
 						d[l] = tab[x]
@@ -156,7 +149,7 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 			break
 		}
 		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
+			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			for _, l := range lanes {
 				d[l] = convert(in.aux, a[l], in.sc2, in.sc, mode, sat)
 			}
@@ -165,7 +158,7 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 		wd, ws, na := int(in.sc.width), int(in.sc2.width), int(in.aux)
 		if wd == ws {
 			for c := int32(0); c < n; c++ {
-				d, a := col(in.dst+c), col(in.a+c)
+				d, a := sg.col(in.dst+c), sg.col(in.a+c)
 				for _, l := range lanes {
 					d[l] = a[l]
 				}
@@ -187,9 +180,9 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 		}
 	case opBitcastExtract:
 		wr, wb := uint64(in.sc.width), uint64(in.sc2.width)
-		offs := col(in.b)
+		offs := sg.col(in.b)
 		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
+			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			for _, l := range lanes {
 				off := offs[l]
 				if off > wb || off+wr > wb {

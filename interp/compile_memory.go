@@ -31,11 +31,9 @@ func (c *compiler) compileLoadStore(q *cinst) (bool, error) {
 				return true, fmt.Errorf("OpLoad: the pointee type does not match the result type")
 			}
 			if rt.kind == spirv.TypePointer {
-				pe, err := c.typ(rt.pointeeID)
-				if err != nil {
+				if err := c.notePtr(result, rt); err != nil {
 					return true, err
 				}
-				c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 			}
 			c.emit(inst{op: opCopy, dst: d, a: vs, n: int32(rt.ncomp)})
 			return true, nil
@@ -49,11 +47,9 @@ func (c *compiler) compileLoadStore(q *cinst) (bool, error) {
 			return true, err
 		}
 		if rt.kind == spirv.TypePointer {
-			pe, err := c.typ(rt.pointeeID)
-			if err != nil {
+			if err := c.notePtr(result, rt); err != nil {
 				return true, err
 			}
-			c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 		}
 		c.p.leafLists = append(c.p.leafLists, lv)
 		ld := inst{op: opLoad, dst: d, a: a, n: int32(rt.ncomp), aux: int32(len(c.p.leafLists) - 1)}
@@ -71,17 +67,11 @@ func (c *compiler) compileLoadStore(q *cinst) (bool, error) {
 		c.emit(ld)
 		return true, nil
 	case spirv.OpStore:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		a, pt, err := c.val(ops[0])
+		v, err := q.decodeArgs(2, 2)
 		if err != nil {
 			return true, err
 		}
-		b, vt, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
+		a, pt, b, vt := v.a, v.at, v.b, v.bt
 		if c.ssa != nil {
 			if k, ok := c.ssa.vars[ops[0]]; ok {
 				if c.ssa.n[k] != int32(vt.ncomp) {
@@ -122,17 +112,11 @@ func (c *compiler) compilePointerOps(q *cinst) (bool, error) {
 	opc, ops := q.opc, q.ops
 	switch opc {
 	case spirv.OpArrayLength:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		d, _, err := q.res()
+		v, err := q.decode(2, 1)
 		if err != nil {
 			return true, err
 		}
-		a, _, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
+		d, a := v.d, v.a
 		pi := c.ptrs[ops[0]]
 		if pi == nil || pi.pointee.kind != spirv.TypeStruct || int(ops[1]) >= len(pi.pointee.members) {
 			return true, fmt.Errorf("OpArrayLength: the pointer is not to a struct with that member")
@@ -148,17 +132,11 @@ func (c *compiler) compilePointerOps(q *cinst) (bool, error) {
 		c.emit(inst{op: opArrayLength, dst: d, a: a, n: 1, imm: uint64(st.moff[ops[1]]), aux: int32(mt.stride)})
 		return true, nil
 	case spirv.OpCopyMemory:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		a, at, err := c.val(ops[0])
+		v, err := q.decodeArgs(2, 2)
 		if err != nil {
 			return true, err
 		}
-		b, bt, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
+		a, at, b, bt := v.a, v.at, v.b, v.bt
 		ti, si := c.ptrs[ops[0]], c.ptrs[ops[1]]
 		if ti == nil || si == nil || at.kind != spirv.TypePointer || bt.kind != spirv.TypePointer {
 			return true, fmt.Errorf("OpCopyMemory: operands are not pointers")
@@ -182,21 +160,11 @@ func (c *compiler) compilePointerOps(q *cinst) (bool, error) {
 		c.emit(inst{op: opStore, a: a, b: tmp, n: n, aux: k - 1})
 		return true, nil
 	case spirv.OpCopyMemorySized:
-		if err := q.need(3); err != nil {
-			return true, err
-		}
-		a, _, err := c.val(ops[0])
+		v, err := q.decodeArgs(3, 3)
 		if err != nil {
 			return true, err
 		}
-		b, _, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
-		s, st, err := c.val(ops[2])
-		if err != nil {
-			return true, err
-		}
+		a, b, s, st := v.a, v.b, v.c, v.ct
 		if st.ncomp != 1 || st.sc.kind != skInt {
 			return true, fmt.Errorf("OpCopyMemorySized: size is not an integer")
 		}
@@ -215,21 +183,11 @@ func (c *compiler) compilePointerOps(q *cinst) (bool, error) {
 		c.emit(inst{op: opPtrCmp, dst: d, a: a, b: b, n: int32(rt.ncomp), imm: ne})
 		return true, nil
 	case spirv.OpPtrDiff:
-		if err := q.need(2); err != nil {
-			return true, err
-		}
-		d, rt, err := q.res()
+		v, err := q.decode(2, 2)
 		if err != nil {
 			return true, err
 		}
-		a, _, err := c.val(ops[0])
-		if err != nil {
-			return true, err
-		}
-		b, _, err := c.val(ops[1])
-		if err != nil {
-			return true, err
-		}
+		d, rt, a, b := v.d, v.rt, v.a, v.b
 		pi := c.ptrs[ops[0]]
 		if pi == nil {
 			return true, fmt.Errorf("OpPtrDiff: not a pointer")
@@ -255,11 +213,10 @@ func (c *compiler) ptrLeaves(pid uint32, pt, vt *tinfo) ([]leaf, error) {
 	}
 	pi := c.ptrs[pid]
 	if pi == nil {
-		pe, err := c.typ(pt.pointeeID)
-		if err != nil {
+		var err error
+		if pi, err = c.ptrOf(pt); err != nil {
 			return nil, err
 		}
-		pi = &ptrInfo{pointee: pe, storage: pt.storage}
 		c.ptrs[pid] = pi
 	}
 	if pi.desc {
@@ -289,11 +246,12 @@ func (c *compiler) localVar(result, typeID uint32, ops []uint32) error {
 	if pt.kind != spirv.TypePointer {
 		return fmt.Errorf("OpVariable: result type is not a pointer")
 	}
-	pe, err := c.typ(pt.pointeeID)
+	pi, err := c.ptrOf(pt)
 	if err != nil {
 		return err
 	}
-	c.ptrs[result] = &ptrInfo{pointee: pe, storage: pt.storage}
+	c.ptrs[result] = pi
+	pe := pi.pointee
 	if c.ssa != nil {
 		if k, ok := c.ssa.vars[result]; ok {
 			if len(ops) > 1 {
@@ -375,30 +333,22 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 	}
 	pi := c.ptrs[ops[0]]
 	if pi == nil {
-		pe, err := c.typ(bt.pointeeID)
+		pi, err = c.ptrOf(bt)
 		if err != nil {
 			return err
 		}
-		pi = &ptrInfo{pointee: pe, storage: bt.storage}
 	}
 	idx := ops[1:]
 	var ch chain
-	t, ml, vs := pi.pointee, pi.ml, pi.vs
-	if err := c.layout(t); err != nil {
+	w := chainWalk{t: pi.pointee, ml: pi.ml, vs: pi.vs}
+	if err := c.layout(w.t); err != nil {
 		return err
 	}
 	if opc == spirv.OpPtrAccessChain || opc == spirv.OpInBoundsPtrAccessChain {
 		if len(idx) < 1 {
 			return errOps(opc)
 		}
-		stride := int64(bt.ptrStride)
-		if stride == 0 || c.implicitLayout(bt.storage) {
-			// Storage without an explicit layout ignores the pointer's
-			// ArrayStride (the CTS's ptr_access_chain/workgroup_bad_stride
-			// gives a wrong one on purpose): elements are laid out naturally.
-			stride = int64(alignUp(t.size, t.align))
-		}
-		if err := c.addStep(&ch, idx[0], stride, 0); err != nil {
+		if err := c.addStep(&ch, idx[0], c.elementStride(bt, w.t), 0); err != nil {
 			return err
 		}
 		idx = idx[1:]
@@ -407,66 +357,13 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 		if len(idx) < 1 {
 			return fmt.Errorf("%s: a descriptor array must be indexed", opc)
 		}
-		ch.desc, ch.descN, ch.descIdx = true, pi.descN, -1
-		if v, ok := c.constScalar(idx[0]); ok {
-			ch.descC = v
-		} else {
-			s, it, err := c.val(idx[0])
-			if err != nil {
-				return err
-			}
-			if it.ncomp != 1 || it.sc.kind != skInt {
-				return fmt.Errorf("%s: index is not an integer", opc)
-			}
-			ch.descIdx, ch.descW = s, it.sc.width
+		if err := c.descIndex(opc, &ch, pi, idx[0]); err != nil {
+			return err
 		}
 		idx = idx[1:]
 	}
 	for _, ix := range idx {
-		switch t.kind {
-		case spirv.TypeStruct:
-			v, ok := c.constScalar(ix)
-			if !ok || v >= uint64(len(t.members)) {
-				return fmt.Errorf("%s: struct index %%%d is not a constant in range", opc, ix)
-			}
-			ch.constOff += int64(t.moff[v])
-			ml = t.mlay[v]
-			t = t.members[v]
-		case spirv.TypeArray, spirv.TypeRuntimeArray:
-			if err := c.addStep(&ch, ix, int64(t.stride), uint64(t.count)); err != nil {
-				return err
-			}
-			t = t.elem
-		case spirv.TypeVector:
-			es := int64(t.elem.size)
-			if vs != 0 {
-				es = int64(vs)
-			}
-			if err := c.addStep(&ch, ix, es, uint64(t.vec)); err != nil {
-				return err
-			}
-			t, vs = t.elem, 0
-		case spirv.TypeMatrix:
-			cs, es := int64(t.stride), int64(t.elem.elem.size)
-			if ml.stride != 0 {
-				cs = int64(ml.stride)
-			}
-			if ml.rowMajor {
-				if err := c.addStep(&ch, ix, es, uint64(t.cols)); err != nil {
-					return err
-				}
-				vs = uint32(cs)
-			} else {
-				if err := c.addStep(&ch, ix, cs, uint64(t.cols)); err != nil {
-					return err
-				}
-				vs = 0
-			}
-			t, ml = t.elem, matLay{}
-		default:
-			return fmt.Errorf("%s: indexing into a non-composite type", opc)
-		}
-		if err := c.layout(t); err != nil {
+		if err := c.indexStep(opc, &ch, &w, ix); err != nil {
 			return err
 		}
 	}
@@ -474,10 +371,118 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 	if err != nil {
 		return err
 	}
-	if rpe.ncomp != t.ncomp && t.kind != spirv.TypeRuntimeArray {
+	if rpe.ncomp != w.t.ncomp && w.t.kind != spirv.TypeRuntimeArray {
 		return fmt.Errorf("%s: result type does not match the indexed type", opc)
 	}
-	c.ptrs[result] = &ptrInfo{pointee: t, ml: ml, vs: vs, storage: rt.storage}
+	c.ptrs[result] = &ptrInfo{pointee: w.t, ml: w.ml, vs: w.vs, storage: rt.storage}
+	c.emitChain(&ch, result, base, d)
+	return nil
+}
+
+// elementStride is the stride of OpPtrAccessChain's element index over a
+// pointer of type bt to elements of type t.
+func (c *compiler) elementStride(bt, t *tinfo) int64 {
+	stride := int64(bt.ptrStride)
+	if stride == 0 || c.implicitLayout(bt.storage) {
+		// Storage without an explicit layout ignores the pointer's
+		// ArrayStride (the CTS's ptr_access_chain/workgroup_bad_stride
+		// gives a wrong one on purpose): elements are laid out naturally.
+		stride = int64(alignUp(t.size, t.align))
+	}
+	return stride
+}
+
+// descIndex sets the descriptor index of a chain into a descriptor array:
+// a constant, or the slot of a run-time index.
+func (c *compiler) descIndex(opc spirv.Opcode, ch *chain, pi *ptrInfo, ix uint32) error {
+	ch.desc, ch.descN, ch.descIdx = true, pi.descN, -1
+	if v, ok := c.constScalar(ix); ok {
+		ch.descC = v
+		return nil
+	}
+	s, it, err := c.val(ix)
+	if err != nil {
+		return err
+	}
+	if it.ncomp != 1 || it.sc.kind != skInt {
+		return fmt.Errorf("%s: index is not an integer", opc)
+	}
+	ch.descIdx, ch.descW = s, it.sc.width
+	return nil
+}
+
+// chainWalk is where an access chain has got to: the indexed type, the
+// matrix layout that applies to it and, for a column of a row-major
+// matrix, the stride between its components (0: natural).
+type chainWalk struct {
+	t  *tinfo
+	ml matLay
+	vs uint32
+}
+
+// indexStep indexes w's type with ix, adding the offset or step to ch.
+func (c *compiler) indexStep(opc spirv.Opcode, ch *chain, w *chainWalk, ix uint32) error {
+	t := w.t
+	switch t.kind {
+	case spirv.TypeStruct:
+		v, ok := c.constScalar(ix)
+		if !ok || v >= uint64(len(t.members)) {
+			return fmt.Errorf("%s: struct index %%%d is not a constant in range", opc, ix)
+		}
+		ch.constOff += int64(t.moff[v])
+		w.ml = t.mlay[v]
+		w.t = t.members[v]
+	case spirv.TypeArray, spirv.TypeRuntimeArray:
+		if err := c.addStep(ch, ix, int64(t.stride), uint64(t.count)); err != nil {
+			return err
+		}
+		w.t = t.elem
+	case spirv.TypeVector:
+		es := int64(t.elem.size)
+		if w.vs != 0 {
+			es = int64(w.vs)
+		}
+		if err := c.addStep(ch, ix, es, uint64(t.vec)); err != nil {
+			return err
+		}
+		w.t, w.vs = t.elem, 0
+	case spirv.TypeMatrix:
+		if err := c.matrixStep(ch, w, ix); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("%s: indexing into a non-composite type", opc)
+	}
+	return c.layout(w.t)
+}
+
+// matrixStep indexes a matrix's columns: in a row-major layout a column's
+// components lie a matrix stride apart.
+func (c *compiler) matrixStep(ch *chain, w *chainWalk, ix uint32) error {
+	t, ml := w.t, w.ml
+	cs, es := int64(t.stride), int64(t.elem.elem.size)
+	if ml.stride != 0 {
+		cs = int64(ml.stride)
+	}
+	if ml.rowMajor {
+		if err := c.addStep(ch, ix, es, uint64(t.cols)); err != nil {
+			return err
+		}
+		w.vs = uint32(cs)
+	} else {
+		if err := c.addStep(ch, ix, cs, uint64(t.cols)); err != nil {
+			return err
+		}
+		w.vs = 0
+	}
+	w.t, w.ml = t.elem, matLay{}
+	return nil
+}
+
+// emitChain compiles the finished chain ch from base into slot d: folded
+// where the base is known at compile time and no index varies, fused
+// into the loads and stores when those are its only uses, or an opChain.
+func (c *compiler) emitChain(ch *chain, result uint32, base, d int32) {
 	if fp, ok := c.fixed[base]; ok && !ch.desc && len(ch.steps) == 0 {
 		// A constant offset from a pointer known at compile time: fold it
 		// (what opChain would compute, for every lane).
@@ -490,26 +495,25 @@ func (c *compiler) accessChain(opc spirv.Opcode, result uint32, ops []uint32) er
 			}
 			c.cv[d] = np
 			c.fixed[d] = fixedPtr{}
-			return nil
+			return
 		}
 		if ch.constOff >= 0 && ch.constOff < int64(fp.size) {
 			// inside the lane's own variable: another per-lane pointer
 			off := fp.off + uint32(ch.constOff)
 			c.p.lanePtrs = append(c.p.lanePtrs, lanePtr{slot: d, off: off})
 			c.fixed[d] = fixedPtr{lane: true, off: off, size: fp.size - uint32(ch.constOff), input: fp.input}
-			return nil
+			return
 		}
 	}
 	ch.src = int32(c.instIdx)
-	c.p.chains = append(c.p.chains, ch)
+	c.p.chains = append(c.p.chains, *ch)
 	if _, isConst := c.x.Constants[result]; !isConst && !ch.desc && len(ch.steps) > 0 && c.memOnly[result] {
 		// only loaded and stored through: each access computes the address
 		fp, isFixed := c.fixed[base]
 		c.fused[result] = fusedRef{base: base, chain: int32(len(c.p.chains) - 1), slot: d, uni: isFixed && !fp.lane}
-		return nil
+		return
 	}
 	c.emit(inst{op: opChain, dst: d, a: base, n: 1, aux: int32(len(c.p.chains) - 1)})
-	return nil
 }
 
 func (c *compiler) addStep(ch *chain, ix uint32, stride int64, count uint64) error {
@@ -631,29 +635,22 @@ func (c *compiler) lazyInputs() {
 		case spirv.OpName, spirv.OpMemberName, spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString, spirv.OpEntryPoint:
 			continue
 		}
-		for k, o := range in.Operands {
-			info := o.Kind.Info()
-			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
+		for first, w := range usedIDs(&in) {
+			vi, ok := of[w]
+			if !ok {
 				continue
 			}
-			for _, w := range in.OperandWords(k) {
-				vi, ok := of[w]
-				if !ok {
-					continue
-				}
-				first := int(o.Offset) == operandOffset(in, 0)
-				allowed := first && in.Opcode == spirv.OpLoad
-				if first && isChain(in.Opcode) {
-					allowed = true
-					for _, ix := range in.Words[4:] {
-						if _, isConst := c.x.Constants[ix]; !isConst {
-							allowed = false
-						}
+			allowed := first && in.Opcode == spirv.OpLoad
+			if first && isChain(in.Opcode) {
+				allowed = true
+				for _, ix := range in.Words[4:] {
+					if _, isConst := c.x.Constants[ix]; !isConst {
+						allowed = false
 					}
 				}
-				if !allowed {
-					escaped[vi] = true
-				}
+			}
+			if !allowed {
+				escaped[vi] = true
 			}
 		}
 	}
@@ -664,13 +661,9 @@ func (c *compiler) lazyInputs() {
 
 // execPointer runs OpArrayLength, sized memory copies, pointer comparison and difference and the generic-pointer casts.
 func (sg *subgroup) execPointer(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	switch in.op {
 	case opArrayLength:
-		d, a := col(in.dst), col(in.a)
+		d, a := sg.col(in.dst), sg.col(in.a)
 		for _, l := range lanes {
 			m, off, f := sg.deref(a[l], 0, l)
 			if f != nil {
@@ -684,7 +677,7 @@ func (sg *subgroup) execPointer(in *inst, lanes []int32) *Fault {
 			d[l] = uint64((len(m) - start) / int(in.aux))
 		}
 	case opCopyMemSized:
-		dp, sp, sz := col(in.a), col(in.b), col(in.c)
+		dp, sp, sz := sg.col(in.a), sg.col(in.b), sg.col(in.c)
 		for _, l := range lanes {
 			size := sz[l]
 			if size > 1<<31 {
@@ -706,17 +699,17 @@ func (sg *subgroup) execPointer(in *inst, lanes []int32) *Fault {
 			}
 		}
 	case opPtrCmp:
-		d, a, b := col(in.dst), col(in.a), col(in.b)
+		d, a, b := sg.col(in.dst), sg.col(in.a), sg.col(in.b)
 		for _, l := range lanes {
 			d[l] = b2u(a[l] == b[l]) ^ in.imm
 		}
 	case opPtrDiff:
-		d, a, b := col(in.dst), col(in.a), col(in.b)
+		d, a, b := sg.col(in.dst), sg.col(in.a), sg.col(in.b)
 		for _, l := range lanes {
 			d[l] = uint64((int64(a[l])-int64(b[l]))/int64(in.imm)) & in.sc.mask()
 		}
 	case opGenericCast:
-		d, a := col(in.dst), col(in.a)
+		d, a := sg.col(in.dst), sg.col(in.a)
 		shift := sg.p.ptrShift
 		for _, l := range lanes {
 			p := a[l]

@@ -99,13 +99,13 @@ type cinst struct {
 	ops            []uint32
 }
 
-// operands holds the result's slot and type and the first one or two
+// operands holds the result's slot and type and the first one to three
 // operands' slots and types.
 type operands struct {
-	d      int32
-	rt     *tinfo
-	a, b   int32
-	at, bt *tinfo
+	d          int32
+	rt         *tinfo
+	a, b, c    int32
+	at, bt, ct *tinfo
 }
 
 // need reports missing operands when the instruction has fewer than k.
@@ -119,17 +119,49 @@ func (q *cinst) need(k int) error {
 // res returns the result's slot and type.
 func (q *cinst) res() (int32, *tinfo, error) { return q.c.slot(q.result) }
 
-// operands1 decodes the result and the first operand.
-func (q *cinst) operands1() (v operands, err error) {
-	if err = q.need(1); err != nil {
+// vals decodes the first k (at most 3) operands into v, in order.
+func (q *cinst) vals(v *operands, k int) error {
+	for i := range k {
+		s, t, err := q.c.val(q.ops[i])
+		if err != nil {
+			return err
+		}
+		switch i {
+		case 0:
+			v.a, v.at = s, t
+		case 1:
+			v.b, v.bt = s, t
+		default:
+			v.c, v.ct = s, t
+		}
+	}
+	return nil
+}
+
+// decode checks that the instruction has at least need operands, then
+// decodes the result and the first k (k <= need, at most 3) operands.
+func (q *cinst) decode(need, k int) (v operands, err error) {
+	if err = q.need(need); err != nil {
 		return
 	}
 	if v.d, v.rt, err = q.res(); err != nil {
 		return
 	}
-	v.a, v.at, err = q.c.val(q.ops[0])
+	err = q.vals(&v, k)
 	return
 }
+
+// decodeArgs is decode for an instruction without a result.
+func (q *cinst) decodeArgs(need, k int) (v operands, err error) {
+	if err = q.need(need); err != nil {
+		return
+	}
+	err = q.vals(&v, k)
+	return
+}
+
+// operands1 decodes the result and the first operand.
+func (q *cinst) operands1() (operands, error) { return q.decode(1, 1) }
 
 // operands2 decodes the result and the first two operands.
 func (q *cinst) operands2() (v operands, err error) {
@@ -146,16 +178,7 @@ func (q *cinst) operands2() (v operands, err error) {
 // elem1 decodes a unary elementwise instruction: operand and result have
 // as many components.
 func (q *cinst) elem1() (v operands, err error) {
-	if err = q.need(1); err != nil {
-		return
-	}
-	if v.d, v.rt, err = q.res(); err != nil {
-		return
-	}
-	if v.a, v.at, err = q.c.val(q.ops[0]); err != nil {
-		return
-	}
-	if v.at.ncomp != v.rt.ncomp {
+	if v, err = q.decode(1, 1); err == nil && v.at.ncomp != v.rt.ncomp {
 		err = fmt.Errorf("%s: operand and result component counts differ", q.opc)
 	}
 	return
@@ -163,19 +186,8 @@ func (q *cinst) elem1() (v operands, err error) {
 
 // elem2 decodes a binary elementwise instruction over vectors or scalars.
 func (q *cinst) elem2() (v operands, err error) {
-	if err = q.need(2); err != nil {
-		return
-	}
-	if v.d, v.rt, err = q.res(); err != nil {
-		return
-	}
-	if v.a, v.at, err = q.c.val(q.ops[0]); err != nil {
-		return
-	}
-	if v.b, v.bt, err = q.c.val(q.ops[1]); err != nil {
-		return
-	}
-	if v.at.ncomp != v.rt.ncomp || v.bt.ncomp != v.rt.ncomp || v.at.vec != v.at.ncomp {
+	if v, err = q.decode(2, 2); err == nil &&
+		(v.at.ncomp != v.rt.ncomp || v.bt.ncomp != v.rt.ncomp || v.at.vec != v.at.ncomp) {
 		err = fmt.Errorf("%s: operand and result component counts differ", q.opc)
 	}
 	return

@@ -469,14 +469,11 @@ func sext(v uint64, w uint8) int64 {
 // exec runs one non-control instruction for the given lanes.
 func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch in.op {
 	case opCopy:
 		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
+			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			if len(lanes) == len(d) {
 				copy(d, a)
 				continue
@@ -486,12 +483,12 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 			}
 		}
 	case opSelect:
-		cc := col(in.c)
+		cc := sg.col(in.c)
 		for c := int32(0); c < n; c++ {
 			if in.imm != 0 {
-				cc = col(in.c + c)
+				cc = sg.col(in.c + c)
 			}
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			for _, l := range lanes {
 				if cc[l] != 0 {
 					d[l] = a[l]
@@ -505,7 +502,7 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 	case opIAdd:
 		m := in.imm
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			if len(lanes) == int(S) {
 				for l := range d {
 					d[l] = (a[l] + b[l]) & m
@@ -519,7 +516,7 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 	case opISub:
 		m := in.imm
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			for _, l := range lanes {
 				d[l] = (a[l] - b[l]) & m
 			}
@@ -527,7 +524,7 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 	case opIMul:
 		m := in.imm
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			if len(lanes) == int(S) {
 				for l := range d {
 					d[l] = (a[l] * b[l]) & m
@@ -540,7 +537,7 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		}
 	case opAnd, opOr, opXor:
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			switch in.op {
 			case opAnd:
 				for _, l := range lanes {
@@ -564,7 +561,7 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		f := binTab[in.aux]
 		s := in.sc
 		for c := int32(0); c < n; c++ {
-			d, a, b := col(in.dst+c), col(in.a+c), col(in.b+c)
+			d, a, b := sg.col(in.dst+c), sg.col(in.a+c), sg.col(in.b+c)
 			for _, l := range lanes {
 				d[l] = f(a[l], b[l], s)
 			}
@@ -573,7 +570,7 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		f := unTab[in.aux]
 		s := in.sc
 		for c := int32(0); c < n; c++ {
-			d, a := col(in.dst+c), col(in.a+c)
+			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			for _, l := range lanes {
 				d[l] = f(a[l], s)
 			}
@@ -651,4 +648,10 @@ func getBits(a []uint64, pos, w int) uint64 {
 		v &= 1<<w - 1
 	}
 	return v
+}
+
+// col returns slot s's column of registers: its value in each lane.
+func (sg *subgroup) col(s int32) []uint64 {
+	R := int32(sg.R)
+	return sg.regs[s*R : s*R+int32(sg.S)]
 }

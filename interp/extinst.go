@@ -231,12 +231,9 @@ func (c *compiler) clMem(result, num uint32, args []uint32) error {
 	if ot.ncomp != 1 || pt.kind != spirv.TypePointer {
 		return fmt.Errorf("OpenCL.std memory instruction: bad operands")
 	}
-	pe, err := c.typ(pt.pointeeID)
+	pe, err := c.pointee(args[1], pt)
 	if err != nil {
 		return err
-	}
-	if pi := c.ptrs[args[1]]; pi != nil {
-		pe = pi.pointee
 	}
 	if pe.ncomp != 1 {
 		return fmt.Errorf("OpenCL.std memory instruction: pointer to a non-scalar")

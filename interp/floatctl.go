@@ -288,20 +288,16 @@ func (c *compiler) rtzOp(opc spirv.Opcode, typeID, result uint32, args []uint32,
 
 // floatCtl executes an opFloatCtl.
 func (sg *subgroup) floatCtl(in *inst, lanes []int32) *Fault {
-	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	w := in.sc.width
 	for k := int32(0); k < in.n; k++ {
-		d, a := col(in.dst+k), col(in.a+k)
+		d, a := sg.col(in.dst+k), sg.col(in.a+k)
 		switch in.aux {
 		case fcFlush:
 			for _, l := range lanes {
 				d[l] = flushDenorm(a[l], w)
 			}
 		case fcFma:
-			b, cc := col(in.b+k), col(in.c+k)
+			b, cc := sg.col(in.b+k), sg.col(in.c+k)
 			for _, l := range lanes {
 				d[l] = rtzFma(a[l], b[l], cc[l], w)
 			}
@@ -310,7 +306,7 @@ func (sg *subgroup) floatCtl(in *inst, lanes []int32) *Fault {
 			if in.imm&1 != 0 {
 				bk = 0
 			}
-			b := col(in.b + bk)
+			b := sg.col(in.b + bk)
 			for _, l := range lanes {
 				d[l] = rtzBin(int(in.aux), a[l], b[l], w)
 			}

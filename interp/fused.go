@@ -30,18 +30,11 @@ func (c *compiler) memOnlyUses(sf *spirv.Function) map[uint32]bool {
 	ok, bad := map[uint32]bool{}, map[uint32]bool{}
 	for i := sf.Start; i < sf.End; i++ {
 		in := c.m.Inst(i)
-		for k, o := range in.Operands {
-			info := o.Kind.Info()
-			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
-				continue
-			}
-			ptr := (in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpStore) && int(o.Offset) == operandOffset(in, 0)
-			for _, w := range in.OperandWords(k) {
-				if ptr {
-					ok[w] = true
-				} else {
-					bad[w] = true
-				}
+		for first, w := range usedIDs(&in) {
+			if first && (in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpStore) {
+				ok[w] = true
+			} else {
+				bad[w] = true
 			}
 		}
 	}
@@ -97,10 +90,7 @@ func (sg *subgroup) idxFast(in *inst, lanes []int32) (m []byte, off0 int64, st c
 // loadIdx is a load through a fused access chain.
 func (sg *subgroup) loadIdx(in *inst, lanes []int32) *Fault {
 	if m, off0, st, ok := sg.idxFast(in, lanes); ok {
-		S := int32(sg.S)
-		R := int32(sg.R)
-		r := sg.regs
-		idx, d := r[st.slot*R:st.slot*R+S], r[in.dst*R:in.dst*R+S]
+		idx, d := sg.col(st.slot), sg.col(in.dst)
 		lim, stride := uint64(len(m)-4), st.stride
 		if len(lanes) == len(d) {
 			idx = idx[:len(d)]
@@ -134,10 +124,7 @@ func (sg *subgroup) loadIdx(in *inst, lanes []int32) *Fault {
 // lanes' values again (the same bytes) before it faults.
 func (sg *subgroup) storeIdx(in *inst, lanes []int32) *Fault {
 	if m, off0, st, ok := sg.idxFast(in, lanes); ok {
-		S := int32(sg.S)
-		R := int32(sg.R)
-		r := sg.regs
-		idx, v := r[st.slot*R:st.slot*R+S], r[in.b*R:in.b*R+S]
+		idx, v := sg.col(st.slot), sg.col(in.b)
 		lim, stride := uint64(len(m)-4), st.stride
 		if len(lanes) == len(v) {
 			idx = idx[:len(v)]

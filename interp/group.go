@@ -243,7 +243,6 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	ballotBit := func(slot int32, l int32, bit uint64) bool {
 		if bit >= 128 {
@@ -253,12 +252,12 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 	}
 	switch g.kind {
 	case gElect:
-		d := col(in.dst)
+		d := sg.col(in.dst)
 		for _, l := range lanes {
 			d[l] = b2u(l == lanes[0])
 		}
 	case gAll, gAny:
-		a := col(in.a)
+		a := sg.col(in.a)
 		acc := b2u(g.kind == gAll)
 		for _, l := range lanes {
 			if g.kind == gAll {
@@ -267,45 +266,45 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 				acc |= a[l]
 			}
 		}
-		d := col(in.dst)
+		d := sg.col(in.dst)
 		for _, l := range lanes {
 			d[l] = acc
 		}
 	case gAllEqual:
 		eq := uint64(1)
 		for c := int32(0); c < g.nsrc; c++ {
-			a := col(in.a + c)
+			a := sg.col(in.a + c)
 			for _, l := range lanes {
 				if a[l] != a[lanes[0]] {
 					eq = 0
 				}
 			}
 		}
-		d := col(in.dst)
+		d := sg.col(in.dst)
 		for _, l := range lanes {
 			d[l] = eq
 		}
 	case gBallot:
 		var w [4]uint64
-		a := col(in.a)
+		a := sg.col(in.a)
 		for _, l := range lanes {
 			if a[l] != 0 {
 				w[l/32] |= 1 << (l % 32)
 			}
 		}
 		for c := int32(0); c < 4; c++ {
-			d := col(in.dst + c)
+			d := sg.col(in.dst + c)
 			for _, l := range lanes {
 				d[l] = w[c]
 			}
 		}
 	case gInverseBallot:
-		d := col(in.dst)
+		d := sg.col(in.dst)
 		for _, l := range lanes {
 			d[l] = b2u(ballotBit(in.a, l, uint64(l)))
 		}
 	case gBitExtract:
-		d, ix := col(in.dst), col(in.b)
+		d, ix := sg.col(in.dst), sg.col(in.b)
 		for _, l := range lanes {
 			d[l] = b2u(ballotBit(in.a, l, ix[l]))
 		}
@@ -336,7 +335,7 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 			}
 		}
 	case gBlockRead, gBlockWrite:
-		ptr := col(in.a)[lanes[0]]
+		ptr := sg.col(in.a)[lanes[0]]
 		es := int(g.esize)
 		total := es * int(S) * int(n)
 		m, off, f := sg.deref(ptr, total, lanes[0])
@@ -380,16 +379,24 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 	return nil
 }
 
+// setLanes copies the given lanes of vals (the scratch column a group
+// operation filled) into slot s.
+func (sg *subgroup) setLanes(s int32, vals []uint64, lanes []int32) {
+	d := sg.col(s)
+	for _, l := range lanes {
+		d[l] = vals[l]
+	}
+}
+
 // reduce runs reductions and scans (plain, clustered, partitioned).
 func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
 	s := in.sc
 	id := identityOf(g.red, s)
 	tmp := sg.gscratch
 	for c := int32(0); c < in.n; c++ {
-		a := r[(in.a+c)*R : (in.a+c)*R+S]
+		a := sg.col(in.a + c)
 		switch g.groupOp {
 		case spirv.GroupOperationReduce:
 			acc := id
@@ -457,10 +464,7 @@ func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 				tmp[l] = acc
 			}
 		}
-		d := r[(in.dst+c)*R : (in.dst+c)*R+S]
-		for _, l := range lanes {
-			d[l] = tmp[l]
-		}
+		sg.setLanes(in.dst+c, tmp, lanes)
 	}
 	return nil
 }
@@ -470,10 +474,9 @@ func (sg *subgroup) groupBallotScan(in *inst, g *groupInfo, lanes []int32) *Faul
 	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	switch g.kind {
 	case gBitCount, gFindLSB, gFindMSB:
-		d := col(in.dst)
+		d := sg.col(in.dst)
 		for _, l := range lanes {
 			var w [2]uint64
 			for c := int32(0); c < 4; c++ {
@@ -537,9 +540,6 @@ func (sg *subgroup) groupBallotScan(in *inst, g *groupInfo, lanes []int32) *Faul
 // groupShuffle runs the broadcasts, shuffles, quad operations and rotates: each lane reads another lane's value.
 func (sg *subgroup) groupShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
 	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	var act [2]uint64
 	for _, l := range lanes {
 		act[l/64] |= 1 << (l % 64)
@@ -553,7 +553,7 @@ func (sg *subgroup) groupShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
 		src := sg.gsrc[:S]
 		var bv []uint64
 		if in.b >= 0 {
-			bv = col(in.b)
+			bv = sg.col(in.b)
 		}
 		for _, l := range lanes {
 			var s int64
@@ -596,7 +596,7 @@ func (sg *subgroup) groupShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
 		}
 		tmp := sg.gscratch
 		for c := int32(0); c < n; c++ {
-			a := col(in.a + c)
+			a := sg.col(in.a + c)
 			for _, l := range lanes {
 				if src[l] < 0 {
 					tmp[l] = 0
@@ -604,10 +604,7 @@ func (sg *subgroup) groupShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
 					tmp[l] = a[src[l]]
 				}
 			}
-			d := col(in.dst + c)
-			for _, l := range lanes {
-				d[l] = tmp[l]
-			}
+			sg.setLanes(in.dst+c, tmp, lanes)
 		}
 	}
 	return nil
@@ -616,18 +613,15 @@ func (sg *subgroup) groupShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
 // groupIntelShuffle runs OpSubgroupShuffleDownINTEL and OpSubgroupShuffleUpINTEL, which read across two values.
 func (sg *subgroup) groupIntelShuffle(in *inst, g *groupInfo, lanes []int32) *Fault {
 	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
-	col := func(s int32) []uint64 { return r[s*R : s*R+S] }
 	n := in.n
 	switch g.kind {
 	case gIntelDown, gIntelUp:
-		dl := col(in.c)
+		dl := sg.col(in.c)
 		tmp := sg.gscratch
 		for c := int32(0); c < n; c++ {
-			cur, other := col(in.a+c), col(in.b+c)
+			cur, other := sg.col(in.a+c), sg.col(in.b+c)
 			if g.kind == gIntelUp {
-				cur, other = col(in.b+c), col(in.a+c) // (previous, current)
+				cur, other = sg.col(in.b+c), sg.col(in.a+c) // (previous, current)
 			}
 			for _, l := range lanes {
 				delta := int64(dl[l])
@@ -652,10 +646,7 @@ func (sg *subgroup) groupIntelShuffle(in *inst, g *groupInfo, lanes []int32) *Fa
 					}
 				}
 			}
-			d := col(in.dst + c)
-			for _, l := range lanes {
-				d[l] = tmp[l]
-			}
+			sg.setLanes(in.dst+c, tmp, lanes)
 		}
 	}
 	return nil

@@ -116,14 +116,13 @@ type regCache struct {
 func (sg *subgroup) load(in *inst, lanes []int32) *Fault {
 	lv := sg.p.leafLists[in.aux]
 	ext := sg.p.leafExt[in.aux]
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	ptrs := r[in.a*R : in.a*R+S]
+	ptrs := sg.col(in.a)
 	cache := regCache{reg: ^uint64(0)}
 	if len(lv) == 1 {
 		lf := lv[0]
-		d := r[in.dst*R : in.dst*R+S]
+		d := sg.col(in.dst)
 		shift := sg.p.ptrShift
 		for _, l := range lanes {
 			p := ptrs[l]
@@ -171,14 +170,13 @@ func (sg *subgroup) load(in *inst, lanes []int32) *Fault {
 func (sg *subgroup) store(in *inst, lanes []int32) *Fault {
 	lv := sg.p.leafLists[in.aux]
 	ext := sg.p.leafExt[in.aux]
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	ptrs := r[in.a*R : in.a*R+S]
+	ptrs := sg.col(in.a)
 	cache := regCache{reg: ^uint64(0)}
 	if len(lv) == 1 {
 		lf := lv[0]
-		v := r[in.b*R : in.b*R+S]
+		v := sg.col(in.b)
 		shift := sg.p.ptrShift
 		for _, l := range lanes {
 			p := ptrs[l]
@@ -209,14 +207,13 @@ func (sg *subgroup) store(in *inst, lanes []int32) *Fault {
 
 func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 	ch := &sg.p.chains[in.aux]
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
-	base, d := r[in.a*R:in.a*R+S], r[in.dst*R:in.dst*R+S]
+	base, d := sg.col(in.a), sg.col(in.dst)
 	shift := sg.p.ptrShift
 	if !ch.desc && len(ch.steps) == 1 {
 		st := ch.steps[0]
-		idx := r[st.slot*R : st.slot*R+S]
+		idx := sg.col(st.slot)
 		if st.count == 0 && st.w == 32 {
 			// the common case (an unchecked 32-bit index), without the
 			// general sign extension and bound
@@ -281,13 +278,10 @@ func (sg *subgroup) chain(in *inst, lanes []int32) *Fault {
 // lies inside the lane's own variable: no pointer to decode or check.
 func (sg *subgroup) loadLane(in *inst, lanes []int32) {
 	lv := sg.p.leafLists[in.aux]
-	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
 	isz := int(sg.p.invSize)
 	off := int(in.imm)
 	for k, lf := range lv {
-		d := r[(in.dst+int32(k))*R : (in.dst+int32(k))*R+S]
+		d := sg.col(in.dst + int32(k))
 		at := off + int(lf.off)
 		for _, l := range lanes {
 			v := getLE(sg.inv[(sg.lane0+int(l))*isz+at:], lf.size)
@@ -302,13 +296,10 @@ func (sg *subgroup) loadLane(in *inst, lanes []int32) {
 // storeLane is loadLane's store.
 func (sg *subgroup) storeLane(in *inst, lanes []int32) {
 	lv := sg.p.leafLists[in.aux]
-	S := int32(sg.S)
-	R := int32(sg.R)
-	r := sg.regs
 	isz := int(sg.p.invSize)
 	off := int(in.imm)
 	for k, lf := range lv {
-		v := r[(in.b+int32(k))*R : (in.b+int32(k))*R+S]
+		v := sg.col(in.b + int32(k))
 		at := off + int(lf.off)
 		for _, l := range lanes {
 			putLE(sg.inv[(sg.lane0+int(l))*isz+at:], lf.size, v[l])
@@ -324,7 +315,6 @@ func (sg *subgroup) loadUni(in *inst, lanes []int32) *Fault {
 		return nil
 	}
 	lv := sg.p.leafLists[in.aux]
-	S := int32(sg.S)
 	R := int32(sg.R)
 	r := sg.regs
 	l0 := lanes[0]
@@ -337,7 +327,7 @@ func (sg *subgroup) loadUni(in *inst, lanes []int32) *Fault {
 		if lf.kind == skBool {
 			v = b2u(v != 0)
 		}
-		d := r[(in.dst+int32(k))*R : (in.dst+int32(k))*R+S]
+		d := sg.col(in.dst + int32(k))
 		if len(lanes) == len(d) {
 			fill(d, v)
 			continue

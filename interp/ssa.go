@@ -220,11 +220,9 @@ func (c *compiler) ssaLoad(k int, typeID, result uint32) error {
 		return errors.New("OpLoad: the pointee type does not match the result type")
 	}
 	if rt.kind == spirv.TypePointer {
-		pe, err := c.typ(rt.pointeeID)
-		if err != nil {
+		if err := c.notePtr(result, rt); err != nil {
 			return err
 		}
-		c.ptrs[result] = &ptrInfo{pointee: pe, storage: rt.storage}
 	}
 	v := c.ssaValue(k)
 	if _, ok := c.slots[result]; ok {
