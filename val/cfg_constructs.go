@@ -29,9 +29,9 @@ import (
 // suspect constructs up to the first one that is wrong (usually one), and
 // verdicts and messages are SPIRV-Tools' either way. The constructs before
 // the first that fails its header rules are nested, and the walk stops
-// there. A construct that overlaps another without nesting is left out of
-// the nesting and walked. Where the constructs cannot be nested at all
-// (nestConstructs), every construct is walked.
+// there. A construct the nesting cannot describe (one that overlaps
+// another without nesting, loops sharing a continue target, and the
+// other cases undescribed lists) is left out of it and walked alone.
 
 // Set by the tests only, which compare the two paths: constructWalkOnly
 // turns the fast paths off (constructs and switch cases), constructPathSeen
@@ -61,27 +61,27 @@ func (t *constructNest) holds(c, b int32) bool {
 }
 
 // nestConstructs nests the constructs before limit whose headers are
-// structurally reachable; ok is false if the fast path cannot describe them: a
-// construct that fails its header rules, a loop whose continue target
-// strictly dominates its header (a loop that is its own continue target
-// holds no block, and is not nested), a block that is the continue target
-// of several loops, a back-edge block that strictly dominates a block it
-// post-dominates. Constructs that overlap without nesting are left out
-// of it (constructNest.excluded).
+// structurally reachable; ok is false if one fails its header rules (the
+// limit excludes those). The constructs the nesting cannot describe are
+// left out of it (constructNest.excluded) for the walk: a loop whose
+// continue target strictly dominates its header, loops sharing a
+// continue target (with their continue constructs), a continue construct
+// whose back-edge block strictly dominates a block it post-dominates, and
+// constructs that overlap without nesting. A loop that is its own
+// continue target holds no block, and is not nested.
 func (f *fnCFG) nestConstructs(limit int) (t *constructNest, ok bool) {
 	n := int32(f.n)
 	kids := f.sdom.Children()
 	opens := make([][]int32, n)  // by block: the constructs it heads
 	closes := make([][]int32, n) // by block: the constructs it leaves
-	conts := make([]int32, n)
-	var backs []int32 // the continue constructs' back-edge blocks
+	t = &constructNest{parent: make([]int32, len(f.cons)), excluded: f.undescribed(limit)}
 	for pass := 0; pass < 2; pass++ {
 		// Continue constructs open first: they hold the whole region
 		// below their header, a loop or selection headed there only part.
 		for k := range f.cons[:limit] {
 			c := &f.cons[k]
 			h, e := c.header, c.exit
-			if !f.sreach[h] || (pass == 0) != (c.kind == ctContinue) {
+			if !f.sreach[h] || (pass == 0) != (c.kind == ctContinue) || t.excluded[k] {
 				continue
 			}
 			if e < 0 || !f.sdominates(h, e) || (c.kind != ctContinue && h == e) || (c.kind == ctContinue && !f.spdominates(e, h)) {
@@ -90,8 +90,7 @@ func (f *fnCFG) nestConstructs(limit int) (t *constructNest, ok bool) {
 			switch c.kind {
 			case ctContinue:
 				// It leaves the blocks the back-edge block strictly
-				// dominates (checked below: it post-dominates none).
-				backs = append(backs, e)
+				// dominates (it post-dominates none: undescribed).
 				for _, d := range kids.Succ(e) {
 					if d < n {
 						closes[d] = append(closes[d], int32(k))
@@ -99,9 +98,6 @@ func (f *fnCFG) nestConstructs(limit int) (t *constructNest, ok bool) {
 				}
 			case ctLoop:
 				ct := f.cons[c.loop].header
-				if conts[ct]++; conts[ct] > 1 || (ct != h && f.sdominates(ct, h)) {
-					return nil, false
-				}
 				if ct == h {
 					continue // its own continue target: a loop of no blocks and no rules
 				}
@@ -115,16 +111,45 @@ func (f *fnCFG) nestConstructs(limit int) (t *constructNest, ok bool) {
 			opens[h] = append(opens[h], int32(k))
 		}
 	}
-	for _, below := range f.belowInBoth(backs) {
-		if below {
-			return nil, false
-		}
-	}
-	t = &constructNest{inner: make([]int32, n), parent: make([]int32, len(f.cons)), excluded: make([]bool, len(f.cons))}
+	t.inner = make([]int32, n)
 	f.nest(t, &kids, opens, closes)
 	t.dropExcluded()
 	t.number()
 	return t, true
+}
+
+// undescribed marks, by construct before limit, those whose region
+// nestConstructs cannot describe from its header and exits alone (see
+// there), so that they are left to the walk.
+func (f *fnCFG) undescribed(limit int) []bool {
+	ex := make([]bool, len(f.cons))
+	conts := make([]int32, f.n)
+	loops := func(visit func(k int, c *construct, ct int32)) {
+		for k := range f.cons[:limit] {
+			if c := &f.cons[k]; c.kind == ctLoop && f.sreach[c.header] {
+				visit(k, c, f.cons[c.loop].header)
+			}
+		}
+	}
+	loops(func(_ int, _ *construct, ct int32) { conts[ct]++ })
+	loops(func(k int, c *construct, ct int32) {
+		if conts[ct] > 1 || (ct != c.header && f.sdominates(ct, c.header)) {
+			ex[k] = true
+			if int(c.loop) < limit {
+				ex[c.loop] = true
+			}
+		}
+	})
+	var backs, of []int32 // the continue constructs' back-edge blocks, and the constructs
+	for k := range f.cons[:limit] {
+		if c := &f.cons[k]; c.kind == ctContinue && f.sreach[c.header] && !ex[k] && c.exit >= 0 {
+			backs, of = append(backs, c.exit), append(of, int32(k))
+		}
+	}
+	for q, below := range f.belowInBoth(backs) {
+		ex[of[q]] = ex[of[q]] || below
+	}
+	return ex
 }
 
 // nest walks the structural dominator tree from the entry with the stack

@@ -423,7 +423,7 @@ func TestOverlappingConstructsLinear(t *testing.T) {
 	if !nested {
 		t.Fatal("the overlapping constructs were not nested: the test measures the old path")
 	}
-	const n = 8000
+	const n = 16000
 	small, large := measure(n), measure(4*n)
 	ratio := float64(large) / float64(max(small, time.Microsecond))
 	t.Logf("n = %d: %v, n = %d: %v, ratio %.1f", n, small, 4*n, large, ratio)
