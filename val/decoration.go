@@ -228,7 +228,9 @@ func (s *state) entryPointFunctions() ([]uint32, map[uint32][]*spirv.EntryPoint)
 	return order, by
 }
 
-// decorationsOfEntryPoints is CheckDecorationsOfEntryPoints.
+// decorationsOfEntryPoints is CheckDecorationsOfEntryPoints: for each
+// entry-point function, each of its OpEntryPoints' interface variables,
+// then the rules on the whole interface.
 func (s *state) decorationsOfEntryPoints() bool {
 	d := s.decorations()
 	vulkan := s.opts.Env.IsVulkan()
@@ -239,202 +241,310 @@ func (s *state) decorationsOfEntryPoints() bool {
 		for _, ep := range eps {
 			models[ep.Model] = true
 		}
-		hasFrag, hasVert := models[spirv.ExecutionModelFragment], models[spirv.ExecutionModelVertex]
-		var builtinIn, builtinOut, wgVars, wgBlock, wgAliased int
-		hasTaskPayload := false
+		c := epInterfaces{s: s, d: d, vulkan: vulkan, fn: fn, nModels: len(models),
+			hasFrag: models[spirv.ExecutionModelFragment], hasVert: models[spirv.ExecutionModelVertex]}
 		for _, ep := range eps {
-			seen := map[uint32]bool{}
-			inBuiltins, outBuiltins := map[uint32]bool{}, map[uint32]bool{}
-			for _, iface := range ep.Interface {
-				vi := s.defInst(iface)
-				if vi < 0 {
-					continue // the id checks reported it
-				}
-				v := s.m.Inst(vi)
-				if v.Opcode != spirv.OpVariable && v.Opcode != spirv.OpUntypedVariableKHR {
-					if s.fail(vi, "", "Interfaces passed to OpEntryPoint must be variables. Found Op%s.", opName(v.Opcode)) {
-						return true
-					}
-					continue
-				}
-				if len(v.Words) < 4 {
-					continue
-				}
-				untyped := v.Opcode == spirv.OpUntypedVariableKHR
-				sc := spirv.StorageClass(v.Words[3])
-				if s.version >= spirv.MakeVersion(1, 4) {
-					if sc == spirv.StorageClassTaskPayloadWorkgroupEXT {
-						if hasTaskPayload {
-							if s.fail(vi, "", "There can be at most one OpVariable with storage class TaskPayloadWorkgroupEXT associated with an OpEntryPoint") {
-								return true
-							}
-						}
-						hasTaskPayload = true
-					}
-					if sc == spirv.StorageClassFunction {
-						if s.fail(vi, "", "In SPIR-V 1.4 or later, OpEntryPoint interfaces should only list global variables") {
-							return true
-						}
-					}
-					if seen[iface] {
-						if s.fail(vi, "", "In SPIR-V 1.4 or later, non-unique OpEntryPoint interface %s is disallowed", s.idName(iface)) {
-							return true
-						}
-					}
-					seen[iface] = true
-				} else if sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput {
-					if s.fail(vi, "", "In SPIR-V 1.3 or earlier, OpEntryPoint interfaces must be OpVariables with Storage Class of Input(1) or Output(3). Found Storage Class %d for Entry Point id %d.", uint32(sc), fn) {
-						return true
-					}
-				}
-				var typeID uint32
-				if untyped {
-					if len(v.Words) < 5 {
-						continue
-					}
-					typeID = v.Words[4]
-				} else if pt := s.typeOf(v.TypeID); pt != nil && pt.Kind == spirv.TypePointer {
-					typeID = pt.Elem
-				}
-				tt := s.typeOf(typeID)
-				isStruct := tt != nil && tt.Kind == spirv.TypeStruct
-				decTarget := iface
-				if isStruct {
-					decTarget = typeID
-				}
-				hasBuiltIn := false
-				for _, e := range d.ofKinds(decTarget, spirv.DecorationBuiltIn) {
-					if e.Kind != spirv.DecorationBuiltIn {
-						continue
-					}
-					hasBuiltIn = true
-					if !vulkan || len(e.Params) == 0 {
-						continue
-					}
-					b := e.Params[0]
-					if sc == spirv.StorageClassInput {
-						if inBuiltins[b] {
-							if s.fail(vi, s.vuid("VUID-StandaloneSpirv-OpEntryPoint-09658"), "OpEntryPoint contains duplicate input variables with %s builtin", enumName(spirv.OperandKindBuiltIn, b)) {
-								return true
-							}
-						}
-						inBuiltins[b] = true
-					}
-					if sc == spirv.StorageClassOutput {
-						if outBuiltins[b] {
-							if s.fail(vi, s.vuid("VUID-StandaloneSpirv-OpEntryPoint-09659"), "OpEntryPoint contains duplicate output variables with %s builtin", enumName(spirv.OperandKindBuiltIn, b)) {
-								return true
-							}
-						}
-						outBuiltins[b] = true
-					}
-				}
-				if hasBuiltIn {
-					if vulkan {
-						for _, e := range d.ofKinds(iface, spirv.DecorationLocation, spirv.DecorationComponent) {
-							if e.Kind == spirv.DecorationLocation || e.Kind == spirv.DecorationComponent {
-								if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Location-04915"), "A BuiltIn variable (id %d) cannot have any Location or Component decorations", iface) {
-									return true
-								}
-								break
-							}
-						}
-					}
-					if isStruct {
-						if !d.has(typeID, spirv.DecorationBlock) {
-							if s.fail(s.defInst(typeID), s.vuid("VUID-StandaloneSpirv-Location-04919"), "Interface struct has no Block decoration but has BuiltIn members. Location decorations must be used on each member of OpVariable with a structure type that is a block not decorated with Location.") {
-								return true
-							}
-						}
-						if sc == spirv.StorageClassInput {
-							builtinIn++
-						}
-						if sc == spirv.StorageClassOutput {
-							builtinOut++
-						}
-						if builtinIn > 1 || builtinOut > 1 {
-							break
-						}
-					}
-				}
-				if sc == spirv.StorageClassWorkgroup {
-					wgVars++
-					if tt != nil {
-						if isStruct {
-							if s.hasNested(typeID, spirv.DecorationBlock, 0) {
-								wgBlock++
-							} else if untyped && s.caps.has(spirv.CapabilityShader) {
-								if s.fail(vi, "", "Untyped workgroup variables in shaders must be block decorated") {
-									return true
-								}
-							}
-							if s.hasNested(v.ResultID, spirv.DecorationAliased, 0) {
-								wgAliased++
-							}
-						} else if untyped && s.caps.has(spirv.CapabilityShader) {
-							if s.fail(vi, "", "Untyped workgroup variables in shaders must be block decorated structs") {
-								return true
-							}
-						}
-					}
-				}
-				if vulkan {
-					for _, e := range d.ofKinds(v.ResultID, spirv.DecorationFlat, spirv.DecorationNoPerspective, spirv.DecorationSample, spirv.DecorationCentroid) {
-						switch e.Kind {
-						case spirv.DecorationFlat, spirv.DecorationNoPerspective, spirv.DecorationSample, spirv.DecorationCentroid:
-						default:
-							continue
-						}
-						if sc == spirv.StorageClassInput && (len(models) > 1 || hasVert) {
-							if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-06202"), "%s decorated variable must not be used in vertex execution model as an Input storage class for Entry Point id %d.", decorationName(e.Kind), fn) {
-								return true
-							}
-						} else if sc == spirv.StorageClassOutput && (len(models) > 1 || hasFrag) {
-							if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-06201"), "%s decorated variable must not be used in fragment execution model as an Output storage class for Entry Point id %d.", decorationName(e.Kind), fn) {
-								return true
-							}
-						}
-					}
-					flat := s.hasNested(v.ResultID, spirv.DecorationFlat, 0)
-					if hasFrag && sc == spirv.StorageClassInput && !flat &&
-						((s.isFloatScalar(typeID) && s.typeOf(typeID).Width == 64) || s.scalarOrLiteralVector(typeID, s.isIntScalar)) {
-						if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-04744"), "Fragment OpEntryPoint operand %d with Input interfaces with integer or float type must have a Flat decoration for Entry Point id %d.", iface, fn) {
-							return true
-						}
-					}
-				}
-			}
-			if builtinIn > 1 || builtinOut > 1 {
-				if s.fail(s.defInst(fn), "", "There must be at most one object per Storage Class that can contain a structure type containing members decorated with BuiltIn, consumed per entry-point. Entry Point id %d does not meet this requirement.", fn) {
-					return true
-				}
-			}
-			for _, e := range d.ofKinds(fn, spirv.DecorationLinkageAttributes) {
-				if e.Kind == spirv.DecorationLinkageAttributes {
-					if s.fail(s.defInst(fn), "", "The LinkageAttributes Decoration (Linkage name: %s) cannot be applied to function id %d because it is targeted by an OpEntryPoint instruction.", decodeParamsString(e.Params), fn) {
-						return true
-					}
-					break
-				}
-			}
-			explicit := s.caps.has(spirv.CapabilityWorkgroupMemoryExplicitLayoutKHR)
-			if explicit && !s.caps.has(spirv.CapabilityUntypedPointersKHR) && wgVars > 0 && wgBlock > 0 {
-				if wgVars != wgBlock {
-					if s.fail(s.defInst(fn), "", "When declaring WorkgroupMemoryExplicitLayoutKHR, either all or none of the Workgroup Storage Class variables in the entry point interface must point to struct types decorated with Block (unless the UntypedPointersKHR capability is declared).  Entry point id %d does not meet this requirement.", fn) {
-						return true
-					}
-				}
-				if wgBlock > 1 && wgBlock != wgAliased {
-					if s.fail(s.defInst(fn), "", "When declaring WorkgroupMemoryExplicitLayoutKHR, if more than one Workgroup Storage Class variable in the entry point interface point to a type decorated with Block, all of them must be decorated with Aliased (unless the UntypedPointerWorkgroupKHR capability is declared). Entry point id %d does not meet this requirement.", fn) {
-						return true
-					}
-				}
-			} else if !explicit && wgBlock > 0 {
-				if s.fail(s.defInst(fn), "", "Workgroup Storage Class variables can't be decorated with Block unless declaring the WorkgroupMemoryExplicitLayoutKHR capability.") {
-					return true
-				}
+			if c.interfaces(ep) || c.builtinBlocks() || c.linkage() || c.workgroupLayout() {
+				return true
 			}
 		}
+	}
+	return false
+}
+
+// epInterfaces walks the interfaces of one entry-point function. The
+// counts run on across all its OpEntryPoints, as in SPIRV-Tools.
+type epInterfaces struct {
+	s                *state
+	d                *decorationStore
+	vulkan           bool
+	fn               uint32
+	nModels          int // distinct execution models of fn
+	hasFrag, hasVert bool
+
+	builtinIn, builtinOut      int // interface blocks with BuiltIn members
+	wgVars, wgBlock, wgAliased int // Workgroup variables, Block ones, Aliased ones
+	hasTaskPayload             bool
+}
+
+// ifaceVar is one interface variable of an entry point.
+type ifaceVar struct {
+	id       uint32 // the interface id
+	vi       int    // its OpVariable
+	v        *spirv.Instruction
+	sc       spirv.StorageClass
+	untyped  bool
+	typeID   uint32 // the variable's data type
+	tt       *spirv.Type
+	isStruct bool
+}
+
+// interfaces checks each interface variable of ep and reports whether
+// validation stops.
+func (c *epInterfaces) interfaces(ep *spirv.EntryPoint) bool {
+	seen := map[uint32]bool{}
+	inBuiltins, outBuiltins := map[uint32]bool{}, map[uint32]bool{}
+	for _, id := range ep.Interface {
+		stop, brk := c.iface(id, seen, inBuiltins, outBuiltins)
+		if stop {
+			return true
+		}
+		if brk {
+			break
+		}
+	}
+	return false
+}
+
+// iface checks one interface id. brk says that the rest of the entry
+// point's interface is skipped: a second built-in block was counted.
+func (c *epInterfaces) iface(id uint32, seen, inBuiltins, outBuiltins map[uint32]bool) (stop, brk bool) {
+	s := c.s
+	vi := s.defInst(id)
+	if vi < 0 {
+		return false, false // the id checks reported it
+	}
+	v := s.m.Inst(vi)
+	if v.Opcode != spirv.OpVariable && v.Opcode != spirv.OpUntypedVariableKHR {
+		return s.fail(vi, "", "Interfaces passed to OpEntryPoint must be variables. Found Op%s.", opName(v.Opcode)), false
+	}
+	if len(v.Words) < 4 {
+		return false, false
+	}
+	x := ifaceVar{id: id, vi: vi, v: &v, sc: spirv.StorageClass(v.Words[3]), untyped: v.Opcode == spirv.OpUntypedVariableKHR}
+	if c.storageClass(&x, seen) {
+		return true, false
+	}
+	if x.untyped {
+		if len(v.Words) < 5 {
+			return false, false
+		}
+		x.typeID = v.Words[4]
+	} else if pt := s.typeOf(v.TypeID); pt != nil && pt.Kind == spirv.TypePointer {
+		x.typeID = pt.Elem
+	}
+	x.tt = s.typeOf(x.typeID)
+	x.isStruct = x.tt != nil && x.tt.Kind == spirv.TypeStruct
+	hasBuiltIn, stop := c.builtinDuplicates(&x, inBuiltins, outBuiltins)
+	if stop {
+		return true, false
+	}
+	if hasBuiltIn {
+		if stop, brk := c.builtinVariable(&x); stop || brk {
+			return stop, brk
+		}
+	}
+	if c.workgroupVariable(&x) {
+		return true, false
+	}
+	if c.vulkan {
+		return c.interpolation(&x), false
+	}
+	return false, false
+}
+
+// storageClass: from SPIR-V 1.4 the interface lists global variables,
+// each once, and at most one TaskPayloadWorkgroupEXT; before, only Input
+// and Output variables.
+func (c *epInterfaces) storageClass(x *ifaceVar, seen map[uint32]bool) bool {
+	s, vi, sc := c.s, x.vi, x.sc
+	if s.version < spirv.MakeVersion(1, 4) {
+		if sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput {
+			if s.fail(vi, "", "In SPIR-V 1.3 or earlier, OpEntryPoint interfaces must be OpVariables with Storage Class of Input(1) or Output(3). Found Storage Class %d for Entry Point id %d.", uint32(sc), c.fn) {
+				return true
+			}
+		}
+		return false
+	}
+	if sc == spirv.StorageClassTaskPayloadWorkgroupEXT {
+		if c.hasTaskPayload {
+			if s.fail(vi, "", "There can be at most one OpVariable with storage class TaskPayloadWorkgroupEXT associated with an OpEntryPoint") {
+				return true
+			}
+		}
+		c.hasTaskPayload = true
+	}
+	if sc == spirv.StorageClassFunction {
+		if s.fail(vi, "", "In SPIR-V 1.4 or later, OpEntryPoint interfaces should only list global variables") {
+			return true
+		}
+	}
+	if seen[x.id] {
+		if s.fail(vi, "", "In SPIR-V 1.4 or later, non-unique OpEntryPoint interface %s is disallowed", s.idName(x.id)) {
+			return true
+		}
+	}
+	seen[x.id] = true
+	return false
+}
+
+// builtinDuplicates reports whether the variable (or its struct type)
+// has BuiltIn decorations and, in Vulkan, checks that no built-in is
+// both on this and on an earlier input (output) variable.
+func (c *epInterfaces) builtinDuplicates(x *ifaceVar, inBuiltins, outBuiltins map[uint32]bool) (hasBuiltIn, stop bool) {
+	s := c.s
+	decTarget := x.id
+	if x.isStruct {
+		decTarget = x.typeID
+	}
+	for _, e := range c.d.ofKinds(decTarget, spirv.DecorationBuiltIn) {
+		if e.Kind != spirv.DecorationBuiltIn {
+			continue
+		}
+		hasBuiltIn = true
+		if !c.vulkan || len(e.Params) == 0 {
+			continue
+		}
+		b := e.Params[0]
+		if x.sc == spirv.StorageClassInput {
+			if inBuiltins[b] {
+				if s.fail(x.vi, s.vuid("VUID-StandaloneSpirv-OpEntryPoint-09658"), "OpEntryPoint contains duplicate input variables with %s builtin", enumName(spirv.OperandKindBuiltIn, b)) {
+					return hasBuiltIn, true
+				}
+			}
+			inBuiltins[b] = true
+		}
+		if x.sc == spirv.StorageClassOutput {
+			if outBuiltins[b] {
+				if s.fail(x.vi, s.vuid("VUID-StandaloneSpirv-OpEntryPoint-09659"), "OpEntryPoint contains duplicate output variables with %s builtin", enumName(spirv.OperandKindBuiltIn, b)) {
+					return hasBuiltIn, true
+				}
+			}
+			outBuiltins[b] = true
+		}
+	}
+	return hasBuiltIn, false
+}
+
+// builtinVariable: a built-in variable has no Location or Component
+// (Vulkan); a built-in struct is a Block, and is counted per storage
+// class. brk once a class has two.
+func (c *epInterfaces) builtinVariable(x *ifaceVar) (stop, brk bool) {
+	s := c.s
+	if c.vulkan {
+		for _, e := range c.d.ofKinds(x.id, spirv.DecorationLocation, spirv.DecorationComponent) {
+			if e.Kind == spirv.DecorationLocation || e.Kind == spirv.DecorationComponent {
+				if s.fail(x.vi, s.vuid("VUID-StandaloneSpirv-Location-04915"), "A BuiltIn variable (id %d) cannot have any Location or Component decorations", x.id) {
+					return true, false
+				}
+				break
+			}
+		}
+	}
+	if !x.isStruct {
+		return false, false
+	}
+	if !c.d.has(x.typeID, spirv.DecorationBlock) {
+		if s.fail(s.defInst(x.typeID), s.vuid("VUID-StandaloneSpirv-Location-04919"), "Interface struct has no Block decoration but has BuiltIn members. Location decorations must be used on each member of OpVariable with a structure type that is a block not decorated with Location.") {
+			return true, false
+		}
+	}
+	if x.sc == spirv.StorageClassInput {
+		c.builtinIn++
+	}
+	if x.sc == spirv.StorageClassOutput {
+		c.builtinOut++
+	}
+	return false, c.builtinIn > 1 || c.builtinOut > 1
+}
+
+// workgroupVariable counts Workgroup variables, Block and Aliased ones,
+// and checks that untyped ones in shaders are Block structs.
+func (c *epInterfaces) workgroupVariable(x *ifaceVar) bool {
+	s := c.s
+	if x.sc != spirv.StorageClassWorkgroup {
+		return false
+	}
+	c.wgVars++
+	if x.tt == nil {
+		return false
+	}
+	if !x.isStruct {
+		if x.untyped && s.caps.has(spirv.CapabilityShader) {
+			return s.fail(x.vi, "", "Untyped workgroup variables in shaders must be block decorated structs")
+		}
+		return false
+	}
+	if s.hasNested(x.typeID, spirv.DecorationBlock, 0) {
+		c.wgBlock++
+	} else if x.untyped && s.caps.has(spirv.CapabilityShader) {
+		if s.fail(x.vi, "", "Untyped workgroup variables in shaders must be block decorated") {
+			return true
+		}
+	}
+	if s.hasNested(x.v.ResultID, spirv.DecorationAliased, 0) {
+		c.wgAliased++
+	}
+	return false
+}
+
+// interpolation is Vulkan's rules on interpolation decorations: none on
+// vertex inputs or fragment outputs, and Flat on integer and 64-bit
+// float fragment inputs.
+func (c *epInterfaces) interpolation(x *ifaceVar) bool {
+	s, vi, sc, fn := c.s, x.vi, x.sc, c.fn
+	for _, e := range c.d.ofKinds(x.v.ResultID, spirv.DecorationFlat, spirv.DecorationNoPerspective, spirv.DecorationSample, spirv.DecorationCentroid) {
+		switch e.Kind {
+		case spirv.DecorationFlat, spirv.DecorationNoPerspective, spirv.DecorationSample, spirv.DecorationCentroid:
+		default:
+			continue
+		}
+		if sc == spirv.StorageClassInput && (c.nModels > 1 || c.hasVert) {
+			if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-06202"), "%s decorated variable must not be used in vertex execution model as an Input storage class for Entry Point id %d.", decorationName(e.Kind), fn) {
+				return true
+			}
+		} else if sc == spirv.StorageClassOutput && (c.nModels > 1 || c.hasFrag) {
+			if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-06201"), "%s decorated variable must not be used in fragment execution model as an Output storage class for Entry Point id %d.", decorationName(e.Kind), fn) {
+				return true
+			}
+		}
+	}
+	typeID := x.typeID
+	flat := s.hasNested(x.v.ResultID, spirv.DecorationFlat, 0)
+	if c.hasFrag && sc == spirv.StorageClassInput && !flat &&
+		((s.isFloatScalar(typeID) && s.typeOf(typeID).Width == 64) || s.scalarOrLiteralVector(typeID, s.isIntScalar)) {
+		if s.fail(vi, s.vuid("VUID-StandaloneSpirv-Flat-04744"), "Fragment OpEntryPoint operand %d with Input interfaces with integer or float type must have a Flat decoration for Entry Point id %d.", x.id, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// builtinBlocks: at most one built-in block per storage class.
+func (c *epInterfaces) builtinBlocks() bool {
+	if c.builtinIn > 1 || c.builtinOut > 1 {
+		return c.s.fail(c.s.defInst(c.fn), "", "There must be at most one object per Storage Class that can contain a structure type containing members decorated with BuiltIn, consumed per entry-point. Entry Point id %d does not meet this requirement.", c.fn)
+	}
+	return false
+}
+
+// linkage: an entry-point function has no LinkageAttributes.
+func (c *epInterfaces) linkage() bool {
+	for _, e := range c.d.ofKinds(c.fn, spirv.DecorationLinkageAttributes) {
+		if e.Kind == spirv.DecorationLinkageAttributes {
+			return c.s.fail(c.s.defInst(c.fn), "", "The LinkageAttributes Decoration (Linkage name: %s) cannot be applied to function id %d because it is targeted by an OpEntryPoint instruction.", decodeParamsString(e.Params), c.fn)
+		}
+	}
+	return false
+}
+
+// workgroupLayout: Block on Workgroup variables needs
+// WorkgroupMemoryExplicitLayoutKHR, and then all or none are Blocks, and
+// several Blocks are all Aliased.
+func (c *epInterfaces) workgroupLayout() bool {
+	s, fn := c.s, c.fn
+	explicit := s.caps.has(spirv.CapabilityWorkgroupMemoryExplicitLayoutKHR)
+	if explicit && !s.caps.has(spirv.CapabilityUntypedPointersKHR) && c.wgVars > 0 && c.wgBlock > 0 {
+		if c.wgVars != c.wgBlock {
+			if s.fail(s.defInst(fn), "", "When declaring WorkgroupMemoryExplicitLayoutKHR, either all or none of the Workgroup Storage Class variables in the entry point interface must point to struct types decorated with Block (unless the UntypedPointersKHR capability is declared).  Entry point id %d does not meet this requirement.", fn) {
+				return true
+			}
+		}
+		if c.wgBlock > 1 && c.wgBlock != c.wgAliased {
+			return s.fail(s.defInst(fn), "", "When declaring WorkgroupMemoryExplicitLayoutKHR, if more than one Workgroup Storage Class variable in the entry point interface point to a type decorated with Block, all of them must be decorated with Aliased (unless the UntypedPointerWorkgroupKHR capability is declared). Entry point id %d does not meet this requirement.", fn)
+		}
+	} else if !explicit && c.wgBlock > 0 {
+		return s.fail(s.defInst(fn), "", "Workgroup Storage Class variables can't be decorated with Block unless declaring the WorkgroupMemoryExplicitLayoutKHR capability.")
 	}
 	return false
 }

@@ -44,7 +44,7 @@ func TestDecorationGroupsLinear(t *testing.T) {
 	for j, size := range []int{n, 4 * n} {
 		mod := decodeAsm(t, groupModule(size, size))
 		times[j] = bestOf(t, mod)
-		s := &state{m: mod, x: mod.Index()}
+		s := &state{shared: &shared{m: mod, x: mod.Index()}}
 		d := s.decorations()
 		entries := 0
 		for _, l := range d.own {

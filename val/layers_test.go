@@ -26,7 +26,7 @@ OpMemoryModel Logical GLSL450
 
 func layersState(t *testing.T) *state {
 	mod := decodeAsm(t, layersModule)
-	return &state{m: mod, x: mod.Index()}
+	return &state{shared: &shared{m: mod, x: mod.Index()}}
 }
 
 // TestTypeLayerVectors: ValidationState_t's queries count

@@ -266,7 +266,9 @@ func isIDMode(m spirv.ExecutionMode) bool {
 	return false
 }
 
-// executionMode is ValidateExecutionMode.
+// executionMode is ValidateExecutionMode: the entry point, the id
+// operands of OpExecutionModeId, the execution models each mode is for,
+// FPFastMathDefault's conflicts, then Vulkan's own limits.
 func (s *state) executionMode(i int, in *spirv.Instruction) bool {
 	if len(in.Words) < 3 {
 		return false
@@ -277,133 +279,179 @@ func (s *state) executionMode(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "OpExecutionMode Entry Point <id> %s is not the Entry Point operand of an OpEntryPoint.", s.idName(fnID))
 	}
 	mode := spirv.ExecutionMode(in.Words[2])
-	if in.Opcode == spirv.OpExecutionModeId {
-		if !isIDMode(mode) {
-			return s.fail(i, "", "OpExecutionModeId is only valid when the Mode operand is an execution mode that takes Extra Operands that are id operands.")
-		}
-		for k := 3; k < len(in.Words); k++ {
-			id := in.Words[k]
-			switch mode {
-			case spirv.ExecutionModeSubgroupsPerWorkgroupId, spirv.ExecutionModeLocalSizeHintId, spirv.ExecutionModeLocalSizeId,
-				spirv.ExecutionModeIsApiEntryAMDX, spirv.ExecutionModeMaxNodeRecursionAMDX, spirv.ExecutionModeMaxNumWorkgroupsAMDX,
-				spirv.ExecutionModeShaderIndexAMDX, spirv.ExecutionModeSharesInputWithAMDX, spirv.ExecutionModeStaticNumWorkgroupsAMDX:
-				if !isConstantOp(s.idOpcode(id)) {
-					return s.fail(i, "", "For OpExecutionModeId all Extra Operand ids must be constant instructions.")
-				}
-			case spirv.ExecutionModeFPFastMathDefault:
-				if k == 3 {
-					if !s.isFloatScalar(id) {
-						return s.fail(i, "", "The Target Type operand must be a floating-point scalar type")
-					}
-					continue
-				}
-				isInt, isConst, v := s.evalInt32IfConst(id)
-				if !isInt || !isConst {
-					return s.fail(i, "", "The Fast Math Default operand must be a non-specialization constant")
-				}
-				if v&0xfff80000 != 0 {
-					return s.fail(i, "", "The Fast Math Default operand is an invalid bitmask value")
-				}
-				if v&uint32(spirv.FPFastMathModeFast) != 0 {
-					return s.fail(i, "", "The Fast Math Default operand must not include Fast")
-				}
-				rc := uint32(spirv.FPFastMathModeAllowContract | spirv.FPFastMathModeAllowReassoc)
-				if v&uint32(spirv.FPFastMathModeAllowTransform) != 0 && v&rc != rc {
-					return s.fail(i, "", "The Fast Math Default operand must include AllowContract and AllowReassoc when AllowTransform is specified")
-				}
-			case spirv.ExecutionModeOpacityMicromapIdKHR:
-				if j, ok := s.x.Def(id); ok {
-					d := s.m.Inst(j)
-					if !isConstantOp(d.Opcode) || !s.isBoolScalar(d.TypeID) {
-						return s.fail(j, "", "OpacityMicromapIdKHR's operand must be an <id> of a constant instruction of OpTypeBool.")
-					}
-				}
-			}
-		}
-	} else if isIDMode(mode) && mode != spirv.ExecutionModeOpacityMicromapIdKHR && mode != spirv.ExecutionModeMaximumRegistersIdINTEL {
-		return s.fail(i, "", "OpExecutionMode is only valid when the Mode operand is an execution mode that takes no Extra Operands, or takes Extra Operands that are not id operands.")
+	if s.modeIDOperands(i, in, mode) || s.modeModels(i, in, mode, models) ||
+		s.fastMathDefaultConflicts(i, fnID, mode) || s.vulkanMode(i, in, mode) {
+		return s.stopped()
 	}
-	all := func(ok func(spirv.ExecutionModel) bool) bool {
-		for _, m := range models {
-			if !ok(m) {
-				return false
-			}
+	return false
+}
+
+// failed is fail for helpers that report whether a rule failed; their
+// caller then returns s.stopped(), which is what fail returned.
+func (s *state) failed(i int, vuid, format string, args ...any) bool {
+	s.fail(i, vuid, format, args...)
+	return true
+}
+
+// modeIDOperands: OpExecutionModeId takes only the modes whose extra
+// operands are ids, and those must be constants of the right kind;
+// OpExecutionMode takes the other modes.
+func (s *state) modeIDOperands(i int, in *spirv.Instruction, mode spirv.ExecutionMode) bool {
+	if in.Opcode != spirv.OpExecutionModeId {
+		if isIDMode(mode) && mode != spirv.ExecutionModeOpacityMicromapIdKHR && mode != spirv.ExecutionModeMaximumRegistersIdINTEL {
+			return s.failed(i, "", "OpExecutionMode is only valid when the Mode operand is an execution mode that takes no Extra Operands, or takes Extra Operands that are not id operands.")
 		}
-		return true
+		return false
 	}
-	is := func(ms ...spirv.ExecutionModel) func(spirv.ExecutionModel) bool {
-		return func(m spirv.ExecutionModel) bool {
-			for _, x := range ms {
-				if m == x {
-					return true
+	if !isIDMode(mode) {
+		return s.failed(i, "", "OpExecutionModeId is only valid when the Mode operand is an execution mode that takes Extra Operands that are id operands.")
+	}
+	for k := 3; k < len(in.Words); k++ {
+		id := in.Words[k]
+		switch mode {
+		case spirv.ExecutionModeSubgroupsPerWorkgroupId, spirv.ExecutionModeLocalSizeHintId, spirv.ExecutionModeLocalSizeId,
+			spirv.ExecutionModeIsApiEntryAMDX, spirv.ExecutionModeMaxNodeRecursionAMDX, spirv.ExecutionModeMaxNumWorkgroupsAMDX,
+			spirv.ExecutionModeShaderIndexAMDX, spirv.ExecutionModeSharesInputWithAMDX, spirv.ExecutionModeStaticNumWorkgroupsAMDX:
+			if !isConstantOp(s.idOpcode(id)) {
+				return s.failed(i, "", "For OpExecutionModeId all Extra Operand ids must be constant instructions.")
+			}
+		case spirv.ExecutionModeFPFastMathDefault:
+			if s.fastMathDefaultOperand(i, k, id) {
+				return true
+			}
+		case spirv.ExecutionModeOpacityMicromapIdKHR:
+			if j, ok := s.x.Def(id); ok {
+				d := s.m.Inst(j)
+				if !isConstantOp(d.Opcode) || !s.isBoolScalar(d.TypeID) {
+					return s.failed(j, "", "OpacityMicromapIdKHR's operand must be an <id> of a constant instruction of OpTypeBool.")
 				}
 			}
+		}
+	}
+	return false
+}
+
+// fastMathDefaultOperand checks FPFastMathDefault's operand k (id): the
+// Target Type first, then the Fast Math Default bitmask constant.
+func (s *state) fastMathDefaultOperand(i, k int, id uint32) bool {
+	if k == 3 {
+		if !s.isFloatScalar(id) {
+			return s.failed(i, "", "The Target Type operand must be a floating-point scalar type")
+		}
+		return false
+	}
+	isInt, isConst, v := s.evalInt32IfConst(id)
+	if !isInt || !isConst {
+		return s.failed(i, "", "The Fast Math Default operand must be a non-specialization constant")
+	}
+	if v&0xfff80000 != 0 {
+		return s.failed(i, "", "The Fast Math Default operand is an invalid bitmask value")
+	}
+	if v&uint32(spirv.FPFastMathModeFast) != 0 {
+		return s.failed(i, "", "The Fast Math Default operand must not include Fast")
+	}
+	rc := uint32(spirv.FPFastMathModeAllowContract | spirv.FPFastMathModeAllowReassoc)
+	if v&uint32(spirv.FPFastMathModeAllowTransform) != 0 && v&rc != rc {
+		return s.failed(i, "", "The Fast Math Default operand must include AllowContract and AllowReassoc when AllowTransform is specified")
+	}
+	return false
+}
+
+// allModels reports whether ok holds for every execution model.
+func allModels(models []spirv.ExecutionModel, ok func(spirv.ExecutionModel) bool) bool {
+	for _, m := range models {
+		if !ok(m) {
 			return false
 		}
 	}
-	meshNV, meshEXT := s.caps.has(spirv.CapabilityMeshShadingNV), s.caps.has(spirv.CapabilityMeshShadingEXT)
-	withMesh := func(base ...spirv.ExecutionModel) func(spirv.ExecutionModel) bool {
-		return func(m spirv.ExecutionModel) bool {
-			switch m {
-			case spirv.ExecutionModelMeshNV:
-				return meshNV
-			case spirv.ExecutionModelMeshEXT:
-				return meshEXT
+	return true
+}
+
+// isModel returns a test for membership in ms.
+func isModel(ms ...spirv.ExecutionModel) func(spirv.ExecutionModel) bool {
+	return func(m spirv.ExecutionModel) bool {
+		for _, x := range ms {
+			if m == x {
+				return true
 			}
-			return is(base...)(m)
 		}
+		return false
 	}
+}
+
+// withMesh is isModel(base...) that also admits MeshNV and MeshEXT when
+// their capabilities are declared.
+func (s *state) withMesh(base ...spirv.ExecutionModel) func(spirv.ExecutionModel) bool {
+	meshNV, meshEXT := s.caps.has(spirv.CapabilityMeshShadingNV), s.caps.has(spirv.CapabilityMeshShadingEXT)
+	return func(m spirv.ExecutionModel) bool {
+		switch m {
+		case spirv.ExecutionModelMeshNV:
+			return meshNV
+		case spirv.ExecutionModelMeshEXT:
+			return meshEXT
+		}
+		return isModel(base...)(m)
+	}
+}
+
+// modeParam is the mode's first literal operand, 0 if it has none.
+func modeParam(in *spirv.Instruction) uint32 {
+	if len(in.Words) > 3 {
+		return in.Words[3]
+	}
+	return 0
+}
+
+// modeModels: each mode is only for some execution models, and every
+// entry point the mode applies to must have one of them.
+func (s *state) modeModels(i int, in *spirv.Instruction, mode spirv.ExecutionMode, models []spirv.ExecutionModel) bool {
+	all := func(ok func(spirv.ExecutionModel) bool) bool { return allModels(models, ok) }
+	meshNV, meshEXT := s.caps.has(spirv.CapabilityMeshShadingNV), s.caps.has(spirv.CapabilityMeshShadingEXT)
 	vulkan := s.opts.Env.IsVulkan()
-	param := func() uint32 {
-		if len(in.Words) > 3 {
-			return in.Words[3]
-		}
-		return 0
-	}
 	switch mode {
 	case spirv.ExecutionModeInvocations, spirv.ExecutionModeInputPoints, spirv.ExecutionModeInputLines,
 		spirv.ExecutionModeInputLinesAdjacency, spirv.ExecutionModeInputTrianglesAdjacency,
 		spirv.ExecutionModeOutputLineStrip, spirv.ExecutionModeOutputTriangleStrip:
-		if !all(is(spirv.ExecutionModelGeometry)) {
-			return s.fail(i, "", "Execution mode can only be used with the Geometry execution model.")
+		if !all(isModel(spirv.ExecutionModelGeometry)) {
+			return s.failed(i, "", "Execution mode can only be used with the Geometry execution model.")
 		}
 	case spirv.ExecutionModeOutputPoints:
-		if !all(withMesh(spirv.ExecutionModelGeometry)) {
+		if !all(s.withMesh(spirv.ExecutionModelGeometry)) {
 			if meshNV || meshEXT {
-				return s.fail(i, "", "Execution mode can only be used with the Geometry MeshNV or MeshEXT execution model.")
+				return s.failed(i, "", "Execution mode can only be used with the Geometry MeshNV or MeshEXT execution model.")
 			}
-			return s.fail(i, "", "Execution mode can only be used with the Geometry execution model.")
+			return s.failed(i, "", "Execution mode can only be used with the Geometry execution model.")
 		}
 	case spirv.ExecutionModeSpacingEqual, spirv.ExecutionModeSpacingFractionalEven, spirv.ExecutionModeSpacingFractionalOdd,
 		spirv.ExecutionModeVertexOrderCw, spirv.ExecutionModeVertexOrderCcw, spirv.ExecutionModePointMode,
 		spirv.ExecutionModeQuads, spirv.ExecutionModeIsolines:
-		if !all(is(spirv.ExecutionModelTessellationControl, spirv.ExecutionModelTessellationEvaluation)) {
-			return s.fail(i, "", "Execution mode can only be used with a tessellation execution model.")
+		if !all(isModel(spirv.ExecutionModelTessellationControl, spirv.ExecutionModelTessellationEvaluation)) {
+			return s.failed(i, "", "Execution mode can only be used with a tessellation execution model.")
 		}
 	case spirv.ExecutionModeTriangles:
-		if !all(is(spirv.ExecutionModelGeometry, spirv.ExecutionModelTessellationControl, spirv.ExecutionModelTessellationEvaluation)) {
-			return s.fail(i, "", "Execution mode can only be used with a Geometry or tessellation execution model.")
+		if !all(isModel(spirv.ExecutionModelGeometry, spirv.ExecutionModelTessellationControl, spirv.ExecutionModelTessellationEvaluation)) {
+			return s.failed(i, "", "Execution mode can only be used with a Geometry or tessellation execution model.")
 		}
 	case spirv.ExecutionModeOutputVertices:
-		if !all(withMesh(spirv.ExecutionModelGeometry, spirv.ExecutionModelTessellationControl, spirv.ExecutionModelTessellationEvaluation)) {
+		if !all(s.withMesh(spirv.ExecutionModelGeometry, spirv.ExecutionModelTessellationControl, spirv.ExecutionModelTessellationEvaluation)) {
 			if meshNV || meshEXT {
-				return s.fail(i, "", "Execution mode can only be used with a Geometry, tessellation, MeshNV or MeshEXT execution model.")
+				return s.failed(i, "", "Execution mode can only be used with a Geometry, tessellation, MeshNV or MeshEXT execution model.")
 			}
-			return s.fail(i, "", "Execution mode can only be used with a Geometry or tessellation execution model.")
+			return s.failed(i, "", "Execution mode can only be used with a Geometry or tessellation execution model.")
 		}
-		if vulkan && meshEXT && param() == 0 {
-			return s.fail(i, s.vuid("VUID-StandaloneSpirv-MeshEXT-07330"), "In mesh shaders using the MeshEXT Execution Model the OutputVertices Execution Mode must be greater than 0")
+		if vulkan && meshEXT && modeParam(in) == 0 {
+			return s.failed(i, s.vuid("VUID-StandaloneSpirv-MeshEXT-07330"), "In mesh shaders using the MeshEXT Execution Model the OutputVertices Execution Mode must be greater than 0")
 		}
 	case spirv.ExecutionModeOutputLinesEXT, spirv.ExecutionModeOutputTrianglesEXT, spirv.ExecutionModeOutputPrimitivesEXT:
-		if !all(is(spirv.ExecutionModelMeshEXT, spirv.ExecutionModelMeshNV)) {
-			return s.fail(i, "", "Execution mode can only be used with the MeshEXT or MeshNV execution model.")
+		if !all(isModel(spirv.ExecutionModelMeshEXT, spirv.ExecutionModelMeshNV)) {
+			return s.failed(i, "", "Execution mode can only be used with the MeshEXT or MeshNV execution model.")
 		}
-		if mode == spirv.ExecutionModeOutputPrimitivesEXT && vulkan && meshEXT && param() == 0 {
-			return s.fail(i, s.vuid("VUID-StandaloneSpirv-MeshEXT-07331"), "In mesh shaders using the MeshEXT Execution Model the OutputPrimitivesEXT Execution Mode must be greater than 0")
+		if mode == spirv.ExecutionModeOutputPrimitivesEXT && vulkan && meshEXT && modeParam(in) == 0 {
+			return s.failed(i, s.vuid("VUID-StandaloneSpirv-MeshEXT-07331"), "In mesh shaders using the MeshEXT Execution Model the OutputPrimitivesEXT Execution Mode must be greater than 0")
 		}
 	case spirv.ExecutionModeQuadDerivativesKHR:
-		if !all(is(spirv.ExecutionModelFragment, spirv.ExecutionModelGLCompute)) {
-			return s.fail(i, "", "Execution mode can only be used with the Fragment or GLCompute execution model.")
+		if !all(isModel(spirv.ExecutionModelFragment, spirv.ExecutionModelGLCompute)) {
+			return s.failed(i, "", "Execution mode can only be used with the Fragment or GLCompute execution model.")
 		}
 	case spirv.ExecutionModePixelCenterInteger, spirv.ExecutionModeOriginUpperLeft, spirv.ExecutionModeOriginLowerLeft,
 		spirv.ExecutionModeEarlyFragmentTests, spirv.ExecutionModeDepthReplacing, spirv.ExecutionModeDepthGreater,
@@ -417,61 +465,84 @@ func (s *state) executionMode(i int, in *spirv.Instruction) bool {
 		spirv.ExecutionModeStencilRefGreaterFrontAMD, spirv.ExecutionModeStencilRefLessFrontAMD,
 		spirv.ExecutionModeStencilRefUnchangedBackAMD, spirv.ExecutionModeStencilRefGreaterBackAMD,
 		spirv.ExecutionModeStencilRefLessBackAMD, spirv.ExecutionModeRequireFullQuadsKHR:
-		if !all(is(spirv.ExecutionModelFragment)) {
-			return s.fail(i, "", "Execution mode can only be used with the Fragment execution model.")
+		if !all(isModel(spirv.ExecutionModelFragment)) {
+			return s.failed(i, "", "Execution mode can only be used with the Fragment execution model.")
 		}
 	case spirv.ExecutionModeLocalSizeHint, spirv.ExecutionModeVecTypeHint, spirv.ExecutionModeContractionOff,
 		spirv.ExecutionModeLocalSizeHintId:
-		if !all(is(spirv.ExecutionModelKernel)) {
-			return s.fail(i, "", "Execution mode can only be used with the Kernel execution model.")
+		if !all(isModel(spirv.ExecutionModelKernel)) {
+			return s.failed(i, "", "Execution mode can only be used with the Kernel execution model.")
 		}
 	case spirv.ExecutionModeLocalSize, spirv.ExecutionModeLocalSizeId:
-		if mode == spirv.ExecutionModeLocalSizeId && !s.localSizeIDAllowed() {
-			extra := ""
-			if vulkan {
-				extra = "\nThis is allowed if you enable the maintenance4 feature (or use the --allow-localsizeid command line flag)"
-			}
-			return s.fail(i, "", "LocalSizeId mode is not allowed by the current environment.%s", extra)
-		}
-		ok := all(func(m spirv.ExecutionModel) bool {
-			switch m {
-			case spirv.ExecutionModelKernel, spirv.ExecutionModelGLCompute:
-				return true
-			case spirv.ExecutionModelTaskNV, spirv.ExecutionModelMeshNV:
-				return meshNV
-			case spirv.ExecutionModelTaskEXT, spirv.ExecutionModelMeshEXT:
-				return meshEXT
-			}
-			return false
-		})
-		if !ok {
-			if meshNV || meshEXT {
-				return s.fail(i, "", "Execution mode can only be used with a Kernel, GLCompute, MeshNV, MeshEXT, TaskNV or TaskEXT execution model.")
-			}
-			return s.fail(i, "", "Execution mode can only be used with a Kernel or GLCompute execution model.")
-		}
+		return s.localSizeModels(i, mode, models)
 	}
-	if mode == spirv.ExecutionModeFPFastMathDefault {
-		modes, _, _ := s.epModes(fnID)
-		if hasMode(modes, spirv.ExecutionModeContractionOff) {
-			return s.fail(i, "", "FPFastMathDefault and ContractionOff execution modes cannot be applied to the same entry point")
+	return false
+}
+
+// localSizeModels: LocalSize and LocalSizeId are for Kernel and GLCompute,
+// and the task and mesh models whose capability is declared; LocalSizeId
+// only where the environment allows it.
+func (s *state) localSizeModels(i int, mode spirv.ExecutionMode, models []spirv.ExecutionModel) bool {
+	meshNV, meshEXT := s.caps.has(spirv.CapabilityMeshShadingNV), s.caps.has(spirv.CapabilityMeshShadingEXT)
+	vulkan := s.opts.Env.IsVulkan()
+	if mode == spirv.ExecutionModeLocalSizeId && !s.localSizeIDAllowed() {
+		extra := ""
+		if vulkan {
+			extra = "\nThis is allowed if you enable the maintenance4 feature (or use the --allow-localsizeid command line flag)"
 		}
-		if hasMode(modes, spirv.ExecutionModeSignedZeroInfNanPreserve) {
-			return s.fail(i, "", "FPFastMathDefault and SignedZeroInfNanPreserve execution modes cannot be applied to the same entry point")
-		}
+		return s.failed(i, "", "LocalSizeId mode is not allowed by the current environment.%s", extra)
 	}
-	if vulkan {
-		switch mode {
-		case spirv.ExecutionModeOriginLowerLeft:
-			return s.fail(i, s.vuid("VUID-StandaloneSpirv-OriginLowerLeft-04653"), "In the Vulkan environment, the OriginLowerLeft execution mode must not be used.")
-		case spirv.ExecutionModePixelCenterInteger:
-			return s.fail(i, s.vuid("VUID-StandaloneSpirv-PixelCenterInteger-04654"), "In the Vulkan environment, the PixelCenterInteger execution mode must not be used.")
-		case spirv.ExecutionModeTileShadingRateQCOM:
-			if len(in.Words) > 4 {
-				x, y := int32(in.Words[3]), int32(in.Words[4])
-				if x&(x-1) != 0 || y&(y-1) != 0 {
-					return s.fail(i, "", "The TileShadingRateQCOM execution mode's x and y values must be powers of 2.")
-				}
+	ok := allModels(models, func(m spirv.ExecutionModel) bool {
+		switch m {
+		case spirv.ExecutionModelKernel, spirv.ExecutionModelGLCompute:
+			return true
+		case spirv.ExecutionModelTaskNV, spirv.ExecutionModelMeshNV:
+			return meshNV
+		case spirv.ExecutionModelTaskEXT, spirv.ExecutionModelMeshEXT:
+			return meshEXT
+		}
+		return false
+	})
+	if !ok {
+		if meshNV || meshEXT {
+			return s.failed(i, "", "Execution mode can only be used with a Kernel, GLCompute, MeshNV, MeshEXT, TaskNV or TaskEXT execution model.")
+		}
+		return s.failed(i, "", "Execution mode can only be used with a Kernel or GLCompute execution model.")
+	}
+	return false
+}
+
+// fastMathDefaultConflicts: FPFastMathDefault excludes ContractionOff
+// and SignedZeroInfNanPreserve on the same entry point.
+func (s *state) fastMathDefaultConflicts(i int, fnID uint32, mode spirv.ExecutionMode) bool {
+	if mode != spirv.ExecutionModeFPFastMathDefault {
+		return false
+	}
+	modes, _, _ := s.epModes(fnID)
+	if hasMode(modes, spirv.ExecutionModeContractionOff) {
+		return s.failed(i, "", "FPFastMathDefault and ContractionOff execution modes cannot be applied to the same entry point")
+	}
+	if hasMode(modes, spirv.ExecutionModeSignedZeroInfNanPreserve) {
+		return s.failed(i, "", "FPFastMathDefault and SignedZeroInfNanPreserve execution modes cannot be applied to the same entry point")
+	}
+	return false
+}
+
+// vulkanMode: modes the Vulkan environment forbids or limits.
+func (s *state) vulkanMode(i int, in *spirv.Instruction, mode spirv.ExecutionMode) bool {
+	if !s.opts.Env.IsVulkan() {
+		return false
+	}
+	switch mode {
+	case spirv.ExecutionModeOriginLowerLeft:
+		return s.failed(i, s.vuid("VUID-StandaloneSpirv-OriginLowerLeft-04653"), "In the Vulkan environment, the OriginLowerLeft execution mode must not be used.")
+	case spirv.ExecutionModePixelCenterInteger:
+		return s.failed(i, s.vuid("VUID-StandaloneSpirv-PixelCenterInteger-04654"), "In the Vulkan environment, the PixelCenterInteger execution mode must not be used.")
+	case spirv.ExecutionModeTileShadingRateQCOM:
+		if len(in.Words) > 4 {
+			x, y := int32(in.Words[3]), int32(in.Words[4])
+			if x&(x-1) != 0 || y&(y-1) != 0 {
+				return s.failed(i, "", "The TileShadingRateQCOM execution mode's x and y values must be powers of 2.")
 			}
 		}
 	}

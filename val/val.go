@@ -53,53 +53,71 @@ func (l ErrorList) Error() string {
 	return fmt.Sprintf("%s (and %d more errors)", l[0].Error(), len(l)-1)
 }
 
-// state is one validation run.
+// state is one validation run, or a fork of it for the second loop (see
+// fork): the part every fork shares, and the part each has its own.
 type state struct {
+	*shared
+	scratch
+}
+
+// shared is what the module-level work builds and the forks of the
+// second loop only read: the module, the run's settings, what the first
+// loop learns, and the lazily built structures prepareShared completes
+// before the forks start. calls is built by the passes after the second
+// loop, and interleaved toggles opts.All then, on the root state alone.
+type shared struct {
 	m    *spirv.Module
 	x    *spirv.Index
 	opts Options
 	lim  Limits
-	errs ErrorList
 
 	version spirv.Version // the module's version
 	caps    capSet        // declared capabilities and the ones they imply
 	exts    map[string]bool
 	feat    features
 
-	// mutable: friendly names, looked up as messages need them (friendly);
-	// each fork has its own.
-	names       map[uint32]string
-	nameLookups int  // ids named by disassembling their definition alone
-	allNamed    bool // names holds every defined id's name
-
-	structDepth           map[uint32]uint32 // mutable: OpTypeStruct nesting depth, by id (first loop)
-	memoryModelSeen       bool              // first loop
-	localVars, globalVars uint32            // first loop
-	containsCache         map[uint32]uint8  // mutable: see contains
-	fwdPtr                map[uint32]bool   // OpTypeForwardPointer targets (first loop; read-only after)
-	curLabel              uint32            // mutable: the block the second loop is in
-	logicalPtrCache       map[uint32]int64  // mutable: see firstLogicalPointer
-	cfg                   *cfg              // see getCFG; built before the second loop forks (prepareShared)
+	memoryModelSeen       bool            // first loop
+	localVars, globalVars uint32          // first loop
+	fwdPtr                map[uint32]bool // OpTypeForwardPointer targets (first loop)
+	cfg                   *cfg            // see getCFG; built before the second loop forks (prepareShared)
 
 	envCapLists      [][]spirv.Capability // see envCaps
 	envCapImageBasic []spirv.Capability
 	envCapSpec       string
 
-	uniqueTypes  map[string]bool  // mutable: see typeUniqueness
-	fnTypeBadUse map[uint32]int   // mutable: see badFunctionTypeUse
-	blockNest    map[uint32]bool  // mutable: see nestsBlock
-	badFnUse     map[uint32]int   // mutable: first refused use of each function id, built at the first OpFunction
-	sizedCache   map[uint32]uint8 // mutable: per-type cache, see sized (type_contains.go)
-	sampled      *sharedSampled   // built once on the first OpSampledImage and shared by the forks (image.go)
-	limits       []limitUse       // mutable: execution limitations registered by the passes, in order (execution_limitations.go)
-	modes        *modeInfo        // mutable: built on first use by the mode-setting pass (module-level instructions only)
-	smallCache   map[uint32]uint8 // mutable: per-type cache of smallTypes (type_contains.go)
-	calls        *callGraph       // mutable: built on first use by the module-level passes (execution_limitations.go)
+	sampled *sharedSampled   // built once on the first OpSampledImage, synchronized (image.go)
+	modes   *modeInfo        // built by the mode-setting pass, completed by prepareShared
+	decs    *decorationStore // built on first use, completed by prepareShared
+	calls   *callGraph       // built on first use by the passes after the second loop (execution_limitations.go)
+}
 
-	// Decorations, memory and block layout.
-	decs         *decorationStore // mutable: built on first use by the module-level decoration checks
-	layout       *blockLayout     // mutable: per-type layout caches of ValidateExplicitLayout
-	shallowCache map[uint32]uint8 // mutable: see shallow (memory rules), per type
+// scratch is what a pass writes while it visits instructions: errors,
+// caches and the position of the walk. Each fork starts from a zero
+// scratch, so no field can be forgotten.
+type scratch struct {
+	errs ErrorList
+
+	// Friendly names, looked up as messages need them (friendly).
+	names       map[uint32]string
+	nameLookups int  // ids named by disassembling their definition alone
+	allNamed    bool // names holds every defined id's name
+
+	structDepth     map[uint32]uint32 // OpTypeStruct nesting depth, by id (first loop)
+	containsCache   map[uint32]uint8  // see contains
+	curLabel        uint32            // the block the second loop is in
+	logicalPtrCache map[uint32]int64  // see firstLogicalPointer
+
+	uniqueTypes  map[string]bool  // see typeUniqueness
+	fnTypeBadUse map[uint32]int   // see badFunctionTypeUse
+	blockNest    map[uint32]bool  // see nestsBlock
+	badFnUse     map[uint32]int   // first refused use of each function id, built at the first OpFunction
+	sizedCache   map[uint32]uint8 // per-type cache, see sized (type_contains.go)
+	limits       []limitUse       // execution limitations registered by the passes, in order (execution_limitations.go)
+	smallCache   map[uint32]uint8 // per-type cache of smallTypes (type_contains.go)
+
+	// Memory and block layout.
+	layout       *blockLayout     // per-type layout caches of ValidateExplicitLayout
+	shallowCache map[uint32]uint8 // see shallow (memory rules), per type
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
@@ -188,7 +206,7 @@ func (s *state) vuid(name string) string {
 // ErrorList. The module is read, never modified; m.Index is built if it
 // was not.
 func Validate(m *spirv.Module, opts Options) error {
-	s := &state{m: m, opts: opts, lim: opts.Limits.withDefaults(), exts: map[string]bool{}, sampled: &sharedSampled{}}
+	s := &state{shared: &shared{m: m, opts: opts, lim: opts.Limits.withDefaults(), exts: map[string]bool{}, sampled: &sharedSampled{}}}
 	s.run()
 	if len(s.errs) == 0 {
 		return nil
@@ -505,31 +523,11 @@ func (s *state) prepareShared() {
 	s.getModeInfo()
 }
 
-// fork returns a copy of s for visiting segments on another goroutine. It
-// shares what the second loop only reads (the module, index, options,
-// limits, capability and extension sets, features, the CFG) and gets its
-// own error list and fresh copies of everything a pass writes: every
-// state field marked "mutable:" must be reset here.
+// fork returns a state for visiting segments on another goroutine: it
+// shares s's shared part, which the second loop only reads, and starts
+// from a zero scratch (its own errors, caches and names).
 func (s *state) fork() *state {
-	f := *s
-	f.errs = nil
-	f.curLabel = 0
-	f.containsCache = nil
-	f.logicalPtrCache = nil
-	f.uniqueTypes = nil
-	f.fnTypeBadUse = nil
-	f.blockNest = nil
-	f.structDepth = nil
-	f.badFnUse = nil
-	f.sizedCache = nil
-	f.limits = nil // merged back in function order after the forks
-	f.smallCache = nil
-	f.shallowCache = nil
-	f.layout = nil
-	// Friendly names are looked up as messages need them, into a map a
-	// fork must not share.
-	f.names, f.nameLookups, f.allNamed = nil, 0, false
-	return &f
+	return &state{shared: s.shared}
 }
 
 // secondLoopInst applies the second loop's passes, in SPIRV-Tools' order,
