@@ -68,35 +68,7 @@ func nestedLoopsBad(d, b, at int) string {
 // test allows 8 (CPU time of the validation, best of three; the ratio,
 // not a duration, is asserted).
 func TestConstructWalksLinear(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("-short or -race: CPU-time ratios")
-	}
-	opts := Options{Limits: Limits{MaxControlFlowNestingDepth: 1 << 20}}
-	measure := func(n int) time.Duration {
-		m, err := spirv.DecodeWords(assemble(t, nestedLoops(n/8, n/2)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		best := time.Duration(1 << 62)
-		for range 3 {
-			runtime.GC()
-			start := cpuTime()
-			err := Validate(m, opts)
-			d := cpuTime() - start
-			if err != nil {
-				t.Fatalf("%d blocks: %v", n, err)
-			}
-			best = min(best, d)
-		}
-		return best
-	}
-	const n = 8000
-	small, large := measure(n), measure(4*n)
-	ratio := float64(large) / float64(max(small, time.Microsecond))
-	t.Logf("about %d blocks: %v, %d blocks: %v, ratio %.1f", n, small, 4*n, large, ratio)
-	if ratio > 8 {
-		t.Errorf("4x the size and depth took %.1fx the time (%v -> %v): not linear", ratio, small, large)
-	}
+	linearOnValid(t, "about %d blocks", func(n int) string { return nestedLoops(n/8, n/2) }, 8000)
 }
 
 // TestConstructWalksLinearInvalid: on the deep nesting of
@@ -202,34 +174,7 @@ func breaksOut(d, b int) string {
 // before). With d = b/4 growing with b (the nesting limit raised), that
 // is 4 times the work at 4n against 64.
 func TestBreaksOutLinear(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("-short or -race: CPU-time ratios")
-	}
-	measure := func(n int) time.Duration {
-		m, err := spirv.DecodeWords(assemble(t, breaksOut(n/4, n)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		best := time.Duration(1 << 62)
-		for range 3 {
-			runtime.GC()
-			start := cpuTime()
-			err := Validate(m, Options{Limits: Limits{MaxControlFlowNestingDepth: 1 << 20}})
-			d := cpuTime() - start
-			if err != nil {
-				t.Fatalf("%d blocks: %v", n, err)
-			}
-			best = min(best, d)
-		}
-		return best
-	}
-	const n = 4000
-	small, large := measure(n), measure(4*n)
-	ratio := float64(large) / float64(max(small, time.Microsecond))
-	t.Logf("%d blocks: %v, %d blocks: %v, ratio %.1f", n, small, 4*n, large, ratio)
-	if ratio > 8 {
-		t.Errorf("4x the size took %.1fx the time (%v -> %v): not linear", ratio, small, large)
-	}
+	linearOnValid(t, "%d blocks", func(n int) string { return breaksOut(n/4, n) }, 4000)
 }
 
 // sequentialLoops is a loop around k loops in sequence, each followed by
@@ -259,34 +204,7 @@ func sequentialLoops(k int) string {
 // k loops cost k, not k² (32,000 loops took 8.6 minutes before). The
 // nesting depth stays 2, so the default limits hold.
 func TestSequentialLoopsLinear(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("-short or -race: CPU-time ratios")
-	}
-	measure := func(k int) time.Duration {
-		m, err := spirv.DecodeWords(assemble(t, sequentialLoops(k)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		best := time.Duration(1 << 62)
-		for range 3 {
-			runtime.GC()
-			start := cpuTime()
-			err := Validate(m, Options{})
-			d := cpuTime() - start
-			if err != nil {
-				t.Fatalf("%d loops: %v", k, err)
-			}
-			best = min(best, d)
-		}
-		return best
-	}
-	const k = 4000
-	small, large := measure(k), measure(4*k)
-	ratio := float64(large) / float64(max(small, time.Microsecond))
-	t.Logf("%d loops: %v, %d loops: %v, ratio %.1f", k, small, 4*k, large, ratio)
-	if ratio > 8 {
-		t.Errorf("4x the loops took %.1fx the time (%v -> %v): not linear", ratio, small, large)
-	}
+	linearOnValid(t, "%d loops", sequentialLoops, 4000)
 }
 
 // nestedSwitches is d switches, each the only case of the one around
@@ -320,34 +238,7 @@ func nestedSwitches(d, b int) string {
 // exits, found for every case at once, make it d + b. With d = n/8 and
 // b = n/2 (the nesting limit raised), 4n is 4 times the work, not 16.
 func TestNestedSwitchesLinear(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("-short or -race: CPU-time ratios")
-	}
-	measure := func(n int) time.Duration {
-		m, err := spirv.DecodeWords(assemble(t, nestedSwitches(n/8, n/2)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		best := time.Duration(1 << 62)
-		for range 3 {
-			runtime.GC()
-			start := cpuTime()
-			err := Validate(m, Options{Limits: Limits{MaxControlFlowNestingDepth: 1 << 20}})
-			d := cpuTime() - start
-			if err != nil {
-				t.Fatalf("n = %d: %v", n, err)
-			}
-			best = min(best, d)
-		}
-		return best
-	}
-	const n = 8000
-	small, large := measure(n), measure(4*n)
-	ratio := float64(large) / float64(max(small, time.Microsecond))
-	t.Logf("n = %d: %v, n = %d: %v, ratio %.1f", n, small, 4*n, large, ratio)
-	if ratio > 8 {
-		t.Errorf("4x the size and depth took %.1fx the time (%v -> %v): not linear", ratio, small, large)
-	}
+	linearOnValid(t, "n = %d", func(n int) string { return nestedSwitches(n/8, n/2) }, 8000)
 }
 
 // overlapTail ends a function with a loop whose back-edge block heads a
@@ -395,18 +286,8 @@ func TestOverlappingConstructsLinear(t *testing.T) {
 	constructPathSeen = func(_ *fnCFG, _ *constructNest, suspect []bool) { nested = nested || suspect != nil }
 	defer func() { constructPathSeen, constructWalkOnly = nil, false }()
 	measure := func(n int) time.Duration {
-		m, err := spirv.DecodeWords(assemble(t, withOverlap(n/8, n/2)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		best := time.Duration(1 << 62)
-		var got error
-		for range 3 {
-			runtime.GC()
-			start := cpuTime()
-			got = Validate(m, opts)
-			best = min(best, cpuTime()-start)
-		}
+		m := assembleModule(t, withOverlap(n/8, n/2))
+		d, got := validationCPU(m, opts)
 		if got == nil {
 			t.Fatalf("n = %d: the overlap is valid; the test wants the walk to find an error", n)
 		}
@@ -417,19 +298,14 @@ func TestOverlappingConstructsLinear(t *testing.T) {
 			}
 			constructWalkOnly = false
 		}
-		return best
+		return d
 	}
 	measure(800)
 	if !nested {
 		t.Fatal("the overlapping constructs were not nested: the test measures the old path")
 	}
 	const n = 16000
-	small, large := measure(n), measure(4*n)
-	ratio := float64(large) / float64(max(small, time.Microsecond))
-	t.Logf("n = %d: %v, n = %d: %v, ratio %.1f", n, small, 4*n, large, ratio)
-	if ratio > 8 {
-		t.Errorf("4x the size and depth took %.1fx the time (%v -> %v): not linear", ratio, small, large)
-	}
+	assertLinear(t, "n = %d", n, measure(n), measure(4*n))
 }
 
 // checkNesting checks a construct nesting against the regions it stands
@@ -659,4 +535,58 @@ func retargetLabels(r *rand.Rand, text string, times int) string {
 		lines[j] = lines[j][:ref[0]] + labels[r.IntN(len(labels))] + lines[j][ref[1]:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// linearOnValid checks that validating the valid function text(n) takes
+// near-linear CPU time: at 4n at most 8 times the time at n (a walk of
+// every construct's blocks costs 16), with the nesting limit raised so
+// that depth may grow with n. label formats a size for the log.
+func linearOnValid(t *testing.T, label string, text func(n int) string, n int) {
+	t.Helper()
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: CPU-time ratios")
+	}
+	opts := Options{Limits: Limits{MaxControlFlowNestingDepth: 1 << 20}}
+	measure := func(n int) time.Duration {
+		d, err := validationCPU(assembleModule(t, text(n)), opts)
+		if err != nil {
+			t.Fatalf(label+": %v", n, err)
+		}
+		return d
+	}
+	assertLinear(t, label, n, measure(n), measure(4*n))
+}
+
+// assembleModule assembles and decodes text.
+func assembleModule(t *testing.T, text string) *spirv.Module {
+	t.Helper()
+	m, err := spirv.DecodeWords(assemble(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// validationCPU validates m three times and returns the least CPU time
+// and the verdict.
+func validationCPU(m *spirv.Module, opts Options) (time.Duration, error) {
+	best := time.Duration(1 << 62)
+	var err error
+	for range 3 {
+		runtime.GC()
+		start := cpuTime()
+		err = Validate(m, opts)
+		best = min(best, cpuTime()-start)
+	}
+	return best, err
+}
+
+// assertLinear fails t if size 4n took more than 8 times the time of n.
+func assertLinear(t *testing.T, label string, n int, small, large time.Duration) {
+	t.Helper()
+	ratio := float64(large) / float64(max(small, time.Microsecond))
+	t.Logf(label+": %v, "+label+": %v, ratio %.1f", n, small, 4*n, large, ratio)
+	if ratio > 8 {
+		t.Errorf("4x the size took %.1fx the time (%v -> %v): not linear", ratio, small, large)
+	}
 }
