@@ -245,28 +245,9 @@ func (f *fnCFG) nest(t *constructNest, kids *spirv.Graph, opens, closes [][]int3
 // block and construct inside one belongs to the nearest construct around
 // it that is not excluded.
 func (t *constructNest) dropExcluded() {
-	kept := make([]int32, len(t.parent)) // by construct: itself or the nearest kept one around it (-2: not known)
-	for k := range kept {
-		kept[k] = -2
-	}
-	var path []int32
+	kept := newClimber(len(t.parent))
 	resolve := func(k int32) int32 {
-		path = path[:0]
-		for k >= 0 && kept[k] == -2 && t.excluded[k] {
-			path = append(path, k)
-			k = t.parent[k]
-		}
-		r := k
-		if k >= 0 {
-			if kept[k] == -2 {
-				kept[k] = k
-			}
-			r = kept[k]
-		}
-		for _, v := range path {
-			kept[v] = r
-		}
-		return r
+		return kept.find(k, func(k int32) bool { return !t.excluded[k] }, func(k int32) int32 { return t.parent[k] })
 	}
 	parent := make([]int32, len(t.parent))
 	for k, p := range t.parent {

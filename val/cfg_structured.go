@@ -202,12 +202,11 @@ type fnCFG struct {
 	visited    []bool     // scratch for FindCaseFallThrough, all false between uses
 	caseExits  *caseExits // found at the first switch, nil before
 	cons       []construct
-	dom, sdom  domInfo    // dominators; structural dominators
-	spdom      domInfo    // structural post-dominators
-	sreach     []bool     // structurally reachable
-	upMemo     [2][]int32 // upTo's answers (-2: not known), by loopsOnly
-	upPath     []int32    // scratch for upTo
-	skipMemo   [2][]int32 // skipPast's answers (-2: not known), by loopsOnly
+	dom, sdom  domInfo     // dominators; structural dominators
+	spdom      domInfo     // structural post-dominators
+	sreach     []bool      // structurally reachable
+	up         [2]*climber // upTo's climbs, by loopsOnly
+	skipMemo   [2][]int32  // skipPast's answers (-2: not known), by loopsOnly
 }
 
 func (f *fnCFG) labelInst(b int32) int { return f.fn.Blocks[b].Start }
@@ -623,40 +622,15 @@ func (f *fnCFG) nextBlock(b int32) int32 {
 // loopsOnly, the header of a switch selection; -1 if none. The answers are
 // kept, so that the walks from d nested selections cost d in all, not d².
 func (f *fnCFG) upTo(b int32, loopsOnly bool) int32 {
-	if b < 0 {
-		return -1
-	}
 	x := b2i(loopsOnly)
-	memo := f.upMemo[x]
-	if memo == nil {
-		memo = make([]int32, f.n)
-		for v := range memo {
-			memo[v] = -2 // not known yet
-		}
-		f.upMemo[x] = memo
+	if f.up[x] == nil {
+		f.up[x] = newClimber(f.n)
 	}
 	looked := func(v int32) bool {
 		op, _, _ := f.mergeTargets(v)
 		return op == spirv.OpLoopMerge || (!loopsOnly && op == spirv.OpSelectionMerge && f.termOp(v) == spirv.OpSwitch)
 	}
-	path := f.upPath[:0]
-	v := b
-	for v >= 0 && memo[v] == -2 && !looked(v) {
-		path = append(path, v)
-		v = f.nextBlock(v)
-	}
-	r := v
-	if v >= 0 {
-		if memo[v] == -2 {
-			memo[v] = v
-		}
-		r = memo[v]
-	}
-	for _, u := range path {
-		memo[u] = r
-	}
-	f.upPath = path
-	return r
+	return f.up[x].find(b, looked, f.nextBlock)
 }
 
 // skipPast returns, for a header a that upTo(_, loopsOnly) stops at, the

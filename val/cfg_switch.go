@@ -216,30 +216,11 @@ func (f *fnCFG) findCaseExits() *caseExits {
 			}
 		}
 	}
-	// anc[b]: the nearest case target at or above b in the structural
-	// dominator tree, -1 if none (-2: not known yet).
-	anc := make([]int32, n)
-	for b := range anc {
-		anc[b] = -2
-	}
-	var path []int32
+	// The nearest case target at or above a block in the structural
+	// dominator tree, -1 if none.
+	anc := newClimber(int(n))
 	nearest := func(b int32) int32 {
-		path = path[:0]
-		for b >= 0 && b < n && anc[b] == -2 && !isTarget[b] {
-			path = append(path, b)
-			b = f.sdom.Idom[b]
-		}
-		r := int32(-1)
-		if b >= 0 && b < n {
-			if anc[b] == -2 {
-				anc[b] = b
-			}
-			r = anc[b]
-		}
-		for _, v := range path {
-			anc[v] = r
-		}
-		return r
+		return anc.find(b, func(b int32) bool { return isTarget[b] }, func(b int32) int32 { return f.sdom.Idom[b] })
 	}
 	type pair struct{ t, y int32 }
 	seen := map[pair]bool{}
