@@ -306,7 +306,7 @@ func (c *compiler) promote(sf *spirv.Function) {
 // its result type or result), each with whether it is in the first
 // operand after those (OpLoad's and OpStore's pointer).
 func usedIDs(in *spirv.Instruction) iter.Seq2[bool, uint32] {
-	first := 1
+	first := 0
 	if in.TypeID != 0 {
 		first++
 	}
@@ -314,15 +314,9 @@ func usedIDs(in *spirv.Instruction) iter.Seq2[bool, uint32] {
 		first++
 	}
 	return func(yield func(bool, uint32) bool) {
-		for k, o := range in.Operands {
-			info := o.Kind.Info()
-			if info == nil || info.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
-				continue
-			}
-			for _, w := range in.OperandWords(k) {
-				if !yield(int(o.Offset) == first, w) {
-					return
-				}
+		for k, id := range in.UsedIDs() {
+			if !yield(k == first, id) {
+				return
 			}
 		}
 	}

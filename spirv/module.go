@@ -171,6 +171,37 @@ func (in *Instruction) OperandWords(i int) []uint32 {
 	return in.Words[o.Offset : int(o.Offset)+int(o.Count)]
 }
 
+// IDOperands yields the index and value of every operand that names an
+// id, by the grammar's Id category, except the Result <id>: the Result
+// Type, IdRef, IdScope and IdMemorySemantics operands, and the id operands
+// of extended-instruction sets. Each such operand is one word.
+func (in *Instruction) IDOperands() iter.Seq2[int, uint32] {
+	return in.idOperands(false)
+}
+
+// UsedIDs is IDOperands without the Result Type: the ids whose values (or,
+// for OpFunctionCall and the like, whose definitions) the instruction
+// reads.
+func (in *Instruction) UsedIDs() iter.Seq2[int, uint32] {
+	return in.idOperands(true)
+}
+
+func (in *Instruction) idOperands(skipType bool) iter.Seq2[int, uint32] {
+	return func(yield func(int, uint32) bool) {
+		for k, o := range in.Operands {
+			if o.Kind == OperandKindIdResult || skipType && o.Kind == OperandKindIdResultType {
+				continue
+			}
+			if ki := o.Kind.Info(); ki == nil || ki.Category != CategoryID || int(o.Offset) >= len(in.Words) {
+				continue
+			}
+			if !yield(k, in.Words[o.Offset]) {
+				return
+			}
+		}
+	}
+}
+
 // Word returns the first word of operand i.
 func (in *Instruction) Word(i int) uint32 { return in.Words[in.Operands[i].Offset] }
 

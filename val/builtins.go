@@ -567,12 +567,7 @@ func (s *state) builtinReferences(rules map[uint32][]biRule) bool {
 			fnID, models = 0, 0
 		}
 		seen = seen[:0]
-		for _, o := range in.Operands {
-			ki := o.Kind.Info()
-			if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || int(o.Offset) >= len(in.Words) {
-				continue
-			}
-			id := in.Words[o.Offset]
+		for _, id := range in.IDOperands() {
 			if id == in.ResultID || !maybe(id) {
 				continue
 			}

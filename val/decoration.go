@@ -574,12 +574,7 @@ func (s *state) entryPointRefs(v uint32) []uint32 {
 				if in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
 					calls[k] = append(calls[k], in.Words[3])
 				}
-				for _, o := range in.Operands {
-					ki := o.Kind.Info()
-					if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
-						continue
-					}
-					id := in.Words[o.Offset]
+				for _, id := range in.UsedIDs() {
 					if j, ok := x.Def(id); ok && j < f.Start {
 						if g := m.Inst(j); isGlobalVar(&g) {
 							uses[k] = append(uses[k], id)
@@ -765,13 +760,9 @@ func (s *state) usesOf(want map[uint32]bool) map[uint32][][2]int {
 	}
 	for i := 0; i < s.m.Len(); i++ {
 		in := s.m.Inst(i)
-		for _, o := range in.Operands {
-			ki := o.Kind.Info()
-			if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult {
-				continue
-			}
-			if id := in.Words[o.Offset]; want[id] {
-				out[id] = append(out[id], [2]int{i, int(o.Offset)})
+		for k, id := range in.IDOperands() {
+			if want[id] {
+				out[id] = append(out[id], [2]int{i, int(in.Operands[k].Offset)})
 			}
 		}
 	}

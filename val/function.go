@@ -213,12 +213,7 @@ func (s *state) findBadFunctionUses() map[uint32]int {
 				}
 			}
 		}
-		for _, o := range in.Operands {
-			ki := o.Kind.Info()
-			if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult {
-				continue
-			}
-			id := in.Words[o.Offset]
+		for _, id := range in.IDOperands() {
 			j, ok := s.x.Def(id)
 			if !ok || s.m.Inst(j).Opcode != spirv.OpFunction {
 				continue

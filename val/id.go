@@ -378,12 +378,8 @@ func (s *state) checkDominance() bool {
 				phis = append(phis, i)
 				continue
 			}
-			for _, o := range in.Operands {
-				ki := o.Kind.Info()
-				if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
-					continue
-				}
-				j, ok := s.x.Def(in.Words[o.Offset])
+			for _, id := range in.UsedIDs() {
+				j, ok := s.x.Def(id)
 				if !ok {
 					continue
 				}

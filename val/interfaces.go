@@ -42,12 +42,8 @@ func (s *state) interfaces() bool {
 	forEachUse := func(f func(def, user int)) {
 		for i := 0; i < n; i++ {
 			in := m.Inst(i)
-			for _, o := range in.Operands {
-				ki := o.Kind.Info()
-				if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult {
-					continue
-				}
-				if j, ok := x.Def(in.Words[o.Offset]); ok {
+			for _, id := range in.IDOperands() {
+				if j, ok := x.Def(id); ok {
 					f(j, i)
 				}
 			}

@@ -716,12 +716,8 @@ func (s *state) floatControls2() bool {
 			users = make([][]int32, m.Len())
 			for i := 0; i < m.Len(); i++ {
 				in := m.Inst(i)
-				for _, o := range in.Operands {
-					ki := o.Kind.Info()
-					if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || int(o.Offset) >= len(in.Words) {
-						continue
-					}
-					if j, ok := s.x.Def(in.Words[o.Offset]); ok {
+				for _, id := range in.IDOperands() {
+					if j, ok := s.x.Def(id); ok {
 						users[j] = append(users[j], int32(i))
 					}
 				}

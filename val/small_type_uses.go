@@ -39,11 +39,8 @@ func (s *state) smallTypeUses() bool {
 			spirv.OpUConvert, spirv.OpSConvert:
 			continue
 		}
-		for _, o := range in.Operands {
-			if o.Kind == spirv.OperandKindIdResult || o.Kind.Info().Category != spirv.CategoryID {
-				continue
-			}
-			d, ok := s.x.Def(in.Words[o.Offset])
+		for _, id := range in.IDOperands() {
+			d, ok := s.x.Def(id)
 			if !ok || bestDef >= 0 && d >= bestDef {
 				continue
 			}

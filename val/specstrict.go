@@ -63,12 +63,8 @@ func (s *state) specStrictPass(i int, in *spirv.Instruction) bool {
 	case spirv.OpSelect, spirv.OpPhi, spirv.OpReturnValue, spirv.OpLifetimeStart, spirv.OpLifetimeStop:
 		return false
 	}
-	for _, o := range in.Operands {
-		ki := o.Kind.Info()
-		if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult || o.Kind == spirv.OperandKindIdResultType {
-			continue
-		}
-		t := s.typeOfValue(in.Words[o.Offset])
+	for _, id := range in.UsedIDs() {
+		t := s.typeOfValue(id)
 		if t == 0 {
 			continue
 		}

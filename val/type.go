@@ -446,12 +446,7 @@ func (s *state) badFunctionTypeUse(t uint32) (int, bool) {
 			if _, nonSem := s.extInstKind(&in); nonSem {
 				continue
 			}
-			for _, o := range in.Operands {
-				ki := o.Kind.Info()
-				if ki == nil || ki.Category != spirv.CategoryID || o.Kind == spirv.OperandKindIdResult {
-					continue
-				}
-				id := in.Words[o.Offset]
+			for _, id := range in.IDOperands() {
 				if fnTypes[id] {
 					if _, seen := s.fnTypeBadUse[id]; !seen {
 						s.fnTypeBadUse[id] = j
