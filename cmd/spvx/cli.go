@@ -172,9 +172,6 @@ func (c *cmdFlags) usageErr(msg string) int {
 	return exitUsage
 }
 
-// fail reports a rejected input and returns its exit status.
-func (c *cmdFlags) fail(err error) int { return fail(c.s, c.name, err) }
-
 // fail reports a rejected input of command cmd and returns its exit status.
 func fail(s stdio, cmd string, err error) int {
 	fmt.Fprintf(s.err, "spvx %s: %v\n", cmd, err)

@@ -18,7 +18,6 @@ package oclref
 
 import (
 	"fmt"
-	"strings"
 )
 
 // ArgKind says what a kernel argument is.
@@ -171,16 +170,3 @@ func firstDiff(got, want []byte) (int, string) {
 	return -1, ""
 }
 
-// Summary formats mismatches, at most max of them, one per line.
-func Summary(ms []Mismatch, max int) string {
-	var b strings.Builder
-	for i, m := range ms {
-		if i == max {
-			fmt.Fprintf(&b, "... and %d more\n", len(ms)-max)
-			break
-		}
-		b.WriteString(m.String())
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
