@@ -194,3 +194,27 @@ func TestStructStrideTooSmall(t *testing.T) {
 		t.Errorf("a STRIDE that fits: %v", err)
 	}
 }
+
+// TestUnclosedBlocks: a block that END closes (PIPELINE, its
+// SHADER_OPTIMIZATION and SUBGROUP blocks) is refused where the script
+// ends inside it, and where a token in it is no identifier, at that line.
+func TestUnclosedBlocks(t *testing.T) {
+	const shader = "#!amber\nSHADER compute s SPIRV-ASM\nOpCapability Shader\nEND\n"
+	for _, c := range []struct{ name, body, want string }{
+		{"pipeline", "PIPELINE compute p\nATTACH s\n", "7: PIPELINE missing END command"},
+		{"pipeline token", "PIPELINE compute p\nATTACH s\n3\nEND\n", "7: expected identifier: 3"},
+		{"optimization", "PIPELINE compute p\nATTACH s\nSHADER_OPTIMIZATION s\n--opt\n", "9: SHADER_OPTIMIZATION missing END command"},
+		{"optimization token", "PIPELINE compute p\nATTACH s\nSHADER_OPTIMIZATION s\n7\nEND\nEND\n", "8: SHADER_OPTIMIZATION options must be identifiers: 7"},
+		{"subgroup", "DEVICE_FEATURE SubgroupSizeControl.subgroupSizeControl\nPIPELINE compute p\nATTACH s\nSUBGROUP s\nVARYING_SIZE on\n", "10: SUBGROUP missing END command"},
+		{"subgroup token", "DEVICE_FEATURE SubgroupSizeControl.subgroupSizeControl\nPIPELINE compute p\nATTACH s\nSUBGROUP s\n1.5\nEND\nEND\n", "9: SUBGROUP options must be identifiers: 1.5"},
+	} {
+		_, err := Parse("b.amber", []byte(shader+c.body), ParseOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.name, err, c.want)
+		}
+	}
+	ok := shader + "PIPELINE compute p\nATTACH s\nSHADER_OPTIMIZATION s\n--opt\nEND\nEND\n"
+	if _, err := Parse("b.amber", []byte(ok), ParseOptions{}); err != nil {
+		t.Errorf("closed blocks: %v", err)
+	}
+}

@@ -826,23 +826,34 @@ func (p *amberParser) derivePipeline(cmd token) error {
 	return p.pipelineBody("DERIVE_PIPELINE", pl)
 }
 
-func (p *amberParser) pipelineBody(name string, pl *Pipeline) error {
-	var t token
+// nextInBlock reads the next command of a block that END closes (a
+// pipeline, SHADER_OPTIMIZATION, SUBGROUP), skipping blank lines, and
+// says whether it is END. A block the script ends inside is "NAME missing
+// END command"; a token that is no identifier is "notIdent: TOKEN".
+func (p *amberParser) nextInBlock(name, notIdent string) (t token, end bool, err error) {
 	for {
 		t = p.z.next()
-		if t.kind == tokEOS {
-			return errAt(t.line, "%s missing END command", name)
-		}
-		if t.kind == tokEOL {
+		switch {
+		case t.kind == tokEOL:
 			continue
+		case t.kind == tokEOS:
+			return t, false, errAt(t.line, "%s missing END command", name)
+		case t.kind != tokIdent:
+			return t, false, errAt(t.line, "%s: %s", notIdent, t.show())
 		}
-		if t.kind != tokIdent {
-			return errAt(t.line, "expected identifier: %s", t.show())
+		return t, t.text == "END", nil
+	}
+}
+
+func (p *amberParser) pipelineBody(name string, pl *Pipeline) error {
+	for {
+		t, end, err := p.nextInBlock(name, "expected identifier")
+		if err != nil {
+			return err
 		}
-		if t.text == "END" {
+		if end {
 			break
 		}
-		var err error
 		switch t.text {
 		case "ATTACH":
 			err = p.attach(pl, t)
@@ -1036,17 +1047,11 @@ func (p *amberParser) shaderOptimization(pl *Pipeline, cmd token) error {
 	}
 	var opts []string
 	for {
-		t = p.z.next()
-		if t.kind == tokEOL {
-			continue
+		t, end, err := p.nextInBlock("SHADER_OPTIMIZATION", "SHADER_OPTIMIZATION options must be identifiers")
+		if err != nil {
+			return err
 		}
-		if t.kind == tokEOS {
-			return errAt(t.line, "SHADER_OPTIMIZATION missing END command")
-		}
-		if t.kind != tokIdent {
-			return errAt(t.line, "SHADER_OPTIMIZATION options must be identifiers: %s", t.show())
-		}
-		if t.text == "END" {
+		if end {
 			break
 		}
 		opts = append(opts, t.text)
@@ -1086,20 +1091,13 @@ func (p *amberParser) subgroup(pl *Pipeline, cmd token) error {
 		return false, errAt(v.line, "invalid value for %s command", name)
 	}
 	for {
-		t = p.z.next()
-		if t.kind == tokEOL {
-			continue
+		t, end, err := p.nextInBlock("SUBGROUP", "SUBGROUP options must be identifiers")
+		if err != nil {
+			return err
 		}
-		if t.kind == tokEOS {
-			return errAt(t.line, "SUBGROUP missing END command")
-		}
-		if t.kind != tokIdent {
-			return errAt(t.line, "SUBGROUP options must be identifiers: %s", t.show())
-		}
-		if t.text == "END" {
+		if end {
 			break
 		}
-		var err error
 		switch t.text {
 		case "FULLY_POPULATED":
 			if !p.s.requires("feature", "SubgroupSizeControl.computeFullSubgroups") {
