@@ -39,6 +39,19 @@ const (
 	bSMax
 	bUMin
 	bUMax
+	// SPV_INTEL_shader_integer_functions2 (intfn2.go)
+	bAbsISub
+	bAbsUSub
+	bIAddSat
+	bUAddSat
+	bIAverage
+	bUAverage
+	bIAverageRounded
+	bUAverageRounded
+	bISubSat
+	bUSubSat
+	bIMul32x16
+	bUMul32x16
 	bNum
 )
 
@@ -55,6 +68,8 @@ const (
 	uIsNormal
 	uSignBitSet
 	uLNot
+	uCountLeadingZeros  // SPV_INTEL_shader_integer_functions2
+	uCountTrailingZeros // (intfn2.go)
 )
 
 // Conversion kinds (opConv aux).
@@ -248,13 +263,13 @@ func (q *cinst) un(k int, kinds ...uint8) error {
 // its own opcodes (compile_*.go). Atomics, group operations and extended
 // instructions have compilers of their own signature. The table is filled
 // by init, as the compilers reach op again through spec constants.
-var compileFamilies [9]func(*compiler, *cinst) (bool, error)
+var compileFamilies [10]func(*compiler, *cinst) (bool, error)
 
 func init() {
 	compileFamilies = [...]func(*compiler, *cinst) (bool, error){
 		(*compiler).compileInt, (*compiler).compileFloat, (*compiler).compileLogical, (*compiler).compileVecMat,
 		(*compiler).compileComposite, (*compiler).compileConvert, (*compiler).compileLoadStore,
-		(*compiler).compilePointerOps, (*compiler).compileControl,
+		(*compiler).compilePointerOps, (*compiler).compileControl, (*compiler).compileIntFunctions2,
 	}
 }
 

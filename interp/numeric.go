@@ -239,6 +239,9 @@ var unTab = [...]func(x uint64, s scalar) uint64{
 	},
 	uSignBitSet: func(x uint64, s scalar) uint64 { return x >> (s.width - 1) & 1 },
 	uLNot:       func(x uint64, _ scalar) uint64 { return x ^ 1 },
+
+	uCountLeadingZeros:  countLeadingZeros,
+	uCountTrailingZeros: countTrailingZeros,
 }
 
 func minNormal(s scalar) float64 {
