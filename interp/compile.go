@@ -602,8 +602,7 @@ func (c *compiler) fnName(id uint32) string {
 
 // globals lays out the module-scope variables the entry point can reach.
 func (c *compiler) globals(ep *spirv.EntryPoint) error {
-	type bkey struct{ set, binding uint32 }
-	seen := map[bkey]bool{}
+	byKey := map[BindingKey]int{} // index in c.p.bufs
 	region := regFirstBuf
 	for i := 0; i < c.m.Len(); i++ {
 		in := c.m.Inst(i)
@@ -647,61 +646,9 @@ func (c *compiler) globals(ep *spirv.EntryPoint) error {
 				}
 				continue
 			}
-			var set, binding uint32
-			var hasB bool
-			for _, d := range c.x.Decorations[id] {
-				switch d.Kind {
-				case spirv.DecorationDescriptorSet:
-					if len(d.Params) > 0 {
-						set = d.Params[0]
-					}
-				case spirv.DecorationBinding:
-					if len(d.Params) > 0 {
-						binding, hasB = d.Params[0], true
-					}
-				}
+			if err := c.descriptorVar(id, s, pi, sc, &region, byKey); err != nil {
+				return err
 			}
-			if !hasB {
-				// Images, samplers and the like without a binding: not
-				// executable, but harmless until used.
-				c.cv[s] = 0
-				continue
-			}
-			if seen[bkey{set, binding}] {
-				return fmt.Errorf("two variables use descriptor set %d binding %d", set, binding)
-			}
-			seen[bkey{set, binding}] = true
-			kind := StorageBuffer
-			blockT := pointee
-			count := 1
-			if pointee.kind == spirv.TypeArray || pointee.kind == spirv.TypeRuntimeArray {
-				blockT = pointee.elem
-				count = pointee.count
-				pi.desc, pi.descN = true, count
-				pi.pointee = blockT
-			}
-			if sc == spirv.StorageClassUniform && !blockT.bufBlock {
-				kind = UniformBuffer
-			}
-			if blockT.kind != spirv.TypeStruct {
-				// e.g. an image or sampler descriptor: keep a null pointer.
-				c.cv[s] = 0
-				continue
-			}
-			span := count
-			if count == 0 {
-				span = 1 << 12
-			}
-			if region+span >= 1<<(64-c.p.ptrShift) {
-				return errors.New("too many descriptors")
-			}
-			c.p.bufs = append(c.p.bufs, bufBinding{key: BindingKey{set, binding}, kind: kind, count: count, region: region, span: span})
-			c.p.bindings = append(c.p.bindings, Binding{Set: set, Binding: binding, Kind: kind, ArraySize: count})
-			c.cv[s] = uint64(region) << c.p.ptrShift
-			if !pi.desc {
-				c.fixed[s] = fixedPtr{}
-			}
-			region += span
 		case spirv.StorageClassPushConstant:
 			c.cv[s] = uint64(regPush) << c.p.ptrShift
 			c.fixed[s] = fixedPtr{}
@@ -755,6 +702,83 @@ func (c *compiler) globals(ep *spirv.EntryPoint) error {
 		return a.Set < b.Set || a.Set == b.Set && a.Binding < b.Binding
 	})
 	return nil
+}
+
+// descriptorVar lays out a buffer descriptor variable (Uniform,
+// StorageBuffer or UniformConstant) at its set and binding: a region of
+// pointer space per descriptor. Several variables may use one binding, as
+// Vulkan allows and glslang emits to reinterpret a buffer under another
+// type: they share the binding's regions, so they see the same memory.
+// Descriptors that are no buffers (images, samplers) and variables
+// without a binding get a null pointer.
+func (c *compiler) descriptorVar(id uint32, s int32, pi *ptrInfo, sc spirv.StorageClass, region *int, byKey map[BindingKey]int) error {
+	var key BindingKey
+	var hasB bool
+	for _, d := range c.x.Decorations[id] {
+		switch {
+		case len(d.Params) == 0:
+		case d.Kind == spirv.DecorationDescriptorSet:
+			key.Set = d.Params[0]
+		case d.Kind == spirv.DecorationBinding:
+			key.Binding, hasB = d.Params[0], true
+		}
+	}
+	if !hasB {
+		c.cv[s] = 0
+		return nil
+	}
+	pointee := pi.pointee
+	blockT, count := pointee, 1
+	if pointee.kind == spirv.TypeArray || pointee.kind == spirv.TypeRuntimeArray {
+		blockT, count = pointee.elem, pointee.count
+		pi.desc, pi.descN = true, count
+		pi.pointee = blockT
+	}
+	if blockT.kind != spirv.TypeStruct {
+		c.cv[s] = 0
+		return nil
+	}
+	kind := StorageBuffer
+	if sc == spirv.StorageClassUniform && !blockT.bufBlock {
+		kind = UniformBuffer
+	}
+	b, err := c.bindingRegions(key, kind, count, region, byKey)
+	if err != nil {
+		return err
+	}
+	c.cv[s] = uint64(b.region) << c.p.ptrShift
+	if !pi.desc {
+		c.fixed[s] = fixedPtr{}
+	}
+	return nil
+}
+
+// bindingRegions returns the regions of binding key, reserving them for
+// its first variable. A later variable must agree on the descriptor type
+// and fit in the descriptors reserved.
+func (c *compiler) bindingRegions(key BindingKey, kind ResourceKind, count int, region *int, byKey map[BindingKey]int) (*bufBinding, error) {
+	if i, ok := byKey[key]; ok {
+		b := &c.p.bufs[i]
+		switch {
+		case b.kind != kind:
+			return nil, fmt.Errorf("descriptor set %d binding %d is used as both a %s and a %s", key.Set, key.Binding, b.kind, kind)
+		case count == 0 && b.count != 0 || count > b.span:
+			return nil, fmt.Errorf("descriptor set %d binding %d: variables declare %d and %d descriptors", key.Set, key.Binding, b.count, count)
+		}
+		return b, nil
+	}
+	span := count
+	if count == 0 {
+		span = 1 << 12
+	}
+	if *region+span >= 1<<(64-c.p.ptrShift) {
+		return nil, errors.New("too many descriptors")
+	}
+	byKey[key] = len(c.p.bufs)
+	c.p.bufs = append(c.p.bufs, bufBinding{key: key, kind: kind, count: count, region: *region, span: span})
+	c.p.bindings = append(c.p.bindings, Binding{Set: key.Set, Binding: key.Binding, Kind: kind, ArraySize: count})
+	*region += span
+	return &c.p.bufs[len(c.p.bufs)-1], nil
 }
 
 // lastInvOff is the offset of the variable invVar placed last.
