@@ -169,4 +169,3 @@ func firstDiff(got, want []byte) (int, string) {
 	}
 	return -1, ""
 }
-
