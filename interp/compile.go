@@ -512,7 +512,7 @@ func (c *compiler) specOp(id uint32) error {
 		if opc == spirv.OpCompositeExtract || opc == spirv.OpCompositeInsert || opc == spirv.OpVectorShuffle {
 			break // literal operands follow
 		}
-		if _, isConst := c.x.Constants[o]; !isConst {
+		if !c.specOperand(o) {
 			return fmt.Errorf("OpSpecConstantOp %%%d: operand %%%d is not a constant", id, o)
 		}
 	}
@@ -523,7 +523,7 @@ func (c *compiler) specOp(id uint32) error {
 			n = 2
 		}
 		for k := 0; k < n && k < len(ops); k++ {
-			if _, isConst := c.x.Constants[ops[k]]; !isConst {
+			if !c.specOperand(ops[k]) {
 				return fmt.Errorf("OpSpecConstantOp %%%d: operand %%%d is not a constant", id, ops[k])
 			}
 		}
@@ -547,6 +547,17 @@ func (c *compiler) specOp(id uint32) error {
 		}
 	}
 	return nil
+}
+
+// specOperand says whether id may be an operand of OpSpecConstantOp: a
+// constant, or an OpUndef (spvx reads undefined values as zero; spirv-opt
+// and spirv-cross emit them, e.g. as the unused half of a VectorShuffle).
+func (c *compiler) specOperand(id uint32) bool {
+	if _, isConst := c.x.Constants[id]; isConst {
+		return true
+	}
+	i, ok := c.x.Def(id)
+	return ok && c.m.Inst(i).Opcode == spirv.OpUndef
 }
 
 // callOrder returns the functions reachable from the entry, callees first,
