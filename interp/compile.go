@@ -15,6 +15,9 @@ type compiler struct {
 	opts   Options
 	p      *Program
 	kernel bool
+	// derivGroups: the entry point declares a derivative group, so the
+	// derivative instructions may run (derivative.go)
+	derivGroups bool
 
 	ptrBytes uint32
 	types    map[uint32]*tinfo
@@ -188,6 +191,9 @@ func (c *compiler) compile(entry string) error {
 		c.fnIndex[f.ID] = f
 	}
 	if err := c.localSize(ep); err != nil {
+		return err
+	}
+	if err := c.derivativeGroups(ep); err != nil {
 		return err
 	}
 	if err := c.floatModes(ep); err != nil {

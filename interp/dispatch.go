@@ -629,7 +629,11 @@ func (sg *subgroup) initInvocations(k, n, nsg int) {
 		sx, sxy := st.size[0], st.size[0]*st.size[1]
 		for l := 0; l < n; l++ {
 			li := uint32(k*p.S + l)
-			sg.localID[l], sg.localIdx[l] = [3]uint32{li % sx, li / sx % st.size[1], li / sxy}, li
+			id := [3]uint32{li % sx, li / sx % st.size[1], li / sxy}
+			if p.derivQuads {
+				id = quadLocalID(li, st.size)
+			}
+			sg.localID[l], sg.localIdx[l] = id, id[0]+id[1]*sx+id[2]*sxy
 		}
 	}
 	var base [3]uint32

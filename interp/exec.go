@@ -613,6 +613,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.extInst(in, lanes)
 	case opFloatCtl:
 		return sg.floatCtl(in, lanes)
+	case opDeriv:
+		sg.derivative(in, lanes)
 	default:
 		return &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal op %d", in.op)}
 	}

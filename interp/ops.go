@@ -96,4 +96,5 @@ const (
 	opGroup
 
 	opFloatCtl // float controls (floatctl.go), aux: fcFlush...
+	opDeriv    // compute derivatives (derivative.go), aux: derivKind
 )

@@ -12,9 +12,13 @@ type Program struct {
 	S         int
 	localSize [3]uint32
 	hasLocal  bool
-	bindings  []Binding
-	params    []param
-	opts      Options
+	// derivQuads: the DerivativeGroupQuadsKHR execution mode, under which
+	// each 2x2 block of local ids takes four consecutive lanes
+	// (derivative.go).
+	derivQuads bool
+	bindings   []Binding
+	params     []param
+	opts       Options
 
 	code   []inst
 	blocks []block

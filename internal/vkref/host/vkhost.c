@@ -151,6 +151,25 @@ int main(void) {
 	vkGetPhysicalDeviceFeatures(pd, &feats);
 	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
 	                          .pQueueCreateInfos = &qci, .pEnabledFeatures = &feats};
+	/* Compute derivatives, where the device has them: the extension and
+	   every feature it reports. */
+	uint32_t next = 0;
+	vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL);
+	VkExtensionProperties *eps = calloc(next ? next : 1, sizeof *eps);
+	vkEnumerateDeviceExtensionProperties(pd, NULL, &next, eps);
+	static const char *derivExt[] = {"VK_NV_compute_shader_derivatives"};
+	VkPhysicalDeviceComputeShaderDerivativesFeaturesNV deriv = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV};
+	for (uint32_t i = 0; i < next; i++) {
+		if (strcmp(eps[i].extensionName, derivExt[0]) == 0) {
+			VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &deriv};
+			vkGetPhysicalDeviceFeatures2(pd, &f2);
+			deriv.pNext = NULL;
+			dci.enabledExtensionCount = 1;
+			dci.ppEnabledExtensionNames = derivExt;
+			dci.pNext = &deriv;
+		}
+	}
 	VkDevice dev;
 	CK(vkCreateDevice(pd, &dci, NULL, &dev), "vkCreateDevice");
 	VkQueue q;
