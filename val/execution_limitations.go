@@ -55,6 +55,7 @@ const (
 	limIsHelper
 	limEmitMeshTasks
 	limSetMeshOutputs
+	limMeshOutputLoad
 	limMeshVertexCount    // a count limitation: see meshCountBad
 	limMeshPrimitiveCount // a count limitation: see meshCountBad
 	numLimitKinds
@@ -192,6 +193,7 @@ var limitInfos = [numLimitKinds]limitInfo{
 	limIsHelper:       {bad: only(mbFragment), msg: "OpIsHelperInvocationEXT requires Fragment execution model"},
 	limEmitMeshTasks:  {bad: only(mbTaskEXT), msg: "OpEmitMeshTasksEXT requires TaskEXT execution model"},
 	limSetMeshOutputs: {bad: only(mbMeshEXT), msg: "OpSetMeshOutputsEXT requires MeshEXT execution model"},
+	limMeshOutputLoad: {bad: mbMeshEXT, vuid: "VUID-StandaloneSpirv-MeshEXT-07107", msg: "The Output Storage Class in a Mesh Execution Model must not be read from"},
 }
 
 // limitUse is one registration: the function (its index in

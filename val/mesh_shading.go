@@ -13,35 +13,61 @@ import (
 // TaskPayloadWorkgroupEXT payload variable; OpSetMeshOutputsEXT only in
 // MeshEXT, with 32-bit unsigned counts, and constant counts no larger than
 // the OutputVertices and OutputPrimitivesEXT of every entry point reaching
-// it; and the interface variables of mesh and fragment entry points:
+// it; no OpLoad from an Output variable in MeshEXT (validate_memory.cpp's
+// VUID 07107); and the interface variables of mesh and fragment entry points:
 // PerPrimitiveEXT only on Output variables of MeshEXT and Input variables
 // of Fragment, and every user Output variable of MeshEXT an array. The
 // execution modes themselves are mode_setting.go's; spirv-val has no rule
 // for OpWritePackedPrimitiveIndices4x8NV.
 
-// meshShared is what the variable rule needs of the entry points, built
-// once before the second loop: whether every OpEntryPoint's function is
-// also a MeshEXT (Fragment) entry point, and the ids any OpEntryPoint
-// lists in its interface. This is SPIRV-Tools' IsInterfaceVariable, which
+// meshShared is what the mesh rules need of the entry points, built once
+// (see getMeshShared). For the variable rule: whether every OpEntryPoint's
+// function is also a MeshEXT (Fragment) entry point, and the ids any
+// OpEntryPoint lists in its interface (SPIRV-Tools' IsInterfaceVariable
 // answers false for every variable as soon as one entry point lacks the
-// model.
+// model). For the built-in rules (builtins_mesh.go): the interface
+// variables of the MeshEXT and MeshNV entry points by variable and by the
+// struct under their arrays, and each entry-point function's modes.
 type meshShared struct {
 	allMesh, allFragment bool
 	iface                map[uint32]bool
+	byVar, byStruct      map[uint32][]meshEPVar // sorted by entry point
+	fnModes              map[uint32]meshModes
+	epPos                map[uint32][2]int // each function's first and second OpEntryPoint (-1: none)
+	cullSeen             map[uint32]bool   // builtins_mesh.go: entry points with a CullPrimitiveEXT
 }
 
-// getMeshShared returns nil when the module does not declare
-// MeshShadingEXT, the rule's condition. It is built on first use (the
-// global variables come before the forks start), or by prepareShared;
-// a fork never writes it.
+// meshEPVar is an entry-point function and the interface variable of it
+// that names a built-in (IsMeshInterfaceVar's map entry).
+type meshEPVar struct{ ep, v uint32 }
+
+// meshModes is an entry-point function's last OutputVertices and
+// OutputPrimitivesEXT operands (0 for none) and its output topology modes.
+type meshModes struct {
+	vertices, primitives     uint64
+	points, lines, triangles bool
+}
+
+// getMeshShared builds meshShared on first use: before the second loop's
+// forks start (the global variables come first, and prepareShared calls
+// it), or in the single-threaded passes after it; a fork never writes it.
 func (s *state) getMeshShared() *meshShared {
-	if s.mesh != nil || !s.caps.has(spirv.CapabilityMeshShadingEXT) {
+	if s.mesh != nil {
 		return s.mesh
 	}
 	eps := s.x.EntryPoints
 	models := map[uint32]uint64{}
-	ms := &meshShared{iface: map[uint32]bool{}}
-	for _, ep := range eps {
+	ms := &meshShared{iface: map[uint32]bool{}, byVar: map[uint32][]meshEPVar{}, byStruct: map[uint32][]meshEPVar{},
+		fnModes: map[uint32]meshModes{}, cullSeen: map[uint32]bool{}, epPos: map[uint32][2]int{}}
+	for k, ep := range eps {
+		pos, seen := ms.epPos[ep.Function]
+		switch {
+		case !seen:
+			pos = [2]int{k, -1}
+		case pos[1] < 0:
+			pos[1] = k
+		}
+		ms.epPos[ep.Function] = pos
 		models[ep.Function] |= modelBit(ep.Model)
 		for _, id := range ep.Interface {
 			ms.iface[id] = true
@@ -51,9 +77,87 @@ func (s *state) getMeshShared() *meshShared {
 	for _, ep := range eps {
 		ms.allMesh = ms.allMesh && models[ep.Function]&mbMeshEXT != 0
 		ms.allFragment = ms.allFragment && models[ep.Function]&mbFragment != 0
+		ms.fnModes[ep.Function] = modesOf(ep.Modes)
 	}
+	s.meshInterfaceVars(ms, models)
 	s.mesh = ms
 	return ms
+}
+
+// modesOf reads an entry point's mesh output modes; the last of each
+// kind counts, as spirv-val registers them.
+func modesOf(modes []spirv.ExecutionModeEntry) meshModes {
+	var m meshModes
+	for _, md := range modes {
+		switch md.Mode {
+		case spirv.ExecutionModeOutputVertices:
+			if len(md.Params) > 0 {
+				m.vertices = uint64(md.Params[0])
+			}
+		case spirv.ExecutionModeOutputPrimitivesEXT:
+			if len(md.Params) > 0 {
+				m.primitives = uint64(md.Params[0])
+			}
+		case spirv.ExecutionModeOutputPoints:
+			m.points = true
+		case spirv.ExecutionModeOutputLinesEXT:
+			m.lines = true
+		case spirv.ExecutionModeOutputTrianglesEXT:
+			m.triangles = true
+		}
+	}
+	return m
+}
+
+// meshInterfaceVars fills byVar and byStruct: for each mesh entry-point
+// function, in each of its OpEntryPoints the first interface id naming a
+// key (the id itself, or the struct under its pointer's arrays), the
+// last OpEntryPoint winning, as IsMeshInterfaceVar finds them.
+func (s *state) meshInterfaceVars(ms *meshShared, models map[uint32]uint64) {
+	type key struct{ fn, id uint32 }
+	varOf, structOf := map[key]uint32{}, map[key]uint32{}
+	for _, ep := range s.x.EntryPoints {
+		if models[ep.Function]&(mbMeshEXT|mbMeshNV) == 0 {
+			continue
+		}
+		seenVar, seenStruct := map[uint32]bool{}, map[uint32]bool{}
+		for _, id := range ep.Interface {
+			if !seenVar[id] {
+				seenVar[id], varOf[key{ep.Function, id}] = true, id
+			}
+			if st := s.structUnderArrays(id); st != 0 && !seenStruct[st] {
+				seenStruct[st], structOf[key{ep.Function, st}] = true, id
+			}
+		}
+	}
+	for k, v := range varOf {
+		ms.byVar[k.id] = append(ms.byVar[k.id], meshEPVar{k.fn, v})
+	}
+	for k, v := range structOf {
+		ms.byStruct[k.id] = append(ms.byStruct[k.id], meshEPVar{k.fn, v})
+	}
+	for _, m := range [2]map[uint32][]meshEPVar{ms.byVar, ms.byStruct} {
+		for _, l := range m {
+			sort.Slice(l, func(a, b int) bool { return l[a].ep < l[b].ep })
+		}
+	}
+}
+
+// structUnderArrays is the type under the arrays of variable id's
+// pointer type, if it is a struct; 0 otherwise.
+func (s *state) structUnderArrays(id uint32) uint32 {
+	j, ok := s.x.Def(id)
+	if !ok || s.m.Inst(j).Opcode != spirv.OpVariable {
+		return 0
+	}
+	t := s.typeWord(s.m.Inst(j).TypeID, 3)
+	for n := 0; s.typeOp(t) == spirv.OpTypeArray && n <= spirv.MaxTypeDepth; n++ {
+		t = s.typeWord(t, 2)
+	}
+	if s.typeOp(t) != spirv.OpTypeStruct {
+		return 0
+	}
+	return t
 }
 
 // meshShadingPass is MeshShadingPass.
@@ -67,6 +171,16 @@ func (s *state) meshShadingPass(i int, in *spirv.Instruction) bool {
 		return s.setMeshOutputs(i, in)
 	case spirv.OpVariable:
 		return s.meshVariable(i, in)
+	case spirv.OpLoad:
+		// validate_memory.cpp's rule, registered here as its only
+		// limitation on OpLoad: MeshEXT never reads its outputs.
+		if s.caps.has(spirv.CapabilityMeshShadingEXT) {
+			pt := s.opType(in, 2)
+			if op := s.typeOp(pt); (op == spirv.OpTypePointer || op == spirv.OpTypeUntypedPointerKHR) &&
+				spirv.StorageClass(s.typeWord(pt, 2)) == spirv.StorageClassOutput {
+				s.limitModels(i, limMeshOutputLoad, in.Opcode)
+			}
+		}
 	}
 	return false
 }
@@ -117,8 +231,11 @@ func (s *state) setMeshOutputs(i int, in *spirv.Instruction) bool {
 
 // meshVariable is ValidateMeshVariable.
 func (s *state) meshVariable(i int, in *spirv.Instruction) bool {
+	if !s.caps.has(spirv.CapabilityMeshShadingEXT) {
+		return false
+	}
 	ms := s.getMeshShared()
-	if ms == nil || !ms.iface[in.ResultID] {
+	if !ms.iface[in.ResultID] {
 		return false
 	}
 	sc, _ := s.storageClassOf(in)
@@ -138,28 +255,12 @@ func (s *state) meshVariable(i int, in *spirv.Instruction) bool {
 	return false
 }
 
-// meshOutputSizes are, per entry-point function, the operands of its last
-// OutputVertices and OutputPrimitivesEXT execution modes (0 for none), as
-// SPIRV-Tools' GetOutputVertices and GetOutputPrimitivesEXT read them.
+// meshOutputSizes are the OutputVertices and OutputPrimitivesEXT of
+// entry-point function fn, as GetOutputVertices and
+// GetOutputPrimitivesEXT read them (0 for none).
 func (s *state) meshOutputSizes(fn uint32) (vertices, primitives uint64) {
-	for _, ep := range s.x.EntryPoints {
-		if ep.Function != fn {
-			continue
-		}
-		for _, md := range ep.Modes {
-			if len(md.Params) == 0 {
-				continue
-			}
-			switch md.Mode {
-			case spirv.ExecutionModeOutputVertices:
-				vertices = uint64(md.Params[0])
-			case spirv.ExecutionModeOutputPrimitivesEXT:
-				primitives = uint64(md.Params[0])
-			}
-		}
-		return vertices, primitives
-	}
-	return 0, 0
+	m := s.getMeshShared().fnModes[fn]
+	return m.vertices, m.primitives
 }
 
 // meshCountLimits holds, per function, the smallest OutputVertices and
@@ -181,24 +282,13 @@ func (s *state) meshCountMinima(g *callGraph) *meshCountLimits {
 		size [2]uint64
 	}
 	eps := make([]ep, len(g.epFns))
-	at := make(map[uint32]int, len(g.epFns))
 	for k, id := range g.epFns {
-		eps[k].f, at[id] = -1, k
+		eps[k].f = -1
 		if f, ok := g.fnIndex[id]; ok {
 			eps[k].f = f
 		}
-	}
-	// Every OpEntryPoint of a function carries the function's modes; the
-	// last mode of each kind counts, as spirv-val registers them.
-	for _, e := range s.x.EntryPoints {
-		k := at[e.Function]
-		for _, md := range e.Modes {
-			if len(md.Params) > 0 && md.Mode == spirv.ExecutionModeOutputVertices {
-				eps[k].size[0] = uint64(md.Params[0])
-			} else if len(md.Params) > 0 && md.Mode == spirv.ExecutionModeOutputPrimitivesEXT {
-				eps[k].size[1] = uint64(md.Params[0])
-			}
-		}
+		v, p := s.meshOutputSizes(id)
+		eps[k].size = [2]uint64{v, p}
 	}
 	for w, min := range [2][]uint64{l.minVertices, l.minPrimitives} {
 		sort.SliceStable(eps, func(a, b int) bool { return eps[a].size[w] < eps[b].size[w] })
