@@ -1,8 +1,13 @@
 package val
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"spvx/asm"
+	"spvx/spirv"
 )
 
 // biStage is one entry point's model, capabilities and modes.
@@ -153,3 +158,57 @@ func meshBuiltinCases() []rqCase {
 }
 
 func TestMeshBuiltins(t *testing.T) { runTable(t, meshBuiltinCases()) }
+
+// TestMeshBuiltinsLinear: n MeshEXT entry points, each with its own
+// per-primitive Layer and CullPrimitiveEXT outputs, validate in linear
+// time in Vulkan (the interface maps and entry-point positions are built
+// once, not searched per reference or per decoration).
+func TestMeshBuiltinsLinear(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: CPU-time ratios")
+	}
+	module := func(n int) string {
+		var head, decs, vars, fns strings.Builder
+		for k := 0; k < n; k++ {
+			fmt.Fprintf(&head, "OpEntryPoint MeshEXT %%m%[1]d \"m%[1]d\" %%l%[1]d %%c%[1]d\n", k)
+			fmt.Fprintf(&decs, "OpExecutionMode %%m%[1]d LocalSize 1 1 1\nOpExecutionMode %%m%[1]d OutputVertices 3\nOpExecutionMode %%m%[1]d OutputPrimitivesEXT 1\nOpExecutionMode %%m%[1]d OutputTrianglesEXT\n", k)
+			fmt.Fprintf(&vars, "%%l%[1]d = OpVariable %%pl Output\n%%c%[1]d = OpVariable %%pc Output\n", k)
+			fmt.Fprintf(&fns, "%%m%[1]d = OpFunction %%void None %%fn\n%%e%[1]d = OpLabel\nOpStore %%l%[1]d %%nl\nOpStore %%c%[1]d %%nc\nOpReturn\nOpFunctionEnd\n", k)
+		}
+		var ann strings.Builder
+		for k := 0; k < n; k++ {
+			fmt.Fprintf(&ann, "OpDecorate %%l%[1]d BuiltIn Layer\nOpDecorate %%l%[1]d PerPrimitiveEXT\nOpDecorate %%c%[1]d BuiltIn CullPrimitiveEXT\nOpDecorate %%c%[1]d PerPrimitiveEXT\n", k)
+		}
+		return "OpCapability Shader\nOpCapability MeshShadingEXT\nOpExtension \"SPV_EXT_mesh_shader\"\nOpMemoryModel Logical GLSL450\n" +
+			head.String() + decs.String() + ann.String() + `%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%bool = OpTypeBool
+%one = OpConstant %u32 1
+%al = OpTypeArray %u32 %one
+%ac = OpTypeArray %bool %one
+%pl = OpTypePointer Output %al
+%pc = OpTypePointer Output %ac
+%nl = OpConstantNull %al
+%nc = OpConstantNull %ac
+` + vars.String() + fns.String()
+	}
+	opts := Options{Env: EnvVulkan1_3}
+	measure := func(n int) time.Duration {
+		words, err := asm.Assemble([]byte(module(n)), asm.Options{TargetEnv: opts.Env.String()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := spirv.DecodeWords(words)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := validationCPU(m, opts)
+		if err != nil {
+			t.Fatalf("%d entry points: %v", n, err)
+		}
+		return d
+	}
+	const n = 1000
+	assertLinear(t, "%d mesh entry points", n, measure(n), measure(4*n))
+}

@@ -69,6 +69,9 @@ func (s *state) getMeshShared() *meshShared {
 		}
 		ms.epPos[ep.Function] = pos
 		models[ep.Function] |= modelBit(ep.Model)
+		if !s.caps.has(spirv.CapabilityMeshShadingEXT) {
+			continue // only meshVariable reads iface, under this capability
+		}
 		for _, id := range ep.Interface {
 			ms.iface[id] = true
 		}
@@ -77,7 +80,9 @@ func (s *state) getMeshShared() *meshShared {
 	for _, ep := range eps {
 		ms.allMesh = ms.allMesh && models[ep.Function]&mbMeshEXT != 0
 		ms.allFragment = ms.allFragment && models[ep.Function]&mbFragment != 0
-		ms.fnModes[ep.Function] = modesOf(ep.Modes)
+		if _, done := ms.fnModes[ep.Function]; !done { // every OpEntryPoint of a function has its modes
+			ms.fnModes[ep.Function] = modesOf(ep.Modes)
+		}
 	}
 	s.meshInterfaceVars(ms, models)
 	s.mesh = ms
