@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"spvx/asm"
+	"spvx/spirv"
 )
 
 // meshModule is a MeshEXT entry point %main (3 vertices, 1 triangle)
@@ -176,4 +177,24 @@ func TestMeshCountLinear(t *testing.T) {
 			"%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%u32 = OpTypeInt 32 0\n%c1 = OpConstant %u32 1\n%c3 = OpConstant %u32 3\n" + fns.String()
 	}
 	linearOnValid(t, "%d mesh entry points", module, 500)
+}
+
+// FuzzMeshShading validates mutations of the mesh-shading and built-in
+// tables' modules in the universal and Vulkan environments: the mesh
+// rules and the graphics and mesh built-in rules must never panic on
+// malformed operands, types or interfaces.
+func FuzzMeshShading(f *testing.F) {
+	for _, cs := range [][]rqCase{meshCases(), graphicsBuiltinCases(), meshBuiltinCases()} {
+		for _, c := range cs {
+			f.Add(wordsToBytes(assembleF(f, c.src)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := spirv.Decode(b)
+		if err != nil {
+			return
+		}
+		_ = Validate(m, Options{All: true})
+		_ = Validate(m, Options{All: true, Env: EnvVulkan1_3})
+	})
 }
