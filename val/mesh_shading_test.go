@@ -176,7 +176,7 @@ func TestMeshCountLinear(t *testing.T) {
 		return "OpCapability MeshShadingEXT\nOpExtension \"SPV_EXT_mesh_shader\"\nOpMemoryModel Logical GLSL450\n" + eps.String() + modes.String() +
 			"%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%u32 = OpTypeInt 32 0\n%c1 = OpConstant %u32 1\n%c3 = OpConstant %u32 3\n" + fns.String()
 	}
-	linearOnValid(t, "%d mesh entry points", module, 500)
+	linearOnValid(t, "%d mesh entry points", module, 2000)
 }
 
 // FuzzMeshShading validates mutations of the mesh-shading and built-in
