@@ -24,8 +24,9 @@ import (
 // VertexIndex, InstanceIndex), and Position and PointSize (per model,
 // arrayed in the per-vertex stages, not Input in Vertex or mesh stages)
 // and ClipDistance/CullDistance (float arrays, not Output in Fragment);
-// Layer, ViewportIndex, the tessellation, ray-tracing and mesh built-ins
-// are not yet.
+// Layer, ViewportIndex, PrimitiveId and the tessellation built-ins are in
+// builtins_graphics.go, the mesh ones in builtins_mesh.go; the ray-tracing
+// built-ins are not yet.
 
 type biKind uint8
 
@@ -337,6 +338,12 @@ func (s *state) builtins() bool {
 			}
 			continue
 		}
+		if stop, ok := s.moreBuiltinAtDefinition(d.b, j, d.member, func(k biKind) bool { return seed(k, d, j) }); ok {
+			if stop {
+				return true
+			}
+			continue
+		}
 		if sb, ok := simpleBuiltins[d.b]; ok {
 			t, failed := s.underlyingType(j, d.member)
 			if failed {
@@ -621,7 +628,7 @@ func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID 
 	case biNotCalled:
 		if fnID != 0 && models&modelBit(r.model) != 0 {
 			mname := executionModelName(r.model)
-			return s.failStop(i, s.simpleVUID(r.builtin, r.vuidN),
+			return s.failStop(i, s.notCalledVUID(r.builtin, r.vuidN),
 				"%s %s depends on %s which is decorated with BuiltIn %s. Id <%d> is later referenced by %s in function <%d> which is called with execution model %s.",
 				r.note, s.idDesc(rj), s.idDesc(bj), name, s.m.Inst(rj).ResultID, s.idDesc(i), fnID, mname)
 		}
@@ -630,6 +637,9 @@ func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID 
 		return s.clipCullAtReference(r, i, in, fnID, models, add, bj, rj)
 	case biPosition, biPointSize:
 		return s.positionAtReference(r, i, in, fnID, models, add, bj, rj)
+	}
+	if stop, ok := s.moreBuiltinAtReference(r, i, in, fnID, models, add, bj, rj); ok {
+		return stop
 	}
 	if r.kind == biSimple {
 		return s.simpleAtReference(r, i, in, fnID, models, bj, rj)

@@ -53,6 +53,11 @@ const (
 	limInterlockMode
 	limDemote
 	limIsHelper
+	limEmitMeshTasks
+	limSetMeshOutputs
+	limMeshOutputLoad
+	limMeshVertexCount    // a count limitation: see meshCountBad
+	limMeshPrimitiveCount // a count limitation: see meshCountBad
 	numLimitKinds
 )
 
@@ -184,16 +189,21 @@ var limitInfos = [numLimitKinds]limitInfo{
 		msg: "OpBeginInvocationInterlockEXT/OpEndInvocationInterlockEXT require Fragment execution model"},
 	limInterlockMode: {bad: traitNoInterlock,
 		msg: "OpBeginInvocationInterlockEXT/OpEndInvocationInterlockEXT require a fragment shader interlock execution mode."},
-	limDemote:   {bad: only(mbFragment), msg: "OpDemoteToHelperInvocationEXT requires Fragment execution model"},
-	limIsHelper: {bad: only(mbFragment), msg: "OpIsHelperInvocationEXT requires Fragment execution model"},
+	limDemote:         {bad: only(mbFragment), msg: "OpDemoteToHelperInvocationEXT requires Fragment execution model"},
+	limIsHelper:       {bad: only(mbFragment), msg: "OpIsHelperInvocationEXT requires Fragment execution model"},
+	limEmitMeshTasks:  {bad: only(mbTaskEXT), msg: "OpEmitMeshTasksEXT requires TaskEXT execution model"},
+	limSetMeshOutputs: {bad: only(mbMeshEXT), msg: "OpSetMeshOutputsEXT requires MeshEXT execution model"},
+	limMeshOutputLoad: {bad: mbMeshEXT, vuid: "VUID-StandaloneSpirv-MeshEXT-07107", msg: "The Output Storage Class in a Mesh Execution Model must not be read from"},
 }
 
 // limitUse is one registration: the function (its index in
-// spirv.Index.Functions), the limitation, the registering opcode.
+// spirv.Index.Functions), the limitation, the registering opcode, and
+// the count of a count limitation.
 type limitUse struct {
 	fn   int32
 	kind limitKind
 	op   spirv.Opcode
+	val  uint64
 }
 
 // fnAt returns the index in x.Functions of the function holding
@@ -370,12 +380,20 @@ func (s *state) executionLimitations() bool {
 	}
 	x := s.x
 	bad := make([]uint64, len(x.Functions))
+	counts := make([]bool, len(x.Functions))
+	g := s.getCallGraph()
+	var minima *meshCountLimits
 	for _, u := range s.limits {
 		bad[u.fn] |= limitInfos[u.kind].bad
+		if u.kind == limMeshVertexCount || u.kind == limMeshPrimitiveCount {
+			if minima == nil {
+				minima = s.meshCountMinima(g)
+			}
+			counts[u.fn] = counts[u.fn] || s.meshCountFails(u, minima)
+		}
 	}
-	g := s.getCallGraph()
 	for f := range x.Functions {
-		if g.mask[f]&bad[f] == 0 {
+		if g.mask[f]&bad[f] == 0 && !counts[f] {
 			continue
 		}
 		if s.reportLimitation(int32(f), g.fnIndex, g.start, g.callees, g.epFns, g.epMask) {
@@ -418,10 +436,14 @@ func (s *state) reportLimitation(f int32, fnIndex map[uint32]int32, start, calle
 			uses = append(uses, u)
 		}
 	}
-	reason := func(bit uint64) string {
+	reason := func(bit uint64, ep uint32, modes bool) string {
 		var b strings.Builder
 		for _, u := range uses {
 			li := &limitInfos[u.kind]
+			if m := s.meshCountMessage(u, ep); m != "" && modes {
+				b.WriteString(m + "\n")
+				continue
+			}
 			if li.bad&bit == 0 {
 				continue
 			}
@@ -450,13 +472,14 @@ func (s *state) reportLimitation(f int32, fnIndex map[uint32]int32, start, calle
 			if em&bit != 0 && s.limitBad(f, bit) {
 				return s.fail(x.Functions[f].Start, "",
 					"OpEntryPoint Entry Point <id> %ss callgraph contains function <id> %s, which cannot be used with the current execution model:\n%s",
-					s.idName(e), s.idName(fnID), reason(bit))
+					s.idName(e), s.idName(fnID), reason(bit, e, false))
 			}
 		}
-		if t := em &^ mbAllModels; t != 0 && s.limitBad(f, t) {
+		// The execution modes: the trait bits and the count limitations.
+		if t := em &^ mbAllModels; (t != 0 && s.limitBad(f, t)) || s.countBad(uses, e) {
 			return s.fail(x.Functions[f].Start, "",
 				"OpEntryPoint Entry Point <id> %ss callgraph contains function <id> %s, which cannot be used with the current execution modes:\n%s",
-				s.idName(e), s.idName(fnID), reason(t))
+				s.idName(e), s.idName(fnID), reason(em&^mbAllModels, e, true))
 		}
 	}
 	return false

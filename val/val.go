@@ -89,6 +89,7 @@ type shared struct {
 	modes   *modeInfo        // built by the mode-setting pass, completed by prepareShared
 	decs    *decorationStore // built on first use, completed by prepareShared
 	calls   *callGraph       // built on first use by the passes after the second loop (execution_limitations.go)
+	mesh    *meshShared      // see getMeshShared (mesh_shading.go)
 }
 
 // scratch is what a pass writes while it visits instructions: errors,
@@ -521,6 +522,7 @@ func (s *state) prepareShared() {
 	}
 	s.decorations()
 	s.getModeInfo()
+	s.getMeshShared()
 }
 
 // fork returns a state for visiting segments on another goroutine: it
@@ -562,6 +564,7 @@ func (s *state) secondLoopInst(i int) bool {
 	case s.nonUniformPass(i, &in) && s.stopped():
 	case s.literalsPass(i, &in) && s.stopped():
 	case s.rayQueryPass(i, &in) && s.stopped():
+	case s.meshShadingPass(i, &in) && s.stopped():
 	case s.invalidTypePass(i, &in) && s.stopped():
 	default:
 		return false
