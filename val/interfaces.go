@@ -35,28 +35,7 @@ func (s *state) interfaces() bool {
 	if len(vars) == 0 || len(x.EntryPoints) == 0 {
 		return false
 	}
-	// Uses: for each defining instruction, the instructions naming its
-	// result as an id operand (CSR layout).
 	n := m.Len()
-	useStart := make([]int32, n+1)
-	forEachUse := func(f func(def, user int)) {
-		for i := 0; i < n; i++ {
-			in := m.Inst(i)
-			for _, id := range in.IDOperands() {
-				if j, ok := x.Def(id); ok {
-					f(j, i)
-				}
-			}
-		}
-	}
-	forEachUse(func(def, _ int) { useStart[def+1]++ })
-	for i := 1; i <= n; i++ {
-		useStart[i] += useStart[i-1]
-	}
-	users := make([]int32, useStart[n])
-	fill := append([]int32(nil), useStart[:n]...)
-	forEachUse(func(def, user int) { users[fill[def]] = int32(user); fill[def]++ })
-
 	// The function holding each instruction (OpFunction excluded, as
 	// spirv-val sets it), and each function's entry points.
 	fnOf := make([]int32, n)
@@ -111,26 +90,12 @@ func (s *state) interfaces() bool {
 	for k := range x.EntryPoints {
 		epByFn[x.EntryPoints[k].Function] = append(epByFn[x.EntryPoints[k].Function], k)
 	}
-	seen := make([]int32, n) // stamp: the variable's position in vars + 1
-	var fns []int
-	var queue []int32
+	fnsOf := s.interfaceUsers(vars, fnOf)
 	var eps []uint32
 	for vi, v := range vars {
 		varID := m.Inst(v).ResultID
-		fns, eps = fns[:0], eps[:0]
-		queue = append(queue[:0], int32(v))
-		stamp := int32(vi + 1)
-		seen[v] = stamp
-		for q := 0; q < len(queue); q++ {
-			for _, u := range users[useStart[queue[q]]:useStart[queue[q]+1]] {
-				if f := fnOf[u]; f >= 0 {
-					fns = append(fns, int(f))
-				} else if seen[u] != stamp {
-					seen[u] = stamp
-					queue = append(queue, u)
-				}
-			}
-		}
+		fns := fnsOf[vi]
+		eps = eps[:0]
 		for _, f := range fns {
 			eps = append(eps, entryOf[f]...)
 		}
@@ -149,4 +114,48 @@ func (s *state) interfaces() bool {
 		}
 	}
 	return false
+}
+
+// interfaceUsers returns, for each interface variable (by position in
+// vars, instruction indices), the functions that use it directly or
+// through module-level instructions that use it (a spec constant
+// operation, a composite), as spirv-val follows them. One pass over the
+// module: module-level instructions precede the functions and their
+// operands' definitions precede them, so each is tagged with the
+// variables it derives from before any use of it is read.
+func (s *state) interfaceUsers(vars []int, fnOf []int32) [][]int {
+	m, x := s.m, s.x
+	tag := make([]int32, m.Len()) // 1 + index in from: the variables an instruction derives from
+	from := make([][]int32, 0, len(vars))
+	for vi, v := range vars {
+		from = append(from, []int32{int32(vi)})
+		tag[v] = int32(len(from))
+	}
+	fnsOf := make([][]int, len(vars))
+	for i := 0; i < m.Len(); i++ {
+		in := m.Inst(i)
+		for _, id := range in.IDOperands() {
+			j, ok := x.Def(id)
+			if !ok || tag[j] == 0 || j == i {
+				continue
+			}
+			if f := fnOf[i]; f >= 0 {
+				for _, vi := range from[tag[j]-1] {
+					fnsOf[vi] = append(fnsOf[vi], int(f))
+				}
+				continue
+			}
+			if tag[i] == 0 {
+				from = append(from, nil)
+				tag[i] = int32(len(from))
+			}
+			own := &from[tag[i]-1]
+			for _, vi := range from[tag[j]-1] {
+				if !slices.Contains(*own, vi) {
+					*own = append(*own, vi)
+				}
+			}
+		}
+	}
+	return fnsOf
 }
