@@ -24,8 +24,8 @@ import (
 // VertexIndex, InstanceIndex), and Position and PointSize (per model,
 // arrayed in the per-vertex stages, not Input in Vertex or mesh stages)
 // and ClipDistance/CullDistance (float arrays, not Output in Fragment);
-// Layer, ViewportIndex, the tessellation, ray-tracing and mesh built-ins
-// are not yet.
+// The ray-tracing built-ins are in builtins_raytracing.go. Layer,
+// ViewportIndex, the tessellation and mesh built-ins are not yet.
 
 type biKind uint8
 
@@ -39,6 +39,7 @@ const (
 	biPointSize                       // PointSize
 	biNotCalled                       // ValidateNotCalledWithExecutionModel
 	biClipCull                        // ClipDistance, CullDistance
+	biRayTracing                      // the ray-tracing built-ins (builtins_raytracing.go)
 )
 
 // A simple built-in has one type, one storage class, a set of execution
@@ -333,6 +334,12 @@ func (s *state) builtins() bool {
 				kind = biPointSize
 			}
 			if seed(kind, d, j) {
+				return true
+			}
+			continue
+		}
+		if isRTBuiltin(d.b) {
+			if s.rtBuiltinAtDefinition(d.b, j, d.member) || seed(biRayTracing, d, j) {
 				return true
 			}
 			continue
@@ -633,6 +640,8 @@ func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID 
 		return false
 	case biClipCull:
 		return s.clipCullAtReference(r, i, in, fnID, models, add, bj, rj)
+	case biRayTracing:
+		return s.rtBuiltinAtReference(r, i, in, fnID, models, bj, rj)
 	case biPosition, biPointSize:
 		return s.positionAtReference(r, i, in, fnID, models, add, bj, rj)
 	}
