@@ -1,6 +1,7 @@
 package val
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -211,4 +212,20 @@ func runRTCases(t *testing.T, cases []rqCase) {
 			}
 		})
 	}
+}
+
+// TestRayTracingLinear: the ray-tracing, reorder and storage-class rules
+// cost the same per instruction whatever the module's size (4x the
+// traces, loads and hit-object queries in one function take less than 8x
+// the CPU time).
+func TestRayTracingLinear(t *testing.T) {
+	text := func(n int) string {
+		var b strings.Builder
+		for k := 0; k < n; k++ {
+			fmt.Fprintf(&b, "%%l%[1]d = OpLoad %%v3 %%pl\nOpHitObjectTraceRayNV %%ho %%as %%s0 %%c0 %%c0 %%c0 %%c0 %%o %%fz %%o %%fz %%pl\n"+
+				"%%t%[1]d = OpHitObjectGetRayTMaxNV %%f32 %%ho\nOpReorderThreadWithHitObjectNV %%ho\n", k)
+		}
+		return hoGen(b.String())
+	}
+	linearOnValid(t, "ray tracing, %d traces", text, 4000)
 }
