@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"spvx/asm"
+	"spvx/spirv"
 )
 
 // rtModule is a ray-tracing shader of execution model model whose entry
@@ -228,4 +229,23 @@ func TestRayTracingLinear(t *testing.T) {
 		return hoGen(b.String())
 	}
 	linearOnValid(t, "ray tracing, %d traces", text, 4000)
+}
+
+// FuzzRayTracing validates mutations of the ray-tracing, built-in and
+// reorder tables' modules in the universal and Vulkan environments: the
+// rules must never panic on malformed operands or types.
+func FuzzRayTracing(f *testing.F) {
+	for _, cs := range [][]rqCase{rtTraceCases(), rtCallCases(), rtStorageCases(), rtbCases(), hoQueryCases(), hoCommandCases(), heCases()} {
+		for _, c := range cs {
+			f.Add(wordsToBytes(assembleF(f, c.src)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := spirv.Decode(b)
+		if err != nil {
+			return
+		}
+		_ = Validate(m, Options{All: true})
+		_ = Validate(m, Options{All: true, Env: EnvVulkan1_3})
+	})
 }
