@@ -112,6 +112,11 @@ func rtbCases() []rqCase {
 	cases = append(cases, rqCase{"launch id private", out.Replace(rtbModule("RayGenerationKHR", "LaunchIdKHR", "%uv3", "")),
 		"[VUID-LaunchIdKHR-LaunchIdKHR-04267] Vulkan spec allows BuiltIn LaunchIdKHR to be only used for variables with Input storage class. " +
 			"ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn LaunchIdKHR. ID <2> (OpVariable) uses storage class Private.", vk})
+	member := strings.NewReplacer("OpDecorate %bi BuiltIn LaunchIdKHR\n", "OpDecorate %st Block\nOpMemberDecorate %st 0 BuiltIn LaunchIdKHR\n",
+		"%pbi = OpTypePointer Input %v3\n", "%st = OpTypeStruct %v3\n%pbi = OpTypePointer Input %st\n",
+		"%x = OpLoad %v3 %bi\n", "")
+	cases = append(cases, rqCase{"launch id member type", member.Replace(rtbModule("RayGenerationKHR", "LaunchIdKHR", "%v3", "")),
+		typ("LaunchIdKHR", "04268", "a 3-component 32-bit int vector", "Member #0 of struct ID <3> is not an int vector."), vk})
 	return cases
 }
 

@@ -60,7 +60,10 @@ const (
 	limHitAttributeStore
 	limHitObject
 	limReorderThread
-	limCallableData // first of the storage-class consumers (see storageConsumer)
+	limOutput // first of the storage-class consumers (see storageConsumer)
+	limWorkgroup
+	limTileImage
+	limCallableData
 	limIncomingCallableData
 	limRayPayload
 	limHitAttribute
@@ -207,6 +210,12 @@ var limitInfos = [numLimitKinds]limitInfo{
 	limReportIntersection: {bad: only(mbIntersection), msg: "OpReportIntersectionKHR requires IntersectionKHR execution model"},
 	limExecuteCallable: {bad: only(mbRayGen | mbClosestHit | mbMiss | mbCallable),
 		msg: "OpExecuteCallableKHR requires RayGenerationKHR, ClosestHitKHR, MissKHR and CallableKHR execution models"},
+	limOutput: {bad: mbGLCompute | mbRayTracing, vuid: "VUID-StandaloneSpirv-None-04644",
+		msg: "in Vulkan environment, Output Storage Class must not be used in GLCompute, RayGenerationKHR, IntersectionKHR, AnyHitKHR, ClosestHitKHR, MissKHR, or CallableKHR execution models"},
+	limWorkgroup: {bad: only(mbGLCompute | mbTaskNV | mbMeshNV | mbTaskEXT | mbMeshEXT), vuid: "VUID-StandaloneSpirv-None-04645",
+		msg: "in Vulkan environment, Workgroup Storage Class is limited to MeshEXT, TaskEXT, MeshNV, TaskNV, and GLCompute execution model"},
+	limTileImage: {bad: only(mbFragment), vuid: "VUID-StandaloneSpirv-None-08720",
+		msg: "in Vulkan environment, TileImageEXT Storage Class is limited to Fragment execution model"},
 	limCallableData: {bad: only(mbRayGen | mbClosestHit | mbCallable | mbMiss), vuid: "VUID-StandaloneSpirv-CallableDataKHR-04704",
 		msg: "CallableDataKHR Storage Class is limited to RayGenerationKHR, ClosestHitKHR, CallableKHR, and MissKHR execution model"},
 	limIncomingCallableData: {bad: only(mbCallable), vuid: "VUID-StandaloneSpirv-IncomingCallableDataKHR-04705",

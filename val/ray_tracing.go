@@ -10,13 +10,15 @@ import "spvx/spirv"
 // terminators; their models are registered with the CFG's in
 // execution_limitations.go.
 //
-// Also here: the execution models of the ray-tracing storage classes
+// Also here: the execution models of the storage classes
 // (ValidationState_t::RegisterStorageClassConsumer): an instruction in a
-// function naming a pointer type or a variable of such a storage class
-// limits the function to the models the storage class is for.
+// function naming a pointer type or a variable of a ray-tracing storage
+// class (or, in Vulkan, Output, Workgroup or TileImageEXT) limits the
+// function to the models the storage class is for.
 
 // rayTracingPass is RayTracingPass, plus the storage-class consumers of
-// instruction i.
+// instruction i (registered by spirv-val before its second loop; they
+// are sorted first within each function, see storageConsumer).
 func (s *state) rayTracingPass(i int, in *spirv.Instruction) bool {
 	s.rtStorageConsumer(i, in)
 	var msg string
@@ -174,15 +176,27 @@ func (s *state) rtStorageConsumer(i int, in *spirv.Instruction) {
 		default:
 			continue
 		}
-		if kind := rtStorageLimit(sc); kind != limNone {
+		if kind := s.storageLimit(sc); kind != limNone {
 			s.limitModels(i, kind, in.Opcode)
 		}
 	}
 }
 
-// rtStorageLimit is the limitation a ray-tracing storage class puts on
-// the functions using it, limNone for other storage classes.
-func rtStorageLimit(sc spirv.StorageClass) limitKind {
+// storageLimit is the limitation a storage class puts on the functions
+// using it, limNone for none: the ray-tracing storage classes, and in
+// Vulkan environments Output, Workgroup and TileImageEXT.
+// TaskPayloadWorkgroupEXT is the mesh family's.
+func (s *state) storageLimit(sc spirv.StorageClass) limitKind {
+	if s.opts.Env.IsVulkan() {
+		switch sc {
+		case spirv.StorageClassOutput:
+			return limOutput
+		case spirv.StorageClassWorkgroup:
+			return limWorkgroup
+		case spirv.StorageClassTileImageEXT:
+			return limTileImage
+		}
+	}
 	switch sc {
 	case spirv.StorageClassCallableDataKHR:
 		return limCallableData
@@ -207,5 +221,5 @@ func rtStorageLimit(sc spirv.StorageClass) limitKind {
 // storageConsumer reports whether k is the limitation of a storage
 // class's consumers, which spirv-val registers before the others.
 func (k limitKind) storageConsumer() bool {
-	return k >= limCallableData && k <= limHitObjectAttributeEXT
+	return k >= limOutput && k <= limHitObjectAttributeEXT
 }

@@ -66,6 +66,7 @@ const (
 	rtCallable  = "%cd = OpVariable %pcd CallableDataKHR\n"
 	rtIncCall   = "%icd = OpVariable %picd IncomingCallableDataKHR\n"
 	rtHitAttr   = "%ha = OpVariable %pha HitAttributeKHR\n"
+	rtOutput    = "%pout = OpTypePointer Output %v3\n%out = OpVariable %pout Output\n"
 	rtTraceOps  = "%c0 %c0 %c0 %c0 %c0 %o %fz %o %fz %pl"
 	rtLimitLine = "OpEntryPoint Entry Point <id> '1[%1]'s callgraph contains function <id> '1[%1]', which cannot be used with the current execution model:\n"
 )
@@ -174,6 +175,13 @@ func rtStorageCases() []rqCase {
 		rq("shader record buffer in any hit", srbModule("AnyHitKHR"), ""),
 		rq("shader record buffer in compute", srbModule("GLCompute"),
 			rtLimitLine+"ShaderRecordBufferKHR Storage Class is limited to RayGenerationKHR, IntersectionKHR, AnyHitKHR, ClosestHitKHR, CallableKHR, and MissKHR execution model\n"),
+		rq("output in ray generation universal", rtModule("RayGenerationKHR", "%out", rtOutput, "OpStore %out %o\n"), ""),
+		{"output in ray generation vulkan", rtModule("RayGenerationKHR", "%out", rtOutput, "OpStore %out %o\n"),
+			rtLimitLine + "[VUID-StandaloneSpirv-None-04644] in Vulkan environment, Output Storage Class must not be used in GLCompute, RayGenerationKHR, IntersectionKHR, AnyHitKHR, ClosestHitKHR, MissKHR, or CallableKHR execution models\n", vk},
+		{"workgroup in any hit vulkan", load("AnyHitKHR", "%wg", "%pwg = OpTypePointer Workgroup %v3\n%wg = OpVariable %pwg Workgroup\n", "%v3"),
+			rtLimitLine + "[VUID-StandaloneSpirv-None-04645] in Vulkan environment, Workgroup Storage Class is limited to MeshEXT, TaskEXT, MeshNV, TaskNV, and GLCompute execution model\n", vk},
+		{"workgroup in compute vulkan", strings.Replace(load("GLCompute", "%wg", "%pwg = OpTypePointer Workgroup %v3\n%wg = OpVariable %pwg Workgroup\n", "%v3"),
+			"OpDecorate %asv DescriptorSet 0\n", "OpExecutionMode %main LocalSize 1 1 1\nOpDecorate %asv DescriptorSet 0\n", 1), "", vk},
 		rq("function parameter of a payload pointer", strings.Replace(rtModule("IntersectionKHR", "", "%fp = OpTypeFunction %void %ppl\n", ""),
 			"OpFunctionEnd\n", "OpFunctionEnd\n%g = OpFunction %void None %fp\n%gp = OpFunctionParameter %ppl\n%ge = OpLabel\nOpReturn\nOpFunctionEnd\n", 1), ""),
 	}
