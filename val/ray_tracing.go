@@ -155,7 +155,7 @@ func (s *state) executeCallable(in *spirv.Instruction) string {
 // OpVariable, as spirv-val's RegisterInstruction does. OpFunction itself
 // is not in its function's body there.
 func (s *state) rtStorageConsumer(i int, in *spirv.Instruction) {
-	if in.Opcode == spirv.OpFunction || s.fnAt(i) < 0 {
+	if in.Opcode == spirv.OpFunction { // limitModels skips instructions outside functions
 		return
 	}
 	for _, o := range in.Operands {
