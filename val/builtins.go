@@ -25,8 +25,8 @@ import (
 // arrayed in the per-vertex stages, not Input in Vertex or mesh stages)
 // and ClipDistance/CullDistance (float arrays, not Output in Fragment);
 // Layer, ViewportIndex, PrimitiveId and the tessellation built-ins are in
-// builtins_graphics.go, the mesh ones in builtins_mesh.go; the ray-tracing
-// built-ins are not yet.
+// builtins_graphics.go, the mesh ones in builtins_mesh.go, the ray-tracing
+// ones in builtins_raytracing.go.
 
 type biKind uint8
 
@@ -40,6 +40,7 @@ const (
 	biPointSize                       // PointSize
 	biNotCalled                       // ValidateNotCalledWithExecutionModel
 	biClipCull                        // ClipDistance, CullDistance
+	biRayTracing                      // the ray-tracing built-ins (builtins_raytracing.go)
 )
 
 // A simple built-in has one type, one storage class, a set of execution
@@ -344,6 +345,12 @@ func (s *state) builtins() bool {
 			}
 			continue
 		}
+		if isRTBuiltin(d.b) {
+			if s.rtBuiltinAtDefinition(d.b, j, d.member) || seed(biRayTracing, d, j) {
+				return true
+			}
+			continue
+		}
 		if sb, ok := simpleBuiltins[d.b]; ok {
 			t, failed := s.underlyingType(j, d.member)
 			if failed {
@@ -635,6 +642,8 @@ func (s *state) builtinAtReference(r biRule, i int, in *spirv.Instruction, fnID 
 		return false
 	case biClipCull:
 		return s.clipCullAtReference(r, i, in, fnID, models, add, bj, rj)
+	case biRayTracing:
+		return s.rtBuiltinAtReference(r, i, in, fnID, models, bj, rj)
 	case biPosition, biPointSize:
 		return s.positionAtReference(r, i, in, fnID, models, add, bj, rj)
 	}

@@ -58,6 +58,24 @@ const (
 	limMeshOutputLoad
 	limMeshVertexCount    // a count limitation: see meshCountBad
 	limMeshPrimitiveCount // a count limitation: see meshCountBad
+	// The ray-tracing family's (ray_tracing.go, ray_tracing_reorder.go).
+	limTraceRay
+	limReportIntersection
+	limExecuteCallable
+	limHitAttributeStore
+	limHitObject
+	limReorderThread
+	limOutput // first of the storage-class consumers (see storageConsumer)
+	limWorkgroup
+	limTileImage
+	limCallableData
+	limIncomingCallableData
+	limRayPayload
+	limHitAttribute
+	limIncomingRayPayload
+	limShaderRecordBuffer
+	limHitObjectAttributeNV
+	limHitObjectAttributeEXT
 	numLimitKinds
 )
 
@@ -194,6 +212,39 @@ var limitInfos = [numLimitKinds]limitInfo{
 	limEmitMeshTasks:  {bad: only(mbTaskEXT), msg: "OpEmitMeshTasksEXT requires TaskEXT execution model"},
 	limSetMeshOutputs: {bad: only(mbMeshEXT), msg: "OpSetMeshOutputsEXT requires MeshEXT execution model"},
 	limMeshOutputLoad: {bad: mbMeshEXT, vuid: "VUID-StandaloneSpirv-MeshEXT-07107", msg: "The Output Storage Class in a Mesh Execution Model must not be read from"},
+
+	limTraceRay: {bad: only(mbRayGen | mbClosestHit | mbMiss),
+		msg: "OpTraceRayKHR requires RayGenerationKHR, ClosestHitKHR and MissKHR execution models"},
+	limReportIntersection: {bad: only(mbIntersection), msg: "OpReportIntersectionKHR requires IntersectionKHR execution model"},
+	limExecuteCallable: {bad: only(mbRayGen | mbClosestHit | mbMiss | mbCallable),
+		msg: "OpExecuteCallableKHR requires RayGenerationKHR, ClosestHitKHR, MissKHR and CallableKHR execution models"},
+	limOutput: {bad: mbGLCompute | mbRayTracing, vuid: "VUID-StandaloneSpirv-None-04644",
+		msg: "in Vulkan environment, Output Storage Class must not be used in GLCompute, RayGenerationKHR, IntersectionKHR, AnyHitKHR, ClosestHitKHR, MissKHR, or CallableKHR execution models"},
+	limWorkgroup: {bad: only(mbGLCompute | mbTaskNV | mbMeshNV | mbTaskEXT | mbMeshEXT), vuid: "VUID-StandaloneSpirv-None-04645",
+		msg: "in Vulkan environment, Workgroup Storage Class is limited to MeshEXT, TaskEXT, MeshNV, TaskNV, and GLCompute execution model"},
+	limTileImage: {bad: only(mbFragment), vuid: "VUID-StandaloneSpirv-None-08720",
+		msg: "in Vulkan environment, TileImageEXT Storage Class is limited to Fragment execution model"},
+	limCallableData: {bad: only(mbRayGen | mbClosestHit | mbCallable | mbMiss), vuid: "VUID-StandaloneSpirv-CallableDataKHR-04704",
+		msg: "CallableDataKHR Storage Class is limited to RayGenerationKHR, ClosestHitKHR, CallableKHR, and MissKHR execution model"},
+	limIncomingCallableData: {bad: only(mbCallable), vuid: "VUID-StandaloneSpirv-IncomingCallableDataKHR-04705",
+		msg: "IncomingCallableDataKHR Storage Class is limited to CallableKHR execution model"},
+	limRayPayload: {bad: only(mbRayGen | mbClosestHit | mbMiss), vuid: "VUID-StandaloneSpirv-RayPayloadKHR-04698",
+		msg: "RayPayloadKHR Storage Class is limited to RayGenerationKHR, ClosestHitKHR, and MissKHR execution model"},
+	limHitAttribute: {bad: only(mbIntersection | mbAnyHit | mbClosestHit), vuid: "VUID-StandaloneSpirv-HitAttributeKHR-04701",
+		msg: "HitAttributeKHR Storage Class is limited to IntersectionKHR, AnyHitKHR, sand ClosestHitKHR execution model"}, // sic
+	limHitAttributeStore: {bad: mbAnyHit | mbClosestHit, vuid: "VUID-StandaloneSpirv-HitAttributeKHR-04703",
+		msg: "HitAttributeKHR Storage Class variables are read only with AnyHitKHR and ClosestHitKHR"},
+	limHitObject: {bad: only(mbRayGen | mbClosestHit | mbMiss), withOp: true,
+		msg: "%s requires RayGenerationKHR, ClosestHitKHR and MissKHR execution models"},
+	limReorderThread: {bad: only(mbRayGen), withOp: true, msg: "%s requires RayGenerationKHR execution model"},
+	limIncomingRayPayload: {bad: only(mbAnyHit | mbClosestHit | mbMiss), vuid: "VUID-StandaloneSpirv-IncomingRayPayloadKHR-04699",
+		msg: "IncomingRayPayloadKHR Storage Class is limited to AnyHitKHR, ClosestHitKHR, and MissKHR execution model"},
+	limShaderRecordBuffer: {bad: only(mbRayTracing), vuid: "VUID-StandaloneSpirv-ShaderRecordBufferKHR-07119",
+		msg: "ShaderRecordBufferKHR Storage Class is limited to RayGenerationKHR, IntersectionKHR, AnyHitKHR, ClosestHitKHR, CallableKHR, and MissKHR execution model"},
+	limHitObjectAttributeNV: {bad: only(mbRayGen | mbClosestHit | mbMiss),
+		msg: "HitObjectAttributeNV Storage Class is limited to RayGenerationKHR, ClosestHitKHR or MissKHR execution model"},
+	limHitObjectAttributeEXT: {bad: only(mbRayGen | mbClosestHit | mbMiss),
+		msg: "HitObjectAttributeEXT Storage Class is limited to RayGenerationKHR, ClosestHitKHR or MissKHR execution model"},
 }
 
 // limitUse is one registration: the function (its index in

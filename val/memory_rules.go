@@ -299,6 +299,8 @@ func (s *state) store(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "OpStore Pointer <id> %s storage class is read-only", s.idName(ptrID))
 	case spirv.StorageClassShaderRecordBufferKHR:
 		return s.fail(i, "", "ShaderRecordBufferKHR Storage Class variables are read only")
+	case spirv.StorageClassHitAttributeKHR:
+		s.limitModels(i, limHitAttributeStore, in.Opcode) // ray_tracing.go's family
 	}
 	if s.opts.Env.IsVulkan() && sc == spirv.StorageClassUniform {
 		if b := s.m.Inst(s.tracePointer(pj)); b.Opcode == spirv.OpVariable {

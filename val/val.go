@@ -473,7 +473,15 @@ func (s *state) secondLoop() {
 	for _, f := range forks {
 		s.limits = append(s.limits, f.limits...)
 	}
-	sort.SliceStable(s.limits, func(a, b int) bool { return s.limits[a].fn < s.limits[b].fn })
+	// Within a function, spirv-val registers the storage-class consumers
+	// (its first loop) before the passes' limitations.
+	sort.SliceStable(s.limits, func(a, b int) bool {
+		la, lb := s.limits[a], s.limits[b]
+		if la.fn != lb.fn {
+			return la.fn < lb.fn
+		}
+		return la.kind.storageConsumer() && !lb.kind.storageConsumer()
+	})
 	for _, r := range results {
 		s.errs = append(s.errs, r...)
 		if s.stopped() {
@@ -564,6 +572,9 @@ func (s *state) secondLoopInst(i int) bool {
 	case s.nonUniformPass(i, &in) && s.stopped():
 	case s.literalsPass(i, &in) && s.stopped():
 	case s.rayQueryPass(i, &in) && s.stopped():
+	case s.rayTracingPass(i, &in) && s.stopped():
+	case s.rayReorderNVPass(i, &in) && s.stopped():
+	case s.rayReorderEXTPass(i, &in) && s.stopped():
 	case s.meshShadingPass(i, &in) && s.stopped():
 	case s.invalidTypePass(i, &in) && s.stopped():
 	default:
