@@ -36,16 +36,77 @@ func (s *state) typePass(i int, in *spirv.Instruction) bool {
 	case spirv.OpTypeCooperativeMatrixKHR:
 		return s.typeCooperativeMatrix(i, in)
 	case spirv.OpTypeStruct:
-		return s.typeStructBlocks(i, in)
+		return s.typeStructMembers(i, in) || s.typeStructBlocks(i, in)
 	}
 	return false
+}
+
+// typeStructMembers is ValidateTypeStruct's member-type rules: each
+// member a type other than the struct itself and void, no struct with
+// BuiltIn members inside another, and in Vulkan a runtime array only as
+// the last member of a Block or BufferBlock struct.
+func (s *state) typeStructMembers(i int, in *spirv.Instruction) bool {
+	id, members := in.ResultID, in.Words[2:]
+	for k, m := range members {
+		if m == id {
+			return s.fail(i, "", "Structure members may not be self references")
+		}
+		j, ok := s.x.Def(m)
+		if !ok || !spirv.DeclaresType(s.m.Inst(j).Opcode) {
+			return s.fail(i, "", "OpTypeStruct Member Type <id> %s is not a type.", s.idName(m))
+		}
+		switch s.m.Inst(j).Opcode {
+		case spirv.OpTypeVoid:
+			return s.fail(i, "", "Structures cannot contain a void type.")
+		case spirv.OpTypeStruct:
+			if s.builtinMembers(m) > 0 {
+				return s.fail(i, "", "Structure <id> %s contains members with BuiltIn decoration. Therefore this structure may not be contained as a member of another structure type. Structure <id> %s contains structure <id> %s.",
+					s.idName(m), s.idName(id), s.idName(m))
+			}
+		case spirv.OpTypeRuntimeArray:
+			if !s.opts.Env.IsVulkan() {
+				continue
+			}
+			vuid := s.vuid("VUID-StandaloneSpirv-OpTypeRuntimeArray-04680")
+			if k != len(members)-1 {
+				return s.fail(i, vuid, "In %s, OpTypeRuntimeArray must only be used for the last member of an OpTypeStruct", s.opts.Env.logName())
+			}
+			if d := s.decorations(); !d.has(id, spirv.DecorationBlock) && !d.has(id, spirv.DecorationBufferBlock) {
+				return s.fail(i, vuid, "%s, OpTypeStruct containing an OpTypeRuntimeArray must be decorated with Block or BufferBlock.", s.opts.Env.logName())
+			}
+		}
+	}
+	return false
+}
+
+// builtinMembers counts the members of struct id decorated BuiltIn (the
+// descriptor-heap built-ins aside), as ValidateTypeStruct counts them.
+func (s *state) builtinMembers(id uint32) int {
+	var seen []bool
+	n := 0
+	for _, e := range s.decorations().ofKinds(id, spirv.DecorationBuiltIn) {
+		if e.Kind != spirv.DecorationBuiltIn || e.Member < 0 || len(e.Params) == 0 {
+			continue
+		}
+		if b := spirv.BuiltIn(e.Params[0]); b == spirv.BuiltInResourceHeapEXT || b == spirv.BuiltInSamplerHeapEXT {
+			continue
+		}
+		if e.Member >= len(seen) {
+			seen = append(seen, make([]bool, e.Member+1-len(seen))...)
+		}
+		if !seen[e.Member] {
+			seen[e.Member] = true
+			n++
+		}
+	}
+	return n
 }
 
 // typeStructBlocks is the part of ValidateTypeStruct about Block and
 // BuiltIn decorations: no Block or BufferBlock struct nested in another
 // (through arrays, vectors, matrices and structs, not pointers), and
 // either every member or no member decorated BuiltIn (the descriptor-heap
-// built-ins aside). ValidateTypeStruct's member-type rules are not written.
+// built-ins aside). The member-type rules are typeStructMembers.
 func (s *state) typeStructBlocks(i int, in *spirv.Instruction) bool {
 	d := s.decorations()
 	id := in.ResultID
@@ -64,23 +125,7 @@ func (s *state) typeStructBlocks(i int, in *spirv.Instruction) bool {
 			}
 		}
 	}
-	var members []bool
-	builtin := 0
-	for _, e := range d.ofKinds(id, spirv.DecorationBuiltIn) {
-		if e.Kind != spirv.DecorationBuiltIn || e.Member < 0 || len(e.Params) == 0 {
-			continue
-		}
-		if b := spirv.BuiltIn(e.Params[0]); b == spirv.BuiltInResourceHeapEXT || b == spirv.BuiltInSamplerHeapEXT {
-			continue
-		}
-		if members == nil {
-			members = make([]bool, len(in.Words)-2)
-		}
-		if e.Member < len(members) && !members[e.Member] {
-			members[e.Member] = true
-			builtin++
-		}
-	}
+	builtin := s.builtinMembers(id)
 	if builtin > 0 && builtin != len(in.Words)-2 {
 		return s.fail(i, "", "When BuiltIn decoration is applied to a structure-type member, all members of that structure type must also be decorated with BuiltIn (No allowed mixing of built-in variables and non-built-in variables within a single structure). Structure id %d does not meet this requirement.", id)
 	}
