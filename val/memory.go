@@ -17,18 +17,17 @@ import "spvx/spirv"
 
 func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
-	case spirv.OpVariable:
-	case spirv.OpUntypedVariableKHR:
-		return s.caps.has(spirv.CapabilityShader) && s.untypedVariableStorage(i, in)
+	case spirv.OpVariable, spirv.OpUntypedVariableKHR:
 	case spirv.OpLoad:
 		return s.load(i, in)
 	case spirv.OpStore:
 		return s.store(i, in)
-	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpInBoundsPtrAccessChain:
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpInBoundsPtrAccessChain,
+		spirv.OpUntypedAccessChainKHR, spirv.OpUntypedInBoundsAccessChainKHR:
 		return s.accessChain(i, in)
-	case spirv.OpPtrAccessChain:
+	case spirv.OpPtrAccessChain, spirv.OpUntypedPtrAccessChainKHR, spirv.OpUntypedInBoundsPtrAccessChainKHR:
 		return s.accessChain(i, in) || s.ptrAccessChain(i, in)
-	case spirv.OpArrayLength:
+	case spirv.OpArrayLength, spirv.OpUntypedArrayLengthKHR:
 		return s.arrayLength(i, in)
 	case spirv.OpCopyMemory, spirv.OpCopyMemorySized:
 		return s.copyMemory(i, in)
@@ -65,11 +64,11 @@ func (s *state) variablePointer(i int, in *spirv.Instruction) bool {
 		(s.x.AddressingModel != spirv.AddressingModelLogical && s.x.AddressingModel != spirv.AddressingModelPhysicalStorageBuffer64) {
 		return false
 	}
-	ptr := s.typeOf(in.TypeID)
-	if ptr == nil || ptr.Kind != spirv.TypePointer {
+	data, ok := s.variableDataType(in)
+	if !ok {
 		return false
 	}
-	sc, found := s.firstLogicalPointer(ptr.Elem)
+	sc, found := s.firstLogicalPointer(data)
 	if !found {
 		return false
 	}
@@ -134,8 +133,12 @@ func (s *state) firstLogicalPointer(t uint32) (spirv.StorageClass, bool) {
 	return spirv.StorageClass(res), res >= 0
 }
 
-// memoryStorage applies the storage-class rule to OpVariable i.
+// memoryStorage applies the storage-class rule to OpVariable or
+// OpUntypedVariableKHR i.
 func (s *state) memoryStorage(i int, in *spirv.Instruction) bool {
+	if in.Opcode == spirv.OpUntypedVariableKHR {
+		return s.untypedVariableStorage(i, in)
+	}
 	if len(in.Words) < 4 {
 		return false
 	}
@@ -148,8 +151,7 @@ func (s *state) memoryStorage(i int, in *spirv.Instruction) bool {
 
 // untypedVariableStorage applies the storage-class rule to
 // OpUntypedVariableKHR i, whose data type is its optional operand (none:
-// nothing to check). The rest of the untyped-pointer family is not
-// written yet; this rule is the OCP one (OCP-MX-RULES.md §2.2 E).
+// nothing to check); this rule is the OCP one (OCP-MX-RULES.md §2.2 E).
 func (s *state) untypedVariableStorage(i int, in *spirv.Instruction) bool {
 	if len(in.Words) < 5 {
 		return false

@@ -1,0 +1,256 @@
+package val
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"spvx/asm"
+)
+
+// upKernel is an OpenCL-style kernel with untyped pointers: a
+// CrossWorkgroup untyped variable %gv of struct %st, a Function one %v,
+// and a typed CrossWorkgroup variable %tv. iface adds entry-point
+// interface ids, decls types and globals, body instructions after %v.
+func upKernel(iface, decls, body string) string {
+	annot, decls := splitAnnotations(decls)
+	return `OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability UntypedPointersKHR
+OpExtension "SPV_KHR_untyped_pointers"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main" %gv %tv` + iface + "\n" + annot + `%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%u64 = OpTypeInt 64 0
+%f32 = OpTypeFloat 32
+%c0 = OpConstant %u32 0
+%c1 = OpConstant %u32 1
+%c4 = OpConstant %u32 4
+%f0 = OpConstant %f32 0
+%arr = OpTypeArray %u32 %c4
+%st = OpTypeStruct %u32 %arr
+%up = OpTypeUntypedPointerKHR CrossWorkgroup
+%upf = OpTypeUntypedPointerKHR Function
+%upw = OpTypeUntypedPointerKHR Workgroup
+%tp = OpTypePointer CrossWorkgroup %st
+%tpu = OpTypePointer CrossWorkgroup %u32
+%gv = OpUntypedVariableKHR %up CrossWorkgroup %st
+%tv = OpVariable %tp CrossWorkgroup
+` + decls + `%main = OpFunction %void None %fn
+%e = OpLabel
+%v = OpUntypedVariableKHR %upf Function %st
+` + body + `OpReturn
+OpFunctionEnd
+`
+}
+
+// upShader is a Vulkan compute shader with untyped pointers: a
+// StorageBuffer Block %blk (a u32 and a runtime array, ArrayStride 4 on
+// its untyped pointer type %usb) in variable %sb, a typed one %tsb, and
+// body in main. decls add types and globals; iface interface ids.
+func upShader(caps, iface, decls, body string) string {
+	annot, decls := splitAnnotations(decls)
+	return `OpCapability Shader
+OpCapability UntypedPointersKHR
+` + caps + `OpExtension "SPV_KHR_untyped_pointers"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %sb %tsb` + iface + `
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %blk Block
+OpMemberDecorate %blk 0 Offset 0
+OpMemberDecorate %blk 1 Offset 4
+OpDecorate %rta ArrayStride 4
+OpDecorate %usb ArrayStride 8
+OpDecorate %sb DescriptorSet 0
+OpDecorate %sb Binding 0
+OpDecorate %tsb DescriptorSet 0
+OpDecorate %tsb Binding 1
+` + annot + `%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%f32 = OpTypeFloat 32
+%c0 = OpConstant %u32 0
+%c1 = OpConstant %u32 1
+%c2 = OpConstant %u32 2
+%rta = OpTypeRuntimeArray %u32
+%blk = OpTypeStruct %u32 %rta
+%usb = OpTypeUntypedPointerKHR StorageBuffer
+%tpsb = OpTypePointer StorageBuffer %blk
+%sb = OpUntypedVariableKHR %usb StorageBuffer %blk
+%tsb = OpVariable %tpsb StorageBuffer
+` + decls + `%main = OpFunction %void None %fn
+%e = OpLabel
+` + body + `OpReturn
+OpFunctionEnd
+`
+}
+
+// splitAnnotations moves the decorations out of decls, for the
+// annotation section.
+func splitAnnotations(decls string) (annot, rest string) {
+	for _, l := range strings.SplitAfter(decls, "\n") {
+		if strings.HasPrefix(l, "OpDecorate") || strings.HasPrefix(l, "OpMemberDecorate") {
+			annot += l
+		} else {
+			rest += l
+		}
+	}
+	return annot, rest
+}
+
+// upTypeAndVariableCases cover OpTypeUntypedPointerKHR and
+// OpUntypedVariableKHR.
+func upTypeAndVariableCases() []rqCase {
+	vk := func(name, src, want string) rqCase { return rqCase{name, src, want, EnvVulkan1_3} }
+	const wmel = "OpCapability WorkgroupMemoryExplicitLayoutKHR\nOpExtension \"SPV_KHR_workgroup_memory_explicit_layout\"\n"
+	return []rqCase{
+		rq("valid kernel variables", upKernel("", "%cst = OpConstantNull %st\n%g2 = OpUntypedVariableKHR %up CrossWorkgroup %st %cst\n",
+			"%w = OpUntypedVariableKHR %upf Function %u32 %c1\n"), ""),
+		rq("result type typed pointer", upKernel("", "", "%w = OpUntypedVariableKHR %tp Function %st\n"), "Result type must be an untyped pointer"),
+		rq("data type not a type", upKernel("", "", "%w = OpUntypedVariableKHR %upf Function %c0\n"), "Data type must be a type instruction"),
+		rq("no data type function", upKernel("", "", "%w = OpUntypedVariableKHR %upf Function\n"),
+			"Data type must be specified for Function, Private, and Workgroup storage classes"),
+		rq("no data type workgroup", upKernel(" %w", "%w = OpUntypedVariableKHR %upw Workgroup\n", ""),
+			"Data type must be specified for Function, Private, and Workgroup storage classes"),
+		rq("no data type cross-workgroup", upKernel(" %w", "%w = OpUntypedVariableKHR %up CrossWorkgroup\n", ""), ""),
+		rq("initializer not constant", upKernel("", "", "%w = OpUntypedVariableKHR %upf Function %u32 %v\n"),
+			"Variable Initializer <id> '21[%21]' is not a constant or module-scope variable."),
+		rq("initializer type", upKernel("", "", "%w = OpUntypedVariableKHR %upf Function %u32 %f0\n"), "Initializer type must match the data type"),
+		rq("storage class mismatch", upKernel("", "", "%w = OpUntypedVariableKHR %up Function %u32\n"), "Storage class must match result type storage class"),
+		rq("function storage outside a function", upKernel("", "%w = OpUntypedVariableKHR %upf Function %u32\n", ""),
+			"Variables can not have a function[7] storage class outside of a function"),
+		rq("generic storage class", strings.Replace(upKernel(" %w", "%upg = OpTypeUntypedPointerKHR Generic\n%w = OpUntypedVariableKHR %upg Generic %u32\n", ""),
+			"OpCapability Kernel\n", "OpCapability Kernel\nOpCapability GenericPointer\n", 1),
+			"Variable storage class cannot be Generic"),
+		vk("vulkan storage buffer", upShader("", "", "", ""), ""),
+		vk("vulkan workgroup without explicit layout", upShader("", "", "%uw = OpTypeUntypedPointerKHR Workgroup\n", ""),
+			"Workgroup storage class untyped pointers in Vulkan require WorkgroupMemoryExplicitLayoutKHR be declared"),
+		vk("vulkan workgroup with explicit layout", upShader(wmel, "", "%uw = OpTypeUntypedPointerKHR Workgroup\n", ""), ""),
+		vk("vulkan uniform constant", upShader("", "", "%uc = OpTypeUntypedPointerKHR UniformConstant\n", ""),
+			"UniformConstant storage class untyped pointers in Vulkan require DescriptorHeapEXT be declared"),
+		vk("vulkan private", upShader("", "", "%upr = OpTypeUntypedPointerKHR Private\n", ""),
+			"[VUID-StandaloneSpirv-OpTypeUntypedPointerKHR-11417] In Vulkan, untyped pointers can only be used in an explicitly laid out storage class"),
+		rq("private outside vulkan", upShader("", "", "%upr = OpTypeUntypedPointerKHR Private\n", ""), ""),
+		vk("vulkan no data type", upShader("", " %nd", "%nd = OpUntypedVariableKHR %usb StorageBuffer\n", ""),
+			"[VUID-StandaloneSpirv-OpUntypedVariableKHR-11167] Storage class is StorageBuffer, but Vulkan requires that Data Type be specified when not using UniformConstant storage class"),
+		rq("no data type outside vulkan", upShader("", " %nd", "OpDecorate %nd DescriptorSet 0\nOpDecorate %nd Binding 2\n%nd = OpUntypedVariableKHR %usb StorageBuffer\n", ""), ""),
+		vk("vulkan storage buffer bool", upShader("", " %bv", "%bool = OpTypeBool\n%bs = OpTypeStruct %bool\n%bv = OpUntypedVariableKHR %usb StorageBuffer %bs\n", ""),
+			"If OpTypeBool is stored in conjunction with OpVariable, it can only be used with non-externally visible shader Storage Classes: Workgroup, CrossWorkgroup, Private, Function, Input, Output, RayPayloadKHR, IncomingRayPayloadKHR, HitAttributeKHR, CallableDataKHR, IncomingCallableDataKHR, NodePayloadAMDX, or UniformConstant"),
+	}
+}
+
+// upAccessChainCases cover the untyped access chains and
+// OpUntypedArrayLengthKHR.
+func upAccessChainCases() []rqCase {
+	vk := func(name, src, want string) rqCase { return rqCase{name, src, want, EnvVulkan1_3} }
+	// %ba and %ba2 are arrays of the Block %blk; %bav a variable of %ba.
+	const blockArrays = `%ba = OpTypeArray %blk %c2
+%ba2 = OpTypeArray %blk %c1
+%pba = OpTypePointer StorageBuffer %ba
+%bav = OpVariable %pba StorageBuffer
+OpDecorate %bav DescriptorSet 1
+OpDecorate %bav Binding 0
+`
+	const vp = "OpCapability VariablePointersStorageBuffer\n"
+	return []rqCase{
+		rq("valid access chains", upKernel("", "", `%a = OpUntypedAccessChainKHR %upf %st %v %c1 %c0
+%b = OpUntypedInBoundsAccessChainKHR %up %st %gv %c0
+%c = OpUntypedPtrAccessChainKHR %up %st %gv %c1 %c1 %c1
+%d = OpUntypedInBoundsPtrAccessChainKHR %up %u32 %tv %c0
+%x = OpCopyObject %up %gv
+%f = OpUntypedAccessChainKHR %up %arr %x %c1
+%l = OpLoad %u32 %a
+`), ""),
+		rq("result type typed pointer", upKernel("", "", "%a = OpUntypedAccessChainKHR %tpu %st %gv %c0\n"),
+			"The Result Type of OpUntypedAccessChainKHR <id> '22[%22]' must be OpTypeUntypedPointerKHR. Found OpTypePointer."),
+		rq("typed chain untyped result", upKernel("", "", "%a = OpAccessChain %up %tv %c0\n"),
+			"The Result Type of OpAccessChain <id> '22[%22]' must be OpTypePointer. Found OpTypeUntypedPointerKHR."),
+		rq("base type pointer", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %tp %gv %c0\n"), "Base type must be a non-pointer type"),
+		rq("base type untyped pointer", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %up %gv %c0\n"), "Base type must be a non-pointer type"),
+		rq("base type not a type", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %c0 %gv %c0\n"), "Base type must be a non-pointer type"),
+		rq("block array base type only", upShader("", "", blockArrays, "%a = OpUntypedAccessChainKHR %usb %ba %sb %c0\n"),
+			"Both Base Type and Base must be Block or BufferBlock arrays or neither can be"),
+		rq("block array base only", upShader("", " %bav", blockArrays, "%a = OpUntypedAccessChainKHR %usb %blk %bav %c0\n"),
+			"Both Base Type and Base must be Block or BufferBlock arrays or neither can be"),
+		rq("block array base only through a copy", upShader(vp, " %bav", blockArrays, "%x = OpCopyObject %pba %bav\n%y = OpCopyObject %pba %x\n%a = OpUntypedAccessChainKHR %usb %blk %y %c0\n"),
+			"Both Base Type and Base must be Block or BufferBlock arrays or neither can be"),
+		rq("block arrays differ", upShader("", " %bav", blockArrays, "%a = OpUntypedAccessChainKHR %usb %ba2 %bav %c0\n"),
+			"If Base or Base Type is a Block or BufferBlock array, the other must also be the same array"),
+		rq("block arrays same", upShader("", " %bav", blockArrays, "%a = OpUntypedAccessChainKHR %usb %ba %bav %c0\n"), ""),
+		rq("base not a pointer", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %st %c0 %c0\n"),
+			"The Base <id> '9[%uint_0]' in OpUntypedAccessChainKHR instruction must be a pointer."),
+		rq("storage classes differ", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %st %v %c0\n"),
+			"The result pointer storage class and base pointer storage class in OpUntypedAccessChainKHR do not match."),
+		rq("struct index not constant", upKernel("", "", "%i = OpLoad %u32 %v\n%a = OpUntypedAccessChainKHR %upf %st %v %i\n"),
+			"The <id> passed to OpUntypedAccessChainKHR to index '22[%22]' into a structure must be an OpConstant."),
+		rq("struct index out of bounds", upKernel("", "%c7 = OpConstant %u32 7\n", "%a = OpUntypedInBoundsAccessChainKHR %up %st %gv %c7\n"),
+			"Index '20[%uint_7]' is out of bounds: OpUntypedInBoundsAccessChainKHR cannot find index 7 into the structure <id> '14[%_struct_14]'. This structure has 2 members. Largest valid index is 1."),
+		rq("index not an integer", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %st %gv %f0\n"), "Indexes passed to OpUntypedAccessChainKHR must be of type integer."),
+		rq("too many indexes", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %u32 %gv %c0\n"),
+			"OpUntypedAccessChainKHR reached non-composite type while indexes still remain to be traversed."),
+		rq("ptr chain element float", upKernel("", "", "%a = OpUntypedPtrAccessChainKHR %up %st %gv %f0 %c0\n"), "Element must be an integer"),
+		rq("ptr chain element on a block", upShader(vp, "", "", "%a = OpUntypedPtrAccessChainKHR %usb %blk %sb %c1 %c0\n"),
+			"Element must be 0 if the interpretation type is a Block- or BufferBlock-decorated structure"),
+		rq("ptr chain element 0 on a block", upShader(vp, "", "", "%a = OpUntypedPtrAccessChainKHR %usb %blk %sb %c0 %c0\n"), ""),
+		vk("vulkan ptr chain storage buffer", upShader(vp, "", "", "%a = OpUntypedPtrAccessChainKHR %usb %u32 %sb %c1\n"), ""),
+		vk("vulkan ptr chain without variable pointers", upShader("", "", "", "%a = OpUntypedPtrAccessChainKHR %usb %u32 %sb %c1\n"),
+			"Instruction may only have a logical pointer operand in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability"),
+		vk("vulkan ptr chain without array stride", upShader("", "", "%usb2 = OpTypeUntypedPointerKHR PushConstant\n", "%a = OpUntypedPtrAccessChainKHR %usb %u32 %tsb %c1\n"),
+			"OpPtrAccessChain must have a Base whose type is decorated with ArrayStride or ArrayStrideIdEXT"),
+		vk("vulkan array length", upShader("", "", "", "%n = OpUntypedArrayLengthKHR %u32 %blk %sb 1\n"), ""),
+		vk("array length typed pointer", upShader("", "", "", "%n = OpUntypedArrayLengthKHR %u32 %blk %tsb 1\n"), "Pointer must be an untyped pointer object"),
+		vk("array length not a struct", upShader("", "", "", "%n = OpUntypedArrayLengthKHR %u32 %rta %sb 1\n"),
+			"The Structure's type in OpUntypedArrayLengthKHR <id> '16[%16]' must be a pointer to an OpTypeStruct."),
+		rq("array length last member", upShader("", "", "%s2 = OpTypeStruct %rta %u32\n", "%n = OpUntypedArrayLengthKHR %u32 %s2 %sb 1\n"),
+			"The Structure's last member in OpUntypedArrayLengthKHR <id> '17[%17]' must be an OpTypeRuntimeArray."),
+		vk("array length member index", upShader("", "", "", "%n = OpUntypedArrayLengthKHR %u32 %blk %sb 0\n"),
+			"The array member in OpUntypedArrayLengthKHR <id> '16[%16]' must be the last member of the struct."),
+		vk("array length result", upShader("", "", "", "%n = OpUntypedArrayLengthKHR %f32 %blk %sb 1\n"),
+			"The Result Type of OpUntypedArrayLengthKHR <id> '16[%16]' must be OpTypeInt with width 32 or 64 and signedness 0."),
+	}
+}
+
+// TestUntypedPointers is the untyped-pointer rule table
+// (untyped_pointers.go and the untyped branches of the memory rules).
+// Every case's verdict and first line are current spirv-val's (v2026.4):
+// with $SPVX_CURRENT_SPIRV_TOOLS set, each case is also run through that
+// spirv-val and must agree with the table.
+func TestUntypedPointers(t *testing.T) {
+	sv := currentSpirvVal(t)
+	dir := t.TempDir()
+	cases := append(upTypeAndVariableCases(), upAccessChainCases()...)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			words, err := asm.Assemble([]byte(c.src), asm.Options{TargetEnv: c.env.String()})
+			if err != nil {
+				t.Fatalf("assembling:\n%s\n%v", c.src, err)
+			}
+			opts := Options{Env: c.env}
+			if got := firstError(t, words, opts); got != c.want {
+				t.Errorf("got  %q\nwant %q\nmodule:\n%s", got, c.want, c.src)
+			}
+			if sv != "" {
+				checkCurrentSpirvVal(t, sv, filepath.Join(dir, "m.spv"), words, opts, c.want)
+			}
+		})
+	}
+}
+
+// TestUntypedCopyChainLinear: untyped access chains through a chain of
+// n OpCopyObject, each copy the base of a chain, validate in linear time
+// (copySource remembers each copy's source; without it each chain walks
+// back to the variable).
+func TestUntypedCopyChainLinear(t *testing.T) {
+	linearOnValid(t, "%d chained copies", func(n int) string {
+		var b strings.Builder
+		prev := "%gv"
+		for k := 0; k < n; k++ {
+			fmt.Fprintf(&b, "%%x%[1]d = OpCopyObject %%up %[2]s\n%%a%[1]d = OpUntypedAccessChainKHR %%up %%st %%x%[1]d %%c0\n", k, prev)
+			prev = fmt.Sprintf("%%x%d", k)
+		}
+		return upKernel("", "", b.String())
+	}, 3000)
+}
