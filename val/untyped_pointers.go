@@ -214,3 +214,75 @@ func (s *state) blockArray(t uint32) bool {
 		return d.has(id, spirv.DecorationBlock) || d.has(id, spirv.DecorationBufferBlock)
 	})
 }
+
+// untypedLayoutReference is GetMemoryReference for untyped pointers, in
+// Vulkan with UntypedPointersKHR: every memory instruction through an
+// untyped pointer requires a layout for the data type it reaches (its
+// Data Type, Base Type, loaded or stored type, or Structure). A
+// descriptor array of Block or BufferBlock structs stands for its
+// element.
+func (s *state) untypedLayoutReference(in *spirv.Instruction) (layoutRef, bool) {
+	if !s.caps.has(spirv.CapabilityUntypedPointersKHR) {
+		return layoutRef{}, false
+	}
+	ptrType, data, ok := s.untypedAccess(in)
+	if !ok {
+		return layoutRef{}, false
+	}
+	d := s.decorations()
+	r := layoutRef{sc: s.storageOf(s.typeOf(ptrType)), t: data, req: layoutRequired, untyped: true}
+	if at := s.typeOf(data); at != nil && (at.Kind == spirv.TypeArray || at.Kind == spirv.TypeRuntimeArray) &&
+		(d.has(at.Elem, spirv.DecorationBlock) || d.has(at.Elem, spirv.DecorationBufferBlock)) {
+		r.descArray, r.t = data, at.Elem
+	}
+	r.mode = s.storageLayout(r.sc, s.isKind(r.t, spirv.TypeStruct) && d.has(r.t, spirv.DecorationBufferBlock))
+	return r, true
+}
+
+// untypedAccess returns the untyped pointer type and the data type of an
+// access through an untyped pointer; ok is false for other instructions.
+func (s *state) untypedAccess(in *spirv.Instruction) (ptrType, data uint32, ok bool) {
+	w := in.Words
+	operandType := func(k int) uint32 {
+		if k >= len(w) {
+			return 0
+		}
+		return s.typeOfValue(w[k])
+	}
+	switch in.Opcode {
+	case spirv.OpUntypedVariableKHR:
+		if len(w) > 4 {
+			return in.TypeID, w[4], true
+		}
+	case spirv.OpUntypedAccessChainKHR, spirv.OpUntypedInBoundsAccessChainKHR,
+		spirv.OpUntypedPtrAccessChainKHR, spirv.OpUntypedInBoundsPtrAccessChainKHR:
+		if len(w) > 3 {
+			return in.TypeID, w[3], true
+		}
+	case spirv.OpLoad:
+		if p := operandType(3); s.typeOp(p) == spirv.OpTypeUntypedPointerKHR {
+			return p, in.TypeID, true
+		}
+	case spirv.OpStore:
+		if p := operandType(1); s.typeOp(p) == spirv.OpTypeUntypedPointerKHR {
+			return p, operandType(2), true
+		}
+	case spirv.OpUntypedArrayLengthKHR:
+		if len(w) > 4 {
+			return operandType(4), w[3], true
+		}
+	}
+	return 0, 0, false
+}
+
+// untypedWorkgroupBlock: an untyped Workgroup variable has a layout only
+// as a Block-decorated struct (VUID 10684).
+func (s *state) untypedWorkgroupBlock(i int, in *spirv.Instruction, r layoutRef) bool {
+	if r.sc != spirv.StorageClassWorkgroup || in.Opcode != spirv.OpUntypedVariableKHR {
+		return false
+	}
+	if s.isKind(r.t, spirv.TypeStruct) && s.decorations().has(r.t, spirv.DecorationBlock) {
+		return false
+	}
+	return s.fail(i, s.vuid("VUID-StandaloneSpirv-None-10684"), "Untyped variables in Workgroup storage class must be block-decorated structs")
+}
