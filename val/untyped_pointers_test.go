@@ -26,6 +26,7 @@ OpEntryPoint Kernel %main "main" %gv %tv` + iface + "\n" + annot + `%void = OpTy
 %u32 = OpTypeInt 32 0
 %u64 = OpTypeInt 64 0
 %f32 = OpTypeFloat 32
+%bool = OpTypeBool
 %c0 = OpConstant %u32 0
 %c1 = OpConstant %u32 1
 %c4 = OpConstant %u32 4
@@ -117,7 +118,7 @@ func upTypeAndVariableCases() []rqCase {
 			"Data type must be specified for Function, Private, and Workgroup storage classes"),
 		rq("no data type cross-workgroup", upKernel(" %w", "%w = OpUntypedVariableKHR %up CrossWorkgroup\n", ""), ""),
 		rq("initializer not constant", upKernel("", "", "%w = OpUntypedVariableKHR %upf Function %u32 %v\n"),
-			"Variable Initializer <id> '21[%21]' is not a constant or module-scope variable."),
+			"Variable Initializer <id> '22[%22]' is not a constant or module-scope variable."),
 		rq("initializer type", upKernel("", "", "%w = OpUntypedVariableKHR %upf Function %u32 %f0\n"), "Initializer type must match the data type"),
 		rq("storage class mismatch", upKernel("", "", "%w = OpUntypedVariableKHR %up Function %u32\n"), "Storage class must match result type storage class"),
 		rq("function storage outside a function", upKernel("", "%w = OpUntypedVariableKHR %upf Function %u32\n", ""),
@@ -165,9 +166,9 @@ OpDecorate %bav Binding 0
 %l = OpLoad %u32 %a
 `), ""),
 		rq("result type typed pointer", upKernel("", "", "%a = OpUntypedAccessChainKHR %tpu %st %gv %c0\n"),
-			"The Result Type of OpUntypedAccessChainKHR <id> '22[%22]' must be OpTypeUntypedPointerKHR. Found OpTypePointer."),
+			"The Result Type of OpUntypedAccessChainKHR <id> '23[%23]' must be OpTypeUntypedPointerKHR. Found OpTypePointer."),
 		rq("typed chain untyped result", upKernel("", "", "%a = OpAccessChain %up %tv %c0\n"),
-			"The Result Type of OpAccessChain <id> '22[%22]' must be OpTypePointer. Found OpTypeUntypedPointerKHR."),
+			"The Result Type of OpAccessChain <id> '23[%23]' must be OpTypePointer. Found OpTypeUntypedPointerKHR."),
 		rq("base type pointer", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %tp %gv %c0\n"), "Base type must be a non-pointer type"),
 		rq("base type untyped pointer", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %up %gv %c0\n"), "Base type must be a non-pointer type"),
 		rq("base type not a type", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %c0 %gv %c0\n"), "Base type must be a non-pointer type"),
@@ -181,13 +182,13 @@ OpDecorate %bav Binding 0
 			"If Base or Base Type is a Block or BufferBlock array, the other must also be the same array"),
 		rq("block arrays same", upShader("", " %bav", blockArrays, "%a = OpUntypedAccessChainKHR %usb %ba %bav %c0\n"), ""),
 		rq("base not a pointer", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %st %c0 %c0\n"),
-			"The Base <id> '9[%uint_0]' in OpUntypedAccessChainKHR instruction must be a pointer."),
+			"The Base <id> '10[%uint_0]' in OpUntypedAccessChainKHR instruction must be a pointer."),
 		rq("storage classes differ", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %st %v %c0\n"),
 			"The result pointer storage class and base pointer storage class in OpUntypedAccessChainKHR do not match."),
 		rq("struct index not constant", upKernel("", "", "%i = OpLoad %u32 %v\n%a = OpUntypedAccessChainKHR %upf %st %v %i\n"),
-			"The <id> passed to OpUntypedAccessChainKHR to index '22[%22]' into a structure must be an OpConstant."),
+			"The <id> passed to OpUntypedAccessChainKHR to index '23[%23]' into a structure must be an OpConstant."),
 		rq("struct index out of bounds", upKernel("", "%c7 = OpConstant %u32 7\n", "%a = OpUntypedInBoundsAccessChainKHR %up %st %gv %c7\n"),
-			"Index '20[%uint_7]' is out of bounds: OpUntypedInBoundsAccessChainKHR cannot find index 7 into the structure <id> '14[%_struct_14]'. This structure has 2 members. Largest valid index is 1."),
+			"Index '21[%uint_7]' is out of bounds: OpUntypedInBoundsAccessChainKHR cannot find index 7 into the structure <id> '15[%_struct_15]'. This structure has 2 members. Largest valid index is 1."),
 		rq("index not an integer", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %st %gv %f0\n"), "Indexes passed to OpUntypedAccessChainKHR must be of type integer."),
 		rq("too many indexes", upKernel("", "", "%a = OpUntypedAccessChainKHR %up %u32 %gv %c0\n"),
 			"OpUntypedAccessChainKHR reached non-composite type while indexes still remain to be traversed."),
@@ -249,6 +250,43 @@ OpStore %a %c2
 	}
 }
 
+// upSharedRuleCases cover the untyped branches of the other families'
+// rules: load, store, copy, pointer comparison, atomics, adjacency and
+// functions.
+func upSharedRuleCases() []rqCase {
+	const vp = "OpCapability VariablePointersStorageBuffer\n"
+	const fnv = "%fu = OpTypeFunction %usb\n"
+	// withG adds %g, a function returning the untyped pointer %sb.
+	withG := func(src string) string {
+		return src + "%g = OpFunction %usb None %fu\n%ge = OpLabel\nOpReturnValue %sb\nOpFunctionEnd\n"
+	}
+	return []rqCase{
+		rq("valid memory instructions", upKernel("", "", `%a = OpUntypedAccessChainKHR %up %st %gv %c0
+%l = OpLoad %u32 %a
+%f = OpLoad %f32 %a
+OpStore %a %f0
+OpCopyMemory %a %tv
+OpCopyMemory %tv %gv
+%q = OpPtrEqual %bool %a %gv
+%t = OpAtomicLoad %u32 %a %c1 %c0
+OpAtomicStore %a %c1 %c0 %c4
+`), ""),
+		rq("copy between untyped pointers", upKernel("", "", "OpCopyMemory %v %gv\n"), "One of Source or Target must be a typed pointer"),
+		rq("copy sized between untyped pointers", upKernel("", "", "OpCopyMemorySized %v %gv %c4\n"), ""),
+		rq("comparison across storage classes", upKernel("", "", "%q = OpPtrEqual %bool %v %gv\n"), "Pointer storage classes must match"),
+		rq("comparison untyped and typed", upKernel("", "", "%q = OpPtrNotEqual %bool %tv %gv\n"), ""),
+		rq("atomic flag through an untyped pointer", upKernel("", "", "%t = OpAtomicFlagTestAndSet %bool %gv %c1 %c0\n"),
+			"Untyped pointers are not supported by atomic flag instructions"),
+		rq("store to uniform constant", upShader("", " %ucv", "%uuc = OpTypeUntypedPointerKHR UniformConstant\n%ucv = OpUntypedVariableKHR %uuc UniformConstant %u32\n", "OpStore %ucv %c0\n"),
+			"OpStore Pointer <id> '4[%4]' storage class is read-only"),
+		rq("untyped variable after the first instructions", upKernel("", "", "%a = OpUntypedAccessChainKHR %upf %st %v %c0\n%w = OpUntypedVariableKHR %upf Function %u32\n"),
+			"All OpUntypedVariableKHR instructions in a function must be the first instructions in the first block."),
+		rq("function returning a storage buffer pointer", withG(upShader("", "", fnv, "%r = OpFunctionCall %usb %g\n")),
+			"In Logical addressing, functions may only return a storage buffer pointer if the VariablePointersStorageBuffer capability is declared"),
+		rq("function returning a storage buffer pointer with variable pointers", withG(upShader(vp, "", fnv, "%r = OpFunctionCall %usb %g\n")), ""),
+	}
+}
+
 // TestUntypedPointers is the untyped-pointer rule table
 // (untyped_pointers.go and the untyped branches of the memory rules).
 // Every case's verdict and first line are current spirv-val's (v2026.4):
@@ -259,6 +297,7 @@ func TestUntypedPointers(t *testing.T) {
 	dir := t.TempDir()
 	cases := append(upTypeAndVariableCases(), upAccessChainCases()...)
 	cases = append(cases, upLayoutCases()...)
+	cases = append(cases, upSharedRuleCases()...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			words, err := asm.Assemble([]byte(c.src), asm.Options{TargetEnv: c.env.String()})
