@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"spvx/asm"
+	"spvx/spirv"
 )
 
 // upKernel is an OpenCL-style kernel with untyped pointers: a
@@ -331,4 +332,23 @@ func TestUntypedCopyChainLinear(t *testing.T) {
 		}
 		return upKernel("", "", b.String())
 	}, 3000)
+}
+
+// FuzzUntypedPointers validates mutations of the table's modules in the
+// universal and Vulkan environments: the untyped-pointer rules must never
+// panic on malformed operands or types.
+func FuzzUntypedPointers(f *testing.F) {
+	for _, cs := range [][]rqCase{upTypeAndVariableCases(), upAccessChainCases(), upLayoutCases(), upSharedRuleCases()} {
+		for _, c := range cs {
+			f.Add(wordsToBytes(assembleF(f, c.src)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := spirv.Decode(b)
+		if err != nil {
+			return
+		}
+		_ = Validate(m, Options{All: true})
+		_ = Validate(m, Options{All: true, Env: EnvVulkan1_3})
+	})
 }
