@@ -9,8 +9,7 @@ import (
 // validate_memory.cpp's OpVariable, OpLoad, OpStore, OpCopyMemory(Sized),
 // memory access, access-chain, OpArrayLength and pointer-comparison rules.
 // Not written yet: the memory-scope checks of MakePointerAvailable/Visible,
-// the Shader size rules of OpCopyMemorySized (VUID 11165), the layout of
-// untyped pointers (see untyped_pointers.go), cooperative matrix/vector loads and stores, long vectors,
+// cooperative matrix/vector loads and stores, long vectors,
 // descriptor heaps, tile images, and validate_logical_pointers.cpp.
 
 // Bits of the shallow-contains cache (ContainsType without
@@ -915,8 +914,8 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 	return false
 }
 
-// copyMemory is ValidateCopyMemory (the Shader rules on the size of
-// OpCopyMemorySized, VUID 11165, are not written yet).
+// copyMemory is ValidateCopyMemory (the Shader rule on the size of
+// OpCopyMemorySized, VUID 11165, is copySizeMultiple).
 func (s *state) copyMemory(i int, in *spirv.Instruction) bool {
 	if len(in.Words) < 3 {
 		return false
@@ -988,6 +987,9 @@ func (s *state) copyMemory(i int, in *spirv.Instruction) bool {
 			if zero {
 				return s.fail(i, "", "Size operand <id> %s cannot be a constant zero.", s.idName(zID))
 			}
+		}
+		if s.caps.has(spirv.CapabilityShader) && s.copySizeMultiple(i, zID, s.storageOf(sp), s.storageOf(tp)) {
+			return true
 		}
 	}
 	if s.memoryAccess(i, in, first) {

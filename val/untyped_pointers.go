@@ -286,3 +286,55 @@ func (s *state) untypedWorkgroupBlock(i int, in *spirv.Instruction, r layoutRef)
 	}
 	return s.fail(i, s.vuid("VUID-StandaloneSpirv-None-10684"), "Untyped variables in Workgroup storage class must be block-decorated structs")
 }
+
+// copySizeMultiple is ValidateCopyMemory's Shader rule for a constant
+// OpCopyMemorySized Size (VUID 11165), which only untyped pointers make
+// reachable in shaders: a size that is not a multiple of 4 (or of 2)
+// needs the 16-bit (or 8-bit) storage capabilities of both storage
+// classes, or Int16/Int8. spirv-val names the Source storage class twice
+// in the message; so does this.
+func (s *state) copySizeMultiple(i int, size uint32, src, dst spirv.StorageClass) bool {
+	_, isConst, v := s.evalInt32IfConst(size)
+	if !isConst || v%4 == 0 {
+		return false
+	}
+	int8 := s.caps.has(spirv.CapabilityInt8)
+	int16 := s.caps.has(spirv.CapabilityInt16) || int8
+	src16, src8 := s.smallStorage(src, true)
+	dst16, dst8 := s.smallStorage(dst, false)
+	name := storageClassName(src)
+	vuid := s.vuid("VUID-RuntimeSpirv-Size-11165")
+	if !int8 && !int16 && !(src16 && dst16) {
+		return s.fail(i, vuid, "Size must be a multiple of 4. This is valid if Source (%s) and Target (%s) storage classes both support either 8-bit or 16-bit", name, name)
+	}
+	if v%2 != 0 && !int8 && !(src8 && dst8) {
+		return s.fail(i, vuid, "Size must be a multiple of 2. This is valid if Source (%s) and Target (%s) storage classes both support 8-bit", name, name)
+	}
+	return false
+}
+
+// smallStorage reports whether storage class sc supports 16-bit and
+// 8-bit accesses by the declared capabilities (each 8-bit capability
+// implying its 16-bit one); Input counts only as a source.
+func (s *state) smallStorage(sc spirv.StorageClass, source bool) (b16, b8 bool) {
+	has := s.caps.has
+	ubo8 := has(spirv.CapabilityUniformAndStorageBuffer8BitAccess)
+	ssbo8 := has(spirv.CapabilityStorageBuffer8BitAccess) || ubo8
+	ubo16 := has(spirv.CapabilityUniformAndStorageBuffer16BitAccess) || ubo8
+	switch sc {
+	case spirv.StorageClassStorageBuffer:
+		return has(spirv.CapabilityStorageBuffer16BitAccess) || ubo16 || ssbo8, ssbo8
+	case spirv.StorageClassUniform:
+		return ubo16, ubo8
+	case spirv.StorageClassPushConstant:
+		pc8 := has(spirv.CapabilityStoragePushConstant8)
+		return has(spirv.CapabilityStoragePushConstant16) || pc8, pc8
+	case spirv.StorageClassInput:
+		return source && has(spirv.CapabilityStorageInputOutput16), false
+	case spirv.StorageClassOutput:
+		return has(spirv.CapabilityStorageInputOutput16), false
+	case spirv.StorageClassWorkgroup:
+		return has(spirv.CapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR), has(spirv.CapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR)
+	}
+	return false, false
+}

@@ -257,6 +257,8 @@ OpStore %a %c2
 func upSharedRuleCases() []rqCase {
 	const vp = "OpCapability VariablePointersStorageBuffer\n"
 	const fnv = "%fu = OpTypeFunction %usb\n"
+	const sb16 = "OpCapability StorageBuffer16BitAccess\nOpExtension \"SPV_KHR_16bit_storage\"\n"
+	const sb8 = "OpCapability StorageBuffer8BitAccess\nOpExtension \"SPV_KHR_8bit_storage\"\n"
 	// withG adds %g, a function returning the untyped pointer %sb.
 	withG := func(src string) string {
 		return src + "%g = OpFunction %usb None %fu\n%ge = OpLabel\nOpReturnValue %sb\nOpFunctionEnd\n"
@@ -274,6 +276,18 @@ OpAtomicStore %a %c1 %c0 %c4
 `), ""),
 		rq("copy between untyped pointers", upKernel("", "", "OpCopyMemory %v %gv\n"), "One of Source or Target must be a typed pointer"),
 		rq("copy sized between untyped pointers", upKernel("", "", "OpCopyMemorySized %v %gv %c4\n"), ""),
+		rq("copy size not a multiple of 4", upShader("", "", "", "%a = OpUntypedAccessChainKHR %usb %blk %sb %c1 %c0\nOpCopyMemorySized %sb %a %c2\n"),
+			"Size must be a multiple of 4. This is valid if Source (StorageBuffer) and Target (StorageBuffer) storage classes both support either 8-bit or 16-bit"),
+		rq("copy size multiple of 2 with 16-bit storage", upShader(sb16, "", "", "%a = OpUntypedAccessChainKHR %usb %blk %sb %c1 %c0\nOpCopyMemorySized %sb %a %c2\n"), ""),
+		rq("copy size odd with 16-bit storage", upShader(sb16, "", "%c3 = OpConstant %u32 3\n", "%a = OpUntypedAccessChainKHR %usb %blk %sb %c1 %c0\nOpCopyMemorySized %sb %a %c3\n"),
+			"Size must be a multiple of 2. This is valid if Source (StorageBuffer) and Target (StorageBuffer) storage classes both support 8-bit"),
+		rq("copy size odd with 8-bit storage", upShader(sb8, "", "%c3 = OpConstant %u32 3\n", "%a = OpUntypedAccessChainKHR %usb %blk %sb %c1 %c0\nOpCopyMemorySized %sb %a %c3\n"), ""),
+		rq("copy size odd with Int8", upShader("OpCapability Int8\n", "", "%c3 = OpConstant %u32 3\n", "%a = OpUntypedAccessChainKHR %usb %blk %sb %c1 %c0\nOpCopyMemorySized %sb %a %c3\n"), ""),
+		{"vulkan copy size", upShader("", "", "", "%a = OpUntypedAccessChainKHR %usb %blk %sb %c1 %c0\nOpCopyMemorySized %sb %a %c2\n"),
+			"[VUID-RuntimeSpirv-Size-11165] Size must be a multiple of 4. This is valid if Source (StorageBuffer) and Target (StorageBuffer) storage classes both support either 8-bit or 16-bit", EnvVulkan1_3},
+		rq("variable holding a storage buffer pointer", upShader("", " %pv", "%upr = OpTypeUntypedPointerKHR Private\n%pv = OpUntypedVariableKHR %upr Private %usb\n", ""),
+			"In Logical addressing, variables can only allocate a storage buffer pointer if the VariablePointersStorageBuffer capability is declared"),
+		rq("variable holding a storage buffer pointer with variable pointers", upShader(vp, " %pv", "%upr = OpTypeUntypedPointerKHR Private\n%pv = OpUntypedVariableKHR %upr Private %usb\n", ""), ""),
 		rq("comparison across storage classes", upKernel("", "", "%q = OpPtrEqual %bool %v %gv\n"), "Pointer storage classes must match"),
 		rq("comparison untyped and typed", upKernel("", "", "%q = OpPtrNotEqual %bool %tv %gv\n"), ""),
 		rq("atomic flag through an untyped pointer", upKernel("", "", "%t = OpAtomicFlagTestAndSet %bool %gv %c1 %c0\n"),
