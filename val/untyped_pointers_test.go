@@ -255,6 +255,7 @@ OpStore %a %c2
 // rules: load, store, copy, pointer comparison, atomics, adjacency and
 // functions.
 func upSharedRuleCases() []rqCase {
+	vk := func(name, src, want string) rqCase { return rqCase{name, src, want, EnvVulkan1_3} }
 	const vp = "OpCapability VariablePointersStorageBuffer\n"
 	const fnv = "%fu = OpTypeFunction %usb\n"
 	const sb16 = "OpCapability StorageBuffer16BitAccess\nOpExtension \"SPV_KHR_16bit_storage\"\n"
@@ -288,6 +289,17 @@ OpAtomicStore %a %c1 %c0 %c4
 		rq("variable holding a storage buffer pointer", upShader("", " %pv", "%upr = OpTypeUntypedPointerKHR Private\n%pv = OpUntypedVariableKHR %upr Private %usb\n", ""),
 			"In Logical addressing, variables can only allocate a storage buffer pointer if the VariablePointersStorageBuffer capability is declared"),
 		rq("variable holding a storage buffer pointer with variable pointers", upShader(vp, " %pv", "%upr = OpTypeUntypedPointerKHR Private\n%pv = OpUntypedVariableKHR %upr Private %usb\n", ""), ""),
+		vk("storage buffer variable of a scalar", upShader("", " %nv", "OpDecorate %nv DescriptorSet 3\nOpDecorate %nv Binding 0\n%nv = OpUntypedVariableKHR %usb StorageBuffer %u32\n", ""),
+			"[VUID-StandaloneSpirv-Uniform-06807] StorageBuffer OpVariable <id> '4[%4]' has illegal type."),
+		vk("storage buffer variable without Binding", upShader("", " %nv", "OpDecorate %nv DescriptorSet 3\n%nv = OpUntypedVariableKHR %usb StorageBuffer %blk\n", ""),
+			"[VUID-StandaloneSpirv-UniformConstant-06677] StorageBuffer id '4' is missing Binding decoration."),
+		vk("uniform variable of a scalar", upShader("", " %nv", "OpDecorate %nv DescriptorSet 3\nOpDecorate %nv Binding 0\n%uu = OpTypeUntypedPointerKHR Uniform\n%nv = OpUntypedVariableKHR %uu Uniform %u32\n", ""),
+			"[VUID-StandaloneSpirv-Uniform-06807] Uniform OpVariable <id> '4[%4]' has illegal type."),
+		vk("push constant variable of a scalar", upShader("", " %nv", "%upc = OpTypeUntypedPointerKHR PushConstant\n%nv = OpUntypedVariableKHR %upc PushConstant %u32\n", ""),
+			"[VUID-StandaloneSpirv-PushConstant-06808] PushConstant OpVariable <id> '4[%4]' has illegal type."),
+		rq("function returning a private pointer", strings.Replace(upShader("", "", "%upr = OpTypeUntypedPointerKHR Private\n%fp = OpTypeFunction %upr\n%pv = OpUntypedVariableKHR %upr Private %u32\n", "%r = OpFunctionCall %upr %h\n"), "OpFunctionEnd\n",
+			"OpFunctionEnd\n%h = OpFunction %upr None %fp\n%he = OpLabel\nOpReturnValue %pv\nOpFunctionEnd\n", 1),
+			"In Logical addressing, functions may not return a pointer in this storage class"),
 		rq("comparison across storage classes", upKernel("", "", "%q = OpPtrEqual %bool %v %gv\n"), "Pointer storage classes must match"),
 		rq("comparison untyped and typed", upKernel("", "", "%q = OpPtrNotEqual %bool %tv %gv\n"), ""),
 		rq("atomic flag through an untyped pointer", upKernel("", "", "%t = OpAtomicFlagTestAndSet %bool %gv %c1 %c0\n"),
