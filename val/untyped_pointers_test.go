@@ -246,6 +246,11 @@ OpStore %a %c2
 		vk("descriptor array of blocks", upShader("", " %dv", "OpDecorate %dv DescriptorSet 2\nOpDecorate %dv Binding 0\n%da = OpTypeArray %blk %c2\n%dv = OpUntypedVariableKHR %usb StorageBuffer %da\n", ""), ""),
 		vk("descriptor array of blocks without offsets", upShader("", " %dv", "OpDecorate %nb Block\nOpDecorate %dv DescriptorSet 2\nOpDecorate %dv Binding 0\n%nb = OpTypeStruct %u32\n%da = OpTypeArray %nb %c2\n%dv = OpUntypedVariableKHR %usb StorageBuffer %da\n", ""),
 			"Structure member 0 must be explicitly laid out with Offset or OffsetIdEXT decorations. Instantiated via '4[%4]' in the StorageBuffer storage class using standard layout rules."),
+		rq("workgroup blocks without Aliased and a non-block", upShader(wmel, " %wv %wv2 %tw", wg+"%wv = OpUntypedVariableKHR %uw Workgroup %wb\n%wv2 = OpUntypedVariableKHR %uw Workgroup %wb\n%ptw = OpTypePointer Workgroup %u32\n%tw = OpVariable %ptw Workgroup\n", ""), ""),
+		rq("workgroup struct not a block", upShader(wmel, " %wv", wg+"%ws = OpTypeStruct %u32\n%wv = OpUntypedVariableKHR %uw Workgroup %ws\n", ""),
+			"Untyped workgroup variables in shaders must be block decorated"),
+		rq("workgroup block without explicit layout", upShader("", " %wv", wg+"%wv = OpUntypedVariableKHR %uw Workgroup %wb\n", ""),
+			"Workgroup Storage Class variables can't be decorated with Block unless declaring the WorkgroupMemoryExplicitLayoutKHR capability."),
 		vk("workgroup variable not a block outside the interface", upShader(wmel, "", wg+"%wv = OpUntypedVariableKHR %uw Workgroup %u32\n", ""),
 			"[VUID-StandaloneSpirv-None-10684] Untyped variables in Workgroup storage class must be block-decorated structs"),
 	}
