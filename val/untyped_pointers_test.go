@@ -103,6 +103,32 @@ func splitAnnotations(decls string) (annot, rest string) {
 	return annot, rest
 }
 
+// upPSB is a PhysicalStorageBuffer64 compute shader whose main casts
+// %addr to an untyped PhysicalStorageBuffer pointer %p before body.
+func upPSB(body string) string {
+	return `OpCapability Shader
+OpCapability Int64
+OpCapability UntypedPointersKHR
+OpCapability PhysicalStorageBufferAddresses
+OpExtension "SPV_KHR_untyped_pointers"
+OpExtension "SPV_KHR_physical_storage_buffer"
+OpMemoryModel PhysicalStorageBuffer64 GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%u64 = OpTypeInt 64 0
+%addr = OpConstant %u64 64
+%psb = OpTypeUntypedPointerKHR PhysicalStorageBuffer
+%main = OpFunction %void None %fn
+%e = OpLabel
+%p = OpBitcast %psb %addr
+` + body + `OpReturn
+OpFunctionEnd
+`
+}
+
 // upTypeAndVariableCases cover OpTypeUntypedPointerKHR and
 // OpUntypedVariableKHR.
 func upTypeAndVariableCases() []rqCase {
@@ -305,6 +331,10 @@ OpAtomicStore %a %c1 %c0 %c4
 		rq("function returning a private pointer", strings.Replace(upShader("", "", "%upr = OpTypeUntypedPointerKHR Private\n%fp = OpTypeFunction %upr\n%pv = OpUntypedVariableKHR %upr Private %u32\n", "%r = OpFunctionCall %upr %h\n"), "OpFunctionEnd\n",
 			"OpFunctionEnd\n%h = OpFunction %upr None %fp\n%he = OpLabel\nOpReturnValue %pv\nOpFunctionEnd\n", 1),
 			"In Logical addressing, functions may not return a pointer in this storage class"),
+		rq("physical storage buffer access", upPSB("%l = OpLoad %u64 %p Aligned 8\n%b = OpBitcast %u64 %p\n"), ""),
+		rq("physical storage buffer access without Aligned", upPSB("%l = OpLoad %u64 %p\n"), "Memory accesses with PhysicalStorageBuffer must use Aligned."),
+		rq("physical storage buffer access under-aligned", upPSB("%l = OpLoad %u64 %p Aligned 4\n"),
+			"Memory accesses Aligned operand value 4 is too small, the largest scalar type is 8 bytes."),
 		rq("comparison across storage classes", upKernel("", "", "%q = OpPtrEqual %bool %v %gv\n"), "Pointer storage classes must match"),
 		rq("comparison untyped and typed", upKernel("", "", "%q = OpPtrNotEqual %bool %tv %gv\n"), ""),
 		rq("atomic flag through an untyped pointer", upKernel("", "", "%t = OpAtomicFlagTestAndSet %bool %gv %c1 %c0\n"),
