@@ -510,7 +510,7 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 // ptrAccessChain is the rest of ValidatePtrAccessChain.
 func (s *state) ptrAccessChain(i int, in *spirv.Instruction) bool {
 	untyped := isUntypedPointerOpcode(in.Opcode)
-	off, interp := 0, uint32(0)
+	off := 0
 	if untyped {
 		off = 1
 	}
@@ -526,7 +526,7 @@ func (s *state) ptrAccessChain(i int, in *spirv.Instruction) bool {
 		return false
 	}
 	sc := s.storageOf(bt)
-	interp = bt.Elem
+	interp := bt.Elem // the interpretation type
 	if untyped {
 		interp = in.Words[3]
 	}
