@@ -58,7 +58,8 @@ func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 // PhysicalStorageBuffer64) addressing, the first pointer other than a
 // PhysicalStorageBuffer one that a variable's data type holds (depth
 // first, the type itself first) points to StorageBuffer or Workgroup, with
-// the matching variable-pointers capability.
+// the matching variable-pointers capability, and such a variable is in the
+// Function or Private storage class.
 func (s *state) variablePointer(i int, in *spirv.Instruction) bool {
 	if s.opts.RelaxLogicalPointer || s.opts.BeforeHLSLLegalization ||
 		(s.x.AddressingModel != spirv.AddressingModelLogical && s.x.AddressingModel != spirv.AddressingModelPhysicalStorageBuffer64) {
@@ -79,6 +80,9 @@ func (s *state) variablePointer(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "In Logical addressing, variables can only allocate a storage buffer pointer if the VariablePointersStorageBuffer capability is declared")
 	case sc == spirv.StorageClassWorkgroup && !s.caps.has(spirv.CapabilityVariablePointers):
 		return s.fail(i, "", "In Logical addressing, variables can only allocate a workgroup pointer if the VariablePointers capability is declared")
+	}
+	if vsc := spirv.StorageClass(in.Words[3]); vsc != spirv.StorageClassFunction && vsc != spirv.StorageClassPrivate {
+		return s.fail(i, "", "In Logical addressing with variable pointers, variables that allocate pointers must be in Function or Private storage classes")
 	}
 	return false
 }

@@ -320,6 +320,8 @@ OpAtomicStore %a %c1 %c0 %c4
 		rq("variable holding a storage buffer pointer", upShader("", " %pv", "%upr = OpTypeUntypedPointerKHR Private\n%pv = OpUntypedVariableKHR %upr Private %usb\n", ""),
 			"In Logical addressing, variables can only allocate a storage buffer pointer if the VariablePointersStorageBuffer capability is declared"),
 		rq("variable holding a storage buffer pointer with variable pointers", upShader(vp, " %pv", "%upr = OpTypeUntypedPointerKHR Private\n%pv = OpUntypedVariableKHR %upr Private %usb\n", ""), ""),
+		rq("storage buffer variable holding a pointer", upShader(vp, " %pv", "OpDecorate %pv DescriptorSet 3\nOpDecorate %pv Binding 0\n%pv = OpUntypedVariableKHR %usb StorageBuffer %usb\n", ""),
+			"In Logical addressing with variable pointers, variables that allocate pointers must be in Function or Private storage classes"),
 		vk("storage buffer variable of a scalar", upShader("", " %nv", "OpDecorate %nv DescriptorSet 3\nOpDecorate %nv Binding 0\n%nv = OpUntypedVariableKHR %usb StorageBuffer %u32\n", ""),
 			"[VUID-StandaloneSpirv-Uniform-06807] StorageBuffer OpVariable <id> '4[%4]' has illegal type."),
 		vk("storage buffer variable without Binding", upShader("", " %nv", "OpDecorate %nv DescriptorSet 3\n%nv = OpUntypedVariableKHR %usb StorageBuffer %blk\n", ""),
