@@ -138,6 +138,8 @@ func upTypeAndVariableCases() []rqCase {
 		rq("valid kernel variables", upKernel("", "%cst = OpConstantNull %st\n%g2 = OpUntypedVariableKHR %up CrossWorkgroup %st %cst\n",
 			"%w = OpUntypedVariableKHR %upf Function %u32 %c1\n"), ""),
 		rq("result type typed pointer", upKernel("", "", "%w = OpUntypedVariableKHR %tp Function %st\n"), "Result type must be an untyped pointer"),
+		rq("typed variable of an untyped pointer type", upKernel("", "", "%w = OpVariable %upf Function\n"),
+			"OpVariable Result Type <id> '17[%_ptr_Function]' is not a pointer type."),
 		rq("data type not a type", upKernel("", "", "%w = OpUntypedVariableKHR %upf Function %c0\n"), "Data type must be a type instruction"),
 		rq("no data type function", upKernel("", "", "%w = OpUntypedVariableKHR %upf Function\n"),
 			"Data type must be specified for Function, Private, and Workgroup storage classes"),
