@@ -417,3 +417,34 @@ func FuzzUntypedPointers(f *testing.F) {
 		_ = Validate(m, Options{All: true, Env: EnvVulkan1_3})
 	})
 }
+
+// TestUntypedPointersAllocs: the untyped-pointer rules allocate nothing
+// per instruction on a valid module (the closures and instruction copies
+// of the rules stay on the stack).
+func TestUntypedPointersAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		var b strings.Builder
+		for k := 0; k < n; k++ {
+			fmt.Fprintf(&b, `%%a%[1]d = OpUntypedAccessChainKHR %%usb %%blk %%sb %%c1 %%c0
+%%p%[1]d = OpUntypedPtrAccessChainKHR %%usb %%u32 %%a%[1]d %%c1
+%%l%[1]d = OpLoad %%u32 %%p%[1]d
+OpStore %%a%[1]d %%l%[1]d
+%%n%[1]d = OpUntypedArrayLengthKHR %%u32 %%blk %%sb 1
+`, k)
+		}
+		m, err := spirv.DecodeWords(assemble(t, upShader("OpCapability VariablePointersStorageBuffer\n", "", "", b.String())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{Env: EnvVulkan1_3}
+		if err := Validate(m, opts); err != nil {
+			t.Fatalf("module rejected: %v", err)
+		}
+		return testing.AllocsPerRun(5, func() { _ = Validate(m, opts) })
+	}
+	small, large := allocs(10), allocs(200)
+	t.Logf("allocations: %.0f for 10 repetitions, %.0f for 200", small, large)
+	if large-small > 40 {
+		t.Errorf("Validate allocates %.0f times for 10 repetitions of the untyped accesses and %.0f for 200", small, large)
+	}
+}
