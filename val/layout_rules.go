@@ -16,7 +16,7 @@ import (
 // --relax-block-layout, --uniform-buffer-standard-layout,
 // --scalar-block-layout, --workgroup-scalar-block-layout and
 // --skip-block-layout select the rules as they do in spirv-val. Untyped
-// pointers (SPV_KHR_untyped_pointers) and descriptor heaps are not
+// pointers' references are untyped_pointers.go's; descriptor heaps are not
 // written yet.
 //
 // Every fact is cached per type (alignment and size per type and rule set,
@@ -176,40 +176,17 @@ func (s *state) explicitLayout() bool {
 		ptrSize: ptrSize, relaxed: s.relaxedBlockLayout(), budget: layoutBudget,
 	}
 	d := s.decorations()
-	isStructWith := func(t uint32, dec spirv.Decoration) bool {
-		return s.isKind(t, spirv.TypeStruct) && d.has(t, dec)
-	}
 	m := s.m
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
-		if in.TypeID == 0 {
+		r, ok := s.typedLayoutReference(&in)
+		if !ok {
+			r, ok = s.untypedLayoutReference(&in)
+		}
+		if !ok {
 			continue
 		}
-		ptr := s.typeOf(in.TypeID)
-		if ptr == nil || ptr.Kind != spirv.TypePointer || ptr.Op != spirv.OpTypePointer {
-			continue
-		}
-		var (
-			sc        = ptr.Storage
-			t         = ptr.Elem
-			descArray uint32
-			req       layoutRequirement
-			mode      layoutMode
-		)
-		switch {
-		case in.Opcode == spirv.OpVariable:
-			req = s.requirement(sc, isStructWith(t, spirv.DecorationBlock))
-			if sc == spirv.StorageClassStorageBuffer || sc == spirv.StorageClassUniform || sc == spirv.StorageClassUniformConstant {
-				if at := s.typeOf(t); at != nil && (at.Kind == spirv.TypeArray || at.Kind == spirv.TypeRuntimeArray) {
-					descArray, t = t, at.Elem
-				}
-			}
-			mode = s.storageLayout(sc, isStructWith(t, spirv.DecorationBufferBlock))
-		case sc == spirv.StorageClassPhysicalStorageBuffer:
-			req, mode = layoutRequired, s.storageLayout(sc, false)
-		default:
-			continue
-		}
+		sc, t, descArray := r.sc, r.t, r.descArray
 		if descArray != 0 {
 			stride, strideID := d.has(descArray, spirv.DecorationArrayStride), d.has(descArray, spirv.DecorationArrayStrideIdEXT)
 			if stride || strideID {
@@ -224,10 +201,13 @@ func (s *state) explicitLayout() bool {
 				}
 			}
 		}
+		if r.untyped && s.untypedWorkgroupBlock(i, &in, r) {
+			return true
+		}
 		var failed bool
-		switch req {
+		switch r.req {
 		case layoutRequired:
-			failed = s.checkLayout(i, t, sc, mode, 0, defaultMatrix, 0)
+			failed = s.checkLayout(i, t, sc, r.mode, 0, defaultMatrix, 0)
 		case layoutProhibited:
 			failed = s.checkNoLayout(i, t, sc, 0)
 		}
@@ -236,6 +216,48 @@ func (s *state) explicitLayout() bool {
 		}
 	}
 	return false
+}
+
+// layoutRef is GetMemoryReference's MemoryReference: the data type t a
+// memory instruction reaches (a descriptor array's element, descArray
+// being the array), its storage class, layout requirement and mode, and
+// whether it is an untyped pointer's.
+type layoutRef struct {
+	sc           spirv.StorageClass
+	t, descArray uint32
+	req          layoutRequirement
+	mode         layoutMode
+	untyped      bool
+}
+
+// typedLayoutReference is GetMemoryReference for typed pointers: an
+// OpVariable, or any instruction returning a PhysicalStorageBuffer
+// pointer.
+func (s *state) typedLayoutReference(in *spirv.Instruction) (layoutRef, bool) {
+	ptr := s.typeOf(in.TypeID)
+	if in.TypeID == 0 || ptr == nil || ptr.Op != spirv.OpTypePointer {
+		return layoutRef{}, false
+	}
+	d := s.decorations()
+	isStructWith := func(t uint32, dec spirv.Decoration) bool {
+		return s.isKind(t, spirv.TypeStruct) && d.has(t, dec)
+	}
+	r := layoutRef{sc: ptr.Storage, t: ptr.Elem}
+	switch {
+	case in.Opcode == spirv.OpVariable:
+		r.req = s.requirement(r.sc, isStructWith(r.t, spirv.DecorationBlock))
+		if r.sc == spirv.StorageClassStorageBuffer || r.sc == spirv.StorageClassUniform || r.sc == spirv.StorageClassUniformConstant {
+			if at := s.typeOf(r.t); at != nil && (at.Kind == spirv.TypeArray || at.Kind == spirv.TypeRuntimeArray) {
+				r.descArray, r.t = r.t, at.Elem
+			}
+		}
+		r.mode = s.storageLayout(r.sc, isStructWith(r.t, spirv.DecorationBufferBlock))
+	case r.sc == spirv.StorageClassPhysicalStorageBuffer:
+		r.req, r.mode = layoutRequired, s.storageLayout(r.sc, false)
+	default:
+		return layoutRef{}, false
+	}
+	return r, true
 }
 
 // layoutDecorations are the explicit layout decorations, which a type

@@ -17,18 +17,17 @@ import "spvx/spirv"
 
 func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
-	case spirv.OpVariable:
-	case spirv.OpUntypedVariableKHR:
-		return s.caps.has(spirv.CapabilityShader) && s.untypedVariableStorage(i, in)
+	case spirv.OpVariable, spirv.OpUntypedVariableKHR:
 	case spirv.OpLoad:
 		return s.load(i, in)
 	case spirv.OpStore:
 		return s.store(i, in)
-	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpInBoundsPtrAccessChain:
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpInBoundsPtrAccessChain,
+		spirv.OpUntypedAccessChainKHR, spirv.OpUntypedInBoundsAccessChainKHR:
 		return s.accessChain(i, in)
-	case spirv.OpPtrAccessChain:
+	case spirv.OpPtrAccessChain, spirv.OpUntypedPtrAccessChainKHR, spirv.OpUntypedInBoundsPtrAccessChainKHR:
 		return s.accessChain(i, in) || s.ptrAccessChain(i, in)
-	case spirv.OpArrayLength:
+	case spirv.OpArrayLength, spirv.OpUntypedArrayLengthKHR:
 		return s.arrayLength(i, in)
 	case spirv.OpCopyMemory, spirv.OpCopyMemorySized:
 		return s.copyMemory(i, in)
@@ -59,17 +58,18 @@ func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 // PhysicalStorageBuffer64) addressing, the first pointer other than a
 // PhysicalStorageBuffer one that a variable's data type holds (depth
 // first, the type itself first) points to StorageBuffer or Workgroup, with
-// the matching variable-pointers capability.
+// the matching variable-pointers capability, and such a variable is in the
+// Function or Private storage class.
 func (s *state) variablePointer(i int, in *spirv.Instruction) bool {
 	if s.opts.RelaxLogicalPointer || s.opts.BeforeHLSLLegalization ||
 		(s.x.AddressingModel != spirv.AddressingModelLogical && s.x.AddressingModel != spirv.AddressingModelPhysicalStorageBuffer64) {
 		return false
 	}
-	ptr := s.typeOf(in.TypeID)
-	if ptr == nil || ptr.Kind != spirv.TypePointer {
+	data, ok := s.variableDataType(in)
+	if !ok {
 		return false
 	}
-	sc, found := s.firstLogicalPointer(ptr.Elem)
+	sc, found := s.firstLogicalPointer(data)
 	if !found {
 		return false
 	}
@@ -80,6 +80,9 @@ func (s *state) variablePointer(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "In Logical addressing, variables can only allocate a storage buffer pointer if the VariablePointersStorageBuffer capability is declared")
 	case sc == spirv.StorageClassWorkgroup && !s.caps.has(spirv.CapabilityVariablePointers):
 		return s.fail(i, "", "In Logical addressing, variables can only allocate a workgroup pointer if the VariablePointers capability is declared")
+	}
+	if vsc := spirv.StorageClass(in.Words[3]); vsc != spirv.StorageClassFunction && vsc != spirv.StorageClassPrivate {
+		return s.fail(i, "", "In Logical addressing with variable pointers, variables that allocate pointers must be in Function or Private storage classes")
 	}
 	return false
 }
@@ -134,8 +137,12 @@ func (s *state) firstLogicalPointer(t uint32) (spirv.StorageClass, bool) {
 	return spirv.StorageClass(res), res >= 0
 }
 
-// memoryStorage applies the storage-class rule to OpVariable i.
+// memoryStorage applies the storage-class rule to OpVariable or
+// OpUntypedVariableKHR i.
 func (s *state) memoryStorage(i int, in *spirv.Instruction) bool {
+	if in.Opcode == spirv.OpUntypedVariableKHR {
+		return s.untypedVariableStorage(i, in)
+	}
 	if len(in.Words) < 4 {
 		return false
 	}
@@ -148,8 +155,7 @@ func (s *state) memoryStorage(i int, in *spirv.Instruction) bool {
 
 // untypedVariableStorage applies the storage-class rule to
 // OpUntypedVariableKHR i, whose data type is its optional operand (none:
-// nothing to check). The rest of the untyped-pointer family is not
-// written yet; this rule is the OCP one (OCP-MX-RULES.md §2.2 E).
+// nothing to check); this rule is the OCP one (OCP-MX-RULES.md §2.2 E).
 func (s *state) untypedVariableStorage(i int, in *spirv.Instruction) bool {
 	if len(in.Words) < 5 {
 		return false

@@ -9,8 +9,7 @@ import (
 // validate_memory.cpp's OpVariable, OpLoad, OpStore, OpCopyMemory(Sized),
 // memory access, access-chain, OpArrayLength and pointer-comparison rules.
 // Not written yet: the memory-scope checks of MakePointerAvailable/Visible,
-// the Shader size rules of OpCopyMemorySized (VUID 11165), untyped
-// pointers, cooperative matrix/vector loads and stores, long vectors,
+// cooperative matrix/vector loads and stores, long vectors,
 // descriptor heaps, tile images, and validate_logical_pointers.cpp.
 
 // Bits of the shallow-contains cache (ContainsType without
@@ -108,8 +107,12 @@ func (s *state) validStorageClass(sc spirv.StorageClass) bool {
 }
 
 // variable is ValidateVariable's result-type check, ValidateVariableInitializer
-// and ValidateVariableStorageClass, for OpVariable.
+// and ValidateVariableStorageClass, for OpVariable and (untyped_pointers.go)
+// OpUntypedVariableKHR.
 func (s *state) variable(i int, in *spirv.Instruction) bool {
+	if in.Opcode == spirv.OpUntypedVariableKHR {
+		return s.untypedVariable(i, in)
+	}
 	pt := s.typeOf(in.TypeID)
 	if pt == nil || pt.Op != spirv.OpTypePointer {
 		return s.fail(i, "", "OpVariable Result Type <id> %s is not a pointer type.", s.idName(in.TypeID))
@@ -117,11 +120,18 @@ func (s *state) variable(i int, in *spirv.Instruction) bool {
 	if len(in.Words) < 4 {
 		return false
 	}
+	return s.variableChecks(i, in, pt.Elem, 4, pt.Storage)
+}
+
+// variableChecks is ValidateVariableInitializer and
+// ValidateVariableStorageClass for variable i of data type value (0:
+// none), whose initializer (if any) is word initWord, and whose result
+// type has storage class ptrSC.
+func (s *state) variableChecks(i int, in *spirv.Instruction, value uint32, initWord int, ptrSC spirv.StorageClass) bool {
 	sc := spirv.StorageClass(in.Words[3])
-	value := pt.Elem
-	hasInit := len(in.Words) > 4
+	hasInit := len(in.Words) > initWord
 	if hasInit {
-		initID := in.Words[4]
+		initID := in.Words[initWord]
 		j, ok := s.x.Def(initID)
 		var init spirv.Instruction
 		if ok {
@@ -178,7 +188,7 @@ func (s *state) variable(i int, in *spirv.Instruction) bool {
 	if !inFn && sc == spirv.StorageClassFunction {
 		return s.fail(i, "", "Variables can not have a function[7] storage class outside of a function")
 	}
-	if sc != pt.Storage {
+	if sc != ptrSC {
 		return s.fail(i, "", "Storage class must match result type storage class")
 	}
 	if sc == spirv.StorageClassPhysicalStorageBuffer {
@@ -378,38 +388,57 @@ func memberOffset(es []spirv.DecorationEntry) int64 {
 }
 
 func isPtrAccessChain(op spirv.Opcode) bool {
-	return op == spirv.OpPtrAccessChain || op == spirv.OpInBoundsPtrAccessChain
+	switch op {
+	case spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain,
+		spirv.OpUntypedPtrAccessChainKHR, spirv.OpUntypedInBoundsPtrAccessChainKHR:
+		return true
+	}
+	return false
 }
 
-// accessChain is ValidateAccessChain for the typed access chains.
+// accessChain is ValidateAccessChain, for the typed access chains and
+// (with the checks of untypedAccessChain first) the untyped ones, whose
+// operands are one word later: the Base Type comes before the Base.
 func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 	name := opName(in.Opcode)
+	untyped := isUntypedPointerOpcode(in.Opcode)
 	rt := s.typeOf(in.TypeID)
-	if rt == nil || rt.Op != spirv.OpTypePointer {
+	want, off := spirv.OpTypePointer, 0
+	if untyped {
+		want, off = spirv.OpTypeUntypedPointerKHR, 1
+	}
+	if rt == nil || rt.Op != want {
 		found := "unknown"
 		if j := s.defInst(in.TypeID); j >= 0 {
 			found = opName(s.m.Inst(j).Opcode)
 		}
-		return s.fail(i, "", "The Result Type of Op%s <id> %s must be OpTypePointer. Found Op%s.", name, s.idName(in.ResultID), found)
+		return s.fail(i, "", "The Result Type of Op%s <id> %s must be %s. Found Op%s.", name, s.idName(in.ResultID), want, found)
 	}
-	if len(in.Words) < 4 {
+	if len(in.Words) < 4+off {
 		return false
 	}
-	baseID := in.Words[3]
+	if untyped && s.untypedAccessChain(i, in) {
+		return true
+	}
+	baseID := in.Words[3+off]
 	bj := s.defInst(baseID)
 	var bt *spirv.Type
 	if bj >= 0 {
 		bt = s.typeOf(s.m.Inst(bj).TypeID)
 	}
-	if bt == nil || bt.Op != spirv.OpTypePointer {
+	if bt == nil || !(bt.Op == spirv.OpTypePointer || untyped && bt.Op == spirv.OpTypeUntypedPointerKHR) {
 		return s.fail(i, "", "The Base <id> %s in Op%s instruction must be a pointer.", s.idName(baseID), name)
 	}
-	if rt.Storage != bt.Storage {
+	rsc := s.storageOf(rt)
+	if rsc != s.storageOf(bt) {
 		return s.fail(i, "", "The result pointer storage class and base pointer storage class in Op%s do not match.", name)
 	}
 	pointee := s.typeOf(bt.Elem)
-	numIndexes := len(in.Words) - 4
-	start := 4
+	if untyped {
+		pointee = s.typeOf(in.Words[3])
+	}
+	numIndexes := len(in.Words) - 4 - off
+	start := 4 + off
 	if isPtrAccessChain(in.Opcode) {
 		numIndexes--
 		start++
@@ -419,7 +448,7 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 	}
 	logical := !s.opts.RelaxLogicalPointer &&
 		(s.x.AddressingModel == spirv.AddressingModelLogical || s.x.AddressingModel == spirv.AddressingModelPhysicalStorageBuffer64) &&
-		rt.Storage != spirv.StorageClassPhysicalStorageBuffer
+		rsc != spirv.StorageClassPhysicalStorageBuffer
 	for k := start; k < len(in.Words); k++ {
 		w := in.Words[k]
 		var it *spirv.Type
@@ -461,7 +490,7 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "Op%s reached non-composite type while indexes still remain to be traversed.", name)
 		}
 	}
-	if pointee == nil {
+	if pointee == nil || untyped {
 		return false
 	}
 	if pointee.ID != rt.Elem {
@@ -482,10 +511,15 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 
 // ptrAccessChain is the rest of ValidatePtrAccessChain.
 func (s *state) ptrAccessChain(i int, in *spirv.Instruction) bool {
-	if len(in.Words) < 5 {
+	untyped := isUntypedPointerOpcode(in.Opcode)
+	off := 0
+	if untyped {
+		off = 1
+	}
+	if len(in.Words) < 5+off {
 		return false
 	}
-	bj := s.defInst(in.Words[3])
+	bj := s.defInst(in.Words[3+off])
 	if bj < 0 {
 		return false
 	}
@@ -493,17 +527,21 @@ func (s *state) ptrAccessChain(i int, in *spirv.Instruction) bool {
 	if bt == nil {
 		return false
 	}
-	sc := bt.Storage
+	sc := s.storageOf(bt)
+	interp := bt.Elem // the interpretation type
+	if untyped {
+		interp = in.Words[3]
+	}
 	var et *spirv.Type
-	if j := s.defInst(in.Words[4]); j >= 0 {
+	if j := s.defInst(in.Words[4+off]); j >= 0 {
 		et = s.typeOf(s.m.Inst(j).TypeID)
 	}
 	if et == nil || et.Kind != spirv.TypeInt {
 		return s.fail(i, "", "Element must be an integer")
 	}
 	d := s.decorations()
-	if v, ok := s.constUint(in.Words[4]); ok && v != 0 {
-		if s.isKind(bt.Elem, spirv.TypeStruct) && (d.has(bt.Elem, spirv.DecorationBlock) || d.has(bt.Elem, spirv.DecorationBufferBlock)) {
+	if v, ok := s.constUint(in.Words[4+off]); ok && v != 0 {
+		if s.isKind(interp, spirv.TypeStruct) && (d.has(interp, spirv.DecorationBlock) || d.has(interp, spirv.DecorationBufferBlock)) {
 			return s.fail(i, "", "Element must be 0 if the interpretation type is a Block- or BufferBlock-decorated structure")
 		}
 	}
@@ -514,7 +552,7 @@ func (s *state) ptrAccessChain(i int, in *spirv.Instruction) bool {
 		!d.has(bt.ID, spirv.DecorationArrayStride) && !d.has(bt.ID, spirv.DecorationArrayStrideIdEXT) {
 		return s.fail(i, "", "OpPtrAccessChain must have a Base whose type is decorated with ArrayStride or ArrayStrideIdEXT")
 	}
-	if s.opts.Env.IsVulkan() {
+	if s.opts.Env.IsVulkan() && !(untyped && s.caps.has(spirv.CapabilityUntypedPointersKHR)) {
 		switch sc {
 		case spirv.StorageClassWorkgroup:
 			if !s.caps.has(spirv.CapabilityVariablePointers) {
@@ -532,27 +570,39 @@ func (s *state) ptrAccessChain(i int, in *spirv.Instruction) bool {
 	return false
 }
 
-// arrayLength is ValidateArrayLength for OpArrayLength.
+// arrayLength is ValidateArrayLength for OpArrayLength and
+// OpUntypedArrayLengthKHR, whose Structure type is its own operand.
 func (s *state) arrayLength(i int, in *spirv.Instruction) bool {
 	name := opName(in.Opcode)
 	rt := s.typeOf(in.TypeID)
 	if rt == nil || rt.Kind != spirv.TypeInt || rt.Signed || (rt.Width != 32 && rt.Width != 64) {
 		return s.fail(i, "", "The Result Type of Op%s <id> %s must be OpTypeInt with width 32 or 64 and signedness 0.", name, s.idName(in.ResultID))
 	}
-	if len(in.Words) < 5 {
+	untyped := in.Opcode == spirv.OpUntypedArrayLengthKHR
+	off := 0
+	if untyped {
+		off = 1
+	}
+	if len(in.Words) < 5+off {
 		return false
 	}
 	notStruct := func() bool {
 		return s.fail(i, "", "The Structure's type in Op%s <id> %s must be a pointer to an OpTypeStruct.", name, s.idName(in.ResultID))
 	}
 	var pt *spirv.Type
-	if j := s.defInst(in.Words[3]); j >= 0 {
+	if j := s.defInst(in.Words[3+off]); j >= 0 {
 		pt = s.typeOf(s.m.Inst(j).TypeID)
 	}
-	if pt == nil || pt.Op != spirv.OpTypePointer {
+	if untyped && (pt == nil || pt.Op != spirv.OpTypeUntypedPointerKHR) {
+		return s.fail(i, "", "Pointer must be an untyped pointer object")
+	}
+	if pt == nil || (!untyped && pt.Op != spirv.OpTypePointer) {
 		return notStruct()
 	}
 	st := s.typeOf(pt.Elem)
+	if untyped {
+		st = s.typeOf(in.Words[3])
+	}
 	if st == nil || st.Kind != spirv.TypeStruct {
 		return notStruct()
 	}
@@ -560,10 +610,10 @@ func (s *state) arrayLength(i int, in *spirv.Instruction) bool {
 	if n == 0 || !s.isKind(st.Members[n-1], spirv.TypeRuntimeArray) {
 		return s.fail(i, "", "The Structure's last member in Op%s <id> %s must be an OpTypeRuntimeArray.", name, s.idName(in.ResultID))
 	}
-	if in.Words[4] != uint32(n-1) {
+	if in.Words[4+off] != uint32(n-1) {
 		return s.fail(i, "", "The array member in Op%s <id> %s must be the last member of the struct.", name, s.idName(in.ResultID))
 	}
-	if s.opts.Env.IsVulkan() && pt.Storage == spirv.StorageClassUniform && s.decorations().has(st.ID, spirv.DecorationBlock) {
+	if s.opts.Env.IsVulkan() && s.storageOf(pt) == spirv.StorageClassUniform && s.decorations().has(st.ID, spirv.DecorationBlock) {
 		return s.fail(i, s.vuid("VUID-StandaloneSpirv-OpArrayLength-11805"), "Op%s must not be used on the OpTypeRuntimeArray inside a Uniform block", name)
 	}
 	return false
@@ -573,12 +623,11 @@ func (s *state) arrayLength(i int, in *spirv.Instruction) bool {
 // ValidateVariableVulkanDescriptor, ValidateVariableVulkanInterface and
 // ValidateVariableVulkanArray.
 func (s *state) variableRest(i int, in *spirv.Instruction) bool {
-	pt := s.typeOf(in.TypeID)
-	if pt == nil || len(in.Words) < 4 {
+	value, ok := s.variableDataType(in)
+	if !ok {
 		return false
 	}
 	sc := spirv.StorageClass(in.Words[3])
-	value := pt.Elem
 	vt := s.typeOf(value)
 	if vt == nil {
 		return false
@@ -655,11 +704,10 @@ func (s *state) variableRest(i int, in *spirv.Instruction) bool {
 
 // variableSmallTypes is ValidateVariableShader's 16-bit and 8-bit rules.
 func (s *state) variableSmallTypes(i int, in *spirv.Instruction) bool {
-	pt := s.typeOf(in.TypeID)
-	if pt == nil || len(in.Words) < 4 {
+	value, ok := s.variableDataType(in)
+	if !ok {
 		return false
 	}
-	value := pt.Elem
 	bits := s.sized(value)
 	for _, w := range []uint32{16, 8} {
 		var need bool
@@ -868,8 +916,8 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 	return false
 }
 
-// copyMemory is ValidateCopyMemory (the Shader rules on the size of
-// OpCopyMemorySized, VUID 11165, are not written yet).
+// copyMemory is ValidateCopyMemory (the Shader rule on the size of
+// OpCopyMemorySized, VUID 11165, is copySizeMultiple).
 func (s *state) copyMemory(i int, in *spirv.Instruction) bool {
 	if len(in.Words) < 3 {
 		return false
@@ -941,6 +989,9 @@ func (s *state) copyMemory(i int, in *spirv.Instruction) bool {
 			if zero {
 				return s.fail(i, "", "Size operand <id> %s cannot be a constant zero.", s.idName(zID))
 			}
+		}
+		if s.caps.has(spirv.CapabilityShader) && s.copySizeMultiple(i, zID, s.storageOf(sp), s.storageOf(tp)) {
+			return true
 		}
 	}
 	if s.memoryAccess(i, in, first) {

@@ -37,6 +37,8 @@ func (s *state) typePass(i int, in *spirv.Instruction) bool {
 		return s.typeCooperativeMatrix(i, in)
 	case spirv.OpTypeStruct:
 		return s.typeStructMembers(i, in) || s.typeStructBlocks(i, in)
+	case spirv.OpTypeUntypedPointerKHR:
+		return s.untypedPointerType(i, in)
 	}
 	return false
 }

@@ -119,6 +119,7 @@ type scratch struct {
 	// Memory and block layout.
 	layout       *blockLayout     // per-type layout caches of ValidateExplicitLayout
 	shallowCache map[uint32]uint8 // see shallow (memory rules), per type
+	copyBase     map[uint32]int   // OpCopyObject result: the instruction its chain of copies starts from (untyped_pointers.go)
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
