@@ -16,14 +16,14 @@ import (
 
 // shuffleType describes type id t as the rule sees it.
 func (s *state) shuffleType(t uint32) subgroup.Type {
-	ty := s.x.Types[t]
+	ty := s.typeOf(t)
 	if ty == nil {
 		return subgroup.Type{Kind: subgroup.Other}
 	}
 	comps := 1
 	if ty.Kind == spirv.TypeVector {
 		comps = int(ty.Count)
-		ty = s.x.Types[ty.Elem]
+		ty = s.typeOf(ty.Elem)
 		if ty == nil {
 			return subgroup.Type{Kind: subgroup.Other}
 		}

@@ -146,7 +146,7 @@ func (s *state) memoryStorage(i int, in *spirv.Instruction) bool {
 	if len(in.Words) < 4 {
 		return false
 	}
-	ptr := s.x.Types[in.TypeID]
+	ptr := s.typeOf(in.TypeID)
 	if ptr == nil || ptr.Kind != spirv.TypePointer {
 		return false
 	}
@@ -169,7 +169,7 @@ func (s *state) ocpStorage(i int, sc spirv.StorageClass, data uint32) bool {
 	if !s.containsOCPNB(data) {
 		return false
 	}
-	for t := s.x.Types[data]; t != nil && t.Kind == spirv.TypePointer; t = s.x.Types[t.Elem] {
+	for t := s.typeOf(data); t != nil && t.Kind == spirv.TypePointer; t = s.typeOf(t.Elem) {
 		sc = t.Storage
 	}
 	if sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate {

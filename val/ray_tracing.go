@@ -155,18 +155,38 @@ func (s *state) executeCallable(in *spirv.Instruction) string {
 // OpVariable, as spirv-val's RegisterInstruction does. OpFunction itself
 // is not in its function's body there.
 func (s *state) rtStorageConsumer(i int, in *spirv.Instruction) {
-	if in.Opcode == spirv.OpFunction { // limitModels skips instructions outside functions
+	lims := s.getStorageLimits()
+	if len(lims) == 0 || in.Opcode == spirv.OpFunction { // limitModels skips instructions outside functions
 		return
 	}
 	for _, o := range in.Operands {
 		if o.Kind != spirv.OperandKindIdRef && o.Kind != spirv.OperandKindIdResultType || int(o.Offset) >= len(in.Words) {
 			continue
 		}
-		j, ok := s.x.Def(in.Words[o.Offset])
-		if !ok {
-			continue
+		if w := in.Words[o.Offset]; w < uint32(len(lims)) && lims[w] != limNone {
+			s.limitModels(i, lims[w], in.Opcode)
 		}
+	}
+}
+
+// getStorageLimits gives, by id, the limitation (storageLimit) that the
+// storage class of each pointer type and variable puts on the execution
+// models of the functions using it, limNone for the others; it ends at
+// the last id that has one, so most modules get an empty table. Computed
+// once, before the second loop's forks, from the module-level
+// declarations (a variable inside a function is a Function one, which
+// limits nothing).
+func (s *state) getStorageLimits() []limitKind {
+	if s.storageLimitsDone {
+		return s.storageLimits
+	}
+	s.storageLimitsDone = true
+	var lims []limitKind
+	for j := 0; j < s.m.Len(); j++ {
 		def := s.m.Inst(j)
+		if def.Opcode == spirv.OpFunction {
+			break
+		}
 		var sc spirv.StorageClass
 		switch {
 		case def.Opcode == spirv.OpTypePointer && len(def.Words) > 2:
@@ -177,9 +197,16 @@ func (s *state) rtStorageConsumer(i int, in *spirv.Instruction) {
 			continue
 		}
 		if kind := s.storageLimit(sc); kind != limNone {
-			s.limitModels(i, kind, in.Opcode)
+			if first, ok := s.x.Def(def.ResultID); ok && first == j {
+				if id := int(def.ResultID); id >= len(lims) {
+					lims = append(lims, make([]limitKind, id+1-len(lims))...)
+				}
+				lims[def.ResultID] = kind
+			}
 		}
 	}
+	s.storageLimits = lims
+	return lims
 }
 
 // storageLimit is the limitation a storage class puts on the functions

@@ -15,7 +15,33 @@ import "spvx/spirv"
 // type_contains.go.
 
 // typeOf returns the type declaration of type id t, or nil.
-func (s *state) typeOf(t uint32) *spirv.Type { return s.x.Types[t] }
+func (s *state) typeOf(t uint32) *spirv.Type {
+	if tab := s.typeTab; tab != nil {
+		if t < uint32(len(tab)) {
+			return tab[t]
+		}
+		return nil
+	}
+	return s.x.Types[t]
+}
+
+// denseTypes lays x.Types out by id, for typeOf's every-instruction
+// lookups: nil when the type ids are too sparse for a table (a table is
+// at most eight entries per type plus 1024), and typeOf then reads the map.
+func denseTypes(types map[uint32]*spirv.Type) []*spirv.Type {
+	top := uint32(0)
+	for id := range types {
+		top = max(top, id)
+	}
+	if len(types) == 0 || uint64(top) > 8*uint64(len(types))+1024 {
+		return nil
+	}
+	tab := make([]*spirv.Type, top+1)
+	for id, t := range types {
+		tab[id] = t
+	}
+	return tab
+}
 
 // typeOp is the opcode of type id t's declaration, 0 when t is no type.
 func (s *state) typeOp(t uint32) spirv.Opcode {

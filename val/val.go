@@ -90,6 +90,10 @@ type shared struct {
 	decs    *decorationStore // built on first use, completed by prepareShared
 	calls   *callGraph       // built on first use by the passes after the second loop (execution_limitations.go)
 	mesh    *meshShared      // see getMeshShared (mesh_shading.go)
+	// storageLimits: see getStorageLimits (ray_tracing.go)
+	storageLimits     []limitKind
+	storageLimitsDone bool
+	typeTab           []*spirv.Type // x.Types by id, or nil: see typeOf
 }
 
 // scratch is what a pass writes while it visits instructions: errors,
@@ -232,6 +236,7 @@ func (s *state) run() {
 		return
 	}
 	s.x = m.Index()
+	s.typeTab = denseTypes(s.x.Types)
 	// ProcessExtensions: the OpExtensions of the leading block of
 	// capabilities and extensions are registered before the first
 	// per-instruction loop; one out of place is never registered.
@@ -532,6 +537,7 @@ func (s *state) prepareShared() {
 	s.decorations()
 	s.getModeInfo()
 	s.getMeshShared()
+	s.getStorageLimits()
 }
 
 // fork returns a state for visiting segments on another goroutine: it
