@@ -123,5 +123,5 @@ func rtbCases() []rqCase {
 // TestRayTracingBuiltins is the ray-tracing built-in table
 // (builtins_raytracing.go), checked like TestRayTracing.
 func TestRayTracingBuiltins(t *testing.T) {
-	runRTCases(t, rtbCases())
+	runTable(t, rtbCases())
 }

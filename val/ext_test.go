@@ -3,6 +3,7 @@ package val
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -616,4 +617,27 @@ func dropEntryPoint(w []uint32) []uint32 {
 
 func setVersion(v uint32) func([]uint32) []uint32 {
 	return func(w []uint32) []uint32 { w[1] = v; return w }
+}
+
+// runTable checks each case's first error, and when the current
+// spirv-val is given, its verdict and first line.
+func runTable(t *testing.T, cases []rqCase) {
+	sv := currentSpirvVal(t)
+	dir := t.TempDir()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			words, err := asm.Assemble([]byte(c.src), asm.Options{TargetEnv: c.env.String()})
+			if err != nil {
+				t.Fatalf("assembling:\n%s\n%v", c.src, err)
+			}
+			opts := Options{Env: c.env}
+			if got := firstError(t, words, opts); got != c.want {
+				t.Errorf("got  %q\nwant %q\nmodule:\n%s", got, c.want, c.src)
+			}
+			if sv != "" {
+				first, _, _ := strings.Cut(c.want, "\n")
+				checkCurrentSpirvVal(t, sv, filepath.Join(dir, "m.spv"), words, opts, first)
+			}
+		})
+	}
 }

@@ -2,11 +2,9 @@ package val
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"spvx/asm"
 	"spvx/spirv"
 )
 
@@ -138,29 +136,6 @@ OpFunctionEnd
 }
 
 func TestMeshShading(t *testing.T) { runTable(t, meshCases()) }
-
-// runTable checks each case's first error, and when the current
-// spirv-val is given, its verdict and first line.
-func runTable(t *testing.T, cases []rqCase) {
-	sv := currentSpirvVal(t)
-	dir := t.TempDir()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			words, err := asm.Assemble([]byte(c.src), asm.Options{TargetEnv: c.env.String()})
-			if err != nil {
-				t.Fatalf("assembling:\n%s\n%v", c.src, err)
-			}
-			opts := Options{Env: c.env}
-			if got := firstError(t, words, opts); got != c.want {
-				t.Errorf("got  %q\nwant %q\nmodule:\n%s", got, c.want, c.src)
-			}
-			if sv != "" {
-				first, _, _ := strings.Cut(c.want, "\n")
-				checkCurrentSpirvVal(t, sv, filepath.Join(dir, "m.spv"), words, opts, first)
-			}
-		})
-	}
-}
 
 // TestMeshCountLinear: the count limitations of many functions, each
 // called by its own mesh entry point, cost linear work: the minimum

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"spvx/asm"
 	"spvx/internal/oracle"
 	"spvx/spirv"
 )
@@ -235,27 +234,11 @@ func rqNVCases() []rqCase {
 // bin folder scripts/build-spirv-tools.sh prints, each case is also run
 // through that spirv-val and must agree with the table.
 func TestRayQuery(t *testing.T) {
-	sv := currentSpirvVal(t)
-	dir := t.TempDir()
 	var cases []rqCase
 	cases = append(cases, rqInitCases()...)
 	cases = append(cases, rqGetterCases()...)
 	cases = append(cases, rqNVCases()...)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			words, err := asm.Assemble([]byte(c.src), asm.Options{TargetEnv: c.env.String()})
-			if err != nil {
-				t.Fatalf("assembling:\n%s\n%v", c.src, err)
-			}
-			opts := Options{Env: c.env}
-			if got := firstError(t, words, opts); got != c.want {
-				t.Errorf("got  %q\nwant %q\nmodule:\n%s", got, c.want, c.src)
-			}
-			if sv != "" {
-				checkCurrentSpirvVal(t, sv, filepath.Join(dir, "m.spv"), words, opts, c.want)
-			}
-		})
-	}
+	runTable(t, cases)
 }
 
 // currentSpirvVal is the current spirv-val in $SPVX_CURRENT_SPIRV_TOOLS,

@@ -103,5 +103,5 @@ OpHitObjectTraceMotionReorderExecuteEXT ` + motion + ` %c0 %c0
 // TestRayReorderEXT is the EXT reorder rule table (ray_tracing_reorder.go),
 // checked like TestRayTracing.
 func TestRayReorderEXT(t *testing.T) {
-	runRTCases(t, heCases())
+	runTable(t, heCases())
 }

@@ -185,5 +185,5 @@ func hoCommandCases() []rqCase {
 // TestRayReorderNV is the NV reorder rule table (ray_tracing_reorder.go),
 // checked like TestRayTracing.
 func TestRayReorderNV(t *testing.T) {
-	runRTCases(t, append(hoQueryCases(), hoCommandCases()...))
+	runTable(t, append(hoQueryCases(), hoCommandCases()...))
 }

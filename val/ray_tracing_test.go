@@ -2,11 +2,9 @@ package val
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"spvx/asm"
 	"spvx/spirv"
 )
 
@@ -196,31 +194,7 @@ func TestRayTracing(t *testing.T) {
 	cases = append(cases, rtTraceCases()...)
 	cases = append(cases, rtCallCases()...)
 	cases = append(cases, rtStorageCases()...)
-	runRTCases(t, cases)
-}
-
-// runRTCases checks each case's full first error, and with a current
-// spirv-val its verdict and first line.
-func runRTCases(t *testing.T, cases []rqCase) {
-	t.Helper()
-	sv := currentSpirvVal(t)
-	dir := t.TempDir()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			words, err := asm.Assemble([]byte(c.src), asm.Options{TargetEnv: c.env.String()})
-			if err != nil {
-				t.Fatalf("assembling:\n%s\n%v", c.src, err)
-			}
-			opts := Options{Env: c.env}
-			if got := firstError(t, words, opts); got != c.want {
-				t.Errorf("got  %q\nwant %q\nmodule:\n%s", got, c.want, c.src)
-			}
-			if sv != "" {
-				first, _, _ := strings.Cut(c.want, "\n")
-				checkCurrentSpirvVal(t, sv, filepath.Join(dir, "m.spv"), words, opts, first)
-			}
-		})
-	}
+	runTable(t, cases)
 }
 
 // TestRayTracingLinear: the ray-tracing, reorder and storage-class rules
