@@ -21,10 +21,15 @@
 //     and -Inf give 0, values beyond the largest finite one (65024, 64512)
 //     give it, +Inf stays +Inf and every NaN gives the positive NaN.
 //   - integer formats keep the low bits of each component (truncation).
+//
+// Where Vulkan lets an implementation choose (round toward zero instead
+// of to nearest for the small floats; out-of-range integers), lavapipe
+// may differ: it rounds toward zero and clamps integers.
 package vkformat
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 
 	"spvx/spirv"
@@ -53,6 +58,9 @@ type Info struct {
 	Bits   [4]uint8 // width of each stored component
 	Size   int      // bytes per texel
 	Packed bool     // components share one 32-bit word, R in the low bits
+	// VkFormat is the Vulkan format of the same texels (VK_FORMAT_R8_UNORM
+	// is 9), for hosts that create Vulkan images.
+	VkFormat uint32
 }
 
 var infos = map[spirv.ImageFormat]Info{}
@@ -65,7 +73,23 @@ func def(f spirv.ImageFormat, k Kind, packed bool, bits ...uint8) {
 		n += int(b)
 	}
 	in.Size = n / 8
+	in.VkFormat = vkFormats[f]
 	infos[f] = in
+}
+
+// vkFormats are the VkFormat values of vulkan_core.h.
+var vkFormats = map[spirv.ImageFormat]uint32{
+	spirv.ImageFormatR8: 9, spirv.ImageFormatR8Snorm: 10, spirv.ImageFormatR8ui: 13, spirv.ImageFormatR8i: 14,
+	spirv.ImageFormatRg8: 16, spirv.ImageFormatRg8Snorm: 17, spirv.ImageFormatRg8ui: 20, spirv.ImageFormatRg8i: 21,
+	spirv.ImageFormatRgba8: 37, spirv.ImageFormatRgba8Snorm: 38, spirv.ImageFormatRgba8ui: 41, spirv.ImageFormatRgba8i: 42,
+	spirv.ImageFormatRgb10A2: 64, spirv.ImageFormatRgb10a2ui: 68,
+	spirv.ImageFormatR16: 70, spirv.ImageFormatR16Snorm: 71, spirv.ImageFormatR16ui: 74, spirv.ImageFormatR16i: 75, spirv.ImageFormatR16f: 76,
+	spirv.ImageFormatRg16: 77, spirv.ImageFormatRg16Snorm: 78, spirv.ImageFormatRg16ui: 81, spirv.ImageFormatRg16i: 82, spirv.ImageFormatRg16f: 83,
+	spirv.ImageFormatRgba16: 91, spirv.ImageFormatRgba16Snorm: 92, spirv.ImageFormatRgba16ui: 95, spirv.ImageFormatRgba16i: 96, spirv.ImageFormatRgba16f: 97,
+	spirv.ImageFormatR32ui: 98, spirv.ImageFormatR32i: 99, spirv.ImageFormatR32f: 100,
+	spirv.ImageFormatRg32ui: 101, spirv.ImageFormatRg32i: 102, spirv.ImageFormatRg32f: 103,
+	spirv.ImageFormatRgba32ui: 107, spirv.ImageFormatRgba32i: 108, spirv.ImageFormatRgba32f: 109,
+	spirv.ImageFormatR64ui: 110, spirv.ImageFormatR64i: 111, spirv.ImageFormatR11fG11fB10f: 122,
 }
 
 func init() {
@@ -264,4 +288,12 @@ func roundEven(f, m float64) float64 {
 		return k + 1
 	}
 	return k
+}
+
+// Name is the SPIR-V name of format f ("Rgba8"), or "ImageFormat(N)".
+func Name(f spirv.ImageFormat) string {
+	if e, ok := spirv.OperandKindImageFormat.Enumerant(uint32(f)); ok {
+		return e.Name
+	}
+	return fmt.Sprintf("ImageFormat(%d)", uint32(f))
 }

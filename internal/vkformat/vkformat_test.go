@@ -24,6 +24,14 @@ func TestTable(t *testing.T) {
 	if n := len(Formats()); n != 41 {
 		t.Errorf("%d formats, want the 41 storage formats Rgba32f..R64i", n)
 	}
+	for _, f := range Formats() {
+		if info(t, f).VkFormat == 0 {
+			t.Errorf("%v has no VkFormat", f)
+		}
+	}
+	if v := info(t, spirv.ImageFormatRg8ui).VkFormat; v != 20 {
+		t.Errorf("Rg8ui is VK_FORMAT_R8G8_UINT, 20, not %d", v)
+	}
 	if _, ok := Lookup(spirv.ImageFormatUnknown); ok {
 		t.Error("Unknown has an Info")
 	}
