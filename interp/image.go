@@ -381,17 +381,44 @@ func bindImage(b *bufBinding, img *Image) (*boundImage, error) {
 	case levels > 1 && (it.dim == spirv.DimBuffer || it.dim == spirv.DimRect), levels > 1 && max(bi.dims[0], bi.dims[1], bi.dims[2])>>(levels-1) == 0:
 		return nil, fmt.Errorf("%d levels are too many for a Dim %s image of %dx%dx%d", levels, dimName(it.dim), bi.dims[0], bi.dims[1], bi.dims[2])
 	}
-	off := 0
-	for lv := range levels {
-		w, h, d := bi.levelDims(lv)
-		n, ok := checked.Product([]int{w, h, d, bi.layers}, f.Size)
-		if !ok || off+n > len(img.Data) || off+n < off {
-			return nil, fmt.Errorf("%d bytes of data are too few for %dx%dx%d %s texels, %d layers, %d levels", len(img.Data), bi.dims[0], bi.dims[1], bi.dims[2], vkformat.Name(img.Format), bi.layers, levels)
-		}
-		bi.levelOff = append(bi.levelOff, off)
-		off += n
+	size, ok := bi.levelOffsets(levels)
+	if !ok || size > len(img.Data) {
+		return nil, fmt.Errorf("%d bytes of data are too few for %dx%dx%d %s texels, %d layers, %d levels", len(img.Data), bi.dims[0], bi.dims[1], bi.dims[2], vkformat.Name(img.Format), bi.layers, levels)
 	}
 	return bi, nil
+}
+
+// levelOffsets sets bi.levelOff for the given number of levels and
+// returns the bytes they take; ok is false if that overflows an int.
+func (bi *boundImage) levelOffsets(levels int) (size int, ok bool) {
+	for lv := range levels {
+		w, h, d := bi.levelDims(lv)
+		n, ok := checked.Product([]int{w, h, d, bi.layers}, bi.f.Size)
+		if !ok || size+n < size {
+			return 0, false
+		}
+		bi.levelOff = append(bi.levelOff, size)
+		size += n
+	}
+	return size, true
+}
+
+// DataSize is the number of bytes of texels img's format and size take
+// (the layout Image describes), whatever len(img.Data) is.
+func (img *Image) DataSize() (int, error) {
+	f, ok := vkformat.Lookup(img.Format)
+	if !ok {
+		return 0, fmt.Errorf("format %s is no storage image format", vkformat.Name(img.Format))
+	}
+	if img.Width <= 0 || img.Height < 0 || img.Depth < 0 || img.Layers < 0 || img.Levels < 0 || img.Levels > 64 {
+		return 0, fmt.Errorf("bad size %dx%dx%d, %d layers, %d levels", img.Width, img.Height, img.Depth, img.Layers, img.Levels)
+	}
+	bi := &boundImage{f: f, dims: [3]int{img.Width, positive(img.Height), positive(img.Depth)}, layers: positive(img.Layers)}
+	n, ok := bi.levelOffsets(positive(img.Levels))
+	if !ok {
+		return 0, fmt.Errorf("%dx%dx%d, %d layers, %d levels is too large", img.Width, img.Height, img.Depth, img.Layers, img.Levels)
+	}
+	return n, nil
 }
 
 // levelDims is the size of level lv.
