@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -275,4 +274,53 @@ func TestImageBindErrors(t *testing.T) {
 	}
 }
 
-var _ = math.Float32bits
+
+// TestImageAtomicsLod: 64-bit and float image atomics, compare-exchange,
+// and reads and writes of a mip level (ImageReadWriteLodAMD), whose
+// texels follow level 0's in Data.
+func TestImageAtomicsLod(t *testing.T) {
+	m := glsl(t, `#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_image_int64 : require
+#extension GL_EXT_shader_atomic_float : require
+#extension GL_AMD_shader_image_load_store_lod : require
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0, r64ui) uniform u64image1D big;
+layout(set = 0, binding = 1, r32f) uniform image2D fl;
+layout(set = 0, binding = 2, r32ui) uniform uimage2D mip;
+layout(set = 0, binding = 3) buffer B { uint swapped; };
+void main() {
+	uint i = gl_LocalInvocationIndex;
+	imageAtomicAdd(big, 1, uint64_t(i) << 30);
+	imageAtomicAdd(fl, ivec2(0, 1), 0.25);
+	if (imageAtomicCompSwap(mip, ivec2(0, 0), 0u, 100u + i) == 0u)
+		swapped = i + 1u;
+	if (i < 4u) // level 1 is 2x2: each texel gets level 2's texel plus its index
+		imageStoreLodAMD(mip, ivec2(i % 2u, i / 2u), 1, imageLoadLodAMD(mip, ivec2(0), 2) + uvec4(i));
+}`, "")
+	big := &Image{Format: spirv.ImageFormatR64ui, Width: 2, Data: make([]byte, 16)}
+	fl := &Image{Format: spirv.ImageFormatR32f, Width: 1, Height: 2, Data: f32s(0, 1)}
+	mip := &Image{Format: spirv.ImageFormatR32ui, Width: 4, Height: 4, Levels: 3, Data: make([]byte, 4*(16+4+1))}
+	binary.LittleEndian.PutUint32(mip.Data[4*20:], 7000) // level 2's one texel
+	buf := make([]byte, 4)
+	if err := dispatchImages(t, m, Options{}, [3]uint32{1, 1, 1}, map[BindingKey][]*Image{{0, 0}: {big}, {0, 1}: {fl}, {0, 2}: {mip}},
+		map[BindingKey][]byte{{0, 3}: buf}); err != nil {
+		t.Fatal(err)
+	}
+	if got := binary.LittleEndian.Uint64(big.Data[8:]); got != 120<<30 {
+		t.Errorf("64-bit sum %#x, want %#x", got, uint64(120)<<30)
+	}
+	if got := getF32(fl.Data, 1); got != 5 {
+		t.Errorf("float sum %v, want 5", got)
+	}
+	s := getU32(buf, 0)
+	if s == 0 || getU32(mip.Data, 0) != 100+s-1 {
+		t.Errorf("compare-exchange: invocation %d won, texel %d", int(s)-1, getU32(mip.Data, 0))
+	}
+	for i := range 4 {
+		if got := getU32(mip.Data, 16+i); got != 7000+uint32(i) {
+			t.Errorf("level 1 texel %d = %d, want %d", i, got, 7000+i)
+		}
+	}
+}
+
