@@ -274,7 +274,6 @@ func TestImageBindErrors(t *testing.T) {
 	}
 }
 
-
 // TestImageAtomicsLod: 64-bit and float image atomics, compare-exchange,
 // and reads and writes of a mip level (ImageReadWriteLodAMD), whose
 // texels follow level 0's in Data.
@@ -323,4 +322,3 @@ void main() {
 		}
 	}
 }
-
