@@ -47,8 +47,8 @@ type Options struct {
 	// RobustImageAccess gives out-of-bounds image accesses the meaning
 	// Vulkan's robustImageAccess feature gives them: reads return zeros,
 	// writes are dropped. Without it they are faults
-	// (FaultOutOfBounds). OpImageTexelPointer out of bounds faults either
-	// way.
+	// (FaultOutOfBounds). An atomic on a texel out of bounds then does
+	// nothing and returns 0.
 	RobustImageAccess bool
 }
 

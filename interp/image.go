@@ -58,6 +58,9 @@ type imageInfo struct {
 	lod     int32  // slot of the Lod operand, -1 for level 0
 	lsc     scalar // the Lod operand's type
 	ptrSize int    // OpImageTexelPointer: the pointee's bytes
+	// sink: under RobustImageAccess, the offset in each invocation's
+	// memory of 8 bytes an out-of-bounds texel pointer points to
+	sink uint32
 }
 
 // boundImage is an image bound at dispatch, checked against its
@@ -263,6 +266,12 @@ func (c *compiler) texelPtrType(q *cinst, rt *tinfo, info *imageInfo) error {
 		return fmt.Errorf("the result must point to an integer or float scalar")
 	}
 	info.ptrSize = int(pe.sc.width / 8)
+	if c.p.opts.RobustImageAccess {
+		// The invocation's own scratch: an atomic there is dropped,
+		// returns 0 and races with no one.
+		info.sink = alignUp(c.invSize, 8)
+		c.invSize = info.sink + 8
+	}
 	if f, ok := vkformat.Lookup(info.it.format); ok && (f.Size != info.ptrSize || f.Comps != 1) {
 		return fmt.Errorf("format %s has no %d-bit single-component texels", vkformat.Name(info.it.format), pe.sc.width)
 	}
@@ -498,10 +507,17 @@ func (sg *subgroup) imageLane(info *imageInfo, in *inst, bi *boundImage, reg uin
 }
 
 // outside handles out-of-bounds coordinates: with robustImageAccess a
-// read gives zeros and a write is dropped; otherwise it is a fault.
+// read gives zeros, a write is dropped and a texel pointer points to the
+// invocation's zeroed scratch (the atomic returns 0, its write is lost);
+// otherwise it is a fault.
 func (sg *subgroup) outside(info *imageInfo, in *inst, bi *boundImage, reg uint64, c [4]int64, lv int, l int32) *Fault {
-	if sg.p.opts.RobustImageAccess && info.kind != imTexelPtr {
-		if info.kind != imWrite {
+	if sg.p.opts.RobustImageAccess {
+		switch info.kind {
+		case imTexelPtr:
+			off := uint64(sg.lane0+int(l))*uint64(sg.p.invSize) + uint64(info.sink)
+			clear(sg.inv[off : off+8])
+			sg.regs[in.dst*int32(sg.R)+l] = regInv<<sg.p.ptrShift | off
+		case imRead, imFetch:
 			for i := range info.ncomp {
 				sg.regs[(in.dst+int32(i))*int32(sg.R)+l] = 0
 			}

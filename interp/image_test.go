@@ -322,3 +322,41 @@ void main() {
 		}
 	}
 }
+
+// TestImageAtomicOutOfBounds: an atomic on a texel outside the image is
+// a fault at OpImageTexelPointer, or with robustImageAccess does nothing
+// and returns 0.
+func TestImageAtomicOutOfBounds(t *testing.T) {
+	m := glsl(t, `#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0, r32ui) uniform uimage2D img;
+layout(set = 0, binding = 1) buffer B { uint v[]; };
+void main() {
+	int i = int(gl_GlobalInvocationID.x);
+	v[i] = imageAtomicAdd(img, ivec2(i, 0), 5u) + 10u;
+}`, "")
+	for _, robust := range []bool{false, true} {
+		forEach(t, func(t *testing.T, opts Options) {
+			opts.RobustImageAccess = robust
+			img := &Image{Format: spirv.ImageFormatR32ui, Width: 3, Data: u32s(1, 2, 3)}
+			buf := make([]byte, 16)
+			err := dispatchImages(t, m, opts, [3]uint32{1, 1, 1}, map[BindingKey][]*Image{{0, 0}: {img}}, map[BindingKey][]byte{{0, 1}: buf})
+			if !robust {
+				var f *Fault
+				if !errors.As(err, &f) || f.Kind != FaultOutOfBounds || f.Lane != 3%uint32(opts.SubgroupSize) || !strings.Contains(f.Inst, "OpImageTexelPointer") {
+					t.Fatalf("err = %v, want an out-of-bounds fault of invocation 3's OpImageTexelPointer", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := [4]uint32{getU32(buf, 0), getU32(buf, 1), getU32(buf, 2), getU32(buf, 3)}; got != [4]uint32{11, 12, 13, 10} {
+				t.Errorf("returned %v, want 11 12 13 10", got)
+			}
+			if got := [3]uint32{getU32(img.Data, 0), getU32(img.Data, 1), getU32(img.Data, 2)}; got != [3]uint32{6, 7, 8} {
+				t.Errorf("image %v, want 6 7 8", got)
+			}
+		})
+	}
+}
