@@ -57,6 +57,7 @@ type imageInfo struct {
 	ncomp   int    // result or texel components
 	lod     int32  // slot of the Lod operand, -1 for level 0
 	lsc     scalar // the Lod operand's type
+	ext     int8   // integer reads: +1 SignExtend, -1 ZeroExtend, 0 the format's signedness
 	ptrSize int    // OpImageTexelPointer: the pointee's bytes
 	// sink: under RobustImageAccess, the offset in each invocation's
 	// memory of 8 bytes an out-of-bounds texel pointer points to
@@ -317,8 +318,9 @@ func (c *compiler) texelOperands(q *cinst, info *imageInfo, in *inst) error {
 	return c.imageOperands(rest, info)
 }
 
-// imageOperands reads the optional image operands: Lod selects a level;
-// the memory-model and extension operands change nothing here.
+// imageOperands reads the optional image operands: Lod selects a level,
+// SignExtend and ZeroExtend how an integer texel widens to the result;
+// the memory-model operands change nothing here.
 func (c *compiler) imageOperands(ops []uint32, info *imageInfo) error {
 	if len(ops) == 0 {
 		return nil
@@ -330,6 +332,12 @@ func (c *compiler) imageOperands(ops []uint32, info *imageInfo) error {
 	const scoped = spirv.ImageOperandsMakeTexelAvailable | spirv.ImageOperandsMakeTexelVisible
 	if bad := mask &^ (plain | scoped | spirv.ImageOperandsLod); bad != 0 {
 		return fmt.Errorf("image operands %#x do not apply to storage images", uint32(bad))
+	}
+	switch {
+	case mask&spirv.ImageOperandsSignExtend != 0:
+		info.ext = 1
+	case mask&spirv.ImageOperandsZeroExtend != 0:
+		info.ext = -1
 	}
 	if mask&spirv.ImageOperandsLod != 0 {
 		if len(ops) == 0 {
@@ -605,6 +613,13 @@ func (sg *subgroup) readTexel(info *imageInfo, in *inst, bi *boundImage, off int
 	switch {
 	case info.sc.kind == skInt:
 		v = f.DecodeInt(b)
+		for i := 0; i < f.Comps && info.ext != 0; i++ {
+			if w := f.Bits[i]; w < 64 && info.ext > 0 {
+				v[i] = uint64(sext(v[i], w))
+			} else if w < 64 {
+				v[i] &= 1<<w - 1
+			}
+		}
 	default:
 		fv := f.DecodeFloat(b)
 		for i := range 4 {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
+	"spvx/dis"
 	"spvx/spirv"
 )
 
@@ -358,5 +360,37 @@ void main() {
 				t.Errorf("image %v, want 6 7 8", got)
 			}
 		})
+	}
+}
+
+// TestImageSignExtend: SignExtend and ZeroExtend widen an integer texel
+// whatever the format's signedness.
+func TestImageSignExtend(t *testing.T) {
+	m := glsl(t, `#version 450
+layout(local_size_x = 2) in;
+layout(set = 0, binding = 0, r8ui) uniform readonly uimage2D img;
+layout(set = 0, binding = 1) buffer B { uint v[]; };
+void main() {
+	int i = int(gl_GlobalInvocationID.x);
+	v[i] = imageLoad(img, ivec2(i, 0)).x;
+}`, "vulkan1.2")
+	src := string(dis.Disassemble(m, dis.Options{}))
+	re := regexp.MustCompile(`(OpImageRead %\w+ %\w+ %\w+)( [A-Za-z]+)?`) // glslang may give one
+	if !re.MatchString(src) {
+		t.Fatalf("no OpImageRead in\n%s", src)
+	}
+	for _, tc := range []struct {
+		operand string
+		want    [2]uint32
+	}{{"", [2]uint32{0x7f, 0x80}}, {" SignExtend", [2]uint32{0x7f, 0xffffff80}}, {" ZeroExtend", [2]uint32{0x7f, 0x80}}} {
+		mm := assemble(t, re.ReplaceAllString(src, "${1}"+tc.operand))
+		img := &Image{Format: spirv.ImageFormatR8ui, Width: 2, Data: []byte{0x7f, 0x80}}
+		buf := make([]byte, 8)
+		if err := dispatchImages(t, mm, Options{}, [3]uint32{1, 1, 1}, map[BindingKey][]*Image{{0, 0}: {img}}, map[BindingKey][]byte{{0, 1}: buf}); err != nil {
+			t.Fatal(err)
+		}
+		if got := [2]uint32{getU32(buf, 0), getU32(buf, 1)}; got != tc.want {
+			t.Errorf("OpImageRead%s: %#x, want %#x", tc.operand, got, tc.want)
+		}
 	}
 }

@@ -93,7 +93,7 @@ func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string)
 // options are the executor's options from the flags.
 func (k *kernelFlags) options(s stdio) (interp.Options, error) {
 	opts := interp.Options{SubgroupSize: *k.sgSize, MaxSteps: *k.maxSteps, Shuffle: *k.shuffle, Seed: *k.seed,
-		Strict: *k.strict, SeparateSubgroups: *k.separate, SpecConstants: map[uint32]uint64{}}
+		Strict: *k.strict, SeparateSubgroups: *k.separate, RobustImageAccess: *k.robustImages, SpecConstants: map[uint32]uint64{}}
 	if *k.trace {
 		opts.Trace = s.err
 	}
