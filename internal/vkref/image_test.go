@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -25,7 +26,7 @@ var glslFormats = map[spirv.ImageFormat]string{
 	spirv.ImageFormatR32f: "r32f", spirv.ImageFormatR16f: "r16f", spirv.ImageFormatR11fG11fB10f: "r11f_g11f_b10f",
 	spirv.ImageFormatRgba8: "rgba8", spirv.ImageFormatRgba8Snorm: "rgba8_snorm", spirv.ImageFormatRgba16: "rgba16",
 	spirv.ImageFormatRgba16Snorm: "rgba16_snorm", spirv.ImageFormatRgb10A2: "rgb10_a2", spirv.ImageFormatR8: "r8",
-	spirv.ImageFormatRg8Snorm: "rg8_snorm", spirv.ImageFormatR16: "r16",
+	spirv.ImageFormatRg8Snorm: "rg8_snorm", spirv.ImageFormatR16: "r16", spirv.ImageFormatRg16Snorm: "rg16_snorm",
 	spirv.ImageFormatRgba8ui: "rgba8ui", spirv.ImageFormatRgba8i: "rgba8i", spirv.ImageFormatRgba16i: "rgba16i",
 	spirv.ImageFormatR32ui: "r32ui", spirv.ImageFormatR32i: "r32i", spirv.ImageFormatRgb10a2ui: "rgb10_a2ui",
 	spirv.ImageFormatRg16ui: "rg16ui", spirv.ImageFormatRgba32i: "rgba32i", spirv.ImageFormatR8i: "r8i",
@@ -221,4 +222,46 @@ func within1ULP(got, want []byte) string {
 		}
 	}
 	return ""
+}
+
+// TestImageNormStores stores chosen floats into the normalized formats:
+// exact midpoints between two codes (127.5/255 and the like), values
+// beside them, the ends and beyond, and random ones; lavapipe and spvx
+// must write the same codes.
+func TestImageNormStores(t *testing.T) {
+	d, err := New(Lavapipe)
+	if err != nil {
+		t.Skip(err)
+	}
+	const n = 64
+	rng := rand.New(rand.NewPCG(9, 9))
+	vals := []float32{0, -0.0, 1, -1, 2, -2, 0.5, -0.5, 0.25, 1.0 / 3, -1.0 / 3, 127.5 / 255, 63.5 / 127, -63.5 / 127,
+		32767.5 / 65535, 511.5 / 1023, 1.5 / 3, 1e-30, -1e-30}
+	for len(vals) < n {
+		vals = append(vals, rng.Float32()*2.5-1.25)
+	}
+	in := make([]byte, 4*n)
+	for i, v := range vals {
+		binary.LittleEndian.PutUint32(in[4*i:], math.Float32bits(v))
+	}
+	for _, f := range []spirv.ImageFormat{spirv.ImageFormatRgba8, spirv.ImageFormatRgba8Snorm, spirv.ImageFormatRgba16,
+		spirv.ImageFormatRgba16Snorm, spirv.ImageFormatRgb10A2, spirv.ImageFormatR8, spirv.ImageFormatRg16Snorm} {
+		t.Run(vkformat.Name(f), func(t *testing.T) {
+			info, _ := vkformat.Lookup(f)
+			src := fmt.Sprintf(`#version 450
+layout(local_size_x = %d) in;
+layout(binding = 0) buffer I { float v[]; };
+layout(binding = 1, %s) uniform writeonly image1D dst;
+void main() {
+	int i = int(gl_GlobalInvocationID.x);
+	float x = v[i];
+	imageStore(dst, i, vec4(x, -x, x, x));
+}
+`, n, glslFormats[f])
+			runImages(t, d, &Job{SPIRV: compileGLSL(t, src), Entry: "main", Groups: [3]uint32{1, 1, 1}, Buffers: []Buffer{
+				{Binding: 0, Data: in},
+				{Binding: 1, Image: &Image{Kind: interp.StorageImage, Format: f, Dim: spirv.Dim1D, Width: n}, Data: make([]byte, n*info.Size)},
+			}}, -1)
+		})
+	}
 }
