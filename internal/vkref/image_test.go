@@ -265,3 +265,35 @@ void main() {
 		})
 	}
 }
+
+// TestImageFormatless reads and writes images declared without a format
+// (shaderStorageImageReadWithoutFormat and WriteWithoutFormat): the
+// descriptor's format decides the conversion on both engines.
+func TestImageFormatless(t *testing.T) {
+	d, err := New(Lavapipe)
+	if err != nil {
+		t.Skip(err)
+	}
+	src := compileGLSL(t, `#version 450
+#extension GL_EXT_shader_image_load_formatted : require
+layout(local_size_x = 4, local_size_y = 4) in;
+layout(binding = 0) uniform image2D img;
+layout(binding = 1) buffer O { vec4 o[]; };
+void main() {
+	ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+	vec4 v = imageLoad(img, p);
+	o[p.y * 4 + p.x] = v;
+	imageStore(img, p, v.yxwz * 2.0);
+}
+`)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, f := range []spirv.ImageFormat{spirv.ImageFormatRgba16f, spirv.ImageFormatR32f, spirv.ImageFormatRg16f, spirv.ImageFormatRgba32f} {
+		t.Run(vkformat.Name(f), func(t *testing.T) {
+			info, _ := vkformat.Lookup(f)
+			runImages(t, d, &Job{SPIRV: src, Entry: "main", Groups: [3]uint32{1, 1, 1}, Buffers: []Buffer{
+				{Binding: 0, Image: &Image{Kind: interp.StorageImage, Format: f, Dim: spirv.Dim2D, Width: 4, Height: 4}, Data: texels(&info, 16, rng)},
+				{Binding: 1, Data: make([]byte, 16*16)},
+			}}, -1)
+		})
+	}
+}
