@@ -394,3 +394,38 @@ void main() {
 		}
 	}
 }
+
+// TestImageQueryLod: OpImageQuerySizeLod and OpImageQueryLevels on a
+// storage image of three levels (glslang's OpImageQuerySize rewritten).
+func TestImageQueryLod(t *testing.T) {
+	m := glsl(t, `#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, r32ui) uniform uimage2D img;
+layout(set = 0, binding = 1) buffer B { ivec2 s; int one; };
+void main() {
+	s = imageSize(img);
+	one = 1;
+}`, "")
+	src := string(dis.Disassemble(m, dis.Options{}))
+	re := regexp.MustCompile(`(%\w+) = OpImageQuerySize (%\w+) (%\w+)`)
+	if !re.MatchString(src) || !strings.Contains(src, "%int_1 = OpConstant") {
+		t.Fatalf("no OpImageQuerySize or %%int_1 in\n%s", src)
+	}
+	for _, tc := range []struct {
+		repl string
+		want [2]uint32
+	}{
+		{"$1 = OpImageQuerySizeLod $2 $3 %int_1", [2]uint32{4, 2}},
+		{"%lv = OpImageQueryLevels %int $3\n$1 = OpCompositeConstruct $2 %lv %lv", [2]uint32{3, 3}},
+	} {
+		mm := assemble(t, re.ReplaceAllString(src, tc.repl))
+		img := &Image{Format: spirv.ImageFormatR32ui, Width: 8, Height: 4, Levels: 3, Data: make([]byte, 4*(32+8+2))}
+		buf := make([]byte, 12)
+		if err := dispatchImages(t, mm, Options{}, [3]uint32{1, 1, 1}, map[BindingKey][]*Image{{0, 0}: {img}}, map[BindingKey][]byte{{0, 1}: buf}); err != nil {
+			t.Fatal(err)
+		}
+		if got := [2]uint32{getU32(buf, 0), getU32(buf, 1)}; got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.repl, got, tc.want)
+		}
+	}
+}
