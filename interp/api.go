@@ -44,6 +44,12 @@ type Options struct {
 	// ARCHITECTURE.md, "Wide groups"); the results are the same for
 	// race-free kernels. Shuffle and Trace imply it.
 	SeparateSubgroups bool
+	// RobustImageAccess gives out-of-bounds image accesses the meaning
+	// Vulkan's robustImageAccess feature gives them: reads return zeros,
+	// writes are dropped. Without it they are faults
+	// (FaultOutOfBounds). An atomic on a texel out of bounds then does
+	// nothing and returns 0.
+	RobustImageAccess bool
 }
 
 // DefaultMaxSteps is the work budget of a dispatch when Options.MaxSteps
@@ -79,6 +85,9 @@ type ResourceKind int
 const (
 	StorageBuffer ResourceKind = iota
 	UniformBuffer
+	StorageImage       // OpTypeImage Sampled 2, Dim other than Buffer: an *Image
+	StorageTexelBuffer // OpTypeImage Sampled 2, Dim Buffer: an *Image
+	UniformTexelBuffer // OpTypeImage Sampled 1, Dim Buffer: an *Image
 )
 
 func (k ResourceKind) String() string {
@@ -87,6 +96,12 @@ func (k ResourceKind) String() string {
 		return "StorageBuffer"
 	case UniformBuffer:
 		return "UniformBuffer"
+	case StorageImage:
+		return "StorageImage"
+	case StorageTexelBuffer:
+		return "StorageTexelBuffer"
+	case UniformTexelBuffer:
+		return "UniformTexelBuffer"
 	}
 	return fmt.Sprintf("ResourceKind(%d)", int(k))
 }
@@ -101,6 +116,7 @@ type BindingKey struct{ Set, Binding uint32 }
 // len(Data).
 type Resources struct {
 	Buffers       map[BindingKey][]*Buffer
+	Images        map[BindingKey][]*Image // storage images and texel buffers
 	PushConstants []byte
 	Args          []KernelArg // Kernel modules, in parameter order
 	GlobalOffset  [3]uint32   // Kernel modules (get_global_offset)
@@ -108,6 +124,23 @@ type Resources struct {
 
 // Buffer is one buffer's memory.
 type Buffer struct{ Data []byte }
+
+// Image is one storage image or texel buffer: its format (a storage
+// format; the shader's declared format, unless Unknown, must be the same)
+// and size, and its texels, used in place like a Buffer's Data.
+//
+// Data holds the texels tightly packed, each Format's texel size
+// (internal/vkformat): level 0 first, then each smaller level, level k
+// being max(1, Width>>k) by max(1, Height>>k) by max(1, Depth>>k); within
+// a level, layer after layer, within a layer slice z after slice z, within
+// a slice row after row, x fastest. A cube image's layers are its faces,
+// six per cube, in the order +X, -X, +Y, -Y, +Z, -Z. Height, Depth, Layers
+// and Levels 0 mean 1. A texel buffer is an Image of Width texels.
+type Image struct {
+	Format                               spirv.ImageFormat
+	Width, Height, Depth, Layers, Levels int
+	Data                                 []byte
+}
 
 // KernelArgKind says which form of a KernelArg is meant.
 type KernelArgKind int
@@ -246,7 +279,7 @@ func (p *Program) Args() []ArgInfo {
 // entry point does not use the binding or index is out of its range.
 func (p *Program) BufferAddress(key BindingKey, index int) (addr uint64, ok bool) {
 	for _, b := range p.bufs {
-		if b.key == key && index >= 0 && index < b.span && (b.count == 0 || index < b.count) {
+		if b.key == key && !b.kind.isImage() && index >= 0 && index < b.span && (b.count == 0 || index < b.count) {
 			return uint64(b.region+index) << p.ptrShift, true
 		}
 	}

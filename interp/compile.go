@@ -10,11 +10,13 @@ import (
 
 // compiler holds the state of one Compile call.
 type compiler struct {
-	m      *spirv.Module
-	x      *spirv.Index
-	opts   Options
-	p      *Program
-	kernel bool
+	m *spirv.Module
+	x *spirv.Index
+	// imgByKey: the image bindings' indexes in p.bufs (image.go)
+	imgByKey map[BindingKey]int
+	opts     Options
+	p        *Program
+	kernel   bool
 	// derivGroups: the entry point declares a derivative group, so the
 	// derivative instructions may run (derivative.go)
 	derivGroups bool
@@ -750,6 +752,15 @@ func (c *compiler) descriptorVar(id uint32, s int32, pi *ptrInfo, sc spirv.Stora
 		blockT, count = pointee.elem, pointee.count
 		pi.desc, pi.descN = true, count
 		pi.pointee = blockT
+	}
+	if blockT.kind == spirv.TypeImage {
+		b, ok, err := c.imageDescriptor(key, blockT, count, region)
+		if err != nil || !ok {
+			c.cv[s] = 0
+			return err
+		}
+		c.cv[s] = uint64(b.region) << c.p.ptrShift
+		return nil
 	}
 	if blockT.kind != spirv.TypeStruct {
 		c.cv[s] = 0

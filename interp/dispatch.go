@@ -19,6 +19,7 @@ type dispatch struct {
 	p         *Program
 	ctx       context.Context
 	regions   [][]byte
+	images    []*boundImage // by region: the images bound (image.go)
 	push      []byte
 	args      []KernelArg
 	localOff  []uint32 // workgroup-memory offset of each __local argument
@@ -92,10 +93,14 @@ func (d *dispatch) regionName(reg int) string {
 	}
 	for _, b := range p.bufs {
 		if reg >= b.region && reg < b.region+b.span {
-			if b.count == 1 {
-				return fmt.Sprintf("buffer (set %d, binding %d)", b.key.Set, b.key.Binding)
+			what := "buffer"
+			if b.kind.isImage() {
+				what = "image"
 			}
-			return fmt.Sprintf("buffer (set %d, binding %d)[%d]", b.key.Set, b.key.Binding, reg-b.region)
+			if b.count == 1 {
+				return fmt.Sprintf("%s (set %d, binding %d)", what, b.key.Set, b.key.Binding)
+			}
+			return fmt.Sprintf("%s (set %d, binding %d)[%d]", what, b.key.Set, b.key.Binding, reg-b.region)
 		}
 	}
 	return fmt.Sprintf("region %d", reg)
@@ -203,16 +208,21 @@ func (p *Program) newDispatch(ctx context.Context, res *Resources) (*dispatch, e
 	d.budget.Store(d.maxSteps)
 	n := p.nregions
 	for _, b := range p.bufs {
-		bs := res.Buffers[b.key]
 		cnt := b.count
 		if cnt == 0 {
-			cnt = min(len(bs), b.span)
+			cnt = min(b.given(res), b.span)
 		}
 		n = max(n, b.region+cnt)
 	}
 	d.regions = make([][]byte, n)
+	if err := d.bindImages(res); err != nil {
+		return nil, err
+	}
 	for _, b := range p.bufs {
 		bs := res.Buffers[b.key]
+		if b.kind.isImage() {
+			continue
+		}
 		for i, buf := range bs {
 			if i >= b.span || (b.count > 0 && i >= b.count) {
 				break

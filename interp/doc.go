@@ -43,7 +43,8 @@
 // Files: compile.go drives compilation (entry point, globals, constants),
 // cfg.go compiles functions and their edges, compile_op.go hands each
 // instruction to its family's compiler (compile_arith.go, _composite,
-// _convert, _memory, _control, _group; extinst.go, atomic.go), each file
+// _convert, _memory, _control, _group; extinst.go, atomic.go, image.go
+// for storage images and texel buffers), each file
 // also holding its family's cold run-time cases. exec.go runs
 // instructions and schedules blocks, wide.go runs wide groups,
 // dispatch.go hands out workgroups.

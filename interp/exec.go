@@ -615,6 +615,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.floatCtl(in, lanes)
 	case opDeriv:
 		sg.derivative(in, lanes)
+	case opImage:
+		return sg.image(in, lanes)
 	default:
 		return &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal op %d", in.op)}
 	}

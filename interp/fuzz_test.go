@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,10 @@ func FuzzRun(f *testing.F) {
 		m := assemble(f, src)
 		f.Add(m.Encode())
 	}
+	if _, err := exec.LookPath("glslangValidator"); err == nil {
+		f.Add(glsl(f, oobSrc, "").Encode()) // storage images
+		f.Add(glsl(f, image2DSrc, "").Encode())
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := spirv.Decode(data)
 		if err != nil {
@@ -40,9 +45,13 @@ func FuzzRun(f *testing.F) {
 		if uint64(ls[0])*uint64(ls[1])*uint64(ls[2]) > 256 {
 			return
 		}
-		res := &Resources{Buffers: map[BindingKey][]*Buffer{}, PushConstants: make([]byte, 64)}
+		res := &Resources{Buffers: map[BindingKey][]*Buffer{}, Images: map[BindingKey][]*Image{}, PushConstants: make([]byte, 64)}
 		for _, b := range p.Bindings() {
 			n := max(b.ArraySize, 1)
+			if b.Kind.isImage() { // an R32ui image: formats declared otherwise are dispatch errors
+				res.Images[BindingKey{b.Set, b.Binding}] = []*Image{{Format: spirv.ImageFormatR32ui, Width: 4, Height: 4, Data: make([]byte, 64)}}
+				continue
+			}
 			for i := 0; i < n && i < 4; i++ {
 				res.Buffers[BindingKey{b.Set, b.Binding}] = append(res.Buffers[BindingKey{b.Set, b.Binding}], &Buffer{Data: make([]byte, 256)})
 			}

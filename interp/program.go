@@ -54,6 +54,7 @@ type Program struct {
 	shuffles  [][]int32
 	groups    []groupInfo
 	atomics   []atomicInfo
+	images    []imageInfo
 	exts      []extInfo
 	bloads    []builtinLoad
 	convTabs  [][]uint64 // conversions from 8 bits or fewer, by value (opConv c-1)
@@ -105,9 +106,10 @@ type builtinLoad struct {
 type bufBinding struct {
 	key    BindingKey
 	kind   ResourceKind
-	count  int // descriptors; 0 runtime array
-	region int // first region number
-	span   int // region numbers reserved
+	count  int        // descriptors; 0 runtime array
+	region int        // first region number
+	span   int        // region numbers reserved
+	img    *imageType // image kinds: the first variable's image type
 }
 
 // param is one kernel parameter.

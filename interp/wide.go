@@ -66,7 +66,7 @@ func (p *Program) wideOK(in *inst) bool {
 		}
 		return false
 	}
-	return in.op < opGroup || in.op == opFloatCtl
+	return in.op < opGroup || in.op == opFloatCtl || in.op == opImage
 }
 
 // runWide runs the wide group of a workgroup whose subgroups are sgs

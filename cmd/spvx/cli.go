@@ -11,8 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"spvx/internal/vkformat"
 	"spvx/interp"
 	"spvx/mx"
+	"spvx/spirv"
 	"spvx/subgroup"
 )
 
@@ -378,6 +380,64 @@ func parseBufferFlag(v string) (interp.BindingKey, string, int, error) {
 		}
 	}
 	return interp.BindingKey{Set: uint32(set), Binding: uint32(bind)}, file, size, nil
+}
+
+// parseImageFlag reads an --image value,
+// S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS]], FORMAT a SPIR-V image
+// format name (any case); FILE is the rest before FORMAT, so it may hold
+// colons. The Image has no Data yet.
+func parseImageFlag(v string) (interp.BindingKey, string, *interp.Image, error) {
+	const want = "want S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS]]"
+	k, rest, _ := strings.Cut(v, "=")
+	key, _, _, err := parseBufferFlag(k + "=x")
+	if err != nil || rest == "" {
+		return key, "", nil, errors.New(want)
+	}
+	f := strings.Split(rest, ":")
+	var counts []int // LAYERS, LEVELS
+	for len(f) > 3 && len(counts) < 2 {
+		n, err := strconv.ParseUint(f[len(f)-1], 10, 31)
+		if err != nil {
+			break
+		}
+		counts = append([]int{int(n)}, counts...)
+		f = f[:len(f)-1]
+	}
+	if len(f) < 3 {
+		return key, "", nil, errors.New(want)
+	}
+	img := &interp.Image{}
+	if img.Format, err = parseFormat(f[len(f)-2]); err != nil {
+		return key, "", nil, err
+	}
+	dims := strings.Split(f[len(f)-1], "x")
+	for i, p := range []*int{&img.Width, &img.Height, &img.Depth} {
+		if i >= len(dims) {
+			break
+		}
+		n, err := strconv.ParseUint(dims[i], 10, 31)
+		if err != nil || n == 0 || len(dims) > 3 {
+			return key, "", nil, fmt.Errorf("bad size %q: want W[xH[xD]], each at least 1", f[len(f)-1])
+		}
+		*p = int(n)
+	}
+	if len(counts) > 0 {
+		img.Layers = counts[0]
+	}
+	if len(counts) > 1 {
+		img.Levels = counts[1]
+	}
+	return key, strings.Join(f[:len(f)-2], ":"), img, nil
+}
+
+// parseFormat finds a storage image format by its SPIR-V name.
+func parseFormat(name string) (spirv.ImageFormat, error) {
+	for _, f := range vkformat.Formats() {
+		if strings.EqualFold(vkformat.Name(f), name) {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown image format %q: want a SPIR-V storage format name such as Rgba8, R32f, Rgba16Snorm or R11fG11fB10f", name)
 }
 
 // parseArgValue reads an --arg value: local:SIZE, TYPE:VALUE, FILE:SIZE

@@ -36,6 +36,8 @@ func printEntryIface(w io.Writer, e *entryinfo.Entry, indent string, hints bool)
 		}
 		if hints && (b.Storage == spirv.StorageClassStorageBuffer || b.Storage == spirv.StorageClassUniform) {
 			fmt.Fprintf(tw, "\t--buffer %d:%d=FILE[:SIZE]", b.Set, b.Binding)
+		} else if hints && isImageDescriptor(b.Descriptor) {
+			fmt.Fprintf(tw, "\t--image %d:%d=FILE:FORMAT:WxHxD", b.Set, b.Binding)
 		}
 		fmt.Fprintln(tw)
 	}

@@ -93,7 +93,7 @@ func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string)
 // options are the executor's options from the flags.
 func (k *kernelFlags) options(s stdio) (interp.Options, error) {
 	opts := interp.Options{SubgroupSize: *k.sgSize, MaxSteps: *k.maxSteps, Shuffle: *k.shuffle, Seed: *k.seed,
-		Strict: *k.strict, SeparateSubgroups: *k.separate, SpecConstants: map[uint32]uint64{}}
+		Strict: *k.strict, SeparateSubgroups: *k.separate, RobustImageAccess: *k.robustImages, SpecConstants: map[uint32]uint64{}}
 	if *k.trace {
 		opts.Trace = s.err
 	}
@@ -135,13 +135,16 @@ func (kr *kernelRun) bind(fs *cmdFlags, k *kernelFlags) (code int, ok bool) {
 		}
 	}
 	if kr.kernel {
-		if len(k.buffers) > 0 {
-			return fs.usageErr("a Kernel takes --arg, not --buffer"), false
+		if len(k.buffers) > 0 || len(k.images) > 0 {
+			return fs.usageErr("a Kernel takes --arg, not --buffer or --image"), false
 		}
 		return kr.bindArgs(fs, k.args)
 	}
 	if len(k.args) > 0 {
 		return fs.usageErr("a GLCompute shader takes --buffer, not --arg"), false
+	}
+	if code, ok := kr.bindImages(fs, k.images); !ok {
+		return code, false
 	}
 	return kr.bindBuffers(fs, k.buffers)
 }
@@ -199,6 +202,44 @@ func (kr *kernelRun) bindBuffers(fs *cmdFlags, buffers []string) (code int, ok b
 	return 0, true
 }
 
+// bindImages binds the --image values: the file's texels, or zeros
+// when it does not exist.
+func (kr *kernelRun) bindImages(fs *cmdFlags, images []string) (code int, ok bool) {
+	kr.res.Images = map[interp.BindingKey][]*interp.Image{}
+	for _, v := range images {
+		key, file, img, err := parseImageFlag(v)
+		if err == nil {
+			img.Data, err = imageData(file, img)
+		}
+		if err != nil {
+			return fs.usageErr(fmt.Sprintf("--image %q: %v", v, err)), false
+		}
+		kr.res.Images[key] = append(kr.res.Images[key], img)
+		kr.outs = append(kr.outs, outFile{file, img.Data})
+	}
+	return 0, true
+}
+
+// imageData reads an image's texels from file, or makes zeros for a
+// file that does not exist.
+func imageData(file string, img *interp.Image) ([]byte, error) {
+	n, err := img.DataSize()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+		if n > maxInput {
+			return nil, fmt.Errorf("%d bytes of texels are more than the %d a run takes", n, maxInput)
+		}
+		return make([]byte, n), nil
+	}
+	d, err := boundedread.ReadAny(file, maxInput)
+	if err == nil && len(d) < n {
+		err = fmt.Errorf("%s holds %d bytes, the image's texels take %d", file, len(d), n)
+	}
+	return d, err
+}
+
 // missing names the first buffer or push-constant block the shader uses
 // that the flags do not give, with the flag that gives it, or "".
 func (kr *kernelRun) missing() string {
@@ -207,6 +248,13 @@ func (kr *kernelRun) missing() string {
 	}
 	for _, b := range kr.entry.Bindings {
 		key := interp.BindingKey{Set: b.Set, Binding: b.Binding}
+		if isImageDescriptor(b.Descriptor) {
+			if len(kr.res.Images[key]) == 0 {
+				return fmt.Sprintf("binding %d:%d (%s, %s) is not given: --image %d:%d=FILE:FORMAT:WxHxD (--list-args lists them)",
+					b.Set, b.Binding, orID(b.Name, b.ID), b.Descriptor, b.Set, b.Binding)
+			}
+			continue
+		}
 		if strings.HasSuffix(b.Descriptor, "buffer") && len(kr.res.Buffers[key]) == 0 {
 			return fmt.Sprintf("binding %d:%d (%s, %s of %s) is not given: --buffer %d:%d=FILE[:SIZE] (--list-args lists them)",
 				b.Set, b.Binding, orID(b.Name, b.ID), b.Descriptor, b.Size, b.Set, b.Binding)
@@ -346,11 +394,15 @@ func resolvePrints(prints []string, kernel bool, argData map[int][]byte, res *in
 				return nil, fmt.Errorf("--print %q: argument %d is not a buffer given with --arg %d=FILE[:SIZE]", p, f.arg, f.arg)
 			}
 		} else {
-			bs := res.Buffers[f.key]
-			if len(bs) == 0 {
+			bs, is := res.Buffers[f.key], res.Images[f.key]
+			switch {
+			case len(bs) > 0:
+				j.data = bs[0].Data
+			case len(is) > 0:
+				j.data = is[0].Data
+			default:
 				return nil, fmt.Errorf("--print %q: no buffer at set %d, binding %d: give it with --buffer %d:%d=FILE[:SIZE]", p, f.key.Set, f.key.Binding, f.key.Set, f.key.Binding)
 			}
-			j.data = bs[0].Data
 		}
 		out = append(out, j)
 	}
@@ -414,4 +466,10 @@ func appendValue(b []byte, typ string, size int, v uint64) []byte {
 		return append(b, formatValue(float64(math.Float32frombits(uint32(v))))...)
 	}
 	return append(b, formatValue(math.Float64frombits(v))...)
+}
+
+// isImageDescriptor reports whether a descriptor (entryinfo's wording)
+// takes --image.
+func isImageDescriptor(d string) bool {
+	return d == "storage image" || d == "storage texel buffer" || d == "uniform texel buffer"
 }

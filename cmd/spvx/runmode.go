@@ -59,8 +59,9 @@ type kernelFlags struct {
 	entry, groups, push, global, local, offset *string
 	sgSize                                     *int
 	trace, shuffle, separate, strict, listArgs *bool
+	robustImages                               *bool
 	maxSteps, seed                             *int64
-	buffers, prints, args, specs               listFlag
+	buffers, images, prints, args, specs       listFlag
 }
 
 // scriptFlags are script mode's flags.
@@ -115,7 +116,9 @@ func declareKernelFlags(fs *cmdFlags, k *kernelFlags) {
 	k.separate = fs.Bool("separate-subgroups", false, "run each subgroup on its own, never a workgroup's subgroups as one wide group")
 	k.listArgs = fs.Bool("list-args", false, "print each compute entry point's parameters (Kernel) or bindings and push constants (GLCompute), with the flag that gives each, and run nothing (with --entry: that one)")
 	k.strict = fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
+	k.robustImages = fs.Bool("robust-image-access", false, "GLCompute: image accesses out of bounds read zeros and write nothing (Vulkan's robustImageAccess) instead of faulting")
 	fs.Var(&k.buffers, "buffer", "GLCompute: `S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
+	fs.Var(&k.images, "image", "GLCompute: `S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS]]`: a storage image or texel buffer of FORMAT (SPIR-V's name: Rgba8, R32ui...) whose texels, tightly packed, level 0 first, are read from FILE (zeros if FILE does not exist) and written back after the run (repeatable)")
 	fs.Var(&k.prints, "print", "`S:B:TYPE` (Kernel: N:TYPE): print a buffer after the run as u8..u64, i8..i64, f16, f32, f64 or hex, each line labelled with the index of its first element (repeatable)")
 	fs.Var(&k.args, "arg", "Kernel: argument `N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE` (repeatable)")
 	fs.Var(&k.specs, "spec", "specialization constant `ID=VALUE` (raw bits, or a float with a '.') (repeatable)")

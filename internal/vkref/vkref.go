@@ -4,14 +4,19 @@
 // The driver shares nothing with spvx but the module: it compiles the
 // SPIR-V with its own front end (NIR, then LLVM). A small C host
 // (host/vkhost.c), built with gcc against the system's Vulkan loader the
-// first time a test needs it and run as a process, creates the buffers at
-// descriptor set 0, dispatches, and returns every buffer. Run gives the
+// first time a test needs it and run as a process, creates the buffers,
+// texel buffers (VkBufferView) and storage images (VkImage of optimal
+// tiling, filled and read back through staging copies) at descriptor set
+// 0, dispatches, and returns every one's bytes. Run gives the
 // same job to interp, so a test compares the two byte for byte or within
 // the Vulkan precision a function has.
 //
 // lavapipe (Mesa 22.3) has a subgroup size of 8 (its SIMD width), no float
 // controls, no shaderFloat8 and no cooperative matrices; tests that need
-// those cannot be judged here.
+// those cannot be judged here. Its image stores round float16 and the
+// 11/10-bit floats toward zero and clamp integers to the format's range,
+// and its UNORM reads may be an ULP off the correctly rounded c/(2^b-1):
+// image tests store values on which those choices and spvx's agree.
 package vkref
 
 import (
@@ -24,6 +29,7 @@ import (
 	"os/exec"
 
 	"spvx/internal/hostbuild"
+	"spvx/internal/vkformat"
 	"spvx/interp"
 	"spvx/spirv"
 )
@@ -31,12 +37,30 @@ import (
 //go:embed host/vkhost.c
 var hostSource []byte
 
-// Buffer is one buffer at descriptor set 0.
+// Buffer is one buffer, texel buffer or storage image at descriptor set 0.
 type Buffer struct {
 	Binding uint32
 	Uniform bool // a uniform buffer; otherwise a storage buffer
-	Data    []byte
+	// Image, if set, makes the descriptor a texel buffer or storage image
+	// of Data's texels (laid out as interp.Image describes, one level).
+	Image *Image
+	Data  []byte
 }
+
+// Image describes a texel buffer or storage image descriptor.
+type Image struct {
+	Kind    interp.ResourceKind // StorageImage, StorageTexelBuffer or UniformTexelBuffer
+	Format  spirv.ImageFormat
+	Dim     spirv.Dim // StorageImage: 1D, 2D, 3D or Cube
+	Arrayed bool
+	// Width, Height, Depth and Layers (a cube's faces) as in interp.Image;
+	// 0 means 1.
+	Width, Height, Depth, Layers int
+}
+
+// ErrUnsupportedFormat is the error of a job whose texel buffer or image
+// format the device cannot use for the descriptor.
+var ErrUnsupportedFormat = errors.New("vkref: the device lacks storage support for the format")
 
 // Job is one dispatch of one entry point.
 type Job struct {
@@ -98,7 +122,13 @@ func (d *Driver) Run(j *Job) ([][]byte, error) {
 		if b.Uniform {
 			kind = 1
 		}
-		w32(kind)
+		if b.Image != nil {
+			if err := writeImage(&req, b.Image); err != nil {
+				return nil, err
+			}
+		} else {
+			w32(kind)
+		}
 		binary.Write(&req, binary.LittleEndian, uint64(len(b.Data)))
 		req.Write(b.Data)
 	}
@@ -128,6 +158,9 @@ func (d *Driver) parse(out []byte, nbuf int) ([][]byte, error) {
 	}
 	msg := make([]byte, n)
 	rd.Read(msg)
+	if st == 4 {
+		return nil, fmt.Errorf("%w: %s", ErrUnsupportedFormat, nameVkFormat(string(msg)))
+	}
 	if st != 0 {
 		return nil, errors.New(string(msg))
 	}
@@ -163,9 +196,15 @@ func RunSPVX(j *Job, opts interp.Options) ([][]byte, error) {
 	}
 	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}, PushConstants: j.Push}
 	out := make([][]byte, len(j.Buffers))
+	res.Images = map[interp.BindingKey][]*interp.Image{}
 	for i, b := range j.Buffers {
 		out[i] = append([]byte(nil), b.Data...)
-		res.Buffers[interp.BindingKey{Set: 0, Binding: b.Binding}] = []*interp.Buffer{{Data: out[i]}}
+		key := interp.BindingKey{Set: 0, Binding: b.Binding}
+		if im := b.Image; im != nil {
+			res.Images[key] = []*interp.Image{{Format: im.Format, Width: im.Width, Height: im.Height, Depth: im.Depth, Layers: im.Layers, Data: out[i]}}
+			continue
+		}
+		res.Buffers[key] = []*interp.Buffer{{Data: out[i]}}
 	}
 	if err := p.Dispatch(context.Background(), j.Groups[0], j.Groups[1], j.Groups[2], res); err != nil {
 		return nil, err
@@ -193,4 +232,54 @@ func emptyShader() []byte {
 		binary.LittleEndian.PutUint32(b[4*i:], w)
 	}
 	return b
+}
+
+// writeImage writes a texel buffer's or image's kind and description in
+// the host's request format.
+func writeImage(req *bytes.Buffer, im *Image) error {
+	w32 := func(v uint32) { binary.Write(req, binary.LittleEndian, v) }
+	f, ok := vkformat.Lookup(im.Format)
+	if !ok {
+		return fmt.Errorf("vkref: %s is no storage format", vkformat.Name(im.Format))
+	}
+	switch im.Kind {
+	case interp.StorageTexelBuffer, interp.UniformTexelBuffer:
+		w32(2 + uint32(im.Kind-interp.StorageTexelBuffer))
+		w32(f.VkFormat)
+		return nil
+	case interp.StorageImage:
+	default:
+		return fmt.Errorf("vkref: descriptor kind %s is no image", im.Kind)
+	}
+	// VkImageType and VkImageViewType (non-arrayed, arrayed) by Dim
+	types := map[spirv.Dim][3]uint32{spirv.Dim1D: {0, 0, 4}, spirv.Dim2D: {1, 1, 5}, spirv.Dim3D: {2, 2, 2}, spirv.DimCube: {1, 3, 6}}
+	t, ok := types[im.Dim]
+	if !ok || im.Arrayed && im.Dim == spirv.Dim3D {
+		return fmt.Errorf("vkref: no Vulkan image of Dim %d (arrayed %v)", im.Dim, im.Arrayed)
+	}
+	view := t[1]
+	if im.Arrayed {
+		view = t[2]
+	}
+	one := func(n int) uint32 { return uint32(max(n, 1)) }
+	w32(4)
+	w32(f.VkFormat)
+	for _, v := range []uint32{t[0], view, one(im.Width), one(im.Height), one(im.Depth), one(im.Layers)} {
+		w32(v)
+	}
+	return nil
+}
+
+// nameVkFormat adds the SPIR-V name of the VkFormat a host message
+// ("VkFormat 98 has no ...") names.
+func nameVkFormat(msg string) string {
+	var v uint32
+	if _, err := fmt.Sscanf(msg, "VkFormat %d", &v); err == nil {
+		for _, f := range vkformat.Formats() {
+			if in, _ := vkformat.Lookup(f); in.VkFormat == v {
+				return vkformat.Name(f) + ": " + msg
+			}
+		}
+	}
+	return msg
 }

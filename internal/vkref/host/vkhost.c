@@ -8,12 +8,21 @@
  *   request: "VKH1" str(device name substring) u32 nwords words[nwords]
  *            str(entry point) u32 groups[3]
  *            u32 nbuf, per buffer: u32 binding (set 0) u32 kind (0 storage,
- *            1 uniform) u64 size bytes[size]
+ *            1 uniform buffer, 2 storage texel buffer, 3 uniform texel
+ *            buffer, 4 storage image), for kinds 2-4 u32 VkFormat, for
+ *            kind 4 u32 VkImageType u32 VkImageViewType u32 width height
+ *            depth layers, then u64 size bytes[size] (an image's texels
+ *            tightly packed, layer after layer)
  *            u32 npush bytes[npush]
  *            u32 nspec, per constant: u32 id u32 value
- *   reply:   u32 status (0 ran) str(message; on success the device name and
+ *   reply:   u32 status (0 ran, 4 a format lacks the storage support the
+ *            descriptor needs) str(message; on success the device name and
  *            its subgroup size), then, if it ran, per buffer u64 size
  *            bytes[size]
+ *
+ * An image is a VkImage of optimal tiling, filled from and read back to
+ * its buffer by copies around the dispatch, in layout GENERAL while the
+ * shader runs.
  *
  * str is u32 length then bytes.
  */
@@ -82,11 +91,99 @@ static void fail(const char *what, VkResult r) {
 
 struct buf {
 	uint32_t binding, kind;
+	uint32_t fmt, itype, vtype, w, h, d, layers; /* texel buffers and images */
 	uint64_t size;
 	void *data;
 	VkBuffer b;
 	VkDeviceMemory m;
+	VkBufferView bv;
+	VkImage img;
+	VkDeviceMemory im;
+	VkImageView iv;
 };
+
+enum { kStorage, kUniform, kStorageTexel, kUniformTexel, kImage };
+
+static const VkDescriptorType descTypes[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                             VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
+                                             VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+static const VkBufferUsageFlags bufUsage[] = {VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                                              VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT,
+                                              VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
+                                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT};
+
+/* formatSupported says (status 4) when the device cannot use the format
+   as the descriptor kind needs. */
+static void formatSupported(VkPhysicalDevice pd, struct buf *b) {
+	VkFormatProperties fp;
+	vkGetPhysicalDeviceFormatProperties(pd, b->fmt, &fp);
+	int ok = b->kind == kStorageTexel ? fp.bufferFeatures & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT
+	       : b->kind == kUniformTexel ? fp.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT
+	                                  : fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+	if (!ok) {
+		char m[128];
+		snprintf(m, sizeof m, "VkFormat %u has no %s support", b->fmt, b->kind == kImage ? "storage image" : "texel buffer");
+		wu32(4);
+		wstr(m);
+		exit(0);
+	}
+}
+
+static uint32_t memType(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bits, VkMemoryPropertyFlags need) {
+	uint32_t mt = 0;
+	while (mt < mp->memoryTypeCount && !((bits >> mt & 1) && (mp->memoryTypes[mt].propertyFlags & need) == need)) mt++;
+	if (mt == mp->memoryTypeCount) die("no suitable memory");
+	return mt;
+}
+
+/* makeImage creates b's image and view. */
+static void makeImage(VkDevice dev, const VkPhysicalDeviceMemoryProperties *mp, struct buf *b) {
+	int cube = b->vtype == VK_IMAGE_VIEW_TYPE_CUBE || b->vtype == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
+	VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0,
+	                         .imageType = b->itype, .format = b->fmt, .extent = {b->w, b->h, b->d}, .mipLevels = 1,
+	                         .arrayLayers = b->layers, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+	                         .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+	                         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+	CK(vkCreateImage(dev, &ici, NULL, &b->img), "vkCreateImage");
+	VkMemoryRequirements mr;
+	vkGetImageMemoryRequirements(dev, b->img, &mr);
+	VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = mr.size,
+	                            .memoryTypeIndex = memType(mp, mr.memoryTypeBits, 0)};
+	CK(vkAllocateMemory(dev, &mai, NULL, &b->im), "vkAllocateMemory");
+	CK(vkBindImageMemory(dev, b->img, b->im, 0), "vkBindImageMemory");
+	VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = b->img, .viewType = b->vtype,
+	                             .format = b->fmt, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, b->layers}};
+	CK(vkCreateImageView(dev, &vci, NULL, &b->iv), "vkCreateImageView");
+}
+
+/* imageCopy copies between b's buffer and image (toImage: into it), with
+   the barriers around: before, from the layout and accesses the image
+   has; after, to GENERAL for the shader, or to the host. */
+static void imageCopy(VkCommandBuffer cb, struct buf *b, int toImage) {
+	VkImageSubresourceRange rng = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, b->layers};
+	VkImageMemoryBarrier ib = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .image = b->img, .subresourceRange = rng,
+	                           .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+	                           .oldLayout = toImage ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_GENERAL,
+	                           .newLayout = toImage ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL,
+	                           .srcAccessMask = toImage ? 0 : VK_ACCESS_SHADER_WRITE_BIT,
+	                           .dstAccessMask = toImage ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT};
+	vkCmdPipelineBarrier(cb, toImage ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+	                     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	VkBufferImageCopy r = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, b->layers}, .imageExtent = {b->w, b->h, b->d}};
+	if (toImage) {
+		vkCmdCopyBufferToImage(cb, b->b, b->img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+		ib.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+		ib.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+		ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+		ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+		return;
+	}
+	vkCmdCopyImageToBuffer(cb, b->img, VK_IMAGE_LAYOUT_GENERAL, b->b, 1, &r);
+	VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+	                      .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+}
 
 int main(void) {
 	if (ru32() != 0x31484b56u) die("bad magic");
@@ -100,6 +197,16 @@ int main(void) {
 	for (uint32_t i = 0; i < nbuf; i++) {
 		bufs[i].binding = ru32();
 		bufs[i].kind = ru32();
+		if (bufs[i].kind > kImage) die("bad descriptor kind");
+		if (bufs[i].kind >= kStorageTexel) bufs[i].fmt = ru32();
+		if (bufs[i].kind == kImage) {
+			bufs[i].itype = ru32();
+			bufs[i].vtype = ru32();
+			bufs[i].w = ru32();
+			bufs[i].h = ru32();
+			bufs[i].d = ru32();
+			bufs[i].layers = ru32();
+		}
 		bufs[i].size = ru64();
 		bufs[i].data = rbytes(bufs[i].size);
 	}
@@ -179,19 +286,18 @@ int main(void) {
 
 	VkDescriptorSetLayoutBinding *lb = calloc(nbuf ? nbuf : 1, sizeof *lb);
 	VkDescriptorBufferInfo *bi = calloc(nbuf ? nbuf : 1, sizeof *bi);
+	VkDescriptorImageInfo *ii = calloc(nbuf ? nbuf : 1, sizeof *ii);
 	VkWriteDescriptorSet *wr = calloc(nbuf ? nbuf : 1, sizeof *wr);
 	for (uint32_t i = 0; i < nbuf; i++) {
 		struct buf *b = &bufs[i];
-		VkDescriptorType dt = b->kind ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+		VkDescriptorType dt = descTypes[b->kind];
+		if (b->kind >= kStorageTexel) formatSupported(pd, b);
 		VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = b->size ? b->size : 4,
-		                          .usage = b->kind ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+		                          .usage = bufUsage[b->kind]};
 		CK(vkCreateBuffer(dev, &bci, NULL, &b->b), "vkCreateBuffer");
 		VkMemoryRequirements mr;
 		vkGetBufferMemoryRequirements(dev, b->b, &mr);
-		uint32_t mt = 0;
-		VkMemoryPropertyFlags need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-		while (mt < mp.memoryTypeCount && !((mr.memoryTypeBits >> mt & 1) && (mp.memoryTypes[mt].propertyFlags & need) == need)) mt++;
-		if (mt == mp.memoryTypeCount) die("no host-visible memory");
+		uint32_t mt = memType(&mp, mr.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
 		VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = mr.size, .memoryTypeIndex = mt};
 		CK(vkAllocateMemory(dev, &mai, NULL, &b->m), "vkAllocateMemory");
 		CK(vkBindBufferMemory(dev, b->b, b->m, 0), "vkBindBufferMemory");
@@ -204,6 +310,18 @@ int main(void) {
 		bi[i] = (VkDescriptorBufferInfo){.buffer = b->b, .offset = 0, .range = VK_WHOLE_SIZE};
 		wr[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = b->binding,
 		                               .descriptorCount = 1, .descriptorType = dt, .pBufferInfo = &bi[i]};
+		if (b->kind == kStorageTexel || b->kind == kUniformTexel) {
+			VkBufferViewCreateInfo bvci = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = b->b, .format = b->fmt,
+			                               .range = VK_WHOLE_SIZE};
+			CK(vkCreateBufferView(dev, &bvci, NULL, &b->bv), "vkCreateBufferView");
+			wr[i].pBufferInfo = NULL;
+			wr[i].pTexelBufferView = &b->bv;
+		} else if (b->kind == kImage) {
+			makeImage(dev, &mp, b);
+			ii[i] = (VkDescriptorImageInfo){.imageView = b->iv, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
+			wr[i].pBufferInfo = NULL;
+			wr[i].pImageInfo = &ii[i];
+		}
 	}
 	VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = nbuf, .pBindings = lb};
 	VkDescriptorSetLayout dsl;
@@ -223,8 +341,9 @@ int main(void) {
 	                                              .pSpecializationInfo = nspec ? &si : NULL}};
 	VkPipeline pipe;
 	CK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe), "vkCreateComputePipelines");
-	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nbuf + 1}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, nbuf + 1}};
-	VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = 2, .pPoolSizes = ps};
+	VkDescriptorPoolSize ps[5];
+	for (int k = 0; k < 5; k++) ps[k] = (VkDescriptorPoolSize){descTypes[k], nbuf + 1};
+	VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = 5, .pPoolSizes = ps};
 	VkDescriptorPool dp;
 	CK(vkCreateDescriptorPool(dev, &dpci, NULL, &dp), "vkCreateDescriptorPool");
 	VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = dp,
@@ -242,10 +361,14 @@ int main(void) {
 	CK(vkAllocateCommandBuffers(dev, &cbai, &cb), "vkAllocateCommandBuffers");
 	VkCommandBufferBeginInfo cbbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	CK(vkBeginCommandBuffer(cb, &cbbi), "vkBeginCommandBuffer");
+	for (uint32_t i = 0; i < nbuf; i++)
+		if (bufs[i].kind == kImage) imageCopy(cb, &bufs[i], 1);
 	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
 	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &ds, 0, NULL);
 	if (npush) vkCmdPushConstants(cb, pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, npush, push);
 	vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
+	for (uint32_t i = 0; i < nbuf; i++)
+		if (bufs[i].kind == kImage) imageCopy(cb, &bufs[i], 0);
 	CK(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
 	VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	VkFence fence;
