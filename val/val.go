@@ -90,6 +90,7 @@ type shared struct {
 	decs    *decorationStore // built on first use, completed by prepareShared
 	calls   *callGraph       // built on first use by the passes after the second loop (execution_limitations.go)
 	mesh    *meshShared      // see getMeshShared (mesh_shading.go)
+	graphs  *graphShared     // see getGraphShared (graph.go)
 }
 
 // scratch is what a pass writes while it visits instructions: errors,
@@ -272,6 +273,9 @@ extensions:
 	if s.duplicateExecutionModes() && s.stopped() {
 		return
 	}
+	if s.graphEntryPoints() && s.stopped() {
+		return
+	}
 	if s.cfgChecks() && s.stopped() {
 		return
 	}
@@ -337,6 +341,7 @@ func (s *state) firstLoop() {
 	cf := newCFGFirst(s)
 	m := s.m
 	var entryNames map[entryKey]bool
+	var graphNames map[string]bool
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
 		switch in.Opcode {
@@ -352,6 +357,10 @@ func (s *state) firstLoop() {
 					}
 				}
 				entryNames[k] = true
+			}
+		case spirv.OpGraphEntryPointARM:
+			if s.graphEntryName(i, &in, &graphNames) {
+				return
 			}
 		case spirv.OpFunctionCall:
 			if !lay.inFunction && s.fail(i, "", "A FunctionCall must happen within a function body.") {
@@ -532,6 +541,7 @@ func (s *state) prepareShared() {
 	s.decorations()
 	s.getModeInfo()
 	s.getMeshShared()
+	s.getGraphShared()
 }
 
 // fork returns a state for visiting segments on another goroutine: it
@@ -577,6 +587,9 @@ func (s *state) secondLoopInst(i int) bool {
 	case s.rayReorderNVPass(i, &in) && s.stopped():
 	case s.rayReorderEXTPass(i, &in) && s.stopped():
 	case s.meshShadingPass(i, &in) && s.stopped():
+	case s.tensorLayoutPass(i, &in) && s.stopped():
+	case s.tensorPass(i, &in) && s.stopped():
+	case s.graphPass(i, &in) && s.stopped():
 	case s.invalidTypePass(i, &in) && s.stopped():
 	default:
 		return false
