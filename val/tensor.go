@@ -283,3 +283,150 @@ func tensorValueCount(expected int, dim uint64) uint64 {
 	}
 	return 4
 }
+
+// tensorTypePass is the tensor part of spirv-val's TypePass
+// (validate_type.cpp): ValidateTypeTensorLayoutNV, ValidateTypeTensorViewNV
+// and ValidateTypeTensorARM. type.go's typePass calls it.
+func (s *state) tensorTypePass(i int, in *spirv.Instruction) bool {
+	var msg string
+	switch in.Opcode {
+	case spirv.OpTypeTensorLayoutNV:
+		msg = s.tensorLayoutType(in)
+	case spirv.OpTypeTensorViewNV:
+		msg = s.tensorViewType(in)
+	case spirv.OpTypeTensorARM:
+		msg = s.tensorARMType(in)
+	}
+	if msg == "" {
+		return false
+	}
+	return s.fail(i, "", "%s", msg)
+}
+
+// maxTensorDim is the largest Dim of a tensor layout or view.
+const maxTensorDim = 5
+
+// tensorDim is ValidateTensorDim: Dim (word 2) is a 32-bit integer,
+// between 1 and maxTensorDim when it is a known constant.
+func (s *state) tensorDim(in *spirv.Instruction) string {
+	d := in.Words[2]
+	if !s.isIntN(s.typeOfValue(d), 32) {
+		return fmt.Sprintf("%s Dim <id> %s is not a 32-bit integer.", opName(in.Opcode), s.idName(d))
+	}
+	if v, ok := s.constUint(d); ok && (v == 0 || v > maxTensorDim) {
+		return fmt.Sprintf("%s Dim <id> %s must be between 1 and %d.", opName(in.Opcode), s.idName(d), maxTensorDim)
+	}
+	return ""
+}
+
+// tensorLayoutType is ValidateTypeTensorLayoutNV: Dim, then ClampMode a
+// 32-bit integer naming a TensorClampMode when it is a known constant.
+func (s *state) tensorLayoutType(in *spirv.Instruction) string {
+	if len(in.Words) < 4 {
+		return ""
+	}
+	if msg := s.tensorDim(in); msg != "" {
+		return msg
+	}
+	c := in.Words[3]
+	if !s.isIntN(s.typeOfValue(c), 32) {
+		return fmt.Sprintf("%s ClampMode <id> %s is not a 32-bit integer.", opName(in.Opcode), s.idName(c))
+	}
+	if v, ok := s.constUint(c); ok && v > uint64(spirv.TensorClampModeRepeatMirrored) {
+		return fmt.Sprintf("%s ClampMode <id> %s must be a valid TensorClampMode.", opName(in.Opcode), s.idName(c))
+	}
+	return ""
+}
+
+// tensorViewType is ValidateTypeTensorViewNV: Dim, HasDimensions a bool,
+// then the Permutation: 32-bit integers, each known one below their
+// count, together a permutation when all are known, as many as Dim.
+func (s *state) tensorViewType(in *spirv.Instruction) string {
+	if len(in.Words) < 4 {
+		return ""
+	}
+	if msg := s.tensorDim(in); msg != "" {
+		return msg
+	}
+	name := opName(in.Opcode)
+	if h := in.Words[3]; !s.isBoolScalar(s.typeOfValue(h)) {
+		return fmt.Sprintf("%s HasDimensions <id> %s is not a boolean value.", name, s.idName(h))
+	}
+	perm := in.Words[4:]
+	n := uint64(len(perm))
+	var mask uint32
+	allConst := true
+	for _, p := range perm {
+		if !s.isIntN(s.typeOfValue(p), 32) {
+			return fmt.Sprintf("%s Permutation <id> %s is not a 32-bit integer.", name, s.idName(p))
+		}
+		v, ok := s.constUint(p)
+		if !ok {
+			allConst = false
+			continue
+		}
+		if v >= n {
+			return fmt.Sprintf("%s Permutation <id> %s must be a valid dimension.", name, s.idName(p))
+		}
+		mask |= 1 << (v & 31) // spirv-val's 32-bit shift, its count taken modulo 32 as x86 does
+	}
+	if allConst && mask != 1<<(n&31)-1 {
+		return fmt.Sprintf("%s Permutation values don't form a valid permutation.", name)
+	}
+	if d, ok := s.constUint(in.Words[2]); ok && d != n {
+		return fmt.Sprintf("%s Incorrect number of permutation values.", name)
+	}
+	return ""
+}
+
+// tensorARMType is ValidateTypeTensorARM: a scalar Element Type; a Rank,
+// when present, from a constant instruction of integer type and not 0; a
+// Shape, when present, a constant array of integers of Rank elements,
+// none of them 0.
+func (s *state) tensorARMType(in *spirv.Instruction) string {
+	w := in.Words
+	if len(w) < 3 {
+		return ""
+	}
+	if !s.isScalarType(w[2]) {
+		return fmt.Sprintf("OpTypeTensorARM Element Type <id> %s is not a scalar type.", s.idName(w[2]))
+	}
+	if len(w) < 4 {
+		return ""
+	}
+	rank := w[3]
+	if !s.isConstantID(rank) {
+		return fmt.Sprintf("OpTypeTensorARM Rank <id> %s is not a constant instruction.", s.idName(rank))
+	}
+	if !s.isIntScalar(s.typeOfValue(rank)) {
+		return fmt.Sprintf("OpTypeTensorARM Rank <id> %s does not have a scalar integer type.", s.idName(rank))
+	}
+	r, ok := s.constUint(rank)
+	if ok && r == 0 {
+		return fmt.Sprintf("OpTypeTensorARM Rank <id> %s must define a value greater than 0.", s.idName(rank))
+	}
+	if len(w) < 5 {
+		return ""
+	}
+	return s.tensorShape(w[4], r)
+}
+
+// tensorShape checks a tensor type's Shape against its Rank r (0 when
+// not known).
+func (s *state) tensorShape(shape uint32, r uint64) string {
+	j, ok := s.x.Def(shape)
+	if !ok || !isConstantOp(s.m.Inst(j).Opcode) {
+		return fmt.Sprintf("OpTypeTensorARM Shape <id> %s is not a constant instruction.", s.idName(shape))
+	}
+	st := s.typeOfValue(shape)
+	if !s.isArrayOfLength(st, r) || !s.isIntScalar(s.componentType(st)) {
+		return fmt.Sprintf("OpTypeTensorARM Shape <id> %s is not an array of integer type whose Length is equal to Rank.", s.idName(shape))
+	}
+	sw := s.m.Inst(j).Words
+	for k := 3; k < len(sw); k++ {
+		if v, ok := s.constUint(sw[k]); ok && v == 0 {
+			return fmt.Sprintf("OpTypeTensorARM Shape constituent %d is not greater than 0.", k-3)
+		}
+	}
+	return ""
+}
