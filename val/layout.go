@@ -65,7 +65,7 @@ func isConstantOp(op spirv.Opcode) bool {
 		spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse, spirv.OpSpecConstant,
 		spirv.OpSpecConstantComposite, spirv.OpSpecConstantCompositeReplicateEXT,
 		spirv.OpSpecConstantDataKHR, spirv.OpSpecConstantOp, spirv.OpSpecConstantStringAMDX,
-		spirv.OpConstantStringAMDX:
+		spirv.OpConstantStringAMDX, spirv.OpGraphConstantARM:
 		return true
 	}
 	return false
@@ -367,6 +367,9 @@ func (l *layoutState) finish() bool {
 	}
 	if l.inFunction {
 		return s.fail(-1, "", "Missing OpFunctionEnd at end of module.")
+	}
+	if l.graph != graphOutside {
+		return s.fail(-1, "", "Missing OpGraphEndARM at end of module.")
 	}
 	return false
 }

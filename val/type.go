@@ -39,6 +39,8 @@ func (s *state) typePass(i int, in *spirv.Instruction) bool {
 		return s.typeStructMembers(i, in) || s.typeStructBlocks(i, in)
 	case spirv.OpTypeUntypedPointerKHR:
 		return s.untypedPointerType(i, in)
+	case spirv.OpTypeTensorLayoutNV, spirv.OpTypeTensorViewNV, spirv.OpTypeTensorARM:
+		return s.tensorTypePass(i, in)
 	}
 	return false
 }

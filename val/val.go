@@ -94,6 +94,7 @@ type shared struct {
 	storageLimits     []limitKind
 	storageLimitsDone bool
 	typeTab           []*spirv.Type // x.Types by id, or nil: see typeOf
+	graphs            *graphShared  // see getGraphShared (graph.go)
 }
 
 // scratch is what a pass writes while it visits instructions: errors,
@@ -277,6 +278,9 @@ extensions:
 	if s.duplicateExecutionModes() && s.stopped() {
 		return
 	}
+	if s.graphEntryPoints() && s.stopped() {
+		return
+	}
 	if s.cfgChecks() && s.stopped() {
 		return
 	}
@@ -342,6 +346,7 @@ func (s *state) firstLoop() {
 	cf := newCFGFirst(s)
 	m := s.m
 	var entryNames map[entryKey]bool
+	var graphNames map[string]bool
 	for i := 0; i < m.Len(); i++ {
 		in := m.Inst(i)
 		switch in.Opcode {
@@ -357,6 +362,10 @@ func (s *state) firstLoop() {
 					}
 				}
 				entryNames[k] = true
+			}
+		case spirv.OpGraphEntryPointARM:
+			if s.graphEntryName(i, &in, &graphNames) {
+				return
 			}
 		case spirv.OpFunctionCall:
 			if !lay.inFunction && s.fail(i, "", "A FunctionCall must happen within a function body.") {
@@ -538,6 +547,7 @@ func (s *state) prepareShared() {
 	s.getModeInfo()
 	s.getMeshShared()
 	s.getStorageLimits()
+	s.getGraphShared()
 }
 
 // fork returns a state for visiting segments on another goroutine: it
@@ -583,6 +593,9 @@ func (s *state) secondLoopInst(i int) bool {
 	case s.rayReorderNVPass(i, &in) && s.stopped():
 	case s.rayReorderEXTPass(i, &in) && s.stopped():
 	case s.meshShadingPass(i, &in) && s.stopped():
+	case s.tensorLayoutPass(i, &in) && s.stopped():
+	case s.tensorPass(i, &in) && s.stopped():
+	case s.graphPass(i, &in) && s.stopped():
 	case s.invalidTypePass(i, &in) && s.stopped():
 	default:
 		return false
