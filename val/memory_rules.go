@@ -8,8 +8,7 @@ import (
 
 // validate_memory.cpp's OpVariable, OpLoad, OpStore, OpCopyMemory(Sized),
 // memory access, access-chain, OpArrayLength and pointer-comparison rules.
-// Not written yet: the memory-scope checks of MakePointerAvailable/Visible,
-// cooperative matrix/vector loads and stores, long vectors,
+// Not written yet: cooperative matrix/vector loads and stores, long vectors,
 // descriptor heaps, tile images, and validate_logical_pointers.cpp.
 
 // Bits of the shallow-contains cache (ContainsType without
@@ -253,7 +252,7 @@ func (s *state) load(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "8- or 16-bit loads must be a scalar, vector or matrix type")
 		}
 	}
-	return false
+	return false //HEAPTMP
 }
 
 // tracePointer is TracePointer: through access chains and copies to the
@@ -828,9 +827,7 @@ func (s *state) largestScalar(t uint32, depth int) uint32 {
 	return 0
 }
 
-// memoryAccess is CheckMemoryAccess for the memory operands at word k
-// (the memory-scope checks of MakePointerAvailable/Visible are not
-// written yet).
+// memoryAccess is CheckMemoryAccess for the memory operands at word k.
 func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 	var dst, src *spirv.Type
 	switch in.Opcode {
@@ -864,6 +861,9 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 		if mask&maNonPrivate == 0 {
 			return s.fail(i, "", "NonPrivatePointerKHR must be specified if MakePointerAvailableKHR is specified.")
 		}
+		if s.accessScope(i, in, k, mask, maAvailable) {
+			return true
+		}
 	}
 	if mask&maVisible != 0 {
 		if in.Opcode == spirv.OpStore {
@@ -871,6 +871,9 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 		}
 		if mask&maNonPrivate == 0 {
 			return s.fail(i, "", "NonPrivatePointerKHR must be specified if MakePointerVisibleKHR is specified.")
+		}
+		if s.accessScope(i, in, k, mask, maVisible) {
+			return true
 		}
 	}
 	if mask&maNonPrivate != 0 {
@@ -914,6 +917,18 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 		return s.fail(i, s.vuid("VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314"), "Memory accesses Aligned operand value %d is too small, the largest scalar type is %d bytes.", a, largest)
 	}
 	return false
+}
+
+// accessScope checks the memory scope that follows the mask at word k
+// for MakePointerAvailable or MakePointerVisible (bit): the operands
+// come in bit order, so the scope's word is after the mask and the
+// operands of the lower bits.
+func (s *state) accessScope(i int, in *spirv.Instruction, k int, mask, bit uint32) bool {
+	w := k - 1 + memoryAccessWords(mask&(bit|(bit-1)))
+	if w >= len(in.Words) {
+		return false
+	}
+	return s.memoryScope(i, in, in.Words[w])
 }
 
 // copyMemory is ValidateCopyMemory (the Shader rule on the size of
