@@ -8,8 +8,8 @@ import (
 
 // validate_memory.cpp's OpVariable, OpLoad, OpStore, OpCopyMemory(Sized),
 // memory access, access-chain, OpArrayLength and pointer-comparison rules.
-// Not written yet: cooperative matrix/vector loads and stores, long vectors,
-// descriptor heaps, tile images, and validate_logical_pointers.cpp.
+// Descriptor heaps are descriptor_heap.go's. Not written yet: cooperative
+// matrix/vector loads and stores, long vectors, tile images, and validate_logical_pointers.cpp.
 
 // Bits of the shallow-contains cache (ContainsType without
 // traverse_all_types: through arrays, vectors, matrices, images, sampled
@@ -18,6 +18,9 @@ const (
 	shallowDone      = 1 << iota
 	shallowRTA       // OpTypeRuntimeArray
 	shallowForbidden // image, sampler, sampled image, acceleration structure
+	shallowImage     // image or sampler (descriptor-heap and BindlessTextureNV exceptions)
+	shallowSampled   // sampled image (a BindlessTextureNV exception)
+	shallowOpaque    // the other base opaque types (spvOpcodeIsBaseOpaqueType)
 )
 
 func (s *state) shallow(t uint32) uint8 {
@@ -33,10 +36,12 @@ func (s *state) shallow(t uint32) uint8 {
 		switch ty.Kind {
 		case spirv.TypeRuntimeArray:
 			v |= shallowRTA | s.shallow(ty.Elem)
-		case spirv.TypeImage, spirv.TypeSampledImage:
-			v |= shallowForbidden | s.shallow(ty.Elem)
+		case spirv.TypeImage:
+			v |= shallowForbidden | shallowImage | s.shallow(ty.Elem)
+		case spirv.TypeSampledImage:
+			v |= shallowForbidden | shallowSampled | s.shallow(ty.Elem)
 		case spirv.TypeSampler:
-			v |= shallowForbidden
+			v |= shallowForbidden | shallowImage
 		case spirv.TypeArray, spirv.TypeVector, spirv.TypeMatrix, spirv.TypeCooperativeMatrix:
 			v |= s.shallow(ty.Elem)
 		case spirv.TypeStruct:
@@ -44,8 +49,12 @@ func (s *state) shallow(t uint32) uint8 {
 				v |= s.shallow(m)
 			}
 		}
-		if ty.Op == spirv.OpTypeAccelerationStructureKHR {
+		switch ty.Op {
+		case spirv.OpTypeAccelerationStructureKHR:
 			v |= shallowForbidden
+		case spirv.OpTypeOpaque, spirv.OpTypeEvent, spirv.OpTypeDeviceEvent, spirv.OpTypeReserveId, spirv.OpTypeQueue,
+			spirv.OpTypePipe, spirv.OpTypePipeStorage, spirv.OpTypeNamedBarrier:
+			v |= shallowOpaque
 		}
 	}
 	s.shallowCache[t] = v
@@ -252,7 +261,7 @@ func (s *state) load(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "8- or 16-bit loads must be a scalar, vector or matrix type")
 		}
 	}
-	return false //HEAPTMP
+	return s.heapLoad(i, in)
 }
 
 // tracePointer is TracePointer: through access chains and copies to the

@@ -36,7 +36,7 @@ func (s *state) typePass(i int, in *spirv.Instruction) bool {
 	case spirv.OpTypeCooperativeMatrixKHR:
 		return s.typeCooperativeMatrix(i, in)
 	case spirv.OpTypeStruct:
-		return s.typeStructMembers(i, in) || s.typeStructBlocks(i, in)
+		return s.typeStructMembers(i, in) || s.typeStructBlocks(i, in) || s.typeStructOpaque(i, in)
 	case spirv.OpTypeUntypedPointerKHR:
 		return s.untypedPointerType(i, in)
 	}
