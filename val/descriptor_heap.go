@@ -2,11 +2,16 @@ package val
 
 import "spvx/spirv"
 
-// SPV_EXT_descriptor_heap's rules from validate_memory.cpp: the operands
-// of OpBufferPointerEXT (ValidateBufferPointerEXT) and, in Vulkan, which
-// heap a sampler, image or acceleration structure is loaded from
-// (ValidateLoad). The heap variables' own rules are in untyped_pointers.go
-// (descriptorHeapBase) and decoration.go (no DescriptorSet or Binding).
+// SPV_EXT_descriptor_heap's own rules, called where spirv-val runs them:
+// OpBufferPointerEXT (ValidateBufferPointerEXT, memory pass), which heap
+// a sampler, image or acceleration structure is loaded from in Vulkan
+// (ValidateLoad), the heap variables' storage class
+// (CheckDecorationsOfBuffers), descriptors inside structs
+// (ValidateTypeStruct), OpConstantSizeOfEXT and the heap built-ins as
+// member decorations. Elsewhere: descriptorHeapBase and untyped variables
+// without a data type (untyped_pointers.go), heaps needing no
+// DescriptorSet/Binding (decoration.go), OpBufferPointerEXT's layout
+// (layout_rules.go) and OpUntypedImageTexelPointerEXT (image.go).
 
 // bufferPointer is ValidateBufferPointerEXT: the result is a Uniform or
 // StorageBuffer pointer into the ResourceHeapEXT heap.
@@ -205,4 +210,13 @@ func (s *state) constantSizeOf(i int, in *spirv.Instruction) bool {
 	default:
 		return s.fail(i, "", "For OpConstantSizeOfEXT instruction, its Type operand <Id> %s must be a Descriptor type.", s.idName(t))
 	}
+}
+
+// heapBuiltinAtDefinition is ValidateDescriptorHeapAtDefinition (Vulkan):
+// the heap built-ins decorate variables, never struct members.
+func (s *state) heapBuiltinAtDefinition(j, member int, name string) bool {
+	if member >= 0 {
+		return s.failStop(j, "", "BuiltIn %s cannot be used as a member decoration ", name)
+	}
+	return false
 }

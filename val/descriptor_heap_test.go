@@ -17,7 +17,7 @@ import (
 // decorations and are added to the types.
 func dhModule(decos, decls, body string) string {
 	if decos == "" {
-		decos = "OpDecorate %rh BuiltIn ResourceHeapEXT\nOpDecorate %sh BuiltIn SamplerHeapEXT\n"
+		decos = dhDecos
 	}
 	return `OpCapability Shader
 OpCapability UntypedPointersKHR
@@ -87,6 +87,9 @@ func texelPtr(rt, it, image, co, sample string) string {
 `, "%a = OpUntypedAccessChainKHR %up %simg %rh\n%tp = OpUntypedImageTexelPointerEXT "+rt+" "+it+" "+image+" "+co+" "+sample+"\n")
 }
 
+// dhDecos are dhModule's default decorations.
+const dhDecos = "OpDecorate %rh BuiltIn ResourceHeapEXT\nOpDecorate %sh BuiltIn SamplerHeapEXT\n"
+
 // dhCases cover the descriptor-heap rules.
 func dhCases() []rqCase {
 	vk := func(name, src, want string) rqCase {
@@ -148,6 +151,12 @@ func dhCases() []rqCase {
 			"For OpConstantSizeOfEXT instruction, its Type operand <Id> '7[%float]' must be a Descriptor type."),
 		rq("size as float", dhModule("", "%sz = OpConstantSizeOfEXT %f32 %img\n", ""),
 			"For OpConstantSizeOfEXT instruction, its result type must be a 32-bit or 64-bit integer type scalar. (OpCapability Int64 is required for 64-bit)"),
+		vk("typed buffer pointer layout", dhModule(dhDecos+"OpDecorate %st Block\nOpMemberDecorate %st 0 Offset 0\nOpMemberDecorate %st 1 Offset 4\n", "%st = OpTypeStruct %u32 %f32\n%pst = OpTypePointer StorageBuffer %st\n", "%bp = OpBufferPointerEXT %pst %rh\n"), ""),
+		vk("typed buffer pointer overlapping members", dhModule(dhDecos+"OpDecorate %st Block\nOpMemberDecorate %st 0 Offset 0\nOpMemberDecorate %st 1 Offset 2\n", "%st = OpTypeStruct %u32 %f32\n%pst = OpTypePointer StorageBuffer %st\n", "%bp = OpBufferPointerEXT %pst %rh\n"),
+			"Structure member 1 at offset 2 is not aligned to 4. Instantiated via '17[%17]' in the StorageBuffer storage class using standard layout rules."),
+		vk("heap member built-in", dhModule(dhDecos+"OpMemberDecorate %st 0 BuiltIn SamplerHeapEXT\n", "%st = OpTypeStruct %u32\n", ""),
+			"BuiltIn SamplerHeapEXT cannot be used as a member decoration "),
+		rq("heap member built-in universal", dhModule(dhDecos+"OpMemberDecorate %st 0 BuiltIn SamplerHeapEXT\n", "%st = OpTypeStruct %u32\n", ""), ""),
 		vk("image from sampler heap with binding", dhModule("OpDecorate %rh BuiltIn ResourceHeapEXT\nOpDecorate %sh BuiltIn SamplerHeapEXT\nOpDecorate %sh Binding 0\n", "", load("%img", "%sh")), ""),
 	}
 }
