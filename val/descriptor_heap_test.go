@@ -2,6 +2,7 @@ package val
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -218,5 +219,41 @@ func TestDescriptorHeapChainLinear(t *testing.T) {
 	small, large := cost(module(n)), cost(module(4*n))
 	if small > 0 && large > 8*small {
 		t.Errorf("%d chained loads took %v, %d took %v (ratio %.1f, linear is about 4)", n, small, 4*n, large, float64(large)/float64(small))
+	}
+}
+
+// TestBuiltinMembersHugeIndex: a BuiltIn member decoration with a member
+// index far past the struct's members (found by FuzzDescriptorHeap)
+// costs no allocation sized by the index. ValidateTypeStruct counting
+// the built-in members once allocated a slice of that length, 1.2 GB
+// here.
+func TestBuiltinMembersHugeIndex(t *testing.T) {
+	src := `OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpMemberDecorate %st 1275068416 BuiltIn Position
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%f32 = OpTypeFloat 32
+%st = OpTypeStruct %f32
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+`
+	m, err := spirv.DecodeWords(assemble(t, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err = Validate(m, Options{All: true})
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Error("the out-of-range member decoration is accepted")
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 64<<20 {
+		t.Errorf("Validate allocated %d MB for one struct", d>>20)
 	}
 }
