@@ -323,6 +323,12 @@ func (s *state) builtins() bool {
 		if !vulkan {
 			continue
 		}
+		if d.b == spirv.BuiltInSamplerHeapEXT || d.b == spirv.BuiltInResourceHeapEXT {
+			if s.heapBuiltinAtDefinition(j, d.member, name) {
+				return true
+			}
+			continue
+		}
 		if d.b == spirv.BuiltInClipDistance || d.b == spirv.BuiltInCullDistance {
 			if seed(biClipCull, d, j) {
 				return true

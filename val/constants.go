@@ -8,8 +8,8 @@ import "spvx/spirv"
 // OpConstantSampler, OpConstantNull's nullable types, OpSpecConstant's
 // type, the capabilities of OpSpecConstantOp's operations, and the ban on
 // 8- and 16-bit constants without the matching capability under Shader.
-// Tensor (SPV_ARM_tensors) constants, OpConstantSizeOfEXT and
-// OpConstantDataKHR are not written yet.
+// OpConstantSizeOfEXT is descriptor_heap.go's. Tensor (SPV_ARM_tensors)
+// constants and OpConstantDataKHR are not written yet.
 
 func (s *state) constantPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
@@ -23,6 +23,10 @@ func (s *state) constantPass(i int, in *spirv.Instruction) bool {
 		}
 	case spirv.OpConstantCompositeReplicateEXT, spirv.OpSpecConstantCompositeReplicateEXT:
 		if s.constantCompositeReplicate(i, in) {
+			return true
+		}
+	case spirv.OpConstantSizeOfEXT:
+		if s.constantSizeOf(i, in) {
 			return true
 		}
 	case spirv.OpConstantSampler:

@@ -618,6 +618,9 @@ func (s *state) decorationsOfBuffers() bool {
 	usesPushConstant := map[uint32]bool{}
 	for i := 0; i < s.m.Len(); i++ {
 		in := s.m.Inst(i)
+		if in.Opcode == spirv.OpUntypedVariableKHR && vulkan && s.heapStorage(i, in) {
+			return true
+		}
 		if in.Opcode != spirv.OpVariable || len(in.Words) < 4 {
 			continue
 		}
@@ -701,6 +704,9 @@ func (s *state) decorationsOfVariables() bool {
 		sc := spirv.StorageClass(in.Words[3])
 		switch sc {
 		case spirv.StorageClassUniform, spirv.StorageClassUniformConstant, spirv.StorageClassStorageBuffer:
+			if in.Opcode == spirv.OpUntypedVariableKHR && s.descriptorHeapBase(v) {
+				continue // a heap has no DescriptorSet or Binding (IsDescriptorHeapBaseVariable)
+			}
 			if s.opts.BeforeHLSLLegalization && len(s.entryPointRefs(v)) == 0 {
 				continue
 			}

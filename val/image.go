@@ -10,9 +10,9 @@ import (
 // OpTypeSampledImage (universal, OpenCL and Vulkan rules), OpSampledImage's
 // types, the sampling, fetch, gather, read and write instructions' Result
 // Type, image and coordinate rules, their image operands (all but the
-// memory scopes of MakeTexelAvailable/Visible), OpImage, OpSampledImage's
-// consumer rules, the query instructions and OpImageTexelPointer. Not
-// checked yet: OpUntypedImageTexelPointerEXT, the QCOM and tile-image
+// memory scopes, which memoryScope checks), OpImage, OpSampledImage's
+// consumer rules, the query instructions and OpImageTexelPointer (and
+// OpUntypedImageTexelPointerEXT). Not checked yet: the QCOM and tile-image
 // instructions, and the execution-model limitations of implicit-LOD
 // sampling.
 
@@ -130,7 +130,7 @@ func (s *state) imagePass(i int, in *spirv.Instruction) bool {
 		return s.imageSample(i, in)
 	case spirv.OpImageFetch, spirv.OpImageSparseFetch:
 		return s.imageFetch(i, in)
-	case spirv.OpImageTexelPointer:
+	case spirv.OpImageTexelPointer, spirv.OpUntypedImageTexelPointerEXT:
 		return s.imageTexelPointer(i, in)
 	case spirv.OpImageGather, spirv.OpImageDrefGather, spirv.OpImageSparseGather, spirv.OpImageSparseDrefGather:
 		return s.imageGather(i, in)
@@ -842,8 +842,15 @@ func (s *state) imageQueryLod(i int, in *spirv.Instruction) bool {
 	return s.imageCoordinate(i, in, info, 3)
 }
 
-// imageTexelPointer is ValidateImageTexelPointer for OpImageTexelPointer.
+// imageTexelPointer is ValidateImageTexelPointer for OpImageTexelPointer
+// and OpUntypedImageTexelPointerEXT, whose operands are its Image Type
+// and then OpImageTexelPointer's (an untyped pointer for Image).
 func (s *state) imageTexelPointer(i int, in *spirv.Instruction) bool {
+	untyped := in.Opcode == spirv.OpUntypedImageTexelPointerEXT
+	k, name, ptrOp, vuid := 2, "OpImageTexelPointer", spirv.OpTypePointer, "VUID-StandaloneSpirv-OpImageTexelPointer-04658"
+	if untyped {
+		k, name, ptrOp, vuid = 3, "OpUntypedImageTexelPointerEXT", spirv.OpTypeUntypedPointerKHR, "VUID-StandaloneSpirv-OpUntypedImageTexelPointerEXT-11416"
+	}
 	res := in.TypeID
 	op := s.typeOp(res)
 	if op != spirv.OpTypePointer && op != spirv.OpTypeUntypedPointerKHR {
@@ -863,12 +870,18 @@ func (s *state) imageTexelPointer(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "Expected Result Type to be a pointer whose Type operand must be a scalar numerical type or OpTypeVoid")
 		}
 	}
-	ptr := s.opType(in, 2)
-	if s.typeOp(ptr) != spirv.OpTypePointer {
-		return s.fail(i, "", "Expected Image to be OpTypePointer")
+	ptr := s.opType(in, k)
+	if s.typeOp(ptr) != ptrOp {
+		return s.fail(i, "", "Expected Image to be %s", ptrOp)
 	}
 	img := s.typeWord(ptr, 3)
+	if untyped {
+		img = s.opWord(in, 2)
+	}
 	if s.typeOp(img) != spirv.OpTypeImage {
+		if untyped { // spirv-val's message has no space here
+			return s.fail(i, "", "Expected Image to be OpTypeUntypedPointerKHRwith Type OpTypeImage")
+		}
 		return s.fail(i, "", "Expected Image to be OpTypePointer with Type OpTypeImage")
 	}
 	info := s.imageTypeInfo(img)
@@ -884,18 +897,18 @@ func (s *state) imageTexelPointer(i int, in *spirv.Instruction) bool {
 	}
 	switch info.dim {
 	case spirv.DimSubpassData:
-		return s.fail(i, "", "Image Dim SubpassData cannot be used with OpImageTexelPointer")
+		return s.fail(i, "", "Image Dim SubpassData cannot be used with %s", name)
 	case spirv.DimTileImageDataEXT:
-		return s.fail(i, "", "Image Dim TileImageDataEXT cannot be used with OpImageTexelPointer")
+		return s.fail(i, "", "Image Dim TileImageDataEXT cannot be used with %s", name)
 	}
-	if s.imageCoordinate(i, in, info, 3) {
+	if s.imageCoordinate(i, in, info, k+1) {
 		return true
 	}
-	if t := s.opType(in, 4); t == 0 || !s.isIntScalar(t) {
+	if t := s.opType(in, k+2); t == 0 || !s.isIntScalar(t) {
 		return s.fail(i, "", "Expected Sample to be integer scalar")
 	}
 	if info.ms == 0 {
-		if v, ok := s.constUint(s.opWord(in, 4)); !ok || v != 0 {
+		if v, ok := s.constUint(s.opWord(in, k+2)); !ok || v != 0 {
 			return s.fail(i, "", "Expected Sample for Image with MS 0 to be a valid <id> for the value 0")
 		}
 	}
@@ -908,7 +921,7 @@ func (s *state) imageTexelPointer(i int, in *spirv.Instruction) bool {
 			}
 			fallthrough
 		default:
-			return s.fail(i, "VUID-StandaloneSpirv-OpImageTexelPointer-04658", "Expected the Image Format in Image to be R64i, R64ui, R32f, R32i, or R32ui for Vulkan environment using OpImageTexelPointer")
+			return s.fail(i, s.vuid(vuid), "Expected the Image Format in Image to be R64i, R64ui, R32f, R32i, or R32ui for Vulkan environment using %s", name)
 		}
 	}
 	return false
@@ -939,7 +952,7 @@ func (s *state) imageCoordinate(i int, in *spirv.Instruction, info imageInfo, k 
 		spirv.OpImageSparseSampleImplicitLod, spirv.OpImageSparseSampleDrefImplicitLod,
 		spirv.OpImageSparseSampleDrefExplicitLod, spirv.OpImageSparseGather, spirv.OpImageSparseDrefGather:
 		floatOnly = true
-	case spirv.OpImageFetch, spirv.OpImageSparseFetch, spirv.OpImageTexelPointer:
+	case spirv.OpImageFetch, spirv.OpImageSparseFetch, spirv.OpImageTexelPointer, spirv.OpUntypedImageTexelPointerEXT:
 		intOnly = true
 	}
 	switch {

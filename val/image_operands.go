@@ -49,8 +49,7 @@ type imageOps struct {
 }
 
 // imageOperands is ValidateImageOperands. w is the word index of the
-// first operand after the mask. The memory scopes of
-// MakeTexelAvailable/Visible are not checked here.
+// first operand after the mask.
 func (s *state) imageOperands(i int, in *spirv.Instruction, info imageInfo, w int) bool {
 	c := imageOps{s: s, i: i, in: in, info: info, op: in.Opcode, words: in.Words, n: len(in.Words), w: w}
 	if w-1 < c.n {
@@ -342,7 +341,7 @@ func (c *imageOps) minLod() bool {
 }
 
 // makeTexel checks MakeTexelAvailable (writes) and MakeTexelVisible
-// (reads), which both need NonPrivateTexel.
+// (reads), which both need NonPrivateTexel, and their memory scopes.
 func (c *imageOps) makeTexel() bool {
 	op := c.op
 	if c.mask&imgMakeAvailable != 0 {
@@ -351,6 +350,9 @@ func (c *imageOps) makeTexel() bool {
 		}
 		if c.mask&imgNonPrivate == 0 {
 			return c.fail("", "Image Operand MakeTexelAvailableKHR requires NonPrivateTexelKHR is also specified: Op%s", opName(op))
+		}
+		if c.w < c.n && c.s.memoryScope(c.i, c.in, c.words[c.w]) {
+			return true
 		}
 		c.w++
 	}
@@ -361,6 +363,10 @@ func (c *imageOps) makeTexel() bool {
 		if c.mask&imgNonPrivate == 0 {
 			return c.fail("", "Image Operand MakeTexelVisibleKHR requires NonPrivateTexelKHR is also specified: Op%s", opName(op))
 		}
+		if c.w < c.n && c.s.memoryScope(c.i, c.in, c.words[c.w]) {
+			return true
+		}
+		c.w++
 	}
 	return false
 }

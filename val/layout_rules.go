@@ -231,8 +231,8 @@ type layoutRef struct {
 }
 
 // typedLayoutReference is GetMemoryReference for typed pointers: an
-// OpVariable, or any instruction returning a PhysicalStorageBuffer
-// pointer.
+// OpVariable, any instruction returning a PhysicalStorageBuffer pointer,
+// or an OpBufferPointerEXT.
 func (s *state) typedLayoutReference(in *spirv.Instruction) (layoutRef, bool) {
 	ptr := s.typeOf(in.TypeID)
 	if in.TypeID == 0 || ptr == nil || ptr.Op != spirv.OpTypePointer {
@@ -254,6 +254,8 @@ func (s *state) typedLayoutReference(in *spirv.Instruction) (layoutRef, bool) {
 		r.mode = s.storageLayout(r.sc, isStructWith(r.t, spirv.DecorationBufferBlock))
 	case r.sc == spirv.StorageClassPhysicalStorageBuffer:
 		r.req, r.mode = layoutRequired, s.storageLayout(r.sc, false)
+	case in.Opcode == spirv.OpBufferPointerEXT: // a buffer in a descriptor heap
+		r.req, r.mode = layoutRequired, s.storageLayout(r.sc, isStructWith(r.t, spirv.DecorationBufferBlock))
 	default:
 		return layoutRef{}, false
 	}

@@ -33,6 +33,8 @@ func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 		return s.copyMemory(i, in)
 	case spirv.OpPtrEqual, spirv.OpPtrNotEqual, spirv.OpPtrDiff:
 		return s.ptrComparison(i, in)
+	case spirv.OpBufferPointerEXT:
+		return s.bufferPointer(i, in)
 	default:
 		return false
 	}

@@ -8,9 +8,8 @@ import (
 
 // validate_memory.cpp's OpVariable, OpLoad, OpStore, OpCopyMemory(Sized),
 // memory access, access-chain, OpArrayLength and pointer-comparison rules.
-// Not written yet: the memory-scope checks of MakePointerAvailable/Visible,
-// cooperative matrix/vector loads and stores, long vectors,
-// descriptor heaps, tile images, and validate_logical_pointers.cpp.
+// Descriptor heaps are descriptor_heap.go's. Not written yet: cooperative
+// matrix/vector loads and stores, long vectors, tile images, and validate_logical_pointers.cpp.
 
 // Bits of the shallow-contains cache (ContainsType without
 // traverse_all_types: through arrays, vectors, matrices, images, sampled
@@ -19,6 +18,9 @@ const (
 	shallowDone      = 1 << iota
 	shallowRTA       // OpTypeRuntimeArray
 	shallowForbidden // image, sampler, sampled image, acceleration structure
+	shallowImage     // image or sampler (descriptor-heap and BindlessTextureNV exceptions)
+	shallowSampled   // sampled image (a BindlessTextureNV exception)
+	shallowOpaque    // the other base opaque types (spvOpcodeIsBaseOpaqueType)
 )
 
 func (s *state) shallow(t uint32) uint8 {
@@ -34,10 +36,12 @@ func (s *state) shallow(t uint32) uint8 {
 		switch ty.Kind {
 		case spirv.TypeRuntimeArray:
 			v |= shallowRTA | s.shallow(ty.Elem)
-		case spirv.TypeImage, spirv.TypeSampledImage:
-			v |= shallowForbidden | s.shallow(ty.Elem)
+		case spirv.TypeImage:
+			v |= shallowForbidden | shallowImage | s.shallow(ty.Elem)
+		case spirv.TypeSampledImage:
+			v |= shallowForbidden | shallowSampled | s.shallow(ty.Elem)
 		case spirv.TypeSampler:
-			v |= shallowForbidden
+			v |= shallowForbidden | shallowImage
 		case spirv.TypeArray, spirv.TypeVector, spirv.TypeMatrix, spirv.TypeCooperativeMatrix:
 			v |= s.shallow(ty.Elem)
 		case spirv.TypeStruct:
@@ -45,8 +49,12 @@ func (s *state) shallow(t uint32) uint8 {
 				v |= s.shallow(m)
 			}
 		}
-		if ty.Op == spirv.OpTypeAccelerationStructureKHR {
+		switch ty.Op {
+		case spirv.OpTypeAccelerationStructureKHR:
 			v |= shallowForbidden
+		case spirv.OpTypeOpaque, spirv.OpTypeEvent, spirv.OpTypeDeviceEvent, spirv.OpTypeReserveId, spirv.OpTypeQueue,
+			spirv.OpTypePipe, spirv.OpTypePipeStorage, spirv.OpTypeNamedBarrier:
+			v |= shallowOpaque
 		}
 	}
 	s.shallowCache[t] = v
@@ -253,7 +261,7 @@ func (s *state) load(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "8- or 16-bit loads must be a scalar, vector or matrix type")
 		}
 	}
-	return false
+	return s.heapLoad(i, in)
 }
 
 // tracePointer is TracePointer: through access chains and copies to the
@@ -828,9 +836,7 @@ func (s *state) largestScalar(t uint32, depth int) uint32 {
 	return 0
 }
 
-// memoryAccess is CheckMemoryAccess for the memory operands at word k
-// (the memory-scope checks of MakePointerAvailable/Visible are not
-// written yet).
+// memoryAccess is CheckMemoryAccess for the memory operands at word k.
 func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 	var dst, src *spirv.Type
 	switch in.Opcode {
@@ -864,6 +870,9 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 		if mask&maNonPrivate == 0 {
 			return s.fail(i, "", "NonPrivatePointerKHR must be specified if MakePointerAvailableKHR is specified.")
 		}
+		if s.accessScope(i, in, k, mask, maAvailable) {
+			return true
+		}
 	}
 	if mask&maVisible != 0 {
 		if in.Opcode == spirv.OpStore {
@@ -871,6 +880,9 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 		}
 		if mask&maNonPrivate == 0 {
 			return s.fail(i, "", "NonPrivatePointerKHR must be specified if MakePointerVisibleKHR is specified.")
+		}
+		if s.accessScope(i, in, k, mask, maVisible) {
+			return true
 		}
 	}
 	if mask&maNonPrivate != 0 {
@@ -914,6 +926,18 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 		return s.fail(i, s.vuid("VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314"), "Memory accesses Aligned operand value %d is too small, the largest scalar type is %d bytes.", a, largest)
 	}
 	return false
+}
+
+// accessScope checks the memory scope that follows the mask at word k
+// for MakePointerAvailable or MakePointerVisible (bit): the operands
+// come in bit order, so the scope's word is after the mask and the
+// operands of the lower bits.
+func (s *state) accessScope(i int, in *spirv.Instruction, k int, mask, bit uint32) bool {
+	w := k - 1 + memoryAccessWords(mask&(bit|(bit-1)))
+	if w >= len(in.Words) {
+		return false
+	}
+	return s.memoryScope(i, in, in.Words[w])
 }
 
 // copyMemory is ValidateCopyMemory (the Shader rule on the size of

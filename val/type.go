@@ -36,7 +36,7 @@ func (s *state) typePass(i int, in *spirv.Instruction) bool {
 	case spirv.OpTypeCooperativeMatrixKHR:
 		return s.typeCooperativeMatrix(i, in)
 	case spirv.OpTypeStruct:
-		return s.typeStructMembers(i, in) || s.typeStructBlocks(i, in)
+		return s.typeStructMembers(i, in) || s.typeStructBlocks(i, in) || s.typeStructOpaque(i, in)
 	case spirv.OpTypeUntypedPointerKHR:
 		return s.untypedPointerType(i, in)
 	case spirv.OpTypeTensorLayoutNV, spirv.OpTypeTensorViewNV, spirv.OpTypeTensorARM:
@@ -85,8 +85,17 @@ func (s *state) typeStructMembers(i int, in *spirv.Instruction) bool {
 
 // builtinMembers counts the members of struct id decorated BuiltIn (the
 // descriptor-heap built-ins aside), as ValidateTypeStruct counts them.
+//
+// Member indexes past the struct's members (which the decoration rules
+// reject) are counted in a map: sizing a slice by them would let one
+// OpMemberDecorate allocate gigabytes.
 func (s *state) builtinMembers(id uint32) int {
 	var seen []bool
+	var beyond map[int]bool
+	members := 0
+	if t := s.typeOf(id); t != nil {
+		members = len(t.Members)
+	}
 	n := 0
 	for _, e := range s.decorations().ofKinds(id, spirv.DecorationBuiltIn) {
 		if e.Kind != spirv.DecorationBuiltIn || e.Member < 0 || len(e.Params) == 0 {
@@ -95,8 +104,18 @@ func (s *state) builtinMembers(id uint32) int {
 		if b := spirv.BuiltIn(e.Params[0]); b == spirv.BuiltInResourceHeapEXT || b == spirv.BuiltInSamplerHeapEXT {
 			continue
 		}
-		if e.Member >= len(seen) {
-			seen = append(seen, make([]bool, e.Member+1-len(seen))...)
+		if e.Member >= members {
+			if beyond == nil {
+				beyond = map[int]bool{}
+			}
+			if !beyond[e.Member] {
+				beyond[e.Member] = true
+				n++
+			}
+			continue
+		}
+		if seen == nil {
+			seen = make([]bool, members)
 		}
 		if !seen[e.Member] {
 			seen[e.Member] = true

@@ -125,6 +125,7 @@ type scratch struct {
 	layout       *blockLayout     // per-type layout caches of ValidateExplicitLayout
 	shallowCache map[uint32]uint8 // see shallow (memory rules), per type
 	copyBase     map[uint32]int   // OpCopyObject result: the instruction its chain of copies starts from (untyped_pointers.go)
+	heapBase     map[uint32]int   // pointer id: its untyped base's instruction, -1 for none (descriptor_heap.go)
 }
 
 // features are SPIRV-Tools' ValidationState_t::Feature flags that change
