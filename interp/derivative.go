@@ -60,6 +60,10 @@ func (c *compiler) derivativeGroups(ep *spirv.EntryPoint) error {
 		default:
 			continue
 		}
+		if c.kernel {
+			// DispatchND may choose other (odd) local sizes, which quads cannot tile.
+			return fmt.Errorf("%s is for shaders, not Kernel entry points", name)
+		}
 		if S%4 != 0 {
 			return fmt.Errorf("%s needs a subgroup size that is a multiple of 4, not %d", name, S)
 		}
