@@ -85,9 +85,12 @@ type ResourceKind int
 const (
 	StorageBuffer ResourceKind = iota
 	UniformBuffer
-	StorageImage       // OpTypeImage Sampled 2, Dim other than Buffer: an *Image
-	StorageTexelBuffer // OpTypeImage Sampled 2, Dim Buffer: an *Image
-	UniformTexelBuffer // OpTypeImage Sampled 1, Dim Buffer: an *Image
+	StorageImage         // OpTypeImage Sampled 2, Dim other than Buffer: an *Image
+	StorageTexelBuffer   // OpTypeImage Sampled 2, Dim Buffer: an *Image
+	UniformTexelBuffer   // OpTypeImage Sampled 1, Dim Buffer: an *Image
+	SampledImage         // OpTypeImage Sampled 1, Dim other than Buffer: an *Image
+	SamplerDescriptor    // OpTypeSampler: a *Sampler
+	CombinedImageSampler // OpTypeSampledImage: an *Image and a *Sampler under one key
 )
 
 func (k ResourceKind) String() string {
@@ -102,6 +105,12 @@ func (k ResourceKind) String() string {
 		return "StorageTexelBuffer"
 	case UniformTexelBuffer:
 		return "UniformTexelBuffer"
+	case SampledImage:
+		return "SampledImage"
+	case SamplerDescriptor:
+		return "Sampler"
+	case CombinedImageSampler:
+		return "CombinedImageSampler"
 	}
 	return fmt.Sprintf("ResourceKind(%d)", int(k))
 }
@@ -116,7 +125,8 @@ type BindingKey struct{ Set, Binding uint32 }
 // len(Data).
 type Resources struct {
 	Buffers       map[BindingKey][]*Buffer
-	Images        map[BindingKey][]*Image // storage images and texel buffers
+	Images        map[BindingKey][]*Image   // storage, sampled and combined images, texel buffers
+	Samplers      map[BindingKey][]*Sampler // samplers, and combined image samplers' sampler halves
 	PushConstants []byte
 	Args          []KernelArg // Kernel modules, in parameter order
 	GlobalOffset  [3]uint32   // Kernel modules (get_global_offset)
@@ -285,3 +295,82 @@ func (p *Program) BufferAddress(key BindingKey, index int) (addr uint64, ok bool
 	}
 	return 0, false
 }
+
+// Sampler is a sampler descriptor, with the fields and meanings of
+// VkSamplerCreateInfo that a compute shader can observe. The zero value is
+// Vulkan's most common sampler: nearest filtering, nearest mipmaps,
+// Repeat addressing, transparent black border, normalized coordinates,
+// MinLod 0, MaxLod 0 (only level 0 is sampled; set MaxLod to sample
+// further levels, as VK_LOD_CLAMP_NONE does with 1000).
+type Sampler struct {
+	MagFilter, MinFilter         Filter
+	MipmapMode                   MipmapMode
+	AddressU, AddressV, AddressW AddressMode
+	BorderColor                  BorderColor
+	MipLodBias, MinLod, MaxLod   float32
+	// UnnormalizedCoordinates: coordinates are in texels, not [0, 1);
+	// Vulkan then requires equal filters, Nearest mipmaps, MinLod and
+	// MaxLod 0, ClampToEdge or ClampToBorder, no comparison.
+	UnnormalizedCoordinates bool
+	CompareEnable           bool // Dref instructions compare with CompareOp
+	CompareOp               CompareOp
+}
+
+// Filter is VkFilter.
+type Filter uint8
+
+// Filters.
+const (
+	FilterNearest Filter = iota
+	FilterLinear
+)
+
+// MipmapMode is VkSamplerMipmapMode.
+type MipmapMode uint8
+
+// Mipmap modes.
+const (
+	MipmapNearest MipmapMode = iota
+	MipmapLinear
+)
+
+// AddressMode is VkSamplerAddressMode.
+type AddressMode uint8
+
+// Address modes.
+const (
+	AddressRepeat AddressMode = iota
+	AddressMirroredRepeat
+	AddressClampToEdge
+	AddressClampToBorder
+	AddressMirrorClampToEdge
+)
+
+// BorderColor is VkBorderColor.
+type BorderColor uint8
+
+// Border colours.
+const (
+	BorderFloatTransparentBlack BorderColor = iota
+	BorderIntTransparentBlack
+	BorderFloatOpaqueBlack
+	BorderIntOpaqueBlack
+	BorderFloatOpaqueWhite
+	BorderIntOpaqueWhite
+)
+
+// CompareOp is VkCompareOp, the depth comparison of Dref instructions.
+type CompareOp uint8
+
+// Comparisons: the reference (Dref) is compared with the texel's value,
+// "Dref op texel" as Vulkan's texel depth compare operation does.
+const (
+	CompareNever CompareOp = iota
+	CompareLess
+	CompareEqual
+	CompareLessOrEqual
+	CompareGreater
+	CompareNotEqual
+	CompareGreaterOrEqual
+	CompareAlways
+)
