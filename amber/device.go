@@ -84,6 +84,9 @@ type Device struct {
 	// MaxSubgroupSize].
 	DefaultSubgroupSize, MinSubgroupSize, MaxSubgroupSize int
 	Limits                                                []Limit
+	// ImageFormats are the VkFormat names an IMAGE or texel buffer can
+	// have to be bound as a storage image or texel buffer.
+	ImageFormats []string
 }
 
 // Limit is one named device limit, for --device-info.
@@ -93,7 +96,7 @@ type Limit struct {
 }
 
 // DefaultDevice is spvx's CPU device: the compute features the executor
-// implements. Graphics-only and image features are absent.
+// implements. Graphics-only features are absent.
 func DefaultDevice() *Device {
 	d := &Device{
 		Name:                "spvx CPU executor",
@@ -119,7 +122,9 @@ func DefaultDevice() *Device {
 			WorkgroupMemoryExplicitLayoutFeatures.workgroupMemoryExplicitLayout8BitAccess
 			WorkgroupMemoryExplicitLayoutFeatures.workgroupMemoryExplicitLayout16BitAccess
 			ShaderSubgroupUniformControlFlowFeatures.shaderSubgroupUniformControlFlow
-			ShaderLongVectorFeaturesEXT.longVector`)),
+			ShaderLongVectorFeaturesEXT.longVector shaderStorageImageExtendedFormats
+			shaderStorageImageReadWithoutFormat shaderStorageImageWriteWithoutFormat`)),
+		ImageFormats: ImageFormatNames(),
 		Extensions: set(strings.Fields(`VK_KHR_storage_buffer_storage_class VK_KHR_16bit_storage
 			VK_KHR_8bit_storage VK_KHR_shader_float16_int8 VK_KHR_variable_pointers VK_KHR_spirv_1_4
 			VK_KHR_shader_float_controls VK_KHR_vulkan_memory_model VK_KHR_zero_initialize_workgroup_memory
@@ -152,6 +157,8 @@ func DefaultDevice() *Device {
 			{"minStorageBufferOffsetAlignment", "4"},
 			{"minUniformBufferOffsetAlignment", "4"},
 			{"SPIR-V versions", "1.0 - 1.6"},
+			{"image types", "1D, 2D, 3D; one mip level, one sample"},
+			{"robustImageAccess", "off (an out-of-bounds image access faults)"},
 		},
 	}
 	return d
@@ -176,6 +183,10 @@ func (d *Device) Print(w io.Writer) {
 	list("device extensions", d.Extensions)
 	list("instance extensions", d.InstanceExtensions)
 	list("properties", d.Properties)
+	fmt.Fprintf(w, "storage image and texel buffer formats (%d):\n", len(d.ImageFormats))
+	for _, n := range d.ImageFormats {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
 }
 
 func sorted(m map[string]bool) []string {

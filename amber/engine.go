@@ -52,7 +52,10 @@ type Job struct {
 	// in the width of its declared type (a float is its IEEE bits).
 	SpecConstants map[uint32]uint64
 
-	Descriptors   map[DescriptorBinding]*Descriptor
+	Descriptors map[DescriptorBinding]*Descriptor
+	// Images are the image, texel buffer and sampler descriptors, their
+	// texels used in place like the buffers' views.
+	Images        map[DescriptorBinding]*ImageDescriptor
 	PushConstants []byte
 	Groups        [3]uint32
 

@@ -108,7 +108,11 @@ func (p *amberParser) command(t token) error {
 		return p.structDecl(t)
 	case "VIRTUAL_FILE":
 		return p.virtualFile(t)
-	case "IMAGE", "SAMPLER", "ACCELERATION_STRUCTURE":
+	case "IMAGE":
+		return p.image(t)
+	case "SAMPLER":
+		return p.sampler(t)
+	case "ACCELERATION_STRUCTURE":
 		return unsupAt(t.line, "%s is not supported by spvx (compute buffers only)", t.text)
 	}
 	return errAt(t.line, "unknown token: %s", t.text)
@@ -340,8 +344,16 @@ func (p *amberParser) buffer(cmd token) error {
 				if n.text == "SAMPLES" {
 					msg = "expected integer value for SAMPLES"
 				}
-				if _, err := uintField(v, msg); err != nil {
+				u, err := uintField(v, msg)
+				if err != nil {
 					return err
+				}
+				if n.text == "MIP_LEVELS" {
+					b.Image.MipLevels = u
+				} else if !validSamples(u) {
+					return errAt(v.line, "invalid sample count: %s", v.show())
+				} else {
+					b.Image.Samples = u
 				}
 				continue
 			case "FILE":
@@ -1147,7 +1159,9 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 	}
 	switch t.text {
 	case "BUFFER", "BUFFER_ARRAY":
-	case "SAMPLER", "SAMPLER_ARRAY", "ACCELERATION_STRUCTURE":
+	case "SAMPLER", "SAMPLER_ARRAY":
+		return p.bindSampler(pl, cmd, t.text == "SAMPLER_ARRAY")
+	case "ACCELERATION_STRUCTURE":
 		return unsupAt(t.line, "BIND %s is not supported by spvx (compute buffers only)", t.text)
 	default:
 		return errAt(t.line, "missing BUFFER or SAMPLER in BIND command")
@@ -1191,11 +1205,18 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 		return errAt(t.line, "invalid token for BUFFER type: %s", t.show())
 	}
 	kind, ok := bufferKindNames[t.text]
+	var err error
 	if !ok {
 		return errAt(t.line, "unknown buffer_type: %s", t.text)
 	}
 	if kind == BindOther {
 		return unsupAt(t.line, "BIND … AS %s is not supported by spvx (compute buffers only)", t.text)
+	}
+	var samp *Sampler
+	if kind == BindCombinedImageSampler {
+		if samp, err = p.combinedSampler(bufs); err != nil {
+			return err
+		}
 	}
 	if kind == BindPushConstant {
 		if pl.PushConst != nil {
@@ -1212,19 +1233,18 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 	if !t.isIdent("DESCRIPTOR_SET") {
 		return errAt(t.line, "missing DESCRIPTOR_SET or KERNEL for BIND command")
 	}
-	t = p.z.next()
-	set, err := uintField(t, "invalid value for DESCRIPTOR_SET in BIND command")
-	if err != nil {
+	bb := &BufferBinding{Buffers: bufs, Kind: kind, Line: cmd.line}
+	if samp != nil {
+		bb.Samplers = []*Sampler{samp}
+	}
+	if bb.Set, bb.Binding, err = p.setAndBinding(); err != nil {
 		return err
 	}
-	bb := &BufferBinding{Buffers: bufs, Kind: kind, Set: set, Line: cmd.line}
-	t = p.z.next()
-	if !t.isIdent("BINDING") {
-		return errAt(t.line, "missing BINDING for BIND command: %s", t.show())
-	}
-	t = p.z.next()
-	if bb.Binding, err = uintField(t, "invalid value for BINDING in BIND command"); err != nil {
-		return err
+	if kind == BindStorageImage || kind == BindSampledImage || kind == BindCombinedImageSampler {
+		// amber checks the last buffer named
+		if bb.BaseMipLevel, err = p.baseMipLevel(bufs[len(bufs)-1]); err != nil {
+			return err
+		}
 	}
 	n := len(bufs)
 	bb.DynamicOffsets = make([]uint64, n)
@@ -1252,6 +1272,10 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 			}
 			bb.DynamicOffsets[i] = uint64(off)
 		}
+	}
+	if kind.IsImage() {
+		p.replaceBinding(pl, bb)
+		return p.endOfStatement("BIND command")
 	}
 	if n := p.z.peek(); n.isIdent("DESCRIPTOR_OFFSET") {
 		p.z.next()
@@ -1294,7 +1318,13 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 			bb.DescriptorRanges[i] = int64(r)
 		}
 	}
-	// A later BIND at the same set and binding replaces the earlier one.
+	p.replaceBinding(pl, bb)
+	return p.endOfStatement("BIND command")
+}
+
+// replaceBinding adds bb to the pipeline: a later BIND at the same set and
+// binding replaces the earlier one.
+func (p *amberParser) replaceBinding(pl *Pipeline, bb *BufferBinding) {
 	out := pl.Bindings[:0]
 	for _, x := range pl.Bindings {
 		if x.Kind == BindPushConstant || x.Set != bb.Set || x.Binding != bb.Binding {
@@ -1302,6 +1332,100 @@ func (p *amberParser) bind(pl *Pipeline, cmd token) error {
 		}
 	}
 	pl.Bindings = append(out, bb)
+}
+
+// setAndBinding reads "SET BINDING b" after DESCRIPTOR_SET.
+func (p *amberParser) setAndBinding() (set, binding uint32, err error) {
+	t := p.z.next()
+	if set, err = uintField(t, "invalid value for DESCRIPTOR_SET in BIND command"); err != nil {
+		return 0, 0, err
+	}
+	t = p.z.next()
+	if !t.isIdent("BINDING") {
+		return 0, 0, errAt(t.line, "missing BINDING for BIND command: %s", t.show())
+	}
+	t = p.z.next()
+	binding, err = uintField(t, "invalid value for BINDING in BIND command")
+	return set, binding, err
+}
+
+// baseMipLevel reads an optional BASE_MIP_LEVEL, which must name one of
+// the image's levels.
+func (p *amberParser) baseMipLevel(b *Buffer) (uint32, error) {
+	if !p.z.peek().isIdent("BASE_MIP_LEVEL") {
+		return 0, nil
+	}
+	p.z.next()
+	t := p.z.next()
+	l, err := uintField(t, "invalid value for BASE_MIP_LEVEL")
+	if err != nil {
+		return 0, err
+	}
+	if l >= b.Image.Levels() {
+		return 0, errAt(t.line, "base mip level (now %s) needs to be larger than the number of buffer mip maps (%d)", t.text, b.Image.Levels())
+	}
+	return l, nil
+}
+
+// combinedSampler reads "SAMPLER name" after AS combined_image_sampler; as
+// amber, the sampler is kept on each buffer too.
+func (p *amberParser) combinedSampler(bufs []*Buffer) (*Sampler, error) {
+	t := p.z.next()
+	if !t.isIdent("SAMPLER") {
+		return nil, errAt(t.line, "expecting SAMPLER for combined image sampler: %s", t.show())
+	}
+	t = p.z.next()
+	if t.kind != tokIdent {
+		return nil, errAt(t.line, "missing sampler name in BIND command: %s", t.show())
+	}
+	s := p.s.samplers[t.text]
+	if s == nil {
+		return nil, errAt(t.line, "unknown sampler: %s", t.text)
+	}
+	for _, b := range bufs {
+		b.Sampler = s
+	}
+	return s, nil
+}
+
+// bindSampler parses BIND SAMPLER / SAMPLER_ARRAY after its keyword.
+func (p *amberParser) bindSampler(pl *Pipeline, cmd token, isArray bool) error {
+	t := p.z.next()
+	if t.kind != tokIdent {
+		return errAt(t.line, "missing sampler name in BIND command: %s", t.show())
+	}
+	var ss []*Sampler
+	for {
+		s := p.s.samplers[t.text]
+		if s == nil {
+			return errAt(t.line, "unknown sampler: %s", t.text)
+		}
+		ss = append(ss, s)
+		n := p.z.peek()
+		if !isArray || n.kind != tokIdent || n.text == "KERNEL" || n.text == "DESCRIPTOR_SET" {
+			break
+		}
+		t = p.z.next()
+	}
+	if isArray && len(ss) < 2 {
+		return errAt(t.line, "expecting multiple sampler names for SAMPLER_ARRAY")
+	}
+	t = p.z.next()
+	if t.kind != tokIdent {
+		return errAt(t.line, "expected a string token for BIND command: %s", t.show())
+	}
+	if t.text == "KERNEL" {
+		return unsupAt(t.line, "BIND … KERNEL is for OPENCL-C shaders, which spvx does not run")
+	}
+	if t.text != "DESCRIPTOR_SET" {
+		return errAt(t.line, "missing DESCRIPTOR_SET or KERNEL for BIND command")
+	}
+	bb := &BufferBinding{Kind: BindSampler, Samplers: ss, Line: cmd.line}
+	var err error
+	if bb.Set, bb.Binding, err = p.setAndBinding(); err != nil {
+		return err
+	}
+	p.replaceBinding(pl, bb)
 	return p.endOfStatement("BIND command")
 }
 
@@ -1509,6 +1633,14 @@ func (p *amberParser) expect(cmd token) error {
 		if buf.Elements != b2.Elements {
 			return errAt(t.line, "EXPECT %s command cannot compare buffers of different size: %d vs %d", name, buf.Elements, b2.Elements)
 		}
+		w1, h1, _ := buf.Image.Size()
+		w2, h2, _ := b2.Image.Size()
+		if w1 != w2 {
+			return errAt(t.line, "EXPECT %s command cannot compare buffers of different width", name)
+		}
+		if h1 != h2 {
+			return errAt(t.line, "EXPECT %s command cannot compare buffers of different height", name)
+		}
 		cc := &CompareCommand{A: buf, B: b2, Line: cmd.line}
 		switch name {
 		case "RMSE_BUFFER", "EQ_HISTOGRAM_EMD_BUFFER":
@@ -1551,11 +1683,20 @@ func (p *amberParser) expect(cmd token) error {
 	}
 	t = p.z.next()
 	if t.kind == tokInt {
-		n := p.z.peek()
-		if n.isIdent("SIZE") {
-			return unsupAt(t.line, "EXPECT … SIZE (image probes) is not supported by spvx")
+		y, ok := t.uintUpTo(math.MaxInt32)
+		if !ok {
+			return outOfRange(t, "invalid Y value in EXPECT command", "int32")
 		}
-		return errAt(t.line, "Y value not needed for non-color comparator")
+		if n := p.z.peek(); !n.isIdent("SIZE") {
+			return errAt(t.line, "Y value not needed for non-color comparator")
+		}
+		pc, err := p.imageProbe(buf, uint32(x), uint32(y), cmd.line)
+		if err != nil {
+			return err
+		}
+		pc.Text = text()
+		*p.cmds = append(*p.cmds, pc)
+		return nil
 	}
 	if t.isIdent("SIZE") {
 		return errAt(t.line, "invalid Y value in EXPECT command: %s", t.show())

@@ -431,6 +431,11 @@ func (r *runner) command(c Command) error {
 		if f := probe(c, rb.data, r.s.Path); f != nil {
 			return f
 		}
+	case *ProbeCommand:
+		r.logf(c.Line, "%s", c.Text)
+		if f := probeImage(c, r.bufs[c.Buffer].data, r.s.Path); f != nil {
+			return f
+		}
 	case *CompareCommand:
 		r.logf(c.Line, "%s", c.Text)
 		if f := compare(c, r.bufs[c.A], r.bufs[c.B], r.s.Path); f != nil {
@@ -573,7 +578,7 @@ func (r *runner) dispatch(c *RunCommand) error {
 	job := &Job{Module: cs.module, Binary: cs.binary, Entry: a.Entry, TargetEnv: cs.env,
 		SubgroupSize: r.dev.DefaultSubgroupSize, RequireFullSubgroups: a.FullSubgroups,
 		VaryingSubgroupSize: a.VaryingSubgroupSize, Groups: c.Groups,
-		Descriptors: map[DescriptorBinding]*Descriptor{}}
+		Descriptors: map[DescriptorBinding]*Descriptor{}, Images: map[DescriptorBinding]*ImageDescriptor{}}
 	if e, ok := r.entry[pl]; ok {
 		job.Entry = e
 	}
@@ -600,6 +605,14 @@ func (r *runner) dispatch(c *RunCommand) error {
 			if r.s.Syntax == AmberScript {
 				job.PushConstants = r.bufs[bb.Buffers[0]].data
 			}
+			continue
+		}
+		if bb.Kind.IsImage() {
+			d, err := r.imageDescriptor(bb)
+			if err != nil {
+				return err
+			}
+			job.Images[DescriptorBinding{bb.Set, bb.Binding}] = d
 			continue
 		}
 		d := &Descriptor{Kind: bb.Kind}

@@ -55,33 +55,39 @@ const (
 	BindStorageDynamic
 	BindUniformDynamic
 	BindPushConstant
-	BindOther // graphics and image kinds: parsed, not runnable
+	BindOther // graphics kinds: parsed, not runnable
+	BindStorageImage
+	BindSampledImage
+	BindCombinedImageSampler
+	BindUniformTexelBuffer
+	BindStorageTexelBuffer
+	BindSampler // BIND SAMPLER / SAMPLER_ARRAY
 )
 
 var bufferKindNames = map[string]BufferKind{
 	"storage": BindStorage, "uniform": BindUniform, "storage_dynamic": BindStorageDynamic,
 	"uniform_dynamic": BindUniformDynamic, "push_constant": BindPushConstant,
-	"color": BindOther, "depth_stencil": BindOther, "storage_image": BindOther,
-	"sampled_image": BindOther, "combined_image_sampler": BindOther,
-	"uniform_texel_buffer": BindOther, "storage_texel_buffer": BindOther, "resolve": BindOther,
+	"color": BindOther, "depth_stencil": BindOther, "storage_image": BindStorageImage,
+	"sampled_image": BindSampledImage, "combined_image_sampler": BindCombinedImageSampler,
+	"uniform_texel_buffer": BindUniformTexelBuffer, "storage_texel_buffer": BindStorageTexelBuffer, "resolve": BindOther,
 }
 
 // String is the kind as BIND spells it.
 func (k BufferKind) String() string {
-	switch k {
-	case BindStorage:
-		return "storage"
-	case BindUniform:
-		return "uniform"
-	case BindStorageDynamic:
-		return "storage_dynamic"
-	case BindUniformDynamic:
-		return "uniform_dynamic"
-	case BindPushConstant:
-		return "push_constant"
+	for name, x := range bufferKindNames {
+		if x == k && x != BindOther {
+			return name
+		}
+	}
+	if k == BindSampler {
+		return "sampler"
 	}
 	return "other"
 }
+
+// IsImage reports whether a binding of kind k is an image, texel buffer
+// or sampler descriptor rather than a buffer's bytes.
+func (k BufferKind) IsImage() bool { return k >= BindStorageImage }
 
 // Buffer is a BUFFER declaration and, while a script runs, its contents.
 type Buffer struct {
@@ -94,6 +100,13 @@ type Buffer struct {
 	// MaxSize is a lower bound on the device buffer size (VkScript subdata
 	// beyond the declared size grows it).
 	MaxSize int
+	// Image holds what IMAGE (or BUFFER FORMAT) said about the buffer as
+	// an image; a plain BUFFER has the zero value, a 1×1×1 image of
+	// unknown dimensionality, as amber's Buffer.
+	Image ImageInfo
+	// Sampler is the SAMPLER of a BIND … AS combined_image_sampler that
+	// named this buffer last (amber keeps it on the buffer too).
+	Sampler *Sampler
 	// formatDefault marks a VkScript buffer whose format was never given
 	// (amber's "char" default, replaced by the first typed use).
 	formatDefault bool
@@ -114,7 +127,13 @@ type BufferBinding struct {
 	DynamicOffsets    []uint64
 	DescriptorOffsets []uint64
 	DescriptorRanges  []int64
-	Line              int
+	// BaseMipLevel is the image view's first level (storage, sampled and
+	// combined images).
+	BaseMipLevel uint32
+	// Samplers are a BIND SAMPLER's or SAMPLER_ARRAY's samplers (Buffers
+	// is empty then), or a combined image sampler's one sampler.
+	Samplers []*Sampler
+	Line     int
 }
 
 // Specialization is one SPECIALIZE id AS type value.
@@ -192,7 +211,7 @@ const (
 var bufferComparatorNames = [...]string{"EQ_BUFFER", "RMSE_BUFFER", "EQ_HISTOGRAM_EMD_BUFFER"}
 
 // Command is one step of a script: *RunCommand, *ExpectCommand,
-// *CompareCommand, *CopyCommand, *RepeatCommand, *BufferCommand,
+// *ProbeCommand, *CompareCommand, *CopyCommand, *RepeatCommand, *BufferCommand,
 // *EntryPointCommand, *ClearCommand.
 type Command interface {
 	// Pos is the line of the command in its script.
@@ -301,7 +320,10 @@ type Script struct {
 	// lines of VkScript, SHADER_OPTIMIZATION without spirv-opt, ...).
 	Notes []string
 
+	Samplers []*Sampler
+
 	shaders   map[string]*Shader
+	samplers  map[string]*Sampler
 	buffers   map[string]*Buffer
 	pipelines map[string]*Pipeline
 	// held bytes of heldBy were reserved by the parse, for the values and
@@ -312,7 +334,7 @@ type Script struct {
 
 func newScript(path string, syn Syntax) *Script {
 	return &Script{Path: path, Syntax: syn, EngineData: map[string]uint32{},
-		shaders: map[string]*Shader{}, buffers: map[string]*Buffer{}, pipelines: map[string]*Pipeline{}}
+		shaders: map[string]*Shader{}, samplers: map[string]*Sampler{}, buffers: map[string]*Buffer{}, pipelines: map[string]*Pipeline{}}
 }
 
 // Buffer returns the buffer of that name, or nil.

@@ -64,13 +64,21 @@ type Type struct {
 	Rows, Cols int
 	Array      bool
 	FormatList bool
-	Struct     *StructDef // a STRUCT type; the fields above are unused then
-	Name       string     // as written
+	// Channels and Mode are an image format name's components in memory
+	// order ("BGRA") and numeric mode ("UNORM", "SRGB", "UFLOAT", ...);
+	// a packed format (Packed) is one integer of Bits bits holding them,
+	// as amber's Format keeps it, so its values are the packed words.
+	Channels string
+	Mode     string
+	Packed   bool
+	Struct   *StructDef // a STRUCT type; the fields above are unused then
+	Name     string     // as written
 }
 
 // Equal reports whether two types describe the same data (the name aside).
 func (t *Type) Equal(u *Type) bool {
-	return t.Scalar == u.Scalar && t.Rows == u.Rows && t.Cols == u.Cols && t.Array == u.Array && t.FormatList == u.FormatList
+	return t.Scalar == u.Scalar && t.Rows == u.Rows && t.Cols == u.Cols && t.Array == u.Array && t.FormatList == u.FormatList &&
+		t.Channels == u.Channels && t.Mode == u.Mode && t.Packed == u.Packed
 }
 
 // Comp is one component of an element: its byte offset and type.
@@ -359,19 +367,29 @@ var scalarNames = map[string]Scalar{
 	"float16": {Float, 16}, "float": {Float, 32}, "double": {Float, 64},
 }
 
-// parseFormatName reads the image format names a compute buffer can use:
+// parseFormatName reads the image format names a buffer or image can use:
 // R, G, B, A (and X) components of one width followed by _UINT, _SINT,
-// _SFLOAT, _UNORM, _SNORM, _USCALED, _SSCALED or _SRGB. Packed, depth and
-// mixed-width formats are not buffer formats for compute and give nil.
+// _SFLOAT, _UNORM, _SNORM, _USCALED, _SSCALED or _SRGB, and the packed
+// formats (A2B10G10R10_UNORM_PACK32, B10G11R11_UFLOAT_PACK32, ...), which
+// amber reads as one unsigned integer per texel. Depth and mixed-width
+// unpacked formats give nil.
 func parseFormatName(s string) *Type {
 	i := strings.IndexByte(s, '_')
 	if i <= 0 {
 		return nil
 	}
 	comps, mode := s[:i], s[i+1:]
+	pack := 0
+	if j := strings.LastIndex(mode, "_PACK"); j > 0 {
+		n, err := strconv.Atoi(mode[j+5:])
+		if err != nil || (n != 8 && n != 16 && n != 32) {
+			return nil
+		}
+		pack, mode = n, mode[:j]
+	}
 	var k Kind
 	switch mode {
-	case "UINT", "UNORM", "USCALED", "SRGB":
+	case "UINT", "UNORM", "USCALED", "SRGB", "UFLOAT":
 		k = Uint
 	case "SINT", "SNORM", "SSCALED":
 		k = Int
@@ -380,7 +398,7 @@ func parseFormatName(s string) *Type {
 	default:
 		return nil
 	}
-	n, bits := 0, 0
+	chans, n, bits, total, mixed := "", 0, 0, 0, false
 	for len(comps) > 0 {
 		if !strings.ContainsRune("RGBAX", rune(comps[0])) {
 			return nil
@@ -390,17 +408,28 @@ func parseFormatName(s string) *Type {
 			j++
 		}
 		b, err := strconv.Atoi(comps[1:j])
-		if err != nil || (bits != 0 && b != bits) {
+		if err != nil || b <= 0 || b > 64 {
 			return nil
 		}
-		bits = b
+		mixed = mixed || (bits != 0 && b != bits)
+		chans += comps[:1]
+		bits, total = b, total+b
 		n++
 		comps = comps[j:]
 	}
-	if n == 0 || n > 4 || (bits != 8 && bits != 16 && bits != 32 && bits != 64) || (k == Float && bits == 8) {
+	if n == 0 || n > 4 {
 		return nil
 	}
-	return &Type{Scalar: Scalar{k, bits}, Rows: n, Cols: 1, FormatList: true}
+	if pack != 0 {
+		if total != pack {
+			return nil
+		}
+		return &Type{Scalar: Scalar{Uint, pack}, Rows: 1, Cols: 1, FormatList: true, Channels: chans, Mode: mode, Packed: true}
+	}
+	if mixed || mode == "UFLOAT" || (bits != 8 && bits != 16 && bits != 32 && bits != 64) || (k == Float && bits == 8) {
+		return nil
+	}
+	return &Type{Scalar: Scalar{k, bits}, Rows: n, Cols: 1, FormatList: true, Channels: chans, Mode: mode}
 }
 
 // Value is one number from a script: an integer (two's complement bits in

@@ -41,17 +41,51 @@ func (e Engine) Run(ctx context.Context, j *amber.Job) error {
 	// amber does not check it, and the CTS's subgroup_uniform_control_flow
 	// "partial" scripts (local size 119) expect the driver to run them with a
 	// partial last subgroup, which is what the executor does.
-	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}, PushConstants: j.PushConstants}
+	err := prog.Dispatch(ctx, j.Groups[0], j.Groups[1], j.Groups[2], resources(j))
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// amber's words when a submission outlives its fence timeout
+		return fmt.Errorf("Vulkan::Calling vkWaitForFences Timeout (%v)", err)
+	}
+	return err
+}
+
+// resources are the job's descriptors as the executor takes them: buffer
+// views, images and texel buffers under their set and binding, and the
+// samplers of sampler descriptors and combined image samplers under the
+// same key as their images.
+func resources(j *amber.Job) *interp.Resources {
+	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}, PushConstants: j.PushConstants,
+		Images: map[interp.BindingKey][]*interp.Image{}, Samplers: map[interp.BindingKey][]*interp.Sampler{}}
 	for k, d := range j.Descriptors {
 		key := interp.BindingKey{Set: k.Set, Binding: k.Binding}
 		for _, v := range d.Views {
 			res.Buffers[key] = append(res.Buffers[key], &interp.Buffer{Data: v})
 		}
 	}
-	err := prog.Dispatch(ctx, j.Groups[0], j.Groups[1], j.Groups[2], res)
-	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		// amber's words when a submission outlives its fence timeout
-		return fmt.Errorf("Vulkan::Calling vkWaitForFences Timeout (%v)", err)
+	for k, d := range j.Images {
+		key := interp.BindingKey{Set: k.Set, Binding: k.Binding}
+		for _, v := range d.Images {
+			res.Images[key] = append(res.Images[key], &interp.Image{Format: v.Format,
+				Width: v.Width, Height: v.Height, Depth: v.Depth, Layers: 1, Levels: 1, Data: v.Data})
+		}
+		for _, s := range d.Samplers {
+			res.Samplers[key] = append(res.Samplers[key], sampler(s))
+		}
 	}
-	return err
+	return res
+}
+
+// sampler converts an amber SAMPLER; both keep Vulkan's enumeration
+// orders, so the values carry over.
+func sampler(s *amber.Sampler) *interp.Sampler {
+	return &interp.Sampler{
+		MagFilter: interp.Filter(s.MagFilter), MinFilter: interp.Filter(s.MinFilter),
+		MipmapMode: interp.MipmapMode(s.MipmapMode),
+		AddressU:   interp.AddressMode(s.AddressU), AddressV: interp.AddressMode(s.AddressV),
+		AddressW:    interp.AddressMode(s.AddressW),
+		BorderColor: interp.BorderColor(s.BorderColor),
+		MinLod:      s.MinLOD, MaxLod: s.MaxLOD,
+		UnnormalizedCoordinates: !s.NormalizedCoords,
+		CompareEnable:           s.CompareEnable, CompareOp: interp.CompareOp(s.CompareOp),
+	}
 }
