@@ -181,6 +181,8 @@ func (c *compiler) compile(entry string) error {
 			c.extSets[id] = 1
 		case "OpenCL.std":
 			c.extSets[id] = 2
+		case "SPV_AMD_shader_ballot":
+			c.extSets[id] = extSetAMDBallot
 		default:
 			c.extSets[id] = 0 // NonSemantic.* and others: ignored
 		}

@@ -88,6 +88,9 @@ func (c *compiler) extInst(result, typeID uint32, ops []uint32) error {
 		return nil // NonSemantic.* and other sets without semantics
 	}
 	num, args := ops[1], ops[2:]
+	if set == extSetAMDBallot {
+		return c.amdBallotExt(result, num, args)
+	}
 	if set == 2 && extinst.OpenCLMemoryOp(num) {
 		return c.clMem(result, num, args)
 	}

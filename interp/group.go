@@ -37,6 +37,10 @@ const (
 	gBlockRead
 	gBlockWrite
 	gBitcastShuffle
+	gSwizzleAMD // SPV_AMD_shader_ballot's extended instructions (amd_ballot.go)
+	gSwizzleMaskedAMD
+	gWriteInvocationAMD
+	gMbcntAMD
 )
 
 // Reduction operators.
@@ -69,6 +73,7 @@ type groupInfo struct {
 	nsrc    int32
 	lv      []leaf
 	esize   uint32
+	amd     [4]uint8 // SwizzleInvocations(Masked)AMD's constant offsets or masks
 }
 
 // finishCollective computes a work-group collective once every subgroup of
@@ -316,6 +321,8 @@ func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 		return sg.groupIntelShuffle(in, g, lanes)
 	case gReduce:
 		return sg.reduce(in, g, lanes)
+	case gSwizzleAMD, gSwizzleMaskedAMD, gWriteInvocationAMD, gMbcntAMD:
+		return sg.amdBallot(in, g, lanes)
 	case gPartition:
 		for _, l := range lanes {
 			var w [4]uint64
