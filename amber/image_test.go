@@ -260,6 +260,11 @@ func TestImageFormatNames(t *testing.T) {
 			t.Errorf("%s: %v, want %v", name, got, want)
 		}
 	}
+	var info strings.Builder
+	DefaultDevice().Print(&info)
+	if !strings.Contains(info.String(), "storage image and texel buffer formats (41):\n  A2B10G10R10_UINT_PACK32\n") {
+		t.Errorf("--device-info lacks the image formats:\n%s", info.String())
+	}
 	s := parseImg(t, "IMAGE a FORMAT B8G8R8A8_UNORM WIDTH 1\nPIPELINE compute p\nATTACH s\nBIND BUFFER a AS storage_image DESCRIPTOR_SET 0 BINDING 0\nEND\nRUN p 1 1 1\n")
 	r := Run(context.Background(), s, Options{Engine: &jobRecorder{}, NoValidate: true})
 	if r.Status != SkipStatus || !strings.Contains(r.Reason, "img.amber:8: BIND a AS storage_image: buffer a: format B8G8R8A8_UNORM is not an image format spvx's executor has") {
