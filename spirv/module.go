@@ -248,3 +248,7 @@ func EncodeString(dst []uint32, s string) []uint32 {
 	}
 	return dst
 }
+
+// Opcode returns instruction i's opcode, without building its view: the
+// cheap test of a scan that looks at a few opcodes.
+func (m *Module) Opcode(i int) Opcode { return m.insts[i].opcode }

@@ -279,8 +279,8 @@ func (s *state) decorationGroup(i int, in *spirv.Instruction) bool {
 	if d.groupUses == nil {
 		want := map[uint32]bool{}
 		for k := 0; k < s.m.Len(); k++ {
-			if g := s.m.Inst(k); g.Opcode == spirv.OpDecorationGroup {
-				want[g.ResultID] = true
+			if s.m.Opcode(k) == spirv.OpDecorationGroup {
+				want[s.m.Inst(k).ResultID] = true
 			}
 		}
 		d.groupUses = s.usesOf(want)

@@ -267,8 +267,8 @@ func (s *state) maximalReconvergence() bool {
 			end = s.m.Len() - 1
 		}
 		for i := fn.Start; i <= end; i++ {
-			if in := s.m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
-				if k, ok := fnIndex[in.Words[3]]; ok && !maximal[k] {
+			if callee, ok := calleeAt(s.m, i); ok {
+				if k, ok := fnIndex[callee]; ok && !maximal[k] {
 					maximal[k] = true
 					work = append(work, k)
 				}
@@ -286,6 +286,11 @@ func (s *state) maximalReconvergence() bool {
 	// Labels a merge instruction or a switch names.
 	named := map[uint32]bool{}
 	for i := 0; i < s.m.Len(); i++ {
+		switch s.m.Opcode(i) {
+		case spirv.OpBranchConditional, spirv.OpSelectionMerge, spirv.OpLoopMerge, spirv.OpSwitch:
+		default:
+			continue
+		}
 		in := s.m.Inst(i)
 		switch in.Opcode {
 		case spirv.OpBranchConditional:

@@ -141,6 +141,9 @@ func isGlobalVar(in *spirv.Instruction) bool {
 // importedVariableInitialization is CheckImportedVariableInitialization.
 func (s *state) importedVariableInitialization() bool {
 	for i := 0; i < s.m.Len(); i++ {
+		if s.m.Opcode(i) != spirv.OpVariable {
+			continue
+		}
 		in := s.m.Inst(i)
 		if isGlobalVar(&in) && len(in.Words) == 5 && s.hasImportLinkage(in.ResultID) {
 			if s.fail(i, "", "A module-scope OpVariable with initialization value cannot be marked with the Import Linkage Type.") {
@@ -617,6 +620,9 @@ func (s *state) decorationsOfBuffers() bool {
 	vulkan, opengl := s.opts.Env.IsVulkan(), s.opts.Env.IsOpenGL()
 	usesPushConstant := map[uint32]bool{}
 	for i := 0; i < s.m.Len(); i++ {
+		if op := s.m.Opcode(i); op != spirv.OpVariable && op != spirv.OpUntypedVariableKHR {
+			continue
+		}
 		in := s.m.Inst(i)
 		if in.Opcode == spirv.OpUntypedVariableKHR && vulkan && s.heapStorage(i, in) {
 			return true
@@ -696,8 +702,11 @@ func (s *state) decorationsOfVariables() bool {
 		return false
 	}
 	for i := 0; i < s.m.Len(); i++ {
+		if op := s.m.Opcode(i); op != spirv.OpVariable && op != spirv.OpUntypedVariableKHR {
+			continue
+		}
 		in := s.m.Inst(i)
-		if (in.Opcode != spirv.OpVariable && in.Opcode != spirv.OpUntypedVariableKHR) || len(in.Words) < 4 {
+		if len(in.Words) < 4 {
 			continue
 		}
 		v := in.ResultID
@@ -758,18 +767,17 @@ func (s *state) isPointerToTensor(t uint32) bool {
 }
 
 // usesOf returns, for the ids in want, the (instruction, operand word
-// index) pairs that use them, in module order; one scan of the module.
+// index) pairs that use them, in module order, from the def-use lists.
 func (s *state) usesOf(want map[uint32]bool) map[uint32][][2]int {
 	out := map[uint32][][2]int{}
 	if len(want) == 0 {
 		return out
 	}
-	for i := 0; i < s.m.Len(); i++ {
-		in := s.m.Inst(i)
-		for k, id := range in.IDOperands() {
-			if want[id] {
-				out[id] = append(out[id], [2]int{i, int(in.Operands[k].Offset)})
-			}
+	u := s.useIdx()
+	for id := range want {
+		for _, x := range u.of(s.x, id) {
+			in := s.m.Inst(int(x.inst))
+			out[id] = append(out[id], [2]int{int(x.inst), int(in.Operands[x.op].Offset)})
 		}
 	}
 	return out

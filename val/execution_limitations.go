@@ -384,8 +384,8 @@ func (s *state) getCallGraph() *callGraph {
 			end = m.Len() - 1
 		}
 		for i := fn.Start; i <= end && i < m.Len(); i++ {
-			if in := m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
-				if h, ok := g.fnIndex[in.Words[3]]; ok {
+			if callee, ok := calleeAt(m, i); ok {
+				if h, ok := g.fnIndex[callee]; ok {
 					g.callees = append(g.callees, h)
 				}
 			}

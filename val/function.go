@@ -148,82 +148,49 @@ func (s *state) function(i int, in *spirv.Instruction) bool {
 		return s.fail(i, "", "OpFunction Result Type <id> %s does not match the Function Type's return type <id> %s.",
 			s.idName(in.TypeID), s.idName(ft.Words[2]))
 	}
-	if s.badFnUse == nil {
-		s.badFnUse = s.findBadFunctionUses()
-	}
-	if u, bad := s.badFnUse[in.ResultID]; bad {
+	if u, bad := s.badFunctionUse(in.ResultID); bad {
 		return s.fail(u, "", "Invalid use of function result id %s.", s.idName(in.ResultID))
 	}
 	return false
 }
 
-// findBadFunctionUses maps each function id to its first use (by
-// instruction) that ValidateFunction refuses, in one pass over the module.
-func (s *state) findBadFunctionUses() map[uint32]int {
-	bad := map[uint32]int{}
-	if len(s.x.Functions) == 0 {
-		return bad
+// badFunctionUse returns the first use (by instruction) of the function
+// fn that ValidateFunction refuses.
+func (s *state) badFunctionUse(fn uint32) (int, bool) {
+	if d, ok := s.x.Def(fn); !ok || s.m.Opcode(d) != spirv.OpFunction {
+		return 0, false // uses of the id belong to its first definition
 	}
-	// A word equal to a function id is rare; only instructions that have
-	// one are decoded operand by operand.
-	var isFn []bool
-	big := false // an id too large for the table: decode every instruction
-	for _, fn := range s.x.Functions {
-		big = big || fn.ID >= 1<<22
-		if fn.ID < 1<<22 {
-			for int(fn.ID) >= len(isFn) {
-				isFn = append(isFn, make([]bool, len(isFn)+64)...)
-			}
-			isFn[fn.ID] = true
+	for _, u := range s.useIdx().of(s.x, fn) {
+		if in := s.m.Inst(int(u.inst)); !s.functionUseOK(&in) {
+			return int(u.inst), true
 		}
 	}
-	hasFnWord := func(w []uint32) bool {
-		if big {
-			return true
-		}
-		for _, x := range w {
-			if int(x) < len(isFn) && isFn[x] {
+	return 0, false
+}
+
+// functionUseOK reports whether in may name a function id.
+func (s *state) functionUseOK(in *spirv.Instruction) bool {
+	switch in.Opcode {
+	case spirv.OpGroupDecorate, spirv.OpDecorate, spirv.OpEnqueueKernel, spirv.OpEntryPoint,
+		spirv.OpExecutionMode, spirv.OpExecutionModeId, spirv.OpFunctionCall,
+		spirv.OpGetKernelNDrangeSubGroupCount, spirv.OpGetKernelNDrangeMaxSubGroupSize,
+		spirv.OpGetKernelWorkGroupSize, spirv.OpGetKernelPreferredWorkGroupSizeMultiple,
+		spirv.OpGetKernelLocalSizeForSubgroupCount, spirv.OpGetKernelMaxNumSubgroups, spirv.OpName,
+		spirv.OpCooperativeMatrixPerElementOpEXT, spirv.OpCooperativeMatrixReduceEXT,
+		spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpConditionalEntryPointINTEL,
+		spirv.OpConstantFunctionPointerINTEL,
+		spirv.OpDecorateId, spirv.OpMemberDecorate, spirv.OpGroupMemberDecorate,
+		spirv.OpDecorateString, spirv.OpMemberDecorateString, spirv.OpDecorationGroup:
+		return true
+	case spirv.OpExtInst, spirv.OpExtInstWithForwardRefsKHR:
+		if len(in.Words) > 3 {
+			switch set := s.x.ExtInstImports[in.Words[3]]; {
+			case strings.HasPrefix(set, "NonSemantic."), set == "DebugInfo", set == "OpenCL.DebugInfo.100":
 				return true
 			}
 		}
-		return false
 	}
-	for i := 0; i < s.m.Len(); i++ {
-		in := s.m.Inst(i)
-		if len(in.Words) < 2 || !hasFnWord(in.Words[1:]) {
-			continue
-		}
-		switch in.Opcode {
-		case spirv.OpGroupDecorate, spirv.OpDecorate, spirv.OpEnqueueKernel, spirv.OpEntryPoint,
-			spirv.OpExecutionMode, spirv.OpExecutionModeId, spirv.OpFunctionCall,
-			spirv.OpGetKernelNDrangeSubGroupCount, spirv.OpGetKernelNDrangeMaxSubGroupSize,
-			spirv.OpGetKernelWorkGroupSize, spirv.OpGetKernelPreferredWorkGroupSizeMultiple,
-			spirv.OpGetKernelLocalSizeForSubgroupCount, spirv.OpGetKernelMaxNumSubgroups, spirv.OpName,
-			spirv.OpCooperativeMatrixPerElementOpEXT, spirv.OpCooperativeMatrixReduceEXT,
-			spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpConditionalEntryPointINTEL,
-			spirv.OpConstantFunctionPointerINTEL,
-			spirv.OpDecorateId, spirv.OpMemberDecorate, spirv.OpGroupMemberDecorate,
-			spirv.OpDecorateString, spirv.OpMemberDecorateString, spirv.OpDecorationGroup:
-			continue
-		case spirv.OpExtInst, spirv.OpExtInstWithForwardRefsKHR:
-			if len(in.Words) > 3 {
-				switch set := s.x.ExtInstImports[in.Words[3]]; {
-				case strings.HasPrefix(set, "NonSemantic."), set == "DebugInfo", set == "OpenCL.DebugInfo.100":
-					continue
-				}
-			}
-		}
-		for _, id := range in.IDOperands() {
-			j, ok := s.x.Def(id)
-			if !ok || s.m.Inst(j).Opcode != spirv.OpFunction {
-				continue
-			}
-			if _, seen := bad[id]; !seen {
-				bad[id] = i
-			}
-		}
-	}
-	return bad
+	return false
 }
 
 // functionParameter is ValidateFunctionParameter: the parameter's index

@@ -336,7 +336,6 @@ type sampledUses struct {
 	blocks map[uint32]uint32
 }
 
-// buildSampledUses scans the module once, on the first OpSampledImage.
 // sharedSampled holds the uses of OpSampledImage results, built once per
 // validation on first need and shared by the second loop's forks.
 type sharedSampled struct {
@@ -344,26 +343,23 @@ type sharedSampled struct {
 	uses *sampledUses
 }
 
+// buildSampledUses reads the def-use lists, on the first OpSampledImage.
 func (s *state) buildSampledUses() *sampledUses {
 	u := &sampledUses{uses: map[uint32][]sampledUse{}, blocks: map[uint32]uint32{}}
-	var block uint32
-	for j := 0; j < s.m.Len(); j++ {
-		in := s.m.Inst(j)
-		switch in.Opcode {
-		case spirv.OpLabel:
-			block = in.ResultID
-		case spirv.OpFunctionEnd:
-			block = 0
-		case spirv.OpSampledImage:
-			u.blocks[in.ResultID] = block
+	idx := s.useIdx()
+	for d := 0; d < s.m.Len(); d++ {
+		if s.m.Opcode(d) != spirv.OpSampledImage {
+			continue
 		}
-		for _, o := range in.Operands {
-			if o.Kind != spirv.OperandKindIdRef {
-				continue
-			}
-			id := in.Words[o.Offset]
-			if d, ok := s.x.Def(id); ok && d < j && s.m.Inst(d).Opcode == spirv.OpSampledImage {
-				u.uses[id] = append(u.uses[id], sampledUse{j, block})
+		id := s.m.Inst(d).ResultID
+		if first, _ := s.x.Def(id); first != d {
+			continue // a duplicate definition: the uses are the first one's
+		}
+		u.blocks[id] = idx.block[d]
+		for _, x := range idx.of(s.x, id) {
+			j := int(x.inst)
+			if j > d && s.m.Inst(j).Operands[x.op].Kind == spirv.OperandKindIdRef {
+				u.uses[id] = append(u.uses[id], sampledUse{j, idx.block[j]})
 			}
 		}
 	}

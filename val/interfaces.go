@@ -28,6 +28,9 @@ func (s *state) interfaces() bool {
 	}
 	var vars []int
 	for i := 0; i < m.Len(); i++ {
+		if op := m.Opcode(i); op != spirv.OpVariable && op != spirv.OpUntypedVariableKHR {
+			continue
+		}
 		if in := m.Inst(i); isInterface(&in) {
 			vars = append(vars, i)
 		}
@@ -55,7 +58,10 @@ func (s *state) interfaces() bool {
 	}
 	calls := make([][]int, len(x.Functions))
 	for i := 0; i < n; i++ {
-		if in := m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 && fnOf[i] >= 0 {
+		if m.Opcode(i) != spirv.OpFunctionCall {
+			continue
+		}
+		if in := m.Inst(i); len(in.Words) > 3 && fnOf[i] >= 0 {
 			if g, ok := fnIndex[in.Words[3]]; ok {
 				calls[fnOf[i]] = append(calls[fnOf[i]], g)
 			}
@@ -119,40 +125,28 @@ func (s *state) interfaces() bool {
 // interfaceUsers returns, for each interface variable (by position in
 // vars, instruction indices), the functions that use it directly or
 // through module-level instructions that use it (a spec constant
-// operation, a composite), as spirv-val follows them. One pass over the
-// module: module-level instructions precede the functions and their
-// operands' definitions precede them, so each is tagged with the
-// variables it derives from before any use of it is read.
+// operation, a composite), as spirv-val follows them: a walk of the
+// def-use lists from each variable through the module-level users.
 func (s *state) interfaceUsers(vars []int, fnOf []int32) [][]int {
-	m, x := s.m, s.x
-	tag := make([]int32, m.Len()) // 1 + index in from: the variables an instruction derives from
-	from := make([][]int32, 0, len(vars))
-	for vi, v := range vars {
-		from = append(from, []int32{int32(vi)})
-		tag[v] = int32(len(from))
-	}
+	u := s.useIdx()
+	seen := make([]int32, s.m.Len()) // stamp: 1 + the variable's position
 	fnsOf := make([][]int, len(vars))
-	for i := 0; i < m.Len(); i++ {
-		in := m.Inst(i)
-		for _, id := range in.IDOperands() {
-			j, ok := x.Def(id)
-			if !ok || tag[j] == 0 || j == i {
-				continue
-			}
-			if f := fnOf[i]; f >= 0 {
-				for _, vi := range from[tag[j]-1] {
-					fnsOf[vi] = append(fnsOf[vi], int(f))
-				}
-				continue
-			}
-			if tag[i] == 0 {
-				from = append(from, nil)
-				tag[i] = int32(len(from))
-			}
-			own := &from[tag[i]-1]
-			for _, vi := range from[tag[j]-1] {
-				if !slices.Contains(*own, vi) {
-					*own = append(*own, vi)
+	var queue []int
+	for vi, v := range vars {
+		seen[v] = int32(vi + 1)
+		queue = append(queue[:0], v)
+		for len(queue) > 0 {
+			d := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			for _, x := range u.byDef(d) {
+				i := int(x.inst)
+				switch {
+				case i == d:
+				case fnOf[i] >= 0:
+					fnsOf[vi] = append(fnsOf[vi], int(fnOf[i]))
+				case seen[i] != int32(vi+1):
+					seen[i] = int32(vi + 1)
+					queue = append(queue, i)
 				}
 			}
 		}

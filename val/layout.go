@@ -394,8 +394,8 @@ func (s *state) entryPoints() bool {
 	}
 	called := map[uint32]bool{}
 	for i := 0; i < s.m.Len(); i++ {
-		if in := s.m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
-			called[in.Words[3]] = true
+		if callee, ok := calleeAt(s.m, i); ok {
+			called[callee] = true
 		}
 	}
 	seen := map[uint32]bool{}

@@ -601,8 +601,11 @@ func (s *state) duplicateExecutionModes() bool {
 	type key struct{ mode, entry, operand uint32 }
 	seen := map[key]bool{}
 	for i := 0; i < s.m.Len(); i++ {
+		if op := s.m.Opcode(i); op != spirv.OpExecutionMode && op != spirv.OpExecutionModeId {
+			continue
+		}
 		in := s.m.Inst(i)
-		if (in.Opcode != spirv.OpExecutionMode && in.Opcode != spirv.OpExecutionModeId) || len(in.Words) < 3 {
+		if len(in.Words) < 3 {
 			continue
 		}
 		mode := spirv.ExecutionMode(in.Words[2])
@@ -654,8 +657,11 @@ func (s *state) floatControls2() bool {
 	var work []item
 	m := s.m
 	for i := 0; i < m.Len(); i++ {
+		if m.Opcode(i) != spirv.OpDecorate {
+			continue
+		}
 		in := m.Inst(i)
-		if in.Opcode != spirv.OpDecorate || len(in.Words) < 3 {
+		if len(in.Words) < 3 {
 			continue
 		}
 		j, ok := s.x.Def(in.Words[1])
@@ -693,7 +699,6 @@ func (s *state) floatControls2() bool {
 			}
 		}
 	}
-	var users [][]int32 // built on the first global id
 	visited := map[int]bool{}
 	for len(work) > 0 {
 		it := work[len(work)-1]
@@ -712,19 +717,8 @@ func (s *state) floatControls2() bool {
 			}
 			continue
 		}
-		if users == nil {
-			users = make([][]int32, m.Len())
-			for i := 0; i < m.Len(); i++ {
-				in := m.Inst(i)
-				for _, id := range in.IDOperands() {
-					if j, ok := s.x.Def(id); ok {
-						users[j] = append(users[j], int32(i))
-					}
-				}
-			}
-		}
-		for _, u := range users[it.inst] {
-			work = append(work, item{int(u), it.nc})
+		for _, u := range s.useIdx().byDef(it.inst) {
+			work = append(work, item{int(u.inst), it.nc})
 		}
 	}
 	return false

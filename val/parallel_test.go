@@ -52,8 +52,8 @@ func TestParallelSameAsSequential(t *testing.T) {
 }
 
 // TestParallelCorpus: on the shared invalid modules and some valid ones,
-// the second loop forced onto two goroutines gives, with --all, the
-// errors of the sequential loop.
+// the second loop and the module passes forced onto goroutines give the
+// errors of the sequential run, with --all and without (the first error).
 func TestParallelCorpus(t *testing.T) {
 	files := corpusGlob(t, "invalid/*.spv")
 	valid := corpusGlob(t, "valid/*.spv")
@@ -73,6 +73,54 @@ func TestParallelCorpus(t *testing.T) {
 			if !reflect.DeepEqual(par, seq) {
 				t.Errorf("%s %v:\nparallel:   %v\nsequential: %v", f, env, par, seq)
 			}
+			par = Validate(m, Options{Env: env, forceParallel: true})
+			seq = Validate(m, Options{Env: env, sequential: true})
+			if !reflect.DeepEqual(par, seq) {
+				t.Errorf("%s %v without --all:\nparallel:   %v\nsequential: %v", f, env, par, seq)
+			}
+		}
+	}
+}
+
+// TestParallelModulePasses: errors of three module-level passes (the
+// duplicate execution modes, the decorations, the interfaces) come out
+// of the parallel module passes in pass order, run after run.
+func TestParallelModulePasses(t *testing.T) {
+	m := decodeAsm(t, `OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %in Location 0
+OpDecorate %in Location 1
+%void = OpTypeVoid
+%u32 = OpTypeInt 32 0
+%ptr = OpTypePointer Input %u32
+%in = OpVariable %ptr Input
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%e = OpLabel
+%x = OpLoad %u32 %in
+OpReturn
+OpFunctionEnd
+`)
+	seq := Validate(m, Options{All: true, sequential: true}).(ErrorList)
+	want := []string{"LocalSize execution mode must not be specified multiple times",
+		"decorated with Location multiple times", "is not listed as an interface"}
+	if len(seq) != len(want) {
+		t.Fatalf("sequential: %v, want %d errors", seq, len(want))
+	}
+	for k, w := range want {
+		if !strings.Contains(seq[k].Msg, w) {
+			t.Fatalf("sequential error %d: %q, want %q", k, seq[k].Msg, w)
+		}
+	}
+	for range 50 {
+		if got := Validate(m, Options{All: true, forceParallel: true}).(ErrorList); !reflect.DeepEqual(got, seq) {
+			t.Fatalf("parallel --all:\n%v\nsequential:\n%v", got, seq)
+		}
+		if got := Validate(m, Options{forceParallel: true}).(ErrorList); len(got) != 1 || got[0] != seq[0] {
+			t.Fatalf("parallel: %v, want %v", got, seq[0])
 		}
 	}
 }

@@ -486,43 +486,28 @@ func (s *state) typeFunction(i int, in *spirv.Instruction) bool {
 
 // badFunctionTypeUse returns the first instruction using function type t
 // where only OpFunction, OpAsmINTEL, debug, non-semantic and decoration
-// instructions (and OpTypePointer, with FunctionPointersINTEL) may. The
-// uses of every function type are found in one scan of the module, on the
-// first question.
+// instructions (and OpTypePointer, with FunctionPointersINTEL) may.
 func (s *state) badFunctionTypeUse(t uint32) (int, bool) {
-	if s.fnTypeBadUse == nil {
-		s.fnTypeBadUse = map[uint32]int{}
-		fnTypes := map[uint32]bool{}
-		for id, ty := range s.x.Types {
-			if ty.Kind == spirv.TypeFunction {
-				fnTypes[id] = true
-			}
-		}
-		for j := 0; j < s.m.Len() && len(fnTypes) > 0; j++ {
-			in := s.m.Inst(j)
-			switch in.Opcode {
-			case spirv.OpFunction, spirv.OpAsmINTEL:
-				continue
-			case spirv.OpTypePointer:
-				if s.caps.has(spirv.CapabilityFunctionPointersINTEL) {
-					continue
-				}
-			}
-			if isDebugOpcode(in.Opcode) || isDecorationOpcode(in.Opcode) {
-				continue
-			}
-			if _, nonSem := s.extInstKind(&in); nonSem {
-				continue
-			}
-			for _, id := range in.IDOperands() {
-				if fnTypes[id] {
-					if _, seen := s.fnTypeBadUse[id]; !seen {
-						s.fnTypeBadUse[id] = j
-					}
-				}
-			}
-		}
+	if ty := s.x.Types[t]; ty == nil || ty.Kind != spirv.TypeFunction {
+		return 0, false
 	}
-	j, ok := s.fnTypeBadUse[t]
-	return j, ok
+	for _, u := range s.useIdx().of(s.x, t) {
+		in := s.m.Inst(int(u.inst))
+		switch in.Opcode {
+		case spirv.OpFunction, spirv.OpAsmINTEL:
+			continue
+		case spirv.OpTypePointer:
+			if s.caps.has(spirv.CapabilityFunctionPointersINTEL) {
+				continue
+			}
+		}
+		if isDebugOpcode(in.Opcode) || isDecorationOpcode(in.Opcode) {
+			continue
+		}
+		if _, nonSem := s.extInstKind(&in); nonSem {
+			continue
+		}
+		return int(u.inst), true
+	}
+	return 0, false
 }

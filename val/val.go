@@ -63,8 +63,8 @@ type state struct {
 // shared is what the module-level work builds and the forks of the
 // second loop only read: the module, the run's settings, what the first
 // loop learns, and the lazily built structures prepareShared completes
-// before the forks start. calls is built by the passes after the second
-// loop, and interleaved toggles opts.All then, on the root state alone.
+// before the forks start (and prepareModulePasses before the module
+// passes' forks).
 type shared struct {
 	m    *spirv.Module
 	x    *spirv.Index
@@ -86,9 +86,10 @@ type shared struct {
 	envCapSpec       string
 
 	sampled *sharedSampled   // built once on the first OpSampledImage, synchronized (image.go)
+	useList sharedUses       // see useIdx (uses.go)
 	modes   *modeInfo        // built by the mode-setting pass, completed by prepareShared
 	decs    *decorationStore // built on first use, completed by prepareShared
-	calls   *callGraph       // built on first use by the passes after the second loop (execution_limitations.go)
+	calls   *callGraph       // built by prepareModulePasses, or on first use (execution_limitations.go)
 	mesh    *meshShared      // see getMeshShared (mesh_shading.go)
 	// storageLimits: see getStorageLimits (ray_tracing.go)
 	storageLimits     []limitKind
@@ -102,6 +103,9 @@ type shared struct {
 // scratch, so no field can be forgotten.
 type scratch struct {
 	errs ErrorList
+	// collectAll: interleaved's passes run to their end, whatever
+	// Options.All says (see fail and stopped).
+	collectAll bool
 
 	// Friendly names, looked up as messages need them (friendly).
 	names       map[uint32]string
@@ -113,13 +117,11 @@ type scratch struct {
 	curLabel        uint32            // the block the second loop is in
 	logicalPtrCache map[uint32]int64  // see firstLogicalPointer
 
-	uniqueTypes  map[string]bool  // see typeUniqueness
-	fnTypeBadUse map[uint32]int   // see badFunctionTypeUse
-	blockNest    map[uint32]bool  // see nestsBlock
-	badFnUse     map[uint32]int   // first refused use of each function id, built at the first OpFunction
-	sizedCache   map[uint32]uint8 // per-type cache, see sized (type_contains.go)
-	limits       []limitUse       // execution limitations registered by the passes, in order (execution_limitations.go)
-	smallCache   map[uint32]uint8 // per-type cache of smallTypes (type_contains.go)
+	uniqueTypes map[string]bool  // see typeUniqueness
+	blockNest   map[uint32]bool  // see nestsBlock
+	sizedCache  map[uint32]uint8 // per-type cache, see sized (type_contains.go)
+	limits      []limitUse       // execution limitations registered by the passes, in order (execution_limitations.go)
+	smallCache  map[uint32]uint8 // per-type cache of smallTypes (type_contains.go)
 
 	// Memory and block layout.
 	layout       *blockLayout     // per-type layout caches of ValidateExplicitLayout
@@ -172,12 +174,12 @@ func (s *capSet) add(c spirv.Capability) bool {
 // runs to the end, and their errors are merged in instruction order. It
 // reports whether an error was recorded.
 func (s *state) interleaved(passes ...func() bool) bool {
-	start, all := len(s.errs), s.opts.All
-	s.opts.All = true
+	start, all := len(s.errs), s.opts.All || s.collectAll
+	s.collectAll = true
 	for _, p := range passes {
 		p()
 	}
-	s.opts.All = all
+	s.collectAll = false
 	found := s.errs[start:]
 	sort.SliceStable(found, func(a, b int) bool { return found[a].Inst < found[b].Inst })
 	if !all && len(found) > 1 {
@@ -194,12 +196,12 @@ func (s *state) fail(i int, vuid, format string, args ...any) bool {
 		e.Word = int(s.m.Inst(i).Offset)
 	}
 	s.errs = append(s.errs, e)
-	return !s.opts.All
+	return !s.opts.All && !s.collectAll
 }
 
 // stopped reports whether an error has been found and validation must
 // stop.
-func (s *state) stopped() bool { return len(s.errs) > 0 && !s.opts.All }
+func (s *state) stopped() bool { return len(s.errs) > 0 && !s.opts.All && !s.collectAll }
 
 // vuid returns id's VUID name in a Vulkan environment, "" elsewhere
 // (SPIRV-Tools' VkErrorID prints nothing outside Vulkan).
@@ -268,46 +270,8 @@ extensions:
 	if s.stopped() {
 		return
 	}
-	// Module-level passes, in spirv-val's order.
-	if s.adjacency() && s.stopped() {
-		return
-	}
-	if s.entryPoints() && s.stopped() {
-		return
-	}
-	// The end of ValidateEntryPoints: duplicate modes, float controls 2.
-	if s.duplicateExecutionModes() && s.stopped() {
-		return
-	}
-	if s.graphEntryPoints() && s.stopped() {
-		return
-	}
-	if s.cfgChecks() && s.stopped() {
-		return
-	}
-	if s.checkDominance() && s.stopped() {
-		return
-	}
-	if s.validateDecorations() && s.stopped() {
-		return
-	}
-	if s.explicitLayout() && s.stopped() {
-		return
-	}
-	// One pass in spirv-val (ValidateInterfaces): it ends at its first error.
-	if (s.interfaces() || s.interfaceStorageClasses()) && s.stopped() {
-		return
-	}
-	if s.builtins() && s.stopped() {
-		return
-	}
-	// The last per-instruction loop checks execution limitations and
-	// small type uses instruction by instruction; ValidateLogicalPointers
-	// comes after it.
-	if s.interleaved(s.executionLimitations, s.smallTypeUses) && s.stopped() {
-		return
-	}
-	s.logicalPointers()
+	s.modulePasses()
+
 }
 
 // typeDepthLimit reports (and records, unless an error is already
