@@ -9,7 +9,8 @@ import "unsafe"
 // portable loops read.
 // Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
 // at a time; the directed modes gather from the encodeTable the portable
-// loop reads. MXINT8 rounds with VROUNDPS; E8M0 has no kernel.
+// loop reads. MXINT8 rounds with VROUNDPS; E8M0 is integer arithmetic
+// on the exponent field.
 //
 // Dispatch: useAVX2 (kernels_amd64.go) is set once from CPUID and GODEBUG
 // (cpu.avx2=off switches it off); tests flip it to run both paths. A later
@@ -48,6 +49,22 @@ func encodeINT8RTPAVX2(dst *byte, src *uint32, n int)
 
 //go:noescape
 func encodeINT8RTNAVX2(dst *byte, src *uint32, n int)
+
+// The E8M0 encoders (RTN gives RTZ's codes on the positive values that
+// are not special).
+//
+//go:noescape
+func encodeE8M0RTEAVX2(dst *byte, src *uint32, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTZAVX2(dst *byte, src *uint32, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTPAVX2(dst *byte, src *uint32, n int, sat bool)
+
+var encodeE8M0AVX2 = [...]func(dst *byte, src *uint32, n int, sat bool){
+	RTE: encodeE8M0RTEAVX2, RTZ: encodeE8M0RTZAVX2, RTP: encodeE8M0RTPAVX2, RTN: encodeE8M0RTZAVX2,
+}
 
 var encodeINT8AVX2 = [...]func(dst *byte, src *uint32, n int){
 	RTE: encodeINT8RTEAVX2, RTZ: encodeINT8RTZAVX2, RTP: encodeINT8RTPAVX2, RTN: encodeINT8RTNAVX2,
@@ -200,11 +217,13 @@ func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
 
 func encodeBitsKernel(e *sliceEncoder, dst []uint8, src []uint32) int {
 	n := len(src) &^ 31
-	if !useAVX2 || n == 0 || e.f == E8M0 {
+	if !useAVX2 || n == 0 {
 		return 0
 	}
 	_ = dst[n-1]
 	switch {
+	case e.f == E8M0:
+		encodeE8M0AVX2[e.m](&dst[0], &src[0], n, e.sat)
 	case e.f == MXINT8:
 		encodeINT8AVX2[e.m](&dst[0], &src[0], n)
 	case e.m == RTE:

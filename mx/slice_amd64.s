@@ -614,3 +614,144 @@ wdloop:
 wddone:
 	VZEROUPPER
 	RET
+
+// E8M0 constants, as 32-byte vectors the kernels read as memory operands.
+DATA e8Man<>+0(SB)/8, $0x007fffff007fffff
+DATA e8Man<>+8(SB)/8, $0x007fffff007fffff
+DATA e8Man<>+16(SB)/8, $0x007fffff007fffff
+DATA e8Man<>+24(SB)/8, $0x007fffff007fffff
+GLOBL e8Man<>(SB), RODATA|NOPTR, $32
+DATA e8Abs<>+0(SB)/8, $0x7fffffff7fffffff
+DATA e8Abs<>+8(SB)/8, $0x7fffffff7fffffff
+DATA e8Abs<>+16(SB)/8, $0x7fffffff7fffffff
+DATA e8Abs<>+24(SB)/8, $0x7fffffff7fffffff
+GLOBL e8Abs<>(SB), RODATA|NOPTR, $32
+DATA e8MaxFinite<>+0(SB)/8, $0x7f7fffff7f7fffff
+DATA e8MaxFinite<>+8(SB)/8, $0x7f7fffff7f7fffff
+DATA e8MaxFinite<>+16(SB)/8, $0x7f7fffff7f7fffff
+DATA e8MaxFinite<>+24(SB)/8, $0x7f7fffff7f7fffff
+GLOBL e8MaxFinite<>(SB), RODATA|NOPTR, $32
+DATA e8MaxNormM1<>+0(SB)/8, $0x7f7ffffe7f7ffffe
+DATA e8MaxNormM1<>+8(SB)/8, $0x7f7ffffe7f7ffffe
+DATA e8MaxNormM1<>+16(SB)/8, $0x7f7ffffe7f7ffffe
+DATA e8MaxNormM1<>+24(SB)/8, $0x7f7ffffe7f7ffffe
+GLOBL e8MaxNormM1<>(SB), RODATA|NOPTR, $32
+DATA e8Half<>+0(SB)/8, $0x0040000000400000
+DATA e8Half<>+8(SB)/8, $0x0040000000400000
+DATA e8Half<>+16(SB)/8, $0x0040000000400000
+DATA e8Half<>+24(SB)/8, $0x0040000000400000
+GLOBL e8Half<>(SB), RODATA|NOPTR, $32
+DATA e8Quarter<>+0(SB)/8, $0x0020000000200000
+DATA e8Quarter<>+8(SB)/8, $0x0020000000200000
+DATA e8Quarter<>+16(SB)/8, $0x0020000000200000
+DATA e8Quarter<>+24(SB)/8, $0x0020000000200000
+GLOBL e8Quarter<>(SB), RODATA|NOPTR, $32
+DATA e8One<>+0(SB)/8, $0x0000000100000001
+DATA e8One<>+8(SB)/8, $0x0000000100000001
+DATA e8One<>+16(SB)/8, $0x0000000100000001
+DATA e8One<>+24(SB)/8, $0x0000000100000001
+GLOBL e8One<>(SB), RODATA|NOPTR, $32
+
+// E8M0 encoders (e8m0RTE and e8m0Directed, 8 lanes at a time). The bits
+// u are in Y4 and the code is left in code (one of Y0–Y3, which PACK32
+// stores). Registers: Y15 0x7FFFFF, Y13 the pack permutation, Y9 the
+// largest code (0xFF, or 0xFE when saturating), Y8 all ones when
+// saturating, Y7 0xFF; Y10–Y12 scratch.
+
+// E8M0SPECIAL puts in code the code in c, or where u is +0, negative,
+// ±Inf or NaN ((u−1) above 0x7F7FFFFE unsigned) the special one: 0xFF,
+// or 0 for a finite value (|u| not above 0x7F7FFFFF) when saturating.
+#define E8M0SPECIAL(c, code) \
+	VPSUBD    e8One<>(SB), Y4, Y10; \
+	VPMINUD   e8MaxNormM1<>(SB), Y10, Y11; \
+	VPCMPEQD  Y10, Y11, Y11; \
+	VPAND     e8Abs<>(SB), Y4, Y10; \
+	VPCMPGTD  e8MaxFinite<>(SB), Y10, Y10; \
+	VPANDN    Y8, Y10, Y10; \
+	VPANDN    Y7, Y10, Y10; \
+	VPBLENDVB Y11, c, Y10, code
+
+// E8M0RTE: c = min((u + r) >> 23, largest), r = 0x200000 for a float32
+// subnormal (u ≤ 0x7FFFFF), else 0x400000.
+#define E8M0RTE(code) \
+	VPMINUD   Y15, Y4, Y10; \
+	VPCMPEQD  Y4, Y10, Y10; \
+	VMOVDQU   e8Half<>(SB), Y11; \
+	VPBLENDVB Y10, e8Quarter<>(SB), Y11, Y12; \
+	VPADDD    Y4, Y12, Y12; \
+	VPSRLD    $23, Y12, Y12; \
+	VPMINUD   Y9, Y12, Y12; \
+	E8M0SPECIAL(Y12, code)
+
+// E8M0RTZ: c = min(u >> 23, largest); RTN is the same on the positive
+// values that reach it.
+#define E8M0RTZ(code) \
+	VPSRLD    $23, Y4, Y12; \
+	VPMINUD   Y9, Y12, Y12; \
+	E8M0SPECIAL(Y12, code)
+
+// E8M0RTP: c = u >> 23, plus one when the mantissa is above t (t =
+// 0x400000 for a subnormal, as code 0 stands for 2^-127; else 0), then
+// min(c, largest).
+#define E8M0RTP(code) \
+	VPSRLD    $23, Y4, Y12; \
+	VPXOR     Y10, Y10, Y10; \
+	VPCMPEQD  Y10, Y12, Y10; \
+	VPAND     e8Half<>(SB), Y10, Y10; \
+	VPAND     Y15, Y4, Y11; \
+	VPCMPGTD  Y10, Y11, Y11; \
+	VPSUBD    Y11, Y12, Y12; \
+	VPMINUD   Y9, Y12, Y12; \
+	E8M0SPECIAL(Y12, code)
+
+// E8M0SETUP loads the arguments and constants; CX becomes the group
+// count. largest = 0xFF + satMask (0xFE when saturating).
+#define E8M0SETUP \
+	MOVQ         dst+0(FP), DI; \
+	MOVQ         src+8(FP), SI; \
+	MOVQ         n+16(FP), CX; \
+	VMOVDQU      e8Man<>(SB), Y15; \
+	VMOVDQU      slicePackPerm<>(SB), Y13; \
+	VPBROADCASTD sliceLow8<>(SB), Y7; \
+	MOVBLZX      sat+24(FP), AX; \
+	NEGL         AX; \
+	MOVL         AX, X8; \
+	VPBROADCASTD X8, Y8; \
+	VPADDD       Y8, Y7, Y9; \
+	SHRQ         $5, CX
+
+// E8M0LOOP runs lane(code) over the groups of 32.
+#define E8M0LOOP(lane, label, done) \
+	JEQ done; \
+label: \
+	VMOVDQU 0(SI), Y4; \
+	lane(Y0); \
+	VMOVDQU 32(SI), Y4; \
+	lane(Y1); \
+	VMOVDQU 64(SI), Y4; \
+	lane(Y2); \
+	VMOVDQU 96(SI), Y4; \
+	lane(Y3); \
+	PACK32; \
+	ADDQ $128, SI; \
+	ADDQ $32, DI; \
+	DECQ CX; \
+	JNZ  label; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// func encodeE8M0RTEAVX2(dst *byte, src *uint32, n int, sat bool)
+TEXT ·encodeE8M0RTEAVX2(SB), NOSPLIT, $0-25
+	E8M0SETUP
+	E8M0LOOP(E8M0RTE, e8rteLoop, e8rteDone)
+
+// func encodeE8M0RTZAVX2(dst *byte, src *uint32, n int, sat bool)
+TEXT ·encodeE8M0RTZAVX2(SB), NOSPLIT, $0-25
+	E8M0SETUP
+	E8M0LOOP(E8M0RTZ, e8rtzLoop, e8rtzDone)
+
+// func encodeE8M0RTPAVX2(dst *byte, src *uint32, n int, sat bool)
+TEXT ·encodeE8M0RTPAVX2(SB), NOSPLIT, $0-25
+	E8M0SETUP
+	E8M0LOOP(E8M0RTP, e8rtpLoop, e8rtpDone)
