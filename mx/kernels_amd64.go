@@ -17,6 +17,9 @@ import (
 
 var useAVX2 = cpuid.AVX2()
 
+// useF16C allows the AVX2 kernels that convert with VCVTPS2PH.
+var useF16C = cpuid.F16C()
+
 // The kernels are in kernels_amd64.s. Pointers and counts come from the
 // wrappers below, which check every length first.
 

@@ -12,3 +12,6 @@ func haveKernels() bool { return false }
 
 // useAVX2 is always false here; the tests that switch kernels off read it.
 var useAVX2 bool
+
+// useF16C is always false here too.
+var useF16C bool

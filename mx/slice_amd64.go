@@ -73,6 +73,15 @@ var encodeINT8AVX2 = [...]func(dst *byte, src *uint32, n int){
 //go:noescape
 func decodeFloatAVX2(dst *float32, src *byte, n int, c *decConsts)
 
+// decodeFloatBF16AVX2 and decodeFloatHalfAVX2 (the latter needs F16C)
+// decode as decodeFloatAVX2 does and narrow exactly.
+//
+//go:noescape
+func decodeFloatBF16AVX2(dst *uint16, src *byte, n int, c *decConsts)
+
+//go:noescape
+func decodeFloatHalfAVX2(dst *uint16, src *byte, n int, c *decConsts)
+
 // decConsts holds a float format's constants for decodeFloatAVX2.
 type decConsts struct {
 	magMask, scale, signMask, infMag, nanMinM1 [8]uint32
@@ -211,6 +220,19 @@ func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
 		return 0
 	}
 	_ = dst[n-1]
+	if useArithDecode {
+		t := decodeTables16()
+		for f := E2M1; f <= E5M2; f++ {
+			switch {
+			case table == &t[f].bf16:
+				decodeFloatBF16AVX2(&dst[0], &src[0], n, decConstTable[f])
+				return n
+			case table == &t[f].half && useF16C:
+				decodeFloatHalfAVX2(&dst[0], &src[0], n, decConstTable[f])
+				return n
+			}
+		}
+	}
 	decodeGather16AVX2(&dst[0], &src[0], n, table)
 	return n
 }

@@ -23,6 +23,10 @@ func withEachPath(t *testing.T, fn func(t *testing.T)) {
 	t.Helper()
 	if useAVX2 {
 		t.Run("avx2", fn)
+		if !useF16C {
+			t.Log("no F16C: the binary16 decode kernel was not run")
+		}
+		withGatherDecode(func() { t.Run("avx2-gather", fn) })
 		useAVX2 = false
 		defer func() { useAVX2 = true }()
 	}

@@ -22,6 +22,13 @@ func AVX2() bool { return hasAVX2 }
 // hasAVX2 is computed once at start-up: one CPUID and an environment read.
 var hasAVX2 = detectAVX2() && !disabled(os.Getenv("GODEBUG"), "avx2")
 
+// F16C reports whether AVX2 kernels may also use the F16C conversions
+// between float32 and binary16 (VCVTPS2PH, VCVTPH2PS); GODEBUG=cpu.avx2=off
+// or cpu.f16c=off turns them off.
+func F16C() bool { return hasF16C }
+
+var hasF16C = hasAVX2 && detectF16C() && !disabled(os.Getenv("GODEBUG"), "f16c")
+
 // disabled reports whether a GODEBUG value holds cpu.<name>=off (or
 // cpu.all=off), the runtime's syntax; a later setting overrides an earlier.
 func disabled(godebug, name string) bool {

@@ -22,3 +22,10 @@ func detectAVX2() bool {
 	_, ebx7, _, _ := cpuid(7, 0)
 	return ebx7&(1<<5) != 0
 }
+
+// detectF16C reads CPUID.1:ECX bit 29 (its YMM forms need the AVX state
+// detectAVX2 checks).
+func detectF16C() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	return ecx1&(1<<29) != 0
+}

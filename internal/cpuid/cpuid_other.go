@@ -4,3 +4,6 @@ package cpuid
 
 // detectAVX2: no x86 kernels on other architectures.
 func detectAVX2() bool { return false }
+
+// detectF16C: no x86 kernels on other architectures.
+func detectF16C() bool { return false }

@@ -52,4 +52,8 @@ func TestAVX2MatchesProcCPUInfo(t *testing.T) {
 	if got := AVX2(); got != want {
 		t.Errorf("AVX2() = %v, /proc/cpuinfo (and GODEBUG) say %v", got, want)
 	}
+	want = want && strings.Contains(flags, " f16c ") && !disabled(os.Getenv("GODEBUG"), "f16c")
+	if got := F16C(); got != want {
+		t.Errorf("F16C() = %v, /proc/cpuinfo (and GODEBUG) say %v", got, want)
+	}
 }
