@@ -522,16 +522,40 @@ func (s *state) workgroupSizeAtDefinition(j, member int) bool {
 	if product == 0 {
 		return s.failStop(j, "", "WorkgroupSize decorations must not have a static product of zero (X = %d, Y = %d, Z = %d).", v[0], v[1], v[2])
 	}
-	for _, id := range s.getCallGraph().epFns {
-		modes, _, _ := s.epModes(id)
-		if hasMode(modes, spirv.ExecutionModeDerivativeGroupQuadsKHR) && (v[0]%2 != 0 || v[1]%2 != 0) {
+	for _, ep := range s.derivativeEntryPoints() {
+		id := ep.id
+		if ep.quads && (v[0]%2 != 0 || v[1]%2 != 0) {
 			return s.failStop(j, s.vuid("VUID-StandaloneSpirv-DerivativeGroupQuadsKHR-10151"), "WorkgroupSize decorations has a static dimensions of (X = %d, Y = %d) but Entry Point id %d has an DerivativeGroupQuadsKHR execution mode, so both dimensions must be a multiple of 2", v[0], v[1], id)
 		}
-		if hasMode(modes, spirv.ExecutionModeDerivativeGroupLinearKHR) && product%4 != 0 {
+		if ep.linear && product%4 != 0 {
 			return s.failStop(j, s.vuid("VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152"), "WorkgroupSize decorations has a static dimensions of (X = %d, Y = %d, Z = %d) but Entry Point id %d has an DerivativeGroupLinearKHR execution mode, so the product (%d) must be a multiple of 4", v[0], v[1], v[2], id, product)
 		}
 	}
 	return false
+}
+
+// derivativeEP is an entry point with a derivative-group execution mode.
+type derivativeEP struct {
+	id            uint32
+	quads, linear bool
+}
+
+// derivativeEntryPoints lists the entry points (in the call graph's
+// order) with a derivative-group mode, found once per fork: each
+// WorkgroupSize decoration is checked against them.
+func (s *state) derivativeEntryPoints() []derivativeEP {
+	if s.derivEPs == nil {
+		s.derivEPs = []derivativeEP{}
+		for _, id := range s.getCallGraph().epFns {
+			modes, _, _ := s.epModes(id)
+			ep := derivativeEP{id: id, quads: hasMode(modes, spirv.ExecutionModeDerivativeGroupQuadsKHR),
+				linear: hasMode(modes, spirv.ExecutionModeDerivativeGroupLinearKHR)}
+			if ep.quads || ep.linear {
+				s.derivEPs = append(s.derivEPs, ep)
+			}
+		}
+	}
+	return s.derivEPs
 }
 
 // mbComputeLike are the models the compute built-ins are for.

@@ -146,3 +146,49 @@ func TestBuiltinsChainLinear(t *testing.T) {
 		t.Errorf("%d chained ids took %v", n, d)
 	}
 }
+
+// TestWorkgroupSizeDerivativeGroups: a constant WorkgroupSize must suit
+// every entry point's derivative group (quads: even X and Y; linear: a
+// product that is a multiple of 4), checked once per decoration against
+// the entry points that have such a mode.
+func TestWorkgroupSizeDerivativeGroups(t *testing.T) {
+	src := func(mode string, x, y, z int) string {
+		capability := "ComputeDerivativeGroup" + mode + "KHR"
+		if mode == "Quads" {
+			capability = "ComputeDerivativeGroupQuadsKHR"
+		}
+		return fmt.Sprintf(`OpCapability Shader
+OpCapability %s
+OpExtension "SPV_KHR_compute_shader_derivatives"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %%main "main"
+OpEntryPoint GLCompute %%other "other"
+OpExecutionMode %%main DerivativeGroup%sKHR
+OpDecorate %%wg BuiltIn WorkgroupSize
+%%void = OpTypeVoid
+%%u32 = OpTypeInt 32 0
+%%v3 = OpTypeVector %%u32 3
+%%x = OpConstant %%u32 %d
+%%y = OpConstant %%u32 %d
+%%z = OpConstant %%u32 %d
+%%wg = OpConstantComposite %%v3 %%x %%y %%z
+%%fn = OpTypeFunction %%void
+%%main = OpFunction %%void None %%fn
+%%e = OpLabel
+OpReturn
+OpFunctionEnd
+%%other = OpFunction %%void None %%fn
+%%e2 = OpLabel
+OpReturn
+OpFunctionEnd
+`, capability, mode, x, y, z)
+	}
+	runTable(t, []rqCase{
+		{name: "quads-even", env: EnvVulkan1_3, src: src("Quads", 2, 2, 1)},
+		{name: "quads-odd-x", env: EnvVulkan1_3, src: src("Quads", 3, 2, 1),
+			want: "[VUID-StandaloneSpirv-DerivativeGroupQuadsKHR-10151] WorkgroupSize decorations has a static dimensions of (X = 3, Y = 2) but Entry Point id 1 has an DerivativeGroupQuadsKHR execution mode, so both dimensions must be a multiple of 2"},
+		{name: "linear-4", env: EnvVulkan1_3, src: src("Linear", 4, 1, 1)},
+		{name: "linear-3", env: EnvVulkan1_3, src: src("Linear", 3, 1, 1),
+			want: "[VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152] WorkgroupSize decorations has a static dimensions of (X = 3, Y = 1, Z = 1) but Entry Point id 1 has an DerivativeGroupLinearKHR execution mode, so the product (3) must be a multiple of 4"},
+	})
+}

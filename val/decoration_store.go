@@ -89,6 +89,11 @@ func (s *state) decorations() *decorationStore {
 	m := s.m
 	var extra map[uint32][]spirv.DecorationEntry // OpMemberDecorateIdEXT, which the index leaves out
 	for i := 0; i < m.Len(); i++ {
+		switch m.Opcode(i) {
+		case spirv.OpMemberDecorateIdEXT, spirv.OpGroupDecorate, spirv.OpGroupMemberDecorate:
+		default:
+			continue
+		}
 		in := m.Inst(i)
 		w := in.Words
 		switch in.Opcode {

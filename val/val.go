@@ -122,6 +122,7 @@ type scratch struct {
 	sizedCache  map[uint32]uint8 // per-type cache, see sized (type_contains.go)
 	limits      []limitUse       // execution limitations registered by the passes, in order (execution_limitations.go)
 	smallCache  map[uint32]uint8 // per-type cache of smallTypes (type_contains.go)
+	derivEPs    []derivativeEP   // see derivativeEntryPoints (builtins.go)
 
 	// Memory and block layout.
 	layout       *blockLayout     // per-type layout caches of ValidateExplicitLayout
@@ -241,6 +242,11 @@ func (s *state) run() {
 	}
 	s.x = m.Index()
 	s.typeTab = denseTypes(s.x.Types)
+	if m.Len() >= parallelMinInsts && !s.opts.sequential && runtime.GOMAXPROCS(0) > 1 {
+		// The def-use index needs only the module and its index: build it
+		// on the other core while the first loop runs.
+		go s.useIdx()
+	}
 	// ProcessExtensions: the OpExtensions of the leading block of
 	// capabilities and extensions are registered before the first
 	// per-instruction loop; one out of place is never registered.
