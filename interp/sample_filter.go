@@ -18,7 +18,8 @@ import (
 // result type: Vulkan lets an implementation quantize the linear weights
 // (to as few as 8 fraction bits), so a driver's linear results may differ
 // from these in the low bits; nearest filtering, gathers and fetches are
-// exact. Where Vulkan lets an implementation choose, the choice is the
+// exact. Texel-space coordinates are rounded to float32, as a GPU's
+// texture unit holds them (scaled). Where Vulkan lets an implementation choose, the choice is the
 // "preferred" one: mipmap nearest rounds d'+0.5 up then subtracts one,
 // layers round to nearest even. Cube faces on ties prefer X, then Y, then
 // Z; a linear footprint crossing a cube edge reads the adjacent face, and
@@ -180,13 +181,17 @@ func (lk *lookup) axes() int {
 	return 2
 }
 
-// scaled is the texel-space coordinate u, v, w of axis i at level lv.
-func (lk *lookup) scaled(lv, i int) float64 {
+// scaled is the texel-space coordinate u, v, w of axis i at level lv,
+// less shift (0.5 for a linear footprint), rounded once to float32 as a
+// texture unit computes it (lavapipe agrees where the exact value lies
+// half an ULP from a texel boundary).
+func (lk *lookup) scaled(lv, i int, shift float64) float64 {
 	x := lk.st[i]
 	if !lk.sm.UnnormalizedCoordinates {
 		w, h, d := lk.bi.levelDims(lv)
 		x *= float64([3]int{w, h, d}[i])
 	}
+	x = float64(float32(x - shift))
 	// Far outside the image every wrap mode gives the same texels as
 	// some nearer coordinate; bounding keeps the integer conversions
 	// defined (NaN, unspecified by Vulkan, samples as 0).
@@ -202,12 +207,12 @@ func (lk *lookup) filter(lv int, f Filter) [4]texel {
 	var i0 [3]int64
 	var alpha [3]float64
 	for i := range n {
-		u := lk.scaled(lv, i)
 		if f == FilterNearest {
-			i0[i] = int64(math.Floor(u)) + lk.off[i]
+			i0[i] = int64(math.Floor(lk.scaled(lv, i, 0))) + lk.off[i]
 		} else {
-			i0[i] = int64(math.Floor(u-0.5)) + lk.off[i]
-			alpha[i] = u - 0.5 - math.Floor(u-0.5)
+			u := lk.scaled(lv, i, 0.5)
+			i0[i] = int64(math.Floor(u)) + lk.off[i]
+			alpha[i] = u - math.Floor(u)
 		}
 	}
 	if f == FilterNearest {
@@ -319,12 +324,17 @@ func (lk *lookup) read(lv int, c [3]int64, layer int) [4]texel {
 	return t
 }
 
-// border is the sampler's border colour.
+// border is the sampler's border colour, in the components the format
+// has; the others are (0, 0, 0, 1) as for any texel of the format
+// (lavapipe agrees: a transparent black border of R32f reads alpha 1).
 func (lk *lookup) border() [4]texel {
 	var t [4]texel
 	bc := lk.sm.BorderColor
 	for k := range t {
 		one := k == 3 && bc >= BorderFloatOpaqueBlack || bc >= BorderFloatOpaqueWhite
+		if k >= lk.bi.f.Comps {
+			one = k == 3
+		}
 		if one {
 			t[k] = texel{f: 1, u: 1}
 		}
@@ -339,7 +349,7 @@ func (lk *lookup) border() [4]texel {
 func (lk *lookup) gather(comp int, offs *[4][2]int64) [4]texel {
 	var i0 [3]int64
 	for i := range lk.axes() {
-		i0[i] = int64(math.Floor(lk.scaled(0, i)-0.5)) + lk.off[i]
+		i0[i] = int64(math.Floor(lk.scaled(0, i, 0.5))) + lk.off[i]
 	}
 	corners := [4][2]int64{{0, 1}, {1, 1}, {1, 0}, {0, 0}}
 	var out [4]texel

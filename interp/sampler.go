@@ -287,10 +287,10 @@ func (c *compiler) sampleOperand(bit spirv.ImageOperands, info *sampleInfo, next
 		}
 		info.off, info.osc = s, t.sc
 	case spirv.ImageOperandsConstOffsets:
-		if info.kind != smGather && info.kind != smDrefGather || t.sc.kind != skInt || t.ncomp != 8 {
+		if info.kind != smGather && info.kind != smDrefGather || t.elem == nil || t.elem.sc.kind != skInt || t.ncomp != 8 {
 			return fmt.Errorf("ConstOffsets must be 4 2-component integer offsets of a gather")
 		}
-		info.offs, info.osc = s, t.sc
+		info.offs, info.osc = s, t.elem.sc
 	}
 	return nil
 }
