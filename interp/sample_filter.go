@@ -68,6 +68,8 @@ func (lk *lookup) check(info *sampleInfo) *Fault {
 		return &Fault{Kind: FaultUndefined, Msg: fmt.Sprintf("linear filtering of integer format %s", vkformat.Name(f.Format))}
 	case dref != sm.CompareEnable:
 		return &Fault{Kind: FaultUndefined, Msg: fmt.Sprintf("a %s with a sampler whose compareEnable is %v", map[bool]string{true: "depth comparison", false: "sample without comparison"}[dref], sm.CompareEnable)}
+	case lk.it.dim == spirv.DimCube && (lk.bi.layers%6 != 0 || lk.bi.dims[0] != lk.bi.dims[1]):
+		return &Fault{Kind: FaultUndefined, Msg: fmt.Sprintf("cube sampling of an image of %dx%d texels and %d layers (square faces, 6 per cube)", lk.bi.dims[0], lk.bi.dims[1], lk.bi.layers)}
 	case sm.UnnormalizedCoordinates && (lk.it.dim == spirv.Dim3D || lk.it.dim == spirv.DimCube || lk.it.arrayed || info.proj || info.kind != smSample || info.off >= 0 || info.gradX >= 0 || info.implicit):
 		return &Fault{Kind: FaultUndefined, Msg: "unnormalized coordinates with a 3D, cube or arrayed image, a projection, offset, gradient, comparison or gather"}
 	}

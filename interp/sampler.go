@@ -148,6 +148,9 @@ func (c *compiler) sampleInst(q *cinst, info *sampleInfo) (inst, error) {
 		return in, fmt.Errorf("implicit LOD needs a derivative group: the DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution mode")
 	}
 	info.sc, info.ncomp = v.rt.sc, v.rt.ncomp
+	if gather := info.kind == smGather || info.kind == smDrefGather; gather && info.it.dim != spirv.Dim2D && info.it.dim != spirv.DimCube && info.it.dim != spirv.DimRect {
+		return in, fmt.Errorf("a gather needs a 2D, Cube or Rect image, not Dim %s", dimName(info.it.dim))
+	}
 	if err := c.sampleResult(info); err != nil {
 		return in, err
 	}
@@ -171,11 +174,14 @@ func (c *compiler) sampleResult(info *sampleInfo) error {
 // sampleCoords is the number of coordinates sampling an image of type it
 // takes, the array layer included.
 func (it imageType) sampleCoords() int {
-	n := map[spirv.Dim]int{spirv.Dim1D: 1, spirv.Dim2D: 2, spirv.Dim3D: 3, spirv.DimCube: 3, spirv.DimRect: 2}[it.dim]
-	if it.arrayed {
-		n++
+	n := 2
+	switch it.dim {
+	case spirv.Dim1D:
+		n = 1
+	case spirv.Dim3D, spirv.DimCube:
+		n = 3
 	}
-	return n
+	return n + boolInt(it.arrayed)
 }
 
 // sampleOperands decodes the coordinate, Dref or Component and the image
@@ -435,14 +441,16 @@ func (sg *subgroup) gather(info *sampleInfo, lk *lookup, l int32) [4]uint64 {
 	if info.comp >= 0 {
 		comp = int(sg.regs[info.comp*int32(sg.R)+l] & 3)
 	}
-	var offs *[4][2]int64
-	if info.offs >= 0 {
-		offs = new([4][2]int64)
-		for k := range 8 {
-			offs[k/2][k%2] = sext(sg.regs[(info.offs+int32(k))*int32(sg.R)+l], info.osc.width)
-		}
+	var offs [4][2]int64
+	for k := 0; info.offs >= 0 && k < 8; k++ {
+		offs[k/2][k%2] = sext(sg.regs[(info.offs+int32(k))*int32(sg.R)+l], info.osc.width)
 	}
-	t := lk.gather(comp, offs)
+	var t [4]texel
+	if info.offs >= 0 {
+		t = lk.gather(comp, &offs)
+	} else {
+		t = lk.gather(comp, nil)
+	}
 	var out [4]uint64
 	for i := range 4 {
 		if lk.isInt {

@@ -265,3 +265,47 @@ void main() {
 		}
 	}
 }
+
+// TestSampleCubeFaults: a cube whose faces are not square is a fault,
+// not an out-of-range read; a gather of a 3D image does not compile.
+func TestSampleCubeFaults(t *testing.T) {
+	src := `#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform samplerCube tex;
+layout(set = 0, binding = 9) buffer O { vec4 o[]; };
+void main() { o[0] = textureLod(tex, vec3(0.3, -1.0, 0.9), 0.0); }`
+	img := &Image{Format: spirv.ImageFormatR32f, Width: 4, Height: 2, Layers: 6, Data: make([]byte, 4*2*6*4)}
+	_, err := sampleRun(t, src, map[BindingKey][]*Image{{0, 0}: {img}}, map[BindingKey][]*Sampler{{0, 0}: {{MagFilter: FilterLinear, MinFilter: FilterLinear}}})
+	if err == nil || !strings.Contains(err.Error(), "cube sampling of an image of 4x2 texels and 6 layers") {
+		t.Errorf("non-square cube: %v", err)
+	}
+	m := assemble(t, `OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %tex DescriptorSet 0
+OpDecorate %tex Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%f32 = OpTypeFloat 32
+%i32 = OpTypeInt 32 1
+%v3 = OpTypeVector %f32 3
+%v4 = OpTypeVector %f32 4
+%img = OpTypeImage %f32 3D 0 0 0 1 Unknown
+%si = OpTypeSampledImage %img
+%ptr = OpTypePointer UniformConstant %si
+%tex = OpVariable %ptr UniformConstant
+%zero = OpConstant %f32 0
+%c0 = OpConstant %i32 0
+%p = OpConstantComposite %v3 %zero %zero %zero
+%main = OpFunction %void None %fn
+%e = OpLabel
+%s = OpLoad %si %tex
+%g = OpImageGather %v4 %s %p %c0
+OpReturn
+OpFunctionEnd
+`)
+	if _, err := Compile(m, "", Options{}); err == nil || !strings.Contains(err.Error(), "a gather needs a 2D, Cube or Rect image, not Dim 3D") {
+		t.Errorf("3D gather: %v", err)
+	}
+}
