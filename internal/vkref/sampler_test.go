@@ -415,3 +415,64 @@ func TestSamplerUnnormalized(t *testing.T) {
 		})
 	}
 }
+
+// TestSamplerImplicitLod: texture() in compute under
+// DerivativeGroupLinearNV takes its LOD from the quad's coordinate
+// differences. Each quad's coordinates are linear in the quad (fine and
+// coarse derivatives agree, as lavapipe's plain ones may be either), its
+// scale 2^(k+f) texels per invocation with f 0.2 or 0.7, so that the LOD
+// sits away from the levels' rounding points; nearest filtering and
+// mipmaps make the results exact.
+func TestSamplerImplicitLod(t *testing.T) {
+	d, err := New(Lavapipe)
+	if err != nil {
+		t.Skip(err)
+	}
+	const n, w, h = 64, 32, 16
+	rng := rand.New(rand.NewPCG(15, 16))
+	var coords [][4]float32
+	u, v := offCentre(w, true), offCentre(h, true)
+	for range n / 4 {
+		rho := math.Exp2(float64(rng.IntN(6)-1) + []float64{0.2, 0.7}[rng.IntN(2)])
+		base := [2]float64{float64(u[rng.IntN(len(u))]), float64(v[rng.IntN(len(v))])}
+		dx, dy := rho/w, rho/h*0.5 // x dominates
+		if rng.IntN(2) == 0 {
+			dx, dy = rho/w*0.5, rho/h
+		}
+		for i := range 4 {
+			coords = append(coords, [4]float32{float32(base[0] + float64(i&1)*dx), float32(base[1] + float64(i>>1)*dy), 0, 0})
+		}
+	}
+	src := `#version 450
+#extension GL_NV_compute_shader_derivatives : require
+layout(local_size_x = 64) in;
+layout(derivative_group_linearNV) in;
+layout(binding = 0) uniform sampler2D tex;
+layout(binding = 1) readonly buffer I { vec4 c[]; };
+layout(binding = 2) buffer O { vec4 o[]; };
+void main() { uint i = gl_LocalInvocationIndex; o[i] = texture(tex, c[i].xy); }
+`
+	info, _ := vkformat.Lookup(spirv.ImageFormatRgba8)
+	img := interp.Image{Format: info.Format, Width: w, Height: h, Levels: 5}
+	size, _ := img.DataSize()
+	sj := &sampleJob{outType: "vec4", img: Image{Kind: interp.CombinedImageSampler, Format: info.Format, Dim: spirv.Dim2D, Width: w, Height: h, Levels: 5},
+		data: sampledTexels(&info, size/4, rng), sm: interp.Sampler{MaxLod: 1000}, coords: coords}
+	spv := compileGLSL(t, src)
+	cb := make([]byte, 16*n)
+	for i, c := range coords {
+		for k, x := range c {
+			binary.LittleEndian.PutUint32(cb[16*i+4*k:], math.Float32bits(x))
+		}
+	}
+	job := &Job{SPIRV: spv, Entry: "main", Groups: [3]uint32{1, 1, 1}, Buffers: []Buffer{
+		{Binding: 0, Image: &sj.img, Sampler: &sj.sm, Data: sj.data}, {Binding: 1, Data: cb}, {Binding: 2, Data: make([]byte, 16*n)}}}
+	want, err := d.Run(job)
+	if err != nil {
+		t.Fatalf("lavapipe: %v", err)
+	}
+	got, err := RunSPVX(job, interp.Options{SubgroupSize: 8})
+	if err != nil {
+		t.Fatalf("spvx: %v", err)
+	}
+	sj.compare(t, got[2], want[2])
+}
