@@ -128,11 +128,18 @@ func (c *compiler) sampleInst(q *cinst, info *sampleInfo) (inst, error) {
 		if err := q.need(2); err != nil {
 			return in, err
 		}
-		if in.b, _, err = c.val(q.ops[1]); err != nil {
+		var bt *tinfo
+		if in.b, bt, err = c.val(q.ops[1]); err != nil {
 			return in, err
+		}
+		if v.at.kind != spirv.TypeImage || bt.kind != spirv.TypeSampler {
+			return in, fmt.Errorf("the operands must be an image and a sampler")
 		}
 		return in, nil
 	case smImageOf:
+		if v.at.kind != spirv.TypeSampledImage {
+			return in, fmt.Errorf("the operand is not a sampled image")
+		}
 		return in, nil
 	}
 	if v.at.kind != spirv.TypeSampledImage {
@@ -306,13 +313,16 @@ func (c *compiler) sampleOperand(bit spirv.ImageOperands, info *sampleInfo, next
 // ones never, gathers at the base level.
 func (c *compiler) checkLodForm(info *sampleInfo, mask spirv.ImageOperands) error {
 	explicit := mask&(spirv.ImageOperandsLod|spirv.ImageOperandsGrad) != 0
+	const offsets = spirv.ImageOperandsConstOffset | spirv.ImageOperandsOffset | spirv.ImageOperandsConstOffsets
+	const lodOps = spirv.ImageOperandsBias | spirv.ImageOperandsLod | spirv.ImageOperandsGrad | spirv.ImageOperandsMinLod
+	gather := info.kind == smGather || info.kind == smDrefGather
 	switch {
 	case mask&spirv.ImageOperandsLod != 0 && mask&spirv.ImageOperandsGrad != 0:
 		return fmt.Errorf("both Lod and Grad")
 	case (info.kind == smSample || info.kind == smDref) && info.implicit == explicit:
 		return fmt.Errorf("an %s-LOD instruction with%s a Lod or Grad operand", map[bool]string{true: "implicit", false: "explicit"}[info.implicit], map[bool]string{true: "", false: "out"}[explicit])
-	case (info.kind == smGather || info.kind == smDrefGather || info.kind == smQueryLod) && mask&^(spirv.ImageOperandsConstOffset|spirv.ImageOperandsOffset|spirv.ImageOperandsConstOffsets) != 0 && info.kind != smQueryLod:
-		return fmt.Errorf("a gather takes only offsets")
+	case gather && mask&lodOps != 0, info.kind == smQueryLod && mask&(lodOps|offsets) != 0:
+		return fmt.Errorf("a gather takes no LOD operands, a LOD query no image operands")
 	case mask&spirv.ImageOperandsBias != 0 && !info.implicit:
 		return fmt.Errorf("Bias needs an implicit-LOD instruction")
 	}

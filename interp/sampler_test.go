@@ -309,3 +309,28 @@ OpFunctionEnd
 		t.Errorf("3D gather: %v", err)
 	}
 }
+
+// TestSampleProj: projective sampling divides the coordinates (and Dref)
+// by q: textureProjLod at (s*q, t*q, q) is textureLod at (s, t) (undivided,
+// s would clamp to texel 3, 30, and the Dref 1 would fail Less).
+func TestSampleProj(t *testing.T) {
+	src := `#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(set = 0, binding = 1) uniform sampler2DShadow sh;
+layout(set = 0, binding = 9) buffer O { float o[]; };
+void main() {
+	o[0] = textureProjLod(tex, vec3(0.625 * 4.0, 0.5 * 4.0, 4.0), 0.0).r;
+	o[1] = textureLod(tex, vec2(0.625, 0.5), 0.0).r;
+	o[2] = textureProjLod(sh, vec4(0.75 * 2.0, 0.5 * 2.0, 0.5 * 2.0, 2.0), 0.0);
+}`
+	depth := &Image{Format: vkformat.D16, Width: 2, Height: 1, Data: []byte{0, 0, 0xff, 0xff}}
+	o, err := sampleRun(t, src, map[BindingKey][]*Image{{0, 0}: {ramp4()}, {0, 1}: {depth}},
+		map[BindingKey][]*Sampler{{0, 0}: {{AddressU: AddressClampToEdge}}, {0, 1}: {{CompareEnable: true, CompareOp: CompareLess}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o[0] != 20 || o[1] != 20 || o[2] != 1 {
+		t.Errorf("proj %v, plain %v, proj Dref %v; want 20 20 1", o[0], o[1], o[2])
+	}
+}
