@@ -16,9 +16,10 @@ import (
 //
 // Weights and sums are exact float64 arithmetic rounded once to the
 // result type: Vulkan lets an implementation quantize the linear weights
-// (to as few as 8 fraction bits), so a driver's linear results may differ
-// from these in the low bits; nearest filtering, gathers and fetches are
-// exact. Texel-space coordinates are rounded to float32, as a GPU's
+// (to as few as 4 fraction bits), so a driver's linear results may differ
+// from these in the low bits (lavapipe filters 8-bit UNORM formats in
+// 8-bit fixed point; its float formats agree); nearest filtering,
+// gathers and fetches are exact. Texel-space coordinates are rounded to float32, as a GPU's
 // texture unit holds them (scaled). Where Vulkan lets an implementation choose, the choice is the
 // "preferred" one: mipmap nearest rounds d'+0.5 up then subtracts one,
 // layers round to nearest even. Cube faces on ties prefer X, then Y, then

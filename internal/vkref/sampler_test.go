@@ -22,15 +22,18 @@ import (
 // Nearest filtering, gathers and fetches select texels exactly, so their
 // results must be equal up to the decode of normalized texels (lavapipe's
 // c * (1/255.0) may be 2 ULPs off c/255; sRGB decodes through its own
-// approximation, within 2^-8 of the exact curve spvx uses). Linear filtering may quantize its weights:
-// Vulkan asks only for 8 bits of subtexel precision (the
-// subTexelPrecisionBits and mipmapPrecisionBits limits, 8 and 4 on
-// lavapipe... and allows at least 4 bits for the level blend), so linear
-// results are compared within range/16 for mipmap-linear sampling
-// and range/64 otherwise, range the spread of the image's texel values:
-// far below what a wrong texel, address mode or level gives at the
-// coordinates used, which stay a tenth of a texel or more from texel
-// boundaries.
+// approximation, within 2^-8 of the exact curve spvx uses). Linear
+// filtering may quantize: Vulkan asks only for subTexelPrecisionBits (4)
+// of weight precision and mipmapPrecisionBits (4) for the level blend.
+// lavapipe filters float formats with exact float weights, as spvx does,
+// but 8-bit UNORM formats in 8-bit fixed point: a 1D probe of texels 0
+// and 255 gives round(alpha*256) weights and results quantized to k/255
+// (alpha 0.080125 reads 21/255, not 20.43/255), which spvx does not
+// imitate. So linear results are compared within range/64 (range the
+// spread of the image's texel values), and mipmap-linear ones within
+// range/16 more: far below what a wrong texel, address mode or level
+// gives at the coordinates used, which stay 0.15 texel or more from
+// texel boundaries and centres.
 
 // sampleJob is one comparison: a shader of one expression sampling tex
 // (binding 0) at coordinates c[i] (binding 1), results in o (binding 2).
