@@ -334,3 +334,26 @@ void main() {
 		t.Errorf("proj %v, plain %v, proj Dref %v; want 20 20 1", o[0], o[1], o[2])
 	}
 }
+
+// TestSampleCombinedArray samples an array of combined image samplers,
+// each element its own image and sampler.
+func TestSampleCombinedArray(t *testing.T) {
+	src := `#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) uniform sampler2D texs[2];
+layout(set = 0, binding = 9) buffer O { float o[]; };
+void main() {
+	uint i = gl_LocalInvocationID.x;
+	o[i] = textureLod(texs[nonuniformEXT(i & 1)], vec2(-0.125, 0.5), 0.0).r;
+}`
+	a, b := ramp4(), &Image{Format: spirv.ImageFormatR32f, Width: 2, Height: 1, Data: f32s(7, 8)}
+	o, err := sampleRun(t, src, map[BindingKey][]*Image{{0, 0}: {a, b}},
+		map[BindingKey][]*Sampler{{0, 0}: {{}, {AddressU: AddressClampToEdge}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float32{30, 7, 30, 7}; !equalF32(o[:4], want) {
+		t.Errorf("got %v, want %v", o[:4], want)
+	}
+}
