@@ -135,9 +135,11 @@ type Resources struct {
 // Buffer is one buffer's memory.
 type Buffer struct{ Data []byte }
 
-// Image is one storage image or texel buffer: its format (a storage
-// format; the shader's declared format, unless Unknown, must be the same)
-// and size, and its texels, used in place like a Buffer's Data.
+// Image is one storage image, sampled image or texel buffer: its format
+// (a storage format, or for a sampled image also one of
+// internal/vkformat's sampled-only formats: sRGB, BGRA, D16, D32f; the
+// shader's declared format, unless Unknown, must be the same) and size,
+// and its texels, used in place like a Buffer's Data.
 //
 // Data holds the texels tightly packed, each Format's texel size
 // (internal/vkformat): level 0 first, then each smaller level, level k

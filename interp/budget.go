@@ -44,7 +44,7 @@ func (p *Program) setCosts() {
 		in := &p.code[i]
 		c := int64(max(in.n, 1))
 		switch in.op {
-		case opLoad, opStore, opLoadLane, opStoreLane, opLoadIdx, opStoreIdx, opAtomic, opCLMem, opImage:
+		case opLoad, opStore, opLoadLane, opStoreLane, opLoadIdx, opStoreIdx, opAtomic, opCLMem, opImage, opSample:
 			c *= memCost
 		case opBranch:
 			c = 1 + p.edgeCost(in.aux)

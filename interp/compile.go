@@ -755,6 +755,15 @@ func (c *compiler) descriptorVar(id uint32, s int32, pi *ptrInfo, sc spirv.Stora
 		pi.desc, pi.descN = true, count
 		pi.pointee = blockT
 	}
+	if blockT.kind == spirv.TypeSampler || blockT.kind == spirv.TypeSampledImage {
+		b, err := c.samplerDescriptor(key, blockT, count, region)
+		if err != nil {
+			c.cv[s] = 0
+			return err
+		}
+		c.cv[s] = uint64(b.region) << c.p.ptrShift
+		return nil
+	}
 	if blockT.kind == spirv.TypeImage {
 		b, ok, err := c.imageDescriptor(key, blockT, count, region)
 		if err != nil || !ok {

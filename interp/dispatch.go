@@ -20,6 +20,7 @@ type dispatch struct {
 	ctx       context.Context
 	regions   [][]byte
 	images    []*boundImage // by region: the images bound (image.go)
+	samplers  []*Sampler    // by region: the samplers bound (sampler.go)
 	push      []byte
 	args      []KernelArg
 	localOff  []uint32 // workgroup-memory offset of each __local argument
@@ -96,6 +97,8 @@ func (d *dispatch) regionName(reg int) string {
 			what := "buffer"
 			if b.kind.isImage() {
 				what = "image"
+			} else if b.kind == SamplerDescriptor {
+				what = "sampler"
 			}
 			if b.count == 1 {
 				return fmt.Sprintf("%s (set %d, binding %d)", what, b.key.Set, b.key.Binding)
@@ -218,9 +221,12 @@ func (p *Program) newDispatch(ctx context.Context, res *Resources) (*dispatch, e
 	if err := d.bindImages(res); err != nil {
 		return nil, err
 	}
+	if err := d.bindSamplers(res); err != nil {
+		return nil, err
+	}
 	for _, b := range p.bufs {
 		bs := res.Buffers[b.key]
-		if b.kind.isImage() {
+		if b.kind.isImage() || b.kind == SamplerDescriptor {
 			continue
 		}
 		for i, buf := range bs {

@@ -44,7 +44,8 @@
 // cfg.go compiles functions and their edges, compile_op.go hands each
 // instruction to its family's compiler (compile_arith.go, _composite,
 // _convert, _memory, _control, _group; extinst.go, atomic.go, image.go
-// for storage images and texel buffers), each file
+// for storage images and texel buffers, sampler.go for samplers and
+// sampled images with sample_filter.go and sample_cube.go), each file
 // also holding its family's cold run-time cases. exec.go runs
 // instructions and schedules blocks, wide.go runs wide groups,
 // dispatch.go hands out workgroups.

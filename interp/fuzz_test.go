@@ -28,6 +28,8 @@ func FuzzRun(f *testing.F) {
 	if _, err := exec.LookPath("glslangValidator"); err == nil {
 		f.Add(glsl(f, oobSrc, "").Encode()) // storage images
 		f.Add(glsl(f, image2DSrc, "").Encode())
+		f.Add(glsl(f, sample2DSrc, "").Encode()) // samplers
+		f.Add(glsl(f, shadowCubeSrc, "").Encode())
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := spirv.Decode(data)
@@ -45,9 +47,18 @@ func FuzzRun(f *testing.F) {
 		if uint64(ls[0])*uint64(ls[1])*uint64(ls[2]) > 256 {
 			return
 		}
-		res := &Resources{Buffers: map[BindingKey][]*Buffer{}, Images: map[BindingKey][]*Image{}, PushConstants: make([]byte, 64)}
+		res := &Resources{Buffers: map[BindingKey][]*Buffer{}, Images: map[BindingKey][]*Image{}, PushConstants: make([]byte, 64),
+			Samplers: map[BindingKey][]*Sampler{}}
 		for _, b := range p.Bindings() {
 			n := max(b.ArraySize, 1)
+			key := BindingKey{b.Set, b.Binding}
+			if b.Kind == SamplerDescriptor || b.Kind == CombinedImageSampler {
+				res.Samplers[key] = []*Sampler{{MagFilter: FilterLinear, MinFilter: FilterLinear, MipmapMode: MipmapLinear, MaxLod: 4, AddressU: AddressMirroredRepeat}}
+			}
+			if b.Kind == SampledImage || b.Kind == CombinedImageSampler { // R32f, 3 levels
+				res.Images[key] = []*Image{{Format: spirv.ImageFormatR32f, Width: 4, Height: 4, Levels: 3, Data: make([]byte, 84)}}
+				continue
+			}
 			if b.Kind.isImage() { // an R32ui image: formats declared otherwise are dispatch errors
 				res.Images[BindingKey{b.Set, b.Binding}] = []*Image{{Format: spirv.ImageFormatR32ui, Width: 4, Height: 4, Data: make([]byte, 64)}}
 				continue

@@ -57,8 +57,10 @@ type imageInfo struct {
 	ncomp   int    // result or texel components
 	lod     int32  // slot of the Lod operand, -1 for level 0
 	lsc     scalar // the Lod operand's type
-	ext     int8   // integer reads: +1 SignExtend, -1 ZeroExtend, 0 the format's signedness
-	ptrSize int    // OpImageTexelPointer: the pointee's bytes
+	off     int32  // slot of a ConstOffset or Offset operand (fetch), -1 for none
+	osc     scalar
+	ext     int8 // integer reads: +1 SignExtend, -1 ZeroExtend, 0 the format's signedness
+	ptrSize int  // OpImageTexelPointer: the pointee's bytes
 	// sink: under RobustImageAccess, the offset in each invocation's
 	// memory of 8 bytes an out-of-bounds texel pointer points to
 	sink uint32
@@ -87,8 +89,8 @@ func (c *compiler) imageTypeOf(id uint32) (imageType, error) {
 	return imageType{dim: spirv.Dim(w[3]), arrayed: w[5] == 1, ms: w[6] == 1, sampled: w[7], format: spirv.ImageFormat(w[8])}, nil
 }
 
-// imageKind is the descriptor kind of an image type, ok false for those
-// the executor does not bind (sampled images, subpass inputs).
+// kind is the descriptor kind of an image type, ok false for those the
+// executor does not bind (subpass inputs, Sampled 0).
 func (it imageType) kind() (ResourceKind, bool) {
 	switch {
 	case it.sampled == 2 && it.dim == spirv.DimBuffer:
@@ -97,6 +99,8 @@ func (it imageType) kind() (ResourceKind, bool) {
 		return StorageImage, true
 	case it.sampled == 1 && it.dim == spirv.DimBuffer:
 		return UniformTexelBuffer, true
+	case it.sampled == 1 && it.dim < spirv.DimBuffer, it.sampled == 1 && it.dim == spirv.DimRect:
+		return SampledImage, true
 	}
 	return 0, false
 }
@@ -176,7 +180,7 @@ func (c *compiler) compileImage(q *cinst) (bool, error) {
 
 // imageInst decodes an image instruction's operands.
 func (c *compiler) imageInst(q *cinst, k int) (imageInfo, inst, error) {
-	info := imageInfo{kind: k, lod: -1}
+	info := imageInfo{kind: k, lod: -1, off: -1}
 	in := inst{dst: -1, b: -1, c: -1}
 	if err := q.need(1); err != nil {
 		return info, in, err
@@ -199,8 +203,12 @@ func (c *compiler) imageInst(q *cinst, k int) (imageInfo, inst, error) {
 	if info.it, err = c.imageTypeOf(imgT); err != nil {
 		return info, in, err
 	}
-	if _, ok := info.it.kind(); !ok {
-		return info, in, fmt.Errorf("only storage images and texel buffers are supported, not Dim %s with Sampled %d", dimName(info.it.dim), info.it.sampled)
+	kind, ok := info.it.kind()
+	if !ok {
+		return info, in, fmt.Errorf("only storage images, sampled images and texel buffers are supported, not Dim %s with Sampled %d", dimName(info.it.dim), info.it.sampled)
+	}
+	if kind == SampledImage && (k == imRead || k == imWrite || k == imTexelPtr) {
+		return info, in, fmt.Errorf("a sampled image is read with OpImageFetch or through a sampler")
 	}
 	if info.it.ms {
 		return info, in, fmt.Errorf("multisampled images are not supported")
@@ -330,8 +338,9 @@ func (c *compiler) imageOperands(ops []uint32, info *imageInfo) error {
 	const plain = spirv.ImageOperandsNonPrivateTexel | spirv.ImageOperandsVolatileTexel | spirv.ImageOperandsSignExtend |
 		spirv.ImageOperandsZeroExtend | spirv.ImageOperandsNontemporal
 	const scoped = spirv.ImageOperandsMakeTexelAvailable | spirv.ImageOperandsMakeTexelVisible
-	if bad := mask &^ (plain | scoped | spirv.ImageOperandsLod); bad != 0 {
-		return fmt.Errorf("image operands %#x do not apply to storage images", uint32(bad))
+	offsets := spirv.ImageOperandsConstOffset | spirv.ImageOperandsOffset
+	if bad := mask &^ (plain | scoped | spirv.ImageOperandsLod | offsets); bad != 0 || mask&offsets != 0 && info.kind != imFetch {
+		return fmt.Errorf("image operands %#x do not apply to storage images", uint32(mask))
 	}
 	switch {
 	case mask&spirv.ImageOperandsSignExtend != 0:
@@ -354,13 +363,34 @@ func (c *compiler) imageOperands(ops []uint32, info *imageInfo) error {
 			return fmt.Errorf("a texel buffer has no levels")
 		}
 		info.lod, info.lsc = s, t.sc
+		ops = ops[1:]
 	}
+	if mask&offsets != 0 {
+		return c.fetchOffset(ops, info)
+	}
+	return nil
+}
+
+// fetchOffset reads OpImageFetch's ConstOffset or Offset operand, added
+// to the coordinates (not the layer).
+func (c *compiler) fetchOffset(ops []uint32, info *imageInfo) error {
+	if len(ops) == 0 {
+		return fmt.Errorf("the offset operand is missing")
+	}
+	s, t, err := c.val(ops[0])
+	if err != nil {
+		return err
+	}
+	if n := info.ncoord - boolInt(info.it.arrayed); t.sc.kind != skInt || t.ncomp != n || info.it.dim == spirv.DimCube {
+		return fmt.Errorf("the offset must be %d integer component(s), and cube images take none", n)
+	}
+	info.off, info.osc = s, t.sc
 	return nil
 }
 
 // isImage reports whether descriptors of kind k are Images.
 func (k ResourceKind) isImage() bool {
-	return k == StorageImage || k == StorageTexelBuffer || k == UniformTexelBuffer
+	return k == StorageImage || k == StorageTexelBuffer || k == UniformTexelBuffer || k == SampledImage || k == CombinedImageSampler
 }
 
 // positive is n, or 1 for 0 (an unused dimension).
@@ -378,7 +408,9 @@ func bindImage(b *bufBinding, img *Image) (*boundImage, error) {
 	f, ok := vkformat.Lookup(img.Format)
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("format %s is no storage image format", vkformat.Name(img.Format))
+		return nil, fmt.Errorf("format %s is no image format", vkformat.Name(img.Format))
+	case f.SampledOnly && b.kind != SampledImage && b.kind != CombinedImageSampler:
+		return nil, fmt.Errorf("format %s is for sampled images, the binding is a %s", vkformat.Name(img.Format), b.kind)
 	case it.format != spirv.ImageFormatUnknown && it.format != img.Format:
 		return nil, fmt.Errorf("the image's format is %s, the shader declares %s", vkformat.Name(img.Format), vkformat.Name(it.format))
 	case img.Width <= 0 || img.Height < 0 || img.Depth < 0 || img.Layers < 0 || img.Levels < 0:
@@ -495,6 +527,9 @@ func (sg *subgroup) imageLane(info *imageInfo, in *inst, bi *boundImage, reg uin
 	var c [4]int64
 	for i := range info.ncoord {
 		c[i] = sext(r[(in.b+int32(i))*R+l], info.csc.width)
+	}
+	for i := 0; info.off >= 0 && i < info.ncoord-boolInt(info.it.arrayed); i++ {
+		c[i] += sext(r[(info.off+int32(i))*R+l], info.osc.width)
 	}
 	off, ok := bi.texel(info.it, c, lv)
 	if !ok {
@@ -677,6 +712,9 @@ func (sg *subgroup) writeTexel(info *imageInfo, in *inst, bi *boundImage, off in
 
 // given is the number of descriptors res gives binding b.
 func (b *bufBinding) given(res *Resources) int {
+	if b.kind == SamplerDescriptor {
+		return len(res.Samplers[b.key])
+	}
 	if b.kind.isImage() {
 		return len(res.Images[b.key])
 	}

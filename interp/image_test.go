@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"spvx/dis"
+	"spvx/internal/vkformat"
 	"spvx/spirv"
 )
 
@@ -258,7 +259,8 @@ func TestImageBindErrors(t *testing.T) {
 		{&Image{Format: spirv.ImageFormatR32ui, Width: 4, Height: 2, Depth: 2, Data: make([]byte, 64)}, "no height or depth"},
 		{&Image{Format: spirv.ImageFormatR32ui, Width: 4, Height: 2, Levels: 4, Data: make([]byte, 64)}, "4 levels are too many"},
 		{&Image{Format: spirv.ImageFormatR32ui, Width: 1 << 40, Height: 1 << 40, Data: make([]byte, 64)}, "too few"},
-		{&Image{Format: spirv.ImageFormatUnknown, Width: 4, Data: make([]byte, 64)}, "no storage image format"},
+		{&Image{Format: spirv.ImageFormatUnknown, Width: 4, Data: make([]byte, 64)}, "format Unknown is no image format"},
+		{&Image{Format: vkformat.Srgba8, Width: 4, Data: make([]byte, 64)}, "format Srgba8 is for sampled images, the binding is a StorageImage"},
 	} {
 		err := dispatchImages(t, m, Options{}, [3]uint32{1, 1, 1}, map[BindingKey][]*Image{{0, 0}: {tc.img}}, map[BindingKey][]byte{{0, 1}: make([]byte, 16)})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "image (set 0, binding 0)") {

@@ -98,4 +98,5 @@ const (
 	opFloatCtl // float controls (floatctl.go), aux: fcFlush...
 	opDeriv    // compute derivatives (derivative.go), aux: derivKind
 	opImage    // image instructions (image.go), aux: images index
+	opSample   // sampler instructions (sampler.go), aux: samples index
 )

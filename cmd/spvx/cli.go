@@ -430,9 +430,10 @@ func parseImageFlag(v string) (interp.BindingKey, string, *interp.Image, error) 
 	return key, strings.Join(f[:len(f)-2], ":"), img, nil
 }
 
-// parseFormat finds a storage image format by its SPIR-V name.
+// parseFormat finds an image format by its SPIR-V name, or a sampled-only
+// one by internal/vkformat's.
 func parseFormat(name string) (spirv.ImageFormat, error) {
-	for _, f := range vkformat.Formats() {
+	for _, f := range append(vkformat.Formats(), vkformat.SampledFormats()...) {
 		if strings.EqualFold(vkformat.Name(f), name) {
 			return f, nil
 		}

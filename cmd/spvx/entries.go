@@ -38,6 +38,11 @@ func printEntryIface(w io.Writer, e *entryinfo.Entry, indent string, hints bool)
 			fmt.Fprintf(tw, "\t--buffer %d:%d=FILE[:SIZE]", b.Set, b.Binding)
 		} else if hints && isImageDescriptor(b.Descriptor) {
 			fmt.Fprintf(tw, "\t--image %d:%d=FILE:FORMAT:WxHxD", b.Set, b.Binding)
+			if hasSampler(b.Descriptor) {
+				fmt.Fprintf(tw, " --sampler %d:%d=KEY=VALUE,...", b.Set, b.Binding)
+			}
+		} else if hints && hasSampler(b.Descriptor) {
+			fmt.Fprintf(tw, "\t--sampler %d:%d=KEY=VALUE,...", b.Set, b.Binding)
 		}
 		fmt.Fprintln(tw)
 	}

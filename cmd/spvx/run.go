@@ -135,7 +135,7 @@ func (kr *kernelRun) bind(fs *cmdFlags, k *kernelFlags) (code int, ok bool) {
 		}
 	}
 	if kr.kernel {
-		if len(k.buffers) > 0 || len(k.images) > 0 {
+		if len(k.buffers) > 0 || len(k.images) > 0 || len(k.samplers) > 0 {
 			return fs.usageErr("a Kernel takes --arg, not --buffer or --image"), false
 		}
 		return kr.bindArgs(fs, k.args)
@@ -144,6 +144,9 @@ func (kr *kernelRun) bind(fs *cmdFlags, k *kernelFlags) (code int, ok bool) {
 		return fs.usageErr("a GLCompute shader takes --buffer, not --arg"), false
 	}
 	if code, ok := kr.bindImages(fs, k.images); !ok {
+		return code, false
+	}
+	if code, ok := kr.bindSamplers(fs, k.samplers); !ok {
 		return code, false
 	}
 	return kr.bindBuffers(fs, k.buffers)
@@ -220,6 +223,19 @@ func (kr *kernelRun) bindImages(fs *cmdFlags, images []string) (code int, ok boo
 	return 0, true
 }
 
+// bindSamplers binds the --sampler values.
+func (kr *kernelRun) bindSamplers(fs *cmdFlags, samplers []string) (code int, ok bool) {
+	kr.res.Samplers = map[interp.BindingKey][]*interp.Sampler{}
+	for _, v := range samplers {
+		key, sm, err := parseSamplerFlag(v)
+		if err != nil {
+			return fs.usageErr(fmt.Sprintf("--sampler %q: %v", v, err)), false
+		}
+		kr.res.Samplers[key] = append(kr.res.Samplers[key], sm)
+	}
+	return 0, true
+}
+
 // imageData reads an image's texels from file, or makes zeros for a
 // file that does not exist.
 func imageData(file string, img *interp.Image) ([]byte, error) {
@@ -248,6 +264,10 @@ func (kr *kernelRun) missing() string {
 	}
 	for _, b := range kr.entry.Bindings {
 		key := interp.BindingKey{Set: b.Set, Binding: b.Binding}
+		if hasSampler(b.Descriptor) && len(kr.res.Samplers[key]) == 0 {
+			return fmt.Sprintf("binding %d:%d (%s, %s) is not given: --sampler %d:%d=KEY=VALUE,... (--list-args lists them)",
+				b.Set, b.Binding, orID(b.Name, b.ID), b.Descriptor, b.Set, b.Binding)
+		}
 		if isImageDescriptor(b.Descriptor) {
 			if len(kr.res.Images[key]) == 0 {
 				return fmt.Sprintf("binding %d:%d (%s, %s) is not given: --image %d:%d=FILE:FORMAT:WxHxD (--list-args lists them)",
@@ -471,5 +491,8 @@ func appendValue(b []byte, typ string, size int, v uint64) []byte {
 // isImageDescriptor reports whether a descriptor (entryinfo's wording)
 // takes --image.
 func isImageDescriptor(d string) bool {
-	return d == "storage image" || d == "storage texel buffer" || d == "uniform texel buffer"
+	return d == "storage image" || d == "storage texel buffer" || d == "uniform texel buffer" || d == "sampled image" || d == "combined image sampler"
 }
+
+// hasSampler reports whether a descriptor takes --sampler.
+func hasSampler(d string) bool { return d == "sampler" || d == "combined image sampler" }

@@ -62,6 +62,7 @@ type kernelFlags struct {
 	robustImages                               *bool
 	maxSteps, seed                             *int64
 	buffers, images, prints, args, specs       listFlag
+	samplers                                   listFlag
 }
 
 // scriptFlags are script mode's flags.
@@ -118,7 +119,8 @@ func declareKernelFlags(fs *cmdFlags, k *kernelFlags) {
 	k.strict = fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
 	k.robustImages = fs.Bool("robust-image-access", false, "GLCompute: image accesses out of bounds read zeros and write nothing (Vulkan's robustImageAccess) instead of faulting")
 	fs.Var(&k.buffers, "buffer", "GLCompute: `S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
-	fs.Var(&k.images, "image", "GLCompute: `S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS]]`: a storage image or texel buffer of FORMAT (SPIR-V's name: Rgba8, R32ui...) whose texels, tightly packed, level 0 first, are read from FILE (zeros if FILE does not exist) and written back after the run (repeatable)")
+	fs.Var(&k.images, "image", "GLCompute: `S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS]]`: a storage or sampled image or texel buffer of FORMAT (SPIR-V's name: Rgba8, R32ui...; for sampled images also Srgba8, Bgra8, Sbgra8, D16, D32f) whose texels, tightly packed, level 0 first, are read from FILE (zeros if FILE does not exist) and written back after the run (repeatable)")
+	fs.Var(&k.samplers, "sampler", "GLCompute: `S:B=KEY=VALUE,...`: a sampler, or a combined image sampler's sampler half (with --image on the same S:B); keys: filter, mag_filter, min_filter (nearest, linear), mipmap_mode, address (all three), address_mode_u/v/w (repeat, mirrored_repeat, clamp_to_edge, clamp_to_border, mirror_clamp_to_edge), border_color (float|int_transparent_black, float|int_opaque_black, float|int_opaque_white), min_lod, max_lod, lod=MIN:MAX, mip_lod_bias, compare_op (never, less, equal, less_or_equal, greater, not_equal, greater_or_equal, always; enables comparison), and the words unnormalized_coords, normalized_coords; unset fields are interp.Sampler's zero value (nearest, repeat, max_lod 0) (repeatable)")
 	fs.Var(&k.prints, "print", "`S:B:TYPE` (Kernel: N:TYPE): print a buffer after the run as u8..u64, i8..i64, f16, f32, f64 or hex, each line labelled with the index of its first element (repeatable)")
 	fs.Var(&k.args, "arg", "Kernel: argument `N=FILE|FILE:SIZE|TYPE:VALUE|local:SIZE` (repeatable)")
 	fs.Var(&k.specs, "spec", "specialization constant `ID=VALUE` (raw bits, or a float with a '.') (repeatable)")

@@ -1,5 +1,6 @@
 // Package vkformat describes the SPIR-V image formats a storage image or
-// texel buffer can have, and converts texels between their bytes and four
+// texel buffer can have, and a few Vulkan formats only sampled images
+// have (sRGB, BGRA, depth: sampled.go), and converts texels between their bytes and four
 // components, following the Vulkan specification's "Format Conversion"
 // and "Fixed-Point Data Conversions" rules.
 //
@@ -61,6 +62,10 @@ type Info struct {
 	// VkFormat is the Vulkan format of the same texels (VK_FORMAT_R8_UNORM
 	// is 9), for hosts that create Vulkan images.
 	VkFormat uint32
+	// Sampled-only formats (sampled.go): SampledOnly marks them; SRGB
+	// decodes R, G and B through the sRGB curve; BGR stores B before R;
+	// Depth is a depth format (its one component is D).
+	SampledOnly, SRGB, BGR, Depth bool
 }
 
 var infos = map[spirv.ImageFormat]Info{}
@@ -123,8 +128,8 @@ func init() {
 	def(spirv.ImageFormatR11fG11fB10f, Float, true, 11, 11, 10)
 }
 
-// Lookup returns the description of format f; ok is false for Unknown
-// and for enumerants that are no storage formats.
+// Lookup returns the description of format f, a storage format or a
+// sampled-only one (sampled.go); ok is false for Unknown and the others.
 func Lookup(f spirv.ImageFormat) (Info, bool) {
 	in, ok := infos[f]
 	return in, ok
@@ -213,7 +218,11 @@ func (in *Info) DecodeFloat(b []byte) [4]float64 {
 		default:
 			v[i] = decodeFloatBits(r[i], w)
 		}
+		if in.SRGB && i < 3 {
+			v[i] = decodeSRGB(v[i])
+		}
 	}
+	in.swapRB(&v)
 	return v
 }
 
@@ -236,8 +245,12 @@ func (in *Info) DecodeInt(b []byte) [4]uint64 {
 // a Float, UNorm or SNorm format.
 func (in *Info) EncodeFloat(b []byte, v [4]float64) {
 	var r [4]uint64
+	in.swapRB(&v)
 	for i := 0; i < in.Comps; i++ {
 		w := uint(in.Bits[i])
+		if in.SRGB && i < 3 {
+			v[i] = encodeSRGB(clamp(v[i], 0, 1))
+		}
 		switch in.Kind {
 		case UNorm:
 			r[i] = uint64(roundEven(clamp(v[i], 0, 1), float64(uint64(1)<<w-1)))
@@ -294,6 +307,9 @@ func roundEven(f, m float64) float64 {
 func Name(f spirv.ImageFormat) string {
 	if e, ok := spirv.OperandKindImageFormat.Enumerant(uint32(f)); ok {
 		return e.Name
+	}
+	if n, ok := sampledNames[f]; ok {
+		return n
 	}
 	return fmt.Sprintf("ImageFormat(%d)", uint32(f))
 }

@@ -5,9 +5,10 @@
 // SPIR-V with its own front end (NIR, then LLVM). A small C host
 // (host/vkhost.c), built with gcc against the system's Vulkan loader the
 // first time a test needs it and run as a process, creates the buffers,
-// texel buffers (VkBufferView) and storage images (VkImage of optimal
-// tiling, filled and read back through staging copies) at descriptor set
-// 0, dispatches, and returns every one's bytes. Run gives the
+// texel buffers (VkBufferView), storage and sampled images (VkImage of
+// optimal tiling, with mip levels, filled and read back through staging
+// copies), samplers and combined image samplers at descriptor set 0,
+// dispatches, and returns every one's bytes. Run gives the
 // same job to interp, so a test compares the two byte for byte or within
 // the Vulkan precision a function has.
 //
@@ -26,6 +27,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os/exec"
 
 	"spvx/internal/hostbuild"
@@ -37,25 +39,30 @@ import (
 //go:embed host/vkhost.c
 var hostSource []byte
 
-// Buffer is one buffer, texel buffer or storage image at descriptor set 0.
+// Buffer is one buffer, texel buffer, image, sampler or combined image
+// sampler at descriptor set 0.
 type Buffer struct {
 	Binding uint32
 	Uniform bool // a uniform buffer; otherwise a storage buffer
-	// Image, if set, makes the descriptor a texel buffer or storage image
-	// of Data's texels (laid out as interp.Image describes, one level).
+	// Image, if set, makes the descriptor a texel buffer or image of
+	// Data's texels (laid out as interp.Image describes).
 	Image *Image
-	Data  []byte
+	// Sampler, with Image.Kind SamplerDescriptor or CombinedImageSampler,
+	// is the sampler (a sampler alone has no Data).
+	Sampler *interp.Sampler
+	Data    []byte
 }
 
-// Image describes a texel buffer or storage image descriptor.
+// Image describes a texel buffer, image or sampler descriptor.
 type Image struct {
-	Kind    interp.ResourceKind // StorageImage, StorageTexelBuffer or UniformTexelBuffer
+	Kind    interp.ResourceKind // StorageImage, StorageTexelBuffer, UniformTexelBuffer, SampledImage, SamplerDescriptor or CombinedImageSampler
 	Format  spirv.ImageFormat
 	Dim     spirv.Dim // StorageImage: 1D, 2D, 3D or Cube
 	Arrayed bool
 	// Width, Height, Depth and Layers (a cube's faces) as in interp.Image;
 	// 0 means 1.
 	Width, Height, Depth, Layers int
+	Levels                       int // sampled images: mip levels, 0 means 1
 }
 
 // ErrUnsupportedFormat is the error of a job whose texel buffer or image
@@ -125,6 +132,12 @@ func (d *Driver) Run(j *Job) ([][]byte, error) {
 		if b.Image != nil {
 			if err := writeImage(&req, b.Image); err != nil {
 				return nil, err
+			}
+			if k := b.Image.Kind; k == interp.SamplerDescriptor || k == interp.CombinedImageSampler {
+				if b.Sampler == nil {
+					return nil, fmt.Errorf("vkref: binding %d is a %s without a Sampler", b.Binding, k)
+				}
+				writeSampler(&req, b.Sampler)
 			}
 		} else {
 			w32(kind)
@@ -197,11 +210,18 @@ func RunSPVX(j *Job, opts interp.Options) ([][]byte, error) {
 	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}, PushConstants: j.Push}
 	out := make([][]byte, len(j.Buffers))
 	res.Images = map[interp.BindingKey][]*interp.Image{}
+	res.Samplers = map[interp.BindingKey][]*interp.Sampler{}
 	for i, b := range j.Buffers {
 		out[i] = append([]byte(nil), b.Data...)
 		key := interp.BindingKey{Set: 0, Binding: b.Binding}
-		if im := b.Image; im != nil {
-			res.Images[key] = []*interp.Image{{Format: im.Format, Width: im.Width, Height: im.Height, Depth: im.Depth, Layers: im.Layers, Data: out[i]}}
+		if b.Sampler != nil {
+			res.Samplers[key] = []*interp.Sampler{b.Sampler}
+		}
+		if im := b.Image; im != nil && im.Kind != interp.SamplerDescriptor {
+			res.Images[key] = []*interp.Image{{Format: im.Format, Width: im.Width, Height: im.Height, Depth: im.Depth, Layers: im.Layers, Levels: im.Levels, Data: out[i]}}
+			continue
+		}
+		if b.Image != nil {
 			continue
 		}
 		res.Buffers[key] = []*interp.Buffer{{Data: out[i]}}
@@ -238,16 +258,25 @@ func emptyShader() []byte {
 // the host's request format.
 func writeImage(req *bytes.Buffer, im *Image) error {
 	w32 := func(v uint32) { binary.Write(req, binary.LittleEndian, v) }
+	if im.Kind == interp.SamplerDescriptor {
+		w32(6)
+		return nil
+	}
 	f, ok := vkformat.Lookup(im.Format)
 	if !ok {
-		return fmt.Errorf("vkref: %s is no storage format", vkformat.Name(im.Format))
+		return fmt.Errorf("vkref: %s is no image format", vkformat.Name(im.Format))
 	}
+	kind := uint32(4)
 	switch im.Kind {
 	case interp.StorageTexelBuffer, interp.UniformTexelBuffer:
 		w32(2 + uint32(im.Kind-interp.StorageTexelBuffer))
 		w32(f.VkFormat)
 		return nil
 	case interp.StorageImage:
+	case interp.SampledImage:
+		kind = 5
+	case interp.CombinedImageSampler:
+		kind = 7
 	default:
 		return fmt.Errorf("vkref: descriptor kind %s is no image", im.Kind)
 	}
@@ -262,12 +291,32 @@ func writeImage(req *bytes.Buffer, im *Image) error {
 		view = t[2]
 	}
 	one := func(n int) uint32 { return uint32(max(n, 1)) }
-	w32(4)
+	w32(kind)
 	w32(f.VkFormat)
 	for _, v := range []uint32{t[0], view, one(im.Width), one(im.Height), one(im.Depth), one(im.Layers)} {
 		w32(v)
 	}
+	if kind != 4 {
+		w32(one(im.Levels))
+	}
 	return nil
+}
+
+// writeSampler writes a sampler's VkSamplerCreateInfo fields (interp's
+// enumerations have Vulkan's values).
+func writeSampler(req *bytes.Buffer, s *interp.Sampler) {
+	for _, v := range []uint32{uint32(s.MagFilter), uint32(s.MinFilter), uint32(s.MipmapMode), uint32(s.AddressU),
+		uint32(s.AddressV), uint32(s.AddressW), uint32(s.BorderColor), b2u(s.UnnormalizedCoordinates),
+		b2u(s.CompareEnable), uint32(s.CompareOp), math.Float32bits(s.MipLodBias), math.Float32bits(s.MinLod), math.Float32bits(s.MaxLod)} {
+		binary.Write(req, binary.LittleEndian, v)
+	}
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // nameVkFormat adds the SPIR-V name of the VkFormat a host message
@@ -275,7 +324,7 @@ func writeImage(req *bytes.Buffer, im *Image) error {
 func nameVkFormat(msg string) string {
 	var v uint32
 	if _, err := fmt.Sscanf(msg, "VkFormat %d", &v); err == nil {
-		for _, f := range vkformat.Formats() {
+		for _, f := range append(vkformat.Formats(), vkformat.SampledFormats()...) {
 			if in, _ := vkformat.Lookup(f); in.VkFormat == v {
 				return vkformat.Name(f) + ": " + msg
 			}

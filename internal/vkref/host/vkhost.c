@@ -9,10 +9,15 @@
  *            str(entry point) u32 groups[3]
  *            u32 nbuf, per buffer: u32 binding (set 0) u32 kind (0 storage,
  *            1 uniform buffer, 2 storage texel buffer, 3 uniform texel
- *            buffer, 4 storage image), for kinds 2-4 u32 VkFormat, for
- *            kind 4 u32 VkImageType u32 VkImageViewType u32 width height
- *            depth layers, then u64 size bytes[size] (an image's texels
- *            tightly packed, layer after layer)
+ *            buffer, 4 storage image, 5 sampled image, 6 sampler, 7
+ *            combined image sampler), for kinds 2-5 and 7 u32 VkFormat,
+ *            for kinds 4, 5 and 7 u32 VkImageType u32 VkImageViewType u32
+ *            width height depth layers, for 5 and 7 u32 levels, for 6
+ *            and 7 the sampler: u32 magFilter minFilter mipmapMode
+ *            addressModeU V W borderColor unnormalizedCoordinates
+ *            compareEnable compareOp, f32 mipLodBias minLod maxLod; then
+ *            u64 size bytes[size] (an image's texels tightly packed,
+ *            level after level, layer after layer)
  *            u32 npush bytes[npush]
  *            u32 nspec, per constant: u32 id u32 value
  *   reply:   u32 status (0 ran, 4 a format lacks the storage support the
@@ -22,7 +27,7 @@
  *
  * An image is a VkImage of optimal tiling, filled from and read back to
  * its buffer by copies around the dispatch, in layout GENERAL while the
- * shader runs.
+ * shader runs (a sampled image: SHADER_READ_ONLY_OPTIMAL, not read back).
  *
  * str is u32 length then bytes.
  */
@@ -91,7 +96,9 @@ static void fail(const char *what, VkResult r) {
 
 struct buf {
 	uint32_t binding, kind;
-	uint32_t fmt, itype, vtype, w, h, d, layers; /* texel buffers and images */
+	uint32_t fmt, itype, vtype, w, h, d, layers, levels; /* texel buffers and images */
+	VkSamplerCreateInfo sci;                             /* samplers */
+	VkSampler smp;
 	uint64_t size;
 	void *data;
 	VkBuffer b;
@@ -102,15 +109,24 @@ struct buf {
 	VkImageView iv;
 };
 
-enum { kStorage, kUniform, kStorageTexel, kUniformTexel, kImage };
+enum { kStorage, kUniform, kStorageTexel, kUniformTexel, kImage, kSampled, kSampler, kCombined, kKinds };
 
 static const VkDescriptorType descTypes[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                                              VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
-                                             VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+                                             VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                             VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_SAMPLER,
+                                             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
 static const VkBufferUsageFlags bufUsage[] = {VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                                               VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT,
                                               VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
-                                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT};
+                                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT};
+
+/* hasImage and hasSampler: what a descriptor kind holds. */
+static int hasImage(uint32_t k) { return k == kImage || k == kSampled || k == kCombined; }
+static int hasSampler(uint32_t k) { return k == kSampler || k == kCombined; }
+static int isDepth(uint32_t fmt) { return fmt >= VK_FORMAT_D16_UNORM && fmt <= VK_FORMAT_D32_SFLOAT_S8_UINT; }
 
 /* formatSupported says (status 4) when the device cannot use the format
    as the descriptor kind needs. */
@@ -119,10 +135,14 @@ static void formatSupported(VkPhysicalDevice pd, struct buf *b) {
 	vkGetPhysicalDeviceFormatProperties(pd, b->fmt, &fp);
 	int ok = b->kind == kStorageTexel ? fp.bufferFeatures & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT
 	       : b->kind == kUniformTexel ? fp.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT
-	                                  : fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+	       : b->kind == kImage        ? fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT
+	                                  : fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+	if (ok && hasSampler(b->kind) && (b->sci.magFilter || b->sci.minFilter || b->sci.mipmapMode))
+		ok = fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
 	if (!ok) {
 		char m[128];
-		snprintf(m, sizeof m, "VkFormat %u has no %s support", b->fmt, b->kind == kImage ? "storage image" : "texel buffer");
+		snprintf(m, sizeof m, "VkFormat %u has no %s support", b->fmt,
+		         b->kind == kImage ? "storage image" : hasImage(b->kind) ? "sampled image (or linear filter)" : "texel buffer");
 		wu32(4);
 		wstr(m);
 		exit(0);
@@ -136,13 +156,16 @@ static uint32_t memType(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bit
 	return mt;
 }
 
+static VkImageAspectFlags aspect(const struct buf *b) { return isDepth(b->fmt) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT; }
+
 /* makeImage creates b's image and view. */
 static void makeImage(VkDevice dev, const VkPhysicalDeviceMemoryProperties *mp, struct buf *b) {
 	int cube = b->vtype == VK_IMAGE_VIEW_TYPE_CUBE || b->vtype == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
 	VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0,
-	                         .imageType = b->itype, .format = b->fmt, .extent = {b->w, b->h, b->d}, .mipLevels = 1,
+	                         .imageType = b->itype, .format = b->fmt, .extent = {b->w, b->h, b->d}, .mipLevels = b->levels,
 	                         .arrayLayers = b->layers, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
-	                         .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+	                         .usage = (b->kind == kImage ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT) |
+	                                  VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
 	                         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
 	CK(vkCreateImage(dev, &ici, NULL, &b->img), "vkCreateImage");
 	VkMemoryRequirements mr;
@@ -152,15 +175,26 @@ static void makeImage(VkDevice dev, const VkPhysicalDeviceMemoryProperties *mp, 
 	CK(vkAllocateMemory(dev, &mai, NULL, &b->im), "vkAllocateMemory");
 	CK(vkBindImageMemory(dev, b->img, b->im, 0), "vkBindImageMemory");
 	VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = b->img, .viewType = b->vtype,
-	                             .format = b->fmt, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, b->layers}};
+	                             .format = b->fmt, .subresourceRange = {aspect(b), 0, b->levels, 0, b->layers}};
 	CK(vkCreateImageView(dev, &vci, NULL, &b->iv), "vkCreateImageView");
+}
+
+/* levelTexels is the number of texels of b's levels together. */
+static uint64_t levelTexels(const struct buf *b) {
+	uint64_t n = 0;
+	for (uint32_t lv = 0; lv < b->levels; lv++) {
+		uint32_t w = b->w >> lv ? b->w >> lv : 1, h = b->h >> lv ? b->h >> lv : 1, d = b->d >> lv ? b->d >> lv : 1;
+		n += (uint64_t)w * h * d * b->layers;
+	}
+	return n ? n : 1;
 }
 
 /* imageCopy copies between b's buffer and image (toImage: into it), with
    the barriers around: before, from the layout and accesses the image
    has; after, to GENERAL for the shader, or to the host. */
 static void imageCopy(VkCommandBuffer cb, struct buf *b, int toImage) {
-	VkImageSubresourceRange rng = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, b->layers};
+	VkImageSubresourceRange rng = {aspect(b), 0, b->levels, 0, b->layers};
+	VkImageLayout shaderLayout = b->kind == kImage ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 	VkImageMemoryBarrier ib = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .image = b->img, .subresourceRange = rng,
 	                           .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
 	                           .oldLayout = toImage ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_GENERAL,
@@ -169,20 +203,45 @@ static void imageCopy(VkCommandBuffer cb, struct buf *b, int toImage) {
 	                           .dstAccessMask = toImage ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT};
 	vkCmdPipelineBarrier(cb, toImage ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 	                     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
-	VkBufferImageCopy r = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, b->layers}, .imageExtent = {b->w, b->h, b->d}};
+	VkBufferImageCopy r[16];
+	uint64_t off = 0, texel = b->size / levelTexels(b);
+	for (uint32_t lv = 0; lv < b->levels; lv++) {
+		uint32_t w = b->w >> lv ? b->w >> lv : 1, h = b->h >> lv ? b->h >> lv : 1, d = b->d >> lv ? b->d >> lv : 1;
+		r[lv] = (VkBufferImageCopy){.bufferOffset = off, .imageSubresource = {aspect(b), lv, 0, b->layers}, .imageExtent = {w, h, d}};
+		off += (uint64_t)w * h * d * b->layers * texel;
+	}
 	if (toImage) {
-		vkCmdCopyBufferToImage(cb, b->b, b->img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+		vkCmdCopyBufferToImage(cb, b->b, b->img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, b->levels, r);
 		ib.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-		ib.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+		ib.newLayout = shaderLayout;
 		ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
 		ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
 		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
 		return;
 	}
-	vkCmdCopyImageToBuffer(cb, b->img, VK_IMAGE_LAYOUT_GENERAL, b->b, 1, &r);
+	vkCmdCopyImageToBuffer(cb, b->img, VK_IMAGE_LAYOUT_GENERAL, b->b, b->levels, r);
 	VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
 	                      .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
 	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+/* readSampler reads a sampler's description. */
+static void readSampler(VkSamplerCreateInfo *s) {
+	*s = (VkSamplerCreateInfo){.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+	s->magFilter = ru32();
+	s->minFilter = ru32();
+	s->mipmapMode = ru32();
+	s->addressModeU = ru32();
+	s->addressModeV = ru32();
+	s->addressModeW = ru32();
+	s->borderColor = ru32();
+	s->unnormalizedCoordinates = ru32();
+	s->compareEnable = ru32();
+	s->compareOp = ru32();
+	uint32_t f[3] = {ru32(), ru32(), ru32()};
+	memcpy(&s->mipLodBias, &f[0], 4);
+	memcpy(&s->minLod, &f[1], 4);
+	memcpy(&s->maxLod, &f[2], 4);
 }
 
 int main(void) {
@@ -197,16 +256,21 @@ int main(void) {
 	for (uint32_t i = 0; i < nbuf; i++) {
 		bufs[i].binding = ru32();
 		bufs[i].kind = ru32();
-		if (bufs[i].kind > kImage) die("bad descriptor kind");
-		if (bufs[i].kind >= kStorageTexel) bufs[i].fmt = ru32();
-		if (bufs[i].kind == kImage) {
+		uint32_t k = bufs[i].kind;
+		if (k >= kKinds) die("bad descriptor kind");
+		if (k >= kStorageTexel && k != kSampler) bufs[i].fmt = ru32();
+		bufs[i].levels = 1;
+		if (hasImage(k)) {
 			bufs[i].itype = ru32();
 			bufs[i].vtype = ru32();
 			bufs[i].w = ru32();
 			bufs[i].h = ru32();
 			bufs[i].d = ru32();
 			bufs[i].layers = ru32();
+			if (k != kImage) bufs[i].levels = ru32();
+			if (bufs[i].levels < 1 || bufs[i].levels > 16) die("bad level count");
 		}
+		if (hasSampler(k)) readSampler(&bufs[i].sci);
 		bufs[i].size = ru64();
 		bufs[i].data = rbytes(bufs[i].size);
 	}
@@ -291,7 +355,7 @@ int main(void) {
 	for (uint32_t i = 0; i < nbuf; i++) {
 		struct buf *b = &bufs[i];
 		VkDescriptorType dt = descTypes[b->kind];
-		if (b->kind >= kStorageTexel) formatSupported(pd, b);
+		if (b->kind >= kStorageTexel && b->kind != kSampler) formatSupported(pd, b);
 		VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = b->size ? b->size : 4,
 		                          .usage = bufUsage[b->kind]};
 		CK(vkCreateBuffer(dev, &bci, NULL, &b->b), "vkCreateBuffer");
@@ -316,9 +380,11 @@ int main(void) {
 			CK(vkCreateBufferView(dev, &bvci, NULL, &b->bv), "vkCreateBufferView");
 			wr[i].pBufferInfo = NULL;
 			wr[i].pTexelBufferView = &b->bv;
-		} else if (b->kind == kImage) {
-			makeImage(dev, &mp, b);
-			ii[i] = (VkDescriptorImageInfo){.imageView = b->iv, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
+		} else if (hasImage(b->kind) || hasSampler(b->kind)) {
+			if (hasImage(b->kind)) makeImage(dev, &mp, b);
+			if (hasSampler(b->kind)) CK(vkCreateSampler(dev, &b->sci, NULL, &b->smp), "vkCreateSampler");
+			ii[i] = (VkDescriptorImageInfo){.imageView = b->iv, .sampler = b->smp,
+			                                .imageLayout = b->kind == kImage ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
 			wr[i].pBufferInfo = NULL;
 			wr[i].pImageInfo = &ii[i];
 		}
@@ -341,9 +407,9 @@ int main(void) {
 	                                              .pSpecializationInfo = nspec ? &si : NULL}};
 	VkPipeline pipe;
 	CK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe), "vkCreateComputePipelines");
-	VkDescriptorPoolSize ps[5];
-	for (int k = 0; k < 5; k++) ps[k] = (VkDescriptorPoolSize){descTypes[k], nbuf + 1};
-	VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = 5, .pPoolSizes = ps};
+	VkDescriptorPoolSize ps[kKinds];
+	for (int k = 0; k < kKinds; k++) ps[k] = (VkDescriptorPoolSize){descTypes[k], nbuf + 1};
+	VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = kKinds, .pPoolSizes = ps};
 	VkDescriptorPool dp;
 	CK(vkCreateDescriptorPool(dev, &dpci, NULL, &dp), "vkCreateDescriptorPool");
 	VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = dp,
@@ -362,7 +428,7 @@ int main(void) {
 	VkCommandBufferBeginInfo cbbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	CK(vkBeginCommandBuffer(cb, &cbbi), "vkBeginCommandBuffer");
 	for (uint32_t i = 0; i < nbuf; i++)
-		if (bufs[i].kind == kImage) imageCopy(cb, &bufs[i], 1);
+		if (hasImage(bufs[i].kind)) imageCopy(cb, &bufs[i], 1);
 	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
 	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &ds, 0, NULL);
 	if (npush) vkCmdPushConstants(cb, pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, npush, push);
