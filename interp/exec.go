@@ -617,6 +617,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		sg.derivative(in, lanes)
 	case opImage:
 		return sg.image(in, lanes)
+	case opDPAS:
+		return sg.dpas(in, lanes)
 	default:
 		return &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal op %d", in.op)}
 	}

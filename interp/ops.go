@@ -98,4 +98,5 @@ const (
 	opFloatCtl // float controls (floatctl.go), aux: fcFlush...
 	opDeriv    // compute derivatives (derivative.go), aux: derivKind
 	opImage    // image instructions (image.go), aux: images index
+	opDPAS     // OpSubgroupMatrixMultiplyAccumulateINTEL (dpas.go), aux: dpas index
 )

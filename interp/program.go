@@ -55,6 +55,7 @@ type Program struct {
 	groups    []groupInfo
 	atomics   []atomicInfo
 	images    []imageInfo
+	dpas      []dpasInfo
 	exts      []extInfo
 	bloads    []builtinLoad
 	convTabs  [][]uint64 // conversions from 8 bits or fewer, by value (opConv c-1)
