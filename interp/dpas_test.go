@@ -580,3 +580,63 @@ func TestDPASPartialSubgroup(t *testing.T) {
 		t.Fatalf("got %v, want a FaultSubgroup naming the instruction", err)
 	}
 }
+
+// TestDPASFloatEdges checks the documented float choices on values where
+// they show: float32 A and B (K = 2 < N = 8, so invocations 0 and 1 hold
+// row 0 of A), C float32, every invocation's B column (b0, b1). Expected
+// values are worked out by hand from IEEE 754 (round to nearest even,
+// special values) and the ordered/exact rules of dpas.go's header.
+func TestDPASFloatEdges(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), uint32(0x7fc00000)
+	p := func(e int) float32 { return float32(math.Ldexp(1, e)) }
+	bits := math.Float32bits
+	cases := []struct {
+		name           string
+		bf16           bool // Result as bf16 (MatrixResultBFloat16INTEL)
+		c, a0, a1      float32
+		b0, b1         float32
+		ordered, exact uint32 // Result bits; nan: any NaN
+	}{
+		// 1 + 2^-8 + 2^-60: in float32 the 2^-60 is lost and the bf16
+		// rounding is a tie to even (1); exactly it is above the tie
+		// (1 + 2^-7), which a float64 sum rounded twice would miss
+		{"one rounding", true, 1, p(-4), p(-30), p(-4), p(-30), 0x3f80, 0x3f81},
+		// 1 + 2^100 - 2^100: float32 loses the 1
+		{"cancellation", false, 1, p(50), p(50), p(50), -p(50), 0, bits(1)},
+		{"inf - inf", false, inf, -inf, 0, 1, 1, nan, nan},
+		{"inf times zero", false, 1, inf, 1, 0, 1, nan, nan},
+		{"inf", false, 1, inf, 1, 2, 1, bits(inf), bits(inf)},
+		{"overflow", false, math.MaxFloat32, p(100), 0, p(100), 0, bits(inf), bits(inf)},
+		{"negative zeros", false, float32(math.Copysign(0, -1)), 0, float32(math.Copysign(0, -1)), -1, 1, 0x80000000, 0x80000000},
+		{"zero sum", false, 1, -1, 0, 1, 0, 0, 0},
+		{"subnormal", false, 0, p(-70), 0, p(-70), 0, 0x200, 0x200},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rt, bitsOp := "f32", ""
+			if tc.bf16 {
+				rt, bitsOp = "u16", "MatrixResultBFloat16INTEL"
+			}
+			m := assemble(t, dpasModule("f32", 1, "f32", 2, "f32", rt, 1, "%kK", bitsOp, 8, "%kK = OpConstant %u32 2\n"))
+			var in []uint32
+			for i := 0; i < 8; i++ {
+				a := []float32{tc.a0, tc.a1, 7, 7, 7, 7, 7, 7}[i] // rows >= M = 1 are ignored
+				in = append(in, bits(a), bits(tc.b0), bits(tc.b1), bits(tc.c))
+			}
+			for mode, want := range map[MatrixAccumulate]uint32{MatrixOrdered: tc.ordered, MatrixExact: tc.exact} {
+				out := make([]byte, 4*8)
+				if err := run(t, m, Options{SubgroupSize: 8, MatrixAccumulate: mode}, [3]uint32{1, 1, 1},
+					map[BindingKey][]byte{{0, 0}: u32s(in...), {0, 1}: out}, nil); err != nil {
+					t.Fatal(err)
+				}
+				for i := 0; i < 8; i++ {
+					got := getU32(out, i)
+					isNaN := got&0x7f800000 == 0x7f800000 && got&0x7fffff != 0
+					if want == nan && !isNaN || want != nan && got != want {
+						t.Errorf("mode %d, invocation %d: got %#x, want %#x", mode, i, got, want)
+					}
+				}
+			}
+		})
+	}
+}
