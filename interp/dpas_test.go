@@ -640,3 +640,35 @@ func TestDPASFloatEdges(t *testing.T) {
 		})
 	}
 }
+
+// TestDPASManySubgroups: each subgroup of a workgroup computes its own
+// product from its own invocations' data, in every schedule (wide groups,
+// separate subgroups, shuffled).
+func TestDPASManySubgroups(t *testing.T) {
+	const N, sgs = 8, 4
+	dc := dpasCase{a: fS8, b: fU8, aw: 32, c: fS32, r: fS32, M: 2, K: 32, N: N}
+	ca, cb := dc.counts()
+	m := assemble(t, dpasModule("u32", ca, "u32", cb, "u32", "u32", dc.M, "%kK", dc.operandBits(), N*sgs, "%kK = OpConstant %u32 32\n"))
+	rng := rand.New(rand.NewSource(5))
+	var in, want []uint32
+	for s := 0; s < sgs; s++ {
+		mt := dpasMats{A: randMat(rng, dc.M, dc.K, dc.a), B: randMat(rng, dc.K, dc.N, dc.b), C: randMat(rng, dc.M, dc.N, dc.c)}
+		in = append(in, dpasSpread(dc, mt, rng)...)
+		want = append(want, dpasExpect(dc, mt, false)...)
+	}
+	for _, sc := range schedules {
+		t.Run(sc.name, func(t *testing.T) {
+			o := sc.opts
+			o.SubgroupSize = N
+			out := make([]byte, 4*len(want))
+			if err := run(t, m, o, [3]uint32{1, 1, 1}, map[BindingKey][]byte{{0, 0}: u32s(in...), {0, 1}: out}, nil); err != nil {
+				t.Fatal(err)
+			}
+			for j, w := range want {
+				if got := getU32(out, j); got != w {
+					t.Fatalf("word %d: got %#x, want %#x", j, got, w)
+				}
+			}
+		})
+	}
+}
