@@ -672,3 +672,81 @@ func TestDPASManySubgroups(t *testing.T) {
 		})
 	}
 }
+
+// TestDPASSpecExamples runs the extension's worked examples ("Mapping
+// Matrix Data to Invocations", Examples) at subgroup size 4: A[r][c] and
+// B[r][c] hold r·16+c, so the words dpasSpread lays out can be checked
+// against the examples' lists before the executor runs them.
+func TestDPASSpecExamples(t *testing.T) {
+	rc := func(r, c int) uint64 { return uint64(r*16 + c) }
+	cases := []struct {
+		name  string
+		dc    dpasCase
+		wantA [][]uint64 // per invocation, A's components as the example lists them
+		wantB [][]uint64 // per invocation, B's 32-bit components
+	}{
+		// Example 1 (A: N = K) with Example 5-like B of 8-bit data
+		{"A N=K", dpasCase{a: fS8, b: fS8, aw: 8, c: fS32, r: fS32, M: 2, K: 4, N: 4},
+			[][]uint64{{rc(0, 0), rc(1, 0)}, {rc(0, 1), rc(1, 1)}, {rc(0, 2), rc(1, 2)}, {rc(0, 3), rc(1, 3)}},
+			[][]uint64{{rc(3, 0)<<24 | rc(2, 0)<<16 | rc(1, 0)<<8 | rc(0, 0)}, {rc(3, 1)<<24 | rc(2, 1)<<16 | rc(1, 1)<<8 | rc(0, 1)},
+				{rc(3, 2)<<24 | rc(2, 2)<<16 | rc(1, 2)<<8 | rc(0, 2)}, {rc(3, 3)<<24 | rc(2, 3)<<16 | rc(1, 3)<<8 | rc(0, 3)}}},
+		// Example 2 (A: N < K, two columns per value) with Example 5's B
+		{"A N<K", dpasCase{a: fS8, b: fS8, aw: 16, c: fS32, r: fS32, M: 2, K: 8, N: 4},
+			[][]uint64{{rc(0, 1)<<8 | rc(0, 0), rc(1, 1)<<8 | rc(1, 0)}, {rc(0, 3)<<8 | rc(0, 2), rc(1, 3)<<8 | rc(1, 2)},
+				{rc(0, 5)<<8 | rc(0, 4), rc(1, 5)<<8 | rc(1, 4)}, {rc(0, 7)<<8 | rc(0, 6), rc(1, 7)<<8 | rc(1, 6)}},
+			[][]uint64{{rc(3, 0)<<24 | rc(2, 0)<<16 | rc(1, 0)<<8 | rc(0, 0), rc(7, 0)<<24 | rc(6, 0)<<16 | rc(5, 0)<<8 | rc(4, 0)},
+				{rc(3, 1)<<24 | rc(2, 1)<<16 | rc(1, 1)<<8 | rc(0, 1), rc(7, 1)<<24 | rc(6, 1)<<16 | rc(5, 1)<<8 | rc(4, 1)},
+				{rc(3, 2)<<24 | rc(2, 2)<<16 | rc(1, 2)<<8 | rc(0, 2), rc(7, 2)<<24 | rc(6, 2)<<16 | rc(5, 2)<<8 | rc(4, 2)},
+				{rc(3, 3)<<24 | rc(2, 3)<<16 | rc(1, 3)<<8 | rc(0, 3), rc(7, 3)<<24 | rc(6, 3)<<16 | rc(5, 3)<<8 | rc(4, 3)}}},
+		// Example 3 (A: N > K, every other row) with Example 7's 32-bit B
+		{"A N>K", dpasCase{a: fS32, b: fS32, aw: 32, c: fS32, r: fS32, M: 4, K: 2, N: 4},
+			[][]uint64{{rc(0, 0), rc(2, 0)}, {rc(0, 1), rc(2, 1)}, {rc(1, 0), rc(3, 0)}, {rc(1, 1), rc(3, 1)}},
+			[][]uint64{{rc(0, 0), rc(1, 0)}, {rc(0, 1), rc(1, 1)}, {rc(0, 2), rc(1, 2)}, {rc(0, 3), rc(1, 3)}}},
+		// Example 4 (A: N > K, one row: invocations 2 and 3 ignored)
+		{"A one row", dpasCase{a: fS32, b: fS32, aw: 32, c: fS32, r: fS32, M: 1, K: 2, N: 4},
+			[][]uint64{{rc(0, 0)}, {rc(0, 1)}, nil, nil},
+			[][]uint64{{rc(0, 0), rc(1, 0)}, {rc(0, 1), rc(1, 1)}, {rc(0, 2), rc(1, 2)}, {rc(0, 3), rc(1, 3)}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dc := tc.dc
+			mat := func(rows, cols int) [][]uint64 {
+				m := make([][]uint64, rows)
+				for r := range m {
+					m[r] = make([]uint64, cols)
+					for c := range m[r] {
+						m[r][c] = rc(r, c)
+					}
+				}
+				return m
+			}
+			mt := dpasMats{A: mat(dc.M, dc.K), B: mat(dc.K, dc.N), C: mat(dc.M, dc.N)}
+			in := dpasSpread(dc, mt, rand.New(rand.NewSource(1)))
+			ca, cb := dc.counts()
+			for inv := 0; inv < dc.N; inv++ {
+				w := in[inv*(ca+cb+dc.M):]
+				for j, v := range tc.wantA[inv] {
+					if uint64(w[j]) != v {
+						t.Errorf("invocation %d A[%d]: %#x, the example says %#x", inv, j, w[j], v)
+					}
+				}
+				for j, v := range tc.wantB[inv] {
+					if uint64(w[ca+j]) != v {
+						t.Errorf("invocation %d B[%d]: %#x, the example says %#x", inv, j, w[ca+j], v)
+					}
+				}
+			}
+			m := assemble(t, dpasModule(compType(dc.a, dc.aw), ca, dc.bType(), cb, "u32", "u32", dc.M, "%kK", dc.operandBits(), dc.N,
+				fmt.Sprintf("%%kK = OpConstant %%u32 %d\n", dc.K)))
+			out := make([]byte, 4*dc.N*dc.M)
+			if err := run(t, m, Options{SubgroupSize: dc.N}, [3]uint32{1, 1, 1}, map[BindingKey][]byte{{0, 0}: u32s(in...), {0, 1}: out}, nil); err != nil {
+				t.Fatal(err)
+			}
+			for j, w := range dpasExpect(dc, mt, false) {
+				if got := getU32(out, j); got != w {
+					t.Fatalf("invocation %d row %d: got %#x, want %#x", j/dc.M, j%dc.M, got, w)
+				}
+			}
+		})
+	}
+}
