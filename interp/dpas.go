@@ -47,6 +47,10 @@ import (
 //     and rounded once, to nearest even, to the Result type.
 //   - TF32 elements are float32 values with the low 13 mantissa bits
 //     ignored (tf32 keeps 10 of the 23).
+//   - N is the subgroup size, as the extension says, at every size. (IGC
+//     keeps its hardware N of 16 in SIMD32 kernels, each invocation holding
+//     half the data; that convention is not the extension's text, and such
+//     a module's operand sizes are a compile error here.)
 //   - Every invocation of a full subgroup must execute the instruction
 //     together (the extension leaves anything else undefined): otherwise
 //     it is a FaultSubgroup.
