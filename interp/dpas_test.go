@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,6 +10,9 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"spvx/asm"
+	"spvx/spirv"
 )
 
 // Tests of OpSubgroupMatrixMultiplyAccumulateINTEL against a model written
@@ -749,4 +753,95 @@ func TestDPASSpecExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDPASOperandBitsNeverPanic compiles and runs the instruction under
+// every pair of Matrix Multiply Accumulate Operands bits (spirv.Decode
+// already rejects unknown ones) over a few operand shapes: each is a compile error or a run, never
+// a panic (which Compile and Dispatch would report as an internal error).
+func TestDPASOperandBitsNeverPanic(t *testing.T) {
+	shapes := []struct {
+		ta       string
+		na       int
+		tb       string
+		nb       int
+		tc, tr   string
+		M, K     int
+		typeNote string
+	}{
+		{"u16", 2, "u32", 8, "u32", "u32", 2, 32, "int8 in 16 bits"},
+		{"u16", 2, "u32", 8, "f32", "f32", 2, 16, "16-bit floats"},
+		{"f32", 1, "f32", 8, "f32", "f32", 2, 8, "float32"},
+		{"u32", 2, "u32", 16, "u32", "u32", 2, 16, "int32"},
+		{"u16", 1, "u32", 8, "u16", "u16", 1, 16, "16-bit C and Result"},
+	}
+	var masks []uint32
+	for i := -1; i < 14; i++ {
+		for j := i; j < 14; j++ {
+			var m uint32
+			if i >= 0 {
+				m |= 1 << i
+			}
+			if j >= 0 {
+				m |= 1 << j
+			}
+			masks = append(masks, m)
+		}
+	}
+	ran, rejected := 0, 0
+	for _, sh := range shapes {
+		for _, mask := range masks {
+			src := dpasModule(sh.ta, sh.na, sh.tb, sh.nb, sh.tc, sh.tr, sh.M, "%kK", "None", 16,
+				fmt.Sprintf("%%kK = OpConstant %%u32 %d\n", sh.K))
+			p, err := Compile(assembleMMABits(t, src, mask), "", Options{SubgroupSize: 16})
+			if err != nil {
+				if strings.Contains(err.Error(), "internal") || !strings.Contains(err.Error(), "OpSubgroupMatrixMultiplyAccumulateINTEL") {
+					t.Errorf("%s, bits %#x: %v", sh.typeNote, mask, err)
+				}
+				rejected++
+				continue
+			}
+			ran++
+			words := 16 * (sh.na + sh.nb + sh.M)
+			in := make([]uint32, words)
+			for i := range in {
+				in[i] = uint32(i) * 0x9e3779b9
+			}
+			res := &Resources{Buffers: map[BindingKey][]*Buffer{{0, 0}: {{Data: u32s(in...)}}, {0, 1}: {{Data: make([]byte, 4*16*sh.M)}}}}
+			if err := p.Dispatch(context.Background(), 1, 1, 1, res); err != nil {
+				t.Errorf("%s, bits %#x: %v", sh.typeNote, mask, err)
+			}
+		}
+	}
+	t.Logf("%d ran, %d rejected", ran, rejected)
+	if ran < 10 || rejected < 10 {
+		t.Errorf("%d ran, %d rejected: the shapes no longer cover both", ran, rejected)
+	}
+}
+
+// assembleMMABits assembles src, whose one matrix instruction has the
+// operands literal None, and sets that literal to mask.
+func assembleMMABits(t *testing.T, src string, mask uint32) *spirv.Module {
+	t.Helper()
+	words, err := asm.Assemble([]byte(src), asm.Options{})
+	if err != nil {
+		t.Fatalf("assemble: %v", err)
+	}
+	found := false
+	for i := 5; i < len(words); i += int(words[i] >> 16) {
+		if words[i]&0xffff == uint32(spirv.OpSubgroupMatrixMultiplyAccumulateINTEL) && words[i]>>16 == 8 {
+			words[i+7], found = mask, true
+		}
+		if words[i]>>16 == 0 {
+			break
+		}
+	}
+	if !found {
+		t.Fatal("no OpSubgroupMatrixMultiplyAccumulateINTEL with an operands literal")
+	}
+	m, err := spirv.Decode(u32s(words...))
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return m
 }
