@@ -107,7 +107,7 @@ func (c *compiler) compileDPAS(q *cinst) (bool, error) {
 	if q.opc != spirv.OpSubgroupMatrixMultiplyAccumulateINTEL {
 		return false, nil
 	}
-	d, err := c.dpasInfo(q)
+	d, err := c.decodeDPAS(q)
 	if err != nil {
 		return true, fmt.Errorf("%s: %v", q.opc, err)
 	}
@@ -120,8 +120,8 @@ func (c *compiler) compileDPAS(q *cinst) (bool, error) {
 	return true, nil
 }
 
-// dpasInfo decodes and checks the operands.
-func (c *compiler) dpasInfo(q *cinst) (d dpasInfo, err error) {
+// decodeDPAS decodes and checks the operands.
+func (c *compiler) decodeDPAS(q *cinst) (d dpasInfo, err error) {
 	if len(q.ops) < 4 || len(q.ops) > 5 {
 		return d, fmt.Errorf("wants K Dim, Matrix A, B and C and an optional operands literal, not %d operands", len(q.ops))
 	}
