@@ -50,6 +50,10 @@ type Options struct {
 	// (FaultOutOfBounds). An atomic on a texel out of bounds then does
 	// nothing and returns 0.
 	RobustImageAccess bool
+	// MatrixAccumulate chooses how the matrix instructions sum
+	// floating-point products: in order, rounding each step
+	// (MatrixOrdered), or exactly, rounding once (MatrixExact).
+	MatrixAccumulate MatrixAccumulate
 }
 
 // DefaultMaxSteps is the work budget of a dispatch when Options.MaxSteps

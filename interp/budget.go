@@ -57,6 +57,9 @@ func (p *Program) setCosts() {
 				m = max(m, p.edgeCost(e))
 			}
 			c = 1 + int64(len(tab.vals)) + m
+		case opDPAS:
+			d := &p.dpas[in.aux]
+			c = int64(d.M) * int64(d.K) // a column of M sums of K products per lane
 		case opCall:
 			c = 1 + int64(max(in.n, 0))
 			for _, n := range p.calls[in.aux].fn.paramN {

@@ -263,14 +263,14 @@ func (q *cinst) un(k int, kinds ...uint8) error {
 // its own opcodes (compile_*.go). Atomics, group operations and extended
 // instructions have compilers of their own signature. The table is filled
 // by init, as the compilers reach op again through spec constants.
-var compileFamilies [13]func(*compiler, *cinst) (bool, error)
+var compileFamilies []func(*compiler, *cinst) (bool, error)
 
 func init() {
-	compileFamilies = [...]func(*compiler, *cinst) (bool, error){
+	compileFamilies = []func(*compiler, *cinst) (bool, error){
 		(*compiler).compileInt, (*compiler).compileFloat, (*compiler).compileLogical, (*compiler).compileVecMat,
 		(*compiler).compileComposite, (*compiler).compileConvert, (*compiler).compileImage, (*compiler).compileSampler, (*compiler).compileLoadStore,
 		(*compiler).compilePointerOps, (*compiler).compileControl, (*compiler).compileIntFunctions2,
-		(*compiler).compileDerivative,
+		(*compiler).compileDerivative, (*compiler).compileDPAS,
 	}
 }
 

@@ -619,6 +619,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.image(in, lanes)
 	case opSample:
 		return sg.sample(in, lanes)
+	case opDPAS:
+		return sg.dpas(in, lanes)
 	default:
 		return &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal op %d", in.op)}
 	}

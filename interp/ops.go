@@ -99,4 +99,5 @@ const (
 	opDeriv    // compute derivatives (derivative.go), aux: derivKind
 	opImage    // image instructions (image.go), aux: images index
 	opSample   // sampler instructions (sampler.go), aux: samples index
+	opDPAS     // OpSubgroupMatrixMultiplyAccumulateINTEL (dpas.go), aux: dpas index
 )

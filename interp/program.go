@@ -56,6 +56,7 @@ type Program struct {
 	atomics   []atomicInfo
 	images    []imageInfo
 	samples   []sampleInfo
+	dpas      []dpasInfo
 	exts      []extInfo
 	bloads    []builtinLoad
 	convTabs  [][]uint64 // conversions from 8 bits or fewer, by value (opConv c-1)

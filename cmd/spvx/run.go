@@ -97,6 +97,14 @@ func (k *kernelFlags) options(s stdio) (interp.Options, error) {
 	if *k.trace {
 		opts.Trace = s.err
 	}
+	switch *k.matrixAccumulate {
+	case "ordered":
+		opts.MatrixAccumulate = interp.MatrixOrdered
+	case "exact":
+		opts.MatrixAccumulate = interp.MatrixExact
+	default:
+		return opts, fmt.Errorf("--matrix-accumulate: want ordered or exact, not %q", *k.matrixAccumulate)
+	}
 	for _, sp := range k.specs {
 		id, bits, err := parseSpecFlag(sp)
 		if err != nil {

@@ -57,6 +57,7 @@ type runFlags struct {
 // kernelFlags are kernel mode's flags.
 type kernelFlags struct {
 	entry, groups, push, global, local, offset *string
+	matrixAccumulate                           *string
 	sgSize                                     *int
 	trace, shuffle, separate, strict, listArgs *bool
 	robustImages                               *bool
@@ -117,6 +118,7 @@ func declareKernelFlags(fs *cmdFlags, k *kernelFlags) {
 	k.separate = fs.Bool("separate-subgroups", false, "run each subgroup on its own, never a workgroup's subgroups as one wide group")
 	k.listArgs = fs.Bool("list-args", false, "print each compute entry point's parameters (Kernel) or bindings and push constants (GLCompute), with the flag that gives each, and run nothing (with --entry: that one)")
 	k.strict = fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
+	k.matrixAccumulate = fs.String("matrix-accumulate", "ordered", "how matrix instructions sum float products: `ordered` (in order of k in float32, rounding each step) or exact (rounded once)")
 	k.robustImages = fs.Bool("robust-image-access", false, "GLCompute: image accesses out of bounds read zeros and write nothing (Vulkan's robustImageAccess) instead of faulting")
 	fs.Var(&k.buffers, "buffer", "GLCompute: `S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
 	fs.Var(&k.images, "image", "GLCompute: `S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS]]`: a storage or sampled image or texel buffer of FORMAT (SPIR-V's name: Rgba8, R32ui...; for sampled images also Srgba8, Bgra8, Sbgra8, D16, D32f) whose texels, tightly packed, level 0 first, are read from FILE (zeros if FILE does not exist) and written back after the run (repeatable)")
