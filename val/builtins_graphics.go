@@ -58,6 +58,9 @@ func (s *state) moreBuiltinAtDefinition(b spirv.BuiltIn, j, member int, seed fun
 	case spirv.BuiltInTessLevelOuter, spirv.BuiltInTessLevelInner:
 		return s.tessLevelAtDefinition(b, j, member) || seed(biTessLevel), true
 	}
+	if stop, ok := s.miscBuiltinAtDefinition(b, j, member, seed); ok {
+		return stop, true
+	}
 	return s.meshBuiltinAtDefinition(b, j, member, seed)
 }
 
@@ -105,6 +108,8 @@ func (s *state) moreBuiltinAtReference(r biRule, i int, in *spirv.Instruction, f
 		return s.meshIfaceAtReference(r, fnID, models, bj), true
 	case biMeshOutput:
 		return s.meshOutputAtReference(r, i, in, fnID, models, bj, rj), true
+	case biMisc:
+		return s.miscAtReference(r, i, in, fnID, models, bj, rj), true
 	}
 	return false, false
 }

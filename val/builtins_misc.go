@@ -1,0 +1,147 @@
+package val
+
+import (
+	"fmt"
+
+	"spvx/spirv"
+)
+
+// This file holds validate_builtins.cpp's rules for the rarer built-ins,
+// all Vulkan rules: BaseInstance, BaseVertex, DrawIndex, ViewIndex,
+// DeviceIndex, PointCoord, SamplePosition, BaryCoordKHR,
+// BaryCoordNoPerspKHR, FragInvocationCountEXT, FragSizeEXT,
+// FragStencilRefEXT, FullyCoveredEXT, ShadingRateKHR, the SM and core
+// built-ins of NV and ARM (CoreIDARM ... SMIDNV), and VertexId, which
+// Vulkan forbids. Each has one type, one storage class, and (but for
+// DeviceIndex and the SM built-ins) a set of execution models it may or,
+// for ViewIndex, may not be used with; the type is checked at the
+// definition, the rest at every reference, as builtins.go does.
+
+// biMisc is the reference rule kind of this file's built-ins.
+const biMisc biKind = 128
+
+// The types of the rarer built-ins.
+const (
+	miscI32    = iota // 32-bit int scalar (ValidateI32)
+	miscInt           // any int scalar (ValidateI)
+	miscBool          // bool scalar
+	miscF32Vec        // n-component 32-bit float vector
+	miscI32Vec        // n-component 32-bit int vector
+	miscBanned        // not allowed at all (VertexId)
+)
+
+// miscBuiltin is one rarer built-in: its type, storage class, the models
+// it may be used with (0: any) or, notModels, may not, the message's text
+// for them, and its model, storage class and type VUID numbers (0: none).
+type miscBuiltin struct {
+	typ       uint8
+	n         uint32
+	sc        spirv.StorageClass
+	models    uint64
+	notModels uint64
+	modelText string
+	vuids     [3]int
+}
+
+const (
+	fragOnly   = "Fragment execution model"
+	drawModels = mbVertex | mbMeshNV | mbTaskNV | mbMeshEXT | mbTaskEXT
+)
+
+var miscBuiltins = map[spirv.BuiltIn]miscBuiltin{
+	spirv.BuiltInBaseInstance:           {miscI32, 0, spirv.StorageClassInput, mbVertex, 0, "Vertex execution model", [3]int{4181, 4182, 4183}},
+	spirv.BuiltInBaseVertex:             {miscI32, 0, spirv.StorageClassInput, mbVertex, 0, "Vertex execution model", [3]int{4184, 4185, 4186}},
+	spirv.BuiltInDrawIndex:              {miscI32, 0, spirv.StorageClassInput, drawModels, 0, "Vertex, MeshNV, TaskNV , MeshEXT or TaskEXT execution model", [3]int{4207, 4208, 4209}},
+	spirv.BuiltInViewIndex:              {miscI32, 0, spirv.StorageClassInput, 0, mbGLCompute, "GLCompute execution model", [3]int{4401, 4402, 4403}},
+	spirv.BuiltInDeviceIndex:            {miscI32, 0, spirv.StorageClassInput, 0, 0, "", [3]int{0, 4205, 4206}},
+	spirv.BuiltInPointCoord:             {miscF32Vec, 2, spirv.StorageClassInput, mbFragment, 0, fragOnly, [3]int{4311, 4312, 4313}},
+	spirv.BuiltInSamplePosition:         {miscF32Vec, 2, spirv.StorageClassInput, mbFragment, 0, fragOnly, [3]int{4360, 4361, 4362}},
+	spirv.BuiltInBaryCoordKHR:           {miscF32Vec, 3, spirv.StorageClassInput, mbFragment, 0, fragOnly, [3]int{4154, 4155, 4156}},
+	spirv.BuiltInBaryCoordNoPerspKHR:    {miscF32Vec, 3, spirv.StorageClassInput, mbFragment, 0, fragOnly, [3]int{4160, 4161, 4162}},
+	spirv.BuiltInFragInvocationCountEXT: {miscI32, 0, spirv.StorageClassInput, mbFragment, 0, fragOnly, [3]int{4217, 4218, 4219}},
+	spirv.BuiltInFragSizeEXT:            {miscI32Vec, 2, spirv.StorageClassInput, mbFragment, 0, fragOnly, [3]int{4220, 4221, 4222}},
+	spirv.BuiltInFragStencilRefEXT:      {miscInt, 0, spirv.StorageClassOutput, mbFragment, 0, fragOnly, [3]int{4223, 4224, 4225}},
+	spirv.BuiltInFullyCoveredEXT:        {miscBool, 0, spirv.StorageClassInput, mbFragment, 0, fragOnly, [3]int{4232, 4233, 4234}},
+	spirv.BuiltInShadingRateKHR:         {miscI32, 0, spirv.StorageClassInput, mbFragment, 0, "the " + fragOnly, [3]int{4490, 4491, 4492}},
+	spirv.BuiltInVertexId:               {typ: miscBanned},
+}
+
+func init() {
+	for _, b := range []spirv.BuiltIn{spirv.BuiltInCoreIDARM, spirv.BuiltInCoreCountARM, spirv.BuiltInCoreMaxIDARM,
+		spirv.BuiltInWarpIDARM, spirv.BuiltInWarpMaxIDARM, spirv.BuiltInWarpsPerSMNV, spirv.BuiltInSMCountNV,
+		spirv.BuiltInWarpIDNV, spirv.BuiltInSMIDNV} {
+		miscBuiltins[b] = miscBuiltin{typ: miscI32, sc: spirv.StorageClassInput}
+	}
+}
+
+// miscVUID names VUID n of built-in b ("" for 0).
+func (s *state) miscVUID(b spirv.BuiltIn, n int) string {
+	if n == 0 {
+		return ""
+	}
+	return s.simpleVUID(b, n)
+}
+
+// miscBuiltinAtDefinition checks the type of one of this file's
+// built-ins and seeds its reference rules; ok is false for others.
+func (s *state) miscBuiltinAtDefinition(b spirv.BuiltIn, j, member int, seed func(biKind) bool) (stop, ok bool) {
+	mb, ok := miscBuiltins[b]
+	if !ok {
+		return false, false
+	}
+	if mb.typ == miscBanned {
+		return s.failStop(j, "", "Vulkan spec doesn't allow BuiltIn VertexId to be used."), true
+	}
+	t, failed := s.underlyingType(j, member)
+	if failed {
+		return true, true
+	}
+	desc := s.defDesc(j, member)
+	var p, what string
+	switch mb.typ {
+	case miscI32:
+		p, what = s.i32Problem(desc, t), "32-bit int scalar"
+	case miscInt:
+		what = "int scalar"
+		if !s.isIntScalar(t) {
+			p = desc + " is not an int scalar."
+		}
+	case miscBool:
+		what = "bool scalar"
+		if !s.isBoolScalar(t) {
+			p = desc + " is not a bool scalar."
+		}
+	case miscF32Vec:
+		p, what = s.f32VecProblem(desc, t, mb.n), fmt.Sprintf("%d-component 32-bit float vector", mb.n)
+	case miscI32Vec:
+		p, what = s.i32VecProblem(desc, t, mb.n), fmt.Sprintf("%d-component 32-bit int vector", mb.n)
+	}
+	if p != "" {
+		return s.failStop(j, s.miscVUID(b, mb.vuids[2]), "According to the %s spec BuiltIn %s variable needs to be a %s. %s", s.envLog(), builtinName(b), what, p), true
+	}
+	return seed(biMisc), true
+}
+
+// miscAtReference is the At*Reference check of this file's built-ins:
+// the storage class, then the models of the entry points reaching the
+// reference.
+func (s *state) miscAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64, bj, rj int) bool {
+	mb := miscBuiltins[r.builtin]
+	name := builtinName(r.builtin)
+	if sc, ok := s.storageClassOf(in); ok && sc != mb.sc {
+		return s.failStop(i, s.miscVUID(r.builtin, mb.vuids[1]), "%s spec allows BuiltIn %s to be only used for variables with %s storage class. %s %s",
+			s.envLog(), name, storageClassName(mb.sc), s.refDesc(r.builtin, bj, rj, i, -1, fnID), s.storageDesc(in, i))
+	}
+	bad := models & mb.notModels
+	verb := "to be not be used with"
+	if mb.models != 0 {
+		bad, verb = models&^mb.models, "to be used only with"
+	}
+	for k, b := 0, uint64(1); k < len(modelOfBit) && bad != 0; k, b = k+1, b<<1 {
+		if bad&b != 0 {
+			return s.failStop(i, s.miscVUID(r.builtin, mb.vuids[0]), "%s spec allows BuiltIn %s %s %s. %s",
+				s.envLog(), name, verb, mb.modelText, s.refDesc(r.builtin, bj, rj, i, int64(modelOfBit[k]), fnID))
+		}
+	}
+	return false
+}
