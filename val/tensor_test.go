@@ -2,6 +2,7 @@ package val
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"spvx/asm"
@@ -162,6 +163,47 @@ func tensorCases() []tsCase {
 		{"view stride count", tlModule("%a = OpTensorViewSetStrideNV %tw %V %c1\n"), "TensorViewSetStrideNV unexpected number of operands.", u},
 		{"dimension 64-bit", tlModule("%a = OpTensorLayoutSetDimensionNV %tl %L %c1 %l1\n"), "TensorLayoutSetDimensionNV operand <id> '11[%ulong_1]' is not a 32-bit integer.", u},
 	}
+}
+
+// tensorTypeCases cover ValidateTypeTensorARM, ValidateTypeTensorLayoutNV
+// and ValidateTypeTensorViewNV: each rule's first failure and a valid
+// neighbour.
+func tensorTypeCases() []tsCase {
+	v := EnvVulkan1_3
+	u := EnvUniversal1_6
+	arm := func(decls string) string {
+		return strings.Replace(tsModule(""), "%tt = OpTypeTensorARM", "%un = OpUndef %uint\n%una = OpUndef %a4\n%z2 = OpConstantComposite %a2 %c1 %c0\n"+decls+"%tt = OpTypeTensorARM", 1)
+	}
+	nv := func(decls string) string {
+		return strings.Replace(tlModule(""), "%tl = OpTypeTensorLayoutNV", "%c6 = OpConstant %uint 6\n%c9 = OpConstant %uint 9\n"+decls+"%tl = OpTypeTensorLayoutNV", 1)
+	}
+	return []tsCase{
+		{"tensor type with shape", arm("%ok = OpTypeTensorARM %uint %c4 %co\n%ok2 = OpTypeTensorARM %float %c2 %co2\n"), "", v},
+		{"tensor element vector", arm("%bad = OpTypeTensorARM %v4 %c4\n"), "OpTypeTensorARM Element Type <id> '10[%v4uint]' is not a scalar type.", v},
+		{"tensor rank undef", arm("%bad = OpTypeTensorARM %uint %un\n"), "OpTypeTensorARM Rank <id> '28[%28]' is not a constant instruction.", v},
+		{"tensor rank float", arm("%bad = OpTypeTensorARM %uint %f1\n"), "OpTypeTensorARM Rank <id> '18[%float_1]' does not have a scalar integer type.", v},
+		{"tensor rank zero", arm("%bad = OpTypeTensorARM %uint %c0\n"), "OpTypeTensorARM Rank <id> '11[%uint_0]' must define a value greater than 0.", v},
+		{"tensor shape undef", arm("%bad = OpTypeTensorARM %uint %c4 %una\n"), "OpTypeTensorARM Shape <id> '29[%29]' is not a constant instruction.", v},
+		{"tensor shape length", arm("%bad = OpTypeTensorARM %uint %c2 %co\n"), "OpTypeTensorARM Shape <id> '23[%23]' is not an array of integer type whose Length is equal to Rank.", v},
+		{"tensor shape floats", arm("%bad = OpTypeTensorARM %uint %c4 %fco\n"), "OpTypeTensorARM Shape <id> '26[%26]' is not an array of integer type whose Length is equal to Rank.", v},
+		{"tensor shape zero", arm("%bad = OpTypeTensorARM %uint %c2 %z2\n"), "OpTypeTensorARM Shape constituent 1 is not greater than 0.", v},
+		{"layout type valid", nv("%ok = OpTypeTensorLayoutNV %c1 %c1\n%okv = OpTypeTensorViewNV %c1 %false %c0\n"), "", u},
+		{"layout dim 64-bit", nv("%bad = OpTypeTensorLayoutNV %l1 %c0\n"), "TypeTensorLayoutNV Dim <id> '11[%ulong_1]' is not a 32-bit integer.", u},
+		{"layout dim 6", nv("%bad = OpTypeTensorLayoutNV %c6 %c0\n"), "TypeTensorLayoutNV Dim <id> '14[%uint_6]' must be between 1 and 5.", u},
+		{"layout clamp float", nv("%bad = OpTypeTensorLayoutNV %c2 %f0\n"), "TypeTensorLayoutNV ClampMode <id> '12[%float_0]' is not a 32-bit integer.", u},
+		{"layout clamp 9", nv("%bad = OpTypeTensorLayoutNV %c2 %c9\n"), "TypeTensorLayoutNV ClampMode <id> '15[%uint_9]' must be a valid TensorClampMode.", u},
+		{"view dim 0", nv("%bad = OpTypeTensorViewNV %c0 %false\n"), "TypeTensorViewNV Dim <id> '8[%uint_0]' must be between 1 and 5.", u},
+		{"view has dimensions int", nv("%bad = OpTypeTensorViewNV %c2 %c0 %c0 %c1\n"), "TypeTensorViewNV HasDimensions <id> '8[%uint_0]' is not a boolean value.", u},
+		{"view permutation 64-bit", nv("%bad = OpTypeTensorViewNV %c2 %false %l1 %c0\n"), "TypeTensorViewNV Permutation <id> '11[%ulong_1]' is not a 32-bit integer.", u},
+		{"view permutation out of range", nv("%bad = OpTypeTensorViewNV %c2 %false %c0 %c2\n"), "TypeTensorViewNV Permutation <id> '10[%uint_2]' must be a valid dimension.", u},
+		{"view permutation repeated", nv("%bad = OpTypeTensorViewNV %c2 %false %c0 %c0\n"), "TypeTensorViewNV Permutation values don't form a valid permutation.", u},
+		{"view permutation count", nv("%bad = OpTypeTensorViewNV %c2 %false %c0\n"), "TypeTensorViewNV Incorrect number of permutation values.", u},
+	}
+}
+
+// TestTensorTypes checks the type-rule table like TestTensor.
+func TestTensorTypes(t *testing.T) {
+	runTensorCases(t, tensorTypeCases())
 }
 
 // TestTensor checks the table against spvx and, with
