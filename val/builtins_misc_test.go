@@ -34,6 +34,7 @@ func miscBuiltinCases() []rqCase {
 	covered := func(st biStage) biStage { return with(st, "FragmentFullyCoveredEXT", "SPV_EXT_fragment_fully_covered") }
 	rate := func(st biStage) biStage { return with(st, "FragmentShadingRateKHR", "SPV_KHR_fragment_shading_rate") }
 	sm := func(st biStage) biStage { return with(st, "ShaderSMBuiltinsNV", "SPV_NV_shader_sm_builtins") }
+	tile := func(st biStage) biStage { return with(st, "TileShadingQCOM", "SPV_QCOM_tile_shading") }
 	core := func(st biStage) biStage { return with(st, "CoreBuiltinsARM", "SPV_ARM_core_builtins") }
 	return []rqCase{
 		vk("base instance", biModule(draw, "BaseInstance", i32Type, "Input", "", "", ""), ""),
@@ -74,6 +75,16 @@ func miscBuiltinCases() []rqCase {
 		vk("sm id output", biModule(sm(stVertex), "SMIDNV", i32Type, "Output", "", "", ""), "Vulkan spec allows BuiltIn SMIDNV to be only used for variables with Input storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn SMIDNV. ID <2> (OpVariable) uses storage class Output."),
 		vk("core id float", biModule(core(with(stCompute, "Float16")), "CoreIDARM", "OpTypeFloat 16", "Input", "", "", ""), "According to the Vulkan spec BuiltIn CoreIDARM variable needs to be a 32-bit int scalar. ID <2> (OpVariable) is not an int scalar."),
 		vk("vertex id", biModule(stVertex, "VertexId", i32Type, "Input", "", "", ""), "Vulkan spec doesn't allow BuiltIn VertexId to be used."),
+		vk("sample mask", biModule(stFragment, "SampleMask", "OpTypeArray %u32 %c1", "Input", flat, "", ""), ""),
+		vk("sample mask output", biModule(stFragment, "SampleMask", "OpTypeArray %u32 %c1", "Output", "", "", ""), ""),
+		vk("sample mask scalar", biModule(stFragment, "SampleMask", i32Type, "Input", flat, "", ""), "[VUID-SampleMask-SampleMask-04359] According to the Vulkan spec BuiltIn SampleMask variable needs to be a 32-bit int array. ID <2> (OpVariable) is not an array."),
+		vk("sample mask floats", biModule(stFragment, "SampleMask", "OpTypeArray %f32 %c1", "Input", "", "", ""), "[VUID-SampleMask-SampleMask-04359] According to the Vulkan spec BuiltIn SampleMask variable needs to be a 32-bit int array. ID <2> (OpVariable) components are not int scalar."),
+		vk("sample mask private", biModule(stFragment, "SampleMask", "OpTypeArray %u32 %c1", "Private", "", "", ""), "[VUID-SampleMask-SampleMask-04358] Vulkan spec allows BuiltIn SampleMask to be only used for variables with Input or Output storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn SampleMask. ID <2> (OpVariable) uses storage class Private."),
+		vk("sample mask vertex", biModule(stVertex, "SampleMask", "OpTypeArray %u32 %c1", "Output", "", "", ""), "[VUID-SampleMask-SampleMask-04357] Vulkan spec allows BuiltIn SampleMask to be used only with Fragment execution model. ID <18> (OpLoad) is referencing ID <2> (OpVariable) which is decorated with BuiltIn SampleMask in function <1> called with execution model Vertex."),
+		vk("tile offset", dedup(biModule(tile(stCompute), "TileOffsetQCOM", iv2, "Input", "", "", "")), ""),
+		vk("tile offset float", biModule(tile(stCompute), "TileOffsetQCOM", v2, "Input", "", "", ""), "[VUID-TileOffsetQCOM-TileOffsetQCOM-10628] According to the Vulkan spec BuiltIn TileOffsetQCOM variable must be a 2-component 32-bit unsigned int vector. ID <2> (OpVariable) is not an unsigned int vector."),
+		vk("tile dimension 2", dedup(biModule(tile(stCompute), "TileDimensionQCOM", iv2, "Input", "", "", "")), "[VUID-TileDimensionQCOM-TileDimensionQCOM-10631] According to the Vulkan spec BuiltIn TileDimensionQCOM variable must be a 3-component 32-bit unsigned int vector. ID <2> (OpVariable) has 2 components."),
+		vk("tile apron size output", dedup(biModule(tile(stCompute), "TileApronSizeQCOM", iv2, "Output", "", "", "")), "[VUID-TileApronSizeQCOM-TileApronSizeQCOM-10633] Vulkan spec allows BuiltIn TileApronSizeQCOM to be only used for variables with Input storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn TileApronSizeQCOM. ID <2> (OpVariable) uses storage class Output."),
 		rq("vertex id universal", biModule(stVertex, "VertexId", i32Type, "Input", "", "", ""), ""),
 	}
 }
