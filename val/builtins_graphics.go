@@ -108,10 +108,8 @@ func (s *state) moreBuiltinAtReference(r biRule, i int, in *spirv.Instruction, f
 		return s.meshIfaceAtReference(r, fnID, models, bj), true
 	case biMeshOutput:
 		return s.meshOutputAtReference(r, i, in, fnID, models, bj, rj), true
-	case biMisc:
-		return s.miscAtReference(r, i, in, fnID, models, bj, rj), true
 	}
-	return false, false
+	return s.miscBuiltinAtReference(r, i, in, fnID, models, add, bj, rj)
 }
 
 // notCalledIn registers, for the result of in, a biNotCalled rule for

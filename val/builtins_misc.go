@@ -11,14 +11,20 @@ import (
 // DeviceIndex, PointCoord, SamplePosition, BaryCoordKHR,
 // BaryCoordNoPerspKHR, FragInvocationCountEXT, FragSizeEXT,
 // FragStencilRefEXT, FullyCoveredEXT, ShadingRateKHR, SampleMask (Input
-// or Output), the QCOM tile built-ins, the SM and core built-ins of NV and
+// or Output), PrimitiveShadingRateKHR (whose type rules are the mesh
+// per-primitive ones in MeshEXT, a 32-bit int elsewhere), the QCOM tile
+// built-ins, the SM and core built-ins of NV and
 // ARM (CoreIDARM ... SMIDNV), and VertexId, which Vulkan forbids. Each has one type, one storage class, and (but for
 // DeviceIndex and the SM built-ins) a set of execution models it may or,
 // for ViewIndex, may not be used with; the type is checked at the
 // definition, the rest at every reference, as builtins.go does.
 
-// biMisc is the reference rule kind of this file's built-ins.
-const biMisc biKind = 128
+// The reference rule kinds of this file's built-ins.
+const (
+	biMisc     biKind = 128 + iota // the table's built-ins
+	biPSR                          // PrimitiveShadingRateKHR
+	biPSRIface                     // its 32-bit int type outside MeshEXT
+)
 
 // The types of the rarer built-ins.
 const (
@@ -75,6 +81,7 @@ var miscBuiltins = map[spirv.BuiltIn]miscBuiltin{
 }
 
 func init() {
+	perPrimitiveVUIDs[spirv.BuiltInPrimitiveShadingRateKHR] = [4]int{10598, 10599, 10600, 7059}
 	for _, b := range []spirv.BuiltIn{spirv.BuiltInCoreIDARM, spirv.BuiltInCoreCountARM, spirv.BuiltInCoreMaxIDARM,
 		spirv.BuiltInWarpIDARM, spirv.BuiltInWarpMaxIDARM, spirv.BuiltInWarpsPerSMNV, spirv.BuiltInSMCountNV,
 		spirv.BuiltInWarpIDNV, spirv.BuiltInSMIDNV} {
@@ -93,6 +100,9 @@ func (s *state) miscVUID(b spirv.BuiltIn, n int) string {
 // miscBuiltinAtDefinition checks the type of one of this file's
 // built-ins and seeds its reference rules; ok is false for others.
 func (s *state) miscBuiltinAtDefinition(b spirv.BuiltIn, j, member int, seed func(biKind) bool) (stop, ok bool) {
+	if b == spirv.BuiltInPrimitiveShadingRateKHR {
+		return seed(biPSR), true // its type depends on the model: see psrAtReference
+	}
 	mb, ok := miscBuiltins[b]
 	if !ok {
 		return false, false
@@ -192,4 +202,54 @@ func (s *state) u32VecProblem(desc string, t uint32, n uint32) string {
 		return fmt.Sprintf("%s has components with bit width %d.", desc, w)
 	}
 	return ""
+}
+
+// miscBuiltinAtReference is the At*Reference check of this file's rule
+// kinds; ok is false for others.
+func (s *state) miscBuiltinAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64, add func(biRule), bj, rj int) (stop, ok bool) {
+	switch r.kind {
+	case biMisc:
+		return s.miscAtReference(r, i, in, fnID, models, bj, rj), true
+	case biPSR:
+		return s.psrAtReference(r, i, in, fnID, models, add, bj, rj), true
+	case biPSRIface:
+		return s.psrIfaceAtReference(r, fnID, models, bj), true
+	}
+	return false, false
+}
+
+// psrAtReference is ValidatePrimitiveShadingRateAtReference: an Output
+// variable, of Vertex, Geometry or mesh shaders, whose type the
+// interface rules check (per primitive in MeshEXT, a 32-bit int
+// elsewhere).
+func (s *state) psrAtReference(r biRule, i int, in *spirv.Instruction, fnID uint32, models uint64, add func(biRule), bj, rj int) bool {
+	name := builtinName(r.builtin)
+	if sc, ok := s.storageClassOf(in); ok && sc != spirv.StorageClassOutput {
+		return s.failStop(i, s.simpleVUID(r.builtin, 4485), "Vulkan spec allows BuiltIn %s to be only used for variables with Output storage class. %s %s",
+			name, s.refDesc(r.builtin, bj, rj, i, -1, fnID), s.storageDesc(in, i))
+	}
+	add(biRule{kind: biMeshIface, builtin: r.builtin, builtInID: r.builtInID, refID: in.ResultID, member: r.member})
+	add(biRule{kind: biPSRIface, builtin: r.builtin, builtInID: r.builtInID, refID: in.ResultID, member: r.member})
+	if m, found := firstModel(models &^ (mbVertex | mbGeometry | mbMeshNV | mbMeshEXT)); found {
+		return s.failStop(i, s.simpleVUID(r.builtin, 4484), "Vulkan spec allows BuiltIn %s to be used only with Vertex, Geometry, MeshNV or MeshEXT execution models. %s",
+			name, s.refDesc(r.builtin, bj, rj, i, int64(m), fnID))
+	}
+	return false
+}
+
+// psrIfaceAtReference is ValidatePrimitiveShadingRateInterfaceRules: in
+// a function no MeshEXT entry point calls, a 32-bit int scalar. The error
+// is at the built-in's definition.
+func (s *state) psrIfaceAtReference(r biRule, fnID uint32, models uint64, bj int) bool {
+	if fnID == 0 || models&mbMeshEXT != 0 {
+		return false
+	}
+	t, failed := s.underlyingType(bj, r.member)
+	if failed {
+		return true
+	}
+	if p := s.i32Problem(s.defDesc(bj, r.member), t); p != "" {
+		return s.failStop(bj, s.simpleVUID(r.builtin, 4486), "According to the Vulkan spec BuiltIn %s variable needs to be a 32-bit int scalar. %s", builtinName(r.builtin), p)
+	}
+	return false
 }

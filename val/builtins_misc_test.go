@@ -35,6 +35,7 @@ func miscBuiltinCases() []rqCase {
 	rate := func(st biStage) biStage { return with(st, "FragmentShadingRateKHR", "SPV_KHR_fragment_shading_rate") }
 	sm := func(st biStage) biStage { return with(st, "ShaderSMBuiltinsNV", "SPV_NV_shader_sm_builtins") }
 	tile := func(st biStage) biStage { return with(st, "TileShadingQCOM", "SPV_QCOM_tile_shading") }
+	meshRate := biStage{stMesh.model, "OpCapability MeshShadingEXT\nOpCapability FragmentShadingRateKHR\nOpExtension \"SPV_EXT_mesh_shader\"\nOpExtension \"SPV_KHR_fragment_shading_rate\"\n", stMesh.modes}
 	core := func(st biStage) biStage { return with(st, "CoreBuiltinsARM", "SPV_ARM_core_builtins") }
 	return []rqCase{
 		vk("base instance", biModule(draw, "BaseInstance", i32Type, "Input", "", "", ""), ""),
@@ -85,6 +86,13 @@ func miscBuiltinCases() []rqCase {
 		vk("tile offset float", biModule(tile(stCompute), "TileOffsetQCOM", v2, "Input", "", "", ""), "[VUID-TileOffsetQCOM-TileOffsetQCOM-10628] According to the Vulkan spec BuiltIn TileOffsetQCOM variable must be a 2-component 32-bit unsigned int vector. ID <2> (OpVariable) is not an unsigned int vector."),
 		vk("tile dimension 2", dedup(biModule(tile(stCompute), "TileDimensionQCOM", iv2, "Input", "", "", "")), "[VUID-TileDimensionQCOM-TileDimensionQCOM-10631] According to the Vulkan spec BuiltIn TileDimensionQCOM variable must be a 3-component 32-bit unsigned int vector. ID <2> (OpVariable) has 2 components."),
 		vk("tile apron size output", dedup(biModule(tile(stCompute), "TileApronSizeQCOM", iv2, "Output", "", "", "")), "[VUID-TileApronSizeQCOM-TileApronSizeQCOM-10633] Vulkan spec allows BuiltIn TileApronSizeQCOM to be only used for variables with Input storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn TileApronSizeQCOM. ID <2> (OpVariable) uses storage class Output."),
+		vk("primitive shading rate", biModule(rate(stVertex), "PrimitiveShadingRateKHR", i32Type, "Output", "", "", ""), ""),
+		vk("primitive shading rate float", biModule(rate(with(stVertex, "Float16")), "PrimitiveShadingRateKHR", "OpTypeFloat 16", "Output", "", "", ""), "[VUID-PrimitiveShadingRateKHR-PrimitiveShadingRateKHR-04486] According to the Vulkan spec BuiltIn PrimitiveShadingRateKHR variable needs to be a 32-bit int scalar. ID <2> (OpVariable) is not an int scalar."),
+		vk("primitive shading rate input", biModule(rate(stGeometry), "PrimitiveShadingRateKHR", i32Type, "Input", "", "", ""), "[VUID-PrimitiveShadingRateKHR-PrimitiveShadingRateKHR-04485] Vulkan spec allows BuiltIn PrimitiveShadingRateKHR to be only used for variables with Output storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn PrimitiveShadingRateKHR. ID <2> (OpVariable) uses storage class Input."),
+		vk("primitive shading rate fragment", biModule(rate(stFragment), "PrimitiveShadingRateKHR", i32Type, "Output", "", "", ""), "[VUID-PrimitiveShadingRateKHR-PrimitiveShadingRateKHR-04484] Vulkan spec allows BuiltIn PrimitiveShadingRateKHR to be used only with Vertex, Geometry, MeshNV or MeshEXT execution models. ID <18> (OpLoad) is referencing ID <2> (OpVariable) which is decorated with BuiltIn PrimitiveShadingRateKHR in function <1> called with execution model Fragment."),
+		vk("primitive shading rate mesh", biModule(meshRate, "PrimitiveShadingRateKHR", "OpTypeArray %u32 %c1", "Output", "OpDecorate %bi PerPrimitiveEXT\n", "", ""), ""),
+		vk("primitive shading rate mesh not per primitive", biModule(meshRate, "PrimitiveShadingRateKHR", "OpTypeArray %u32 %c1", "Output", "", "", ""), "[VUID-PrimitiveShadingRateKHR-PrimitiveShadingRateKHR-07059] According to the Vulkan spec the variable decorated with Builtin PrimitiveShadingRateKHR within the MeshEXT Execution Model must also be decorated with the PerPrimitiveEXT decoration. "),
+		vk("primitive shading rate mesh size", biModule(meshRate, "PrimitiveShadingRateKHR", "OpTypeArray %u32 %c2", "Output", "OpDecorate %bi PerPrimitiveEXT\n", "", ""), "[VUID-PrimitiveShadingRateKHR-PrimitiveShadingRateKHR-10599]  The size of the array decorated with PrimitiveShadingRateKHR (2) must match the value specified by OutputPrimitivesEXT (1). "),
 		rq("vertex id universal", biModule(stVertex, "VertexId", i32Type, "Input", "", "", ""), ""),
 	}
 }
