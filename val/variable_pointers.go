@@ -21,9 +21,9 @@ import "spvx/spirv"
 // spirv-val traces every variable pointer anew; here the traces are one
 // pass of Tarjan's strongly connected components over the trace graph,
 // each node's result (the variables reached, whether a matrix column is
-// reached) memoized, so the rules are linear in the module (but for the
-// stores into one Function or Private variable holding pointers, which
-// are found by walking that variable's uses, once per variable).
+// reached) memoized, so the rules are linear in the module; the walk
+// from a Function or Private variable over the uses of everything made
+// from it, to the stores through them, is part of the same graph.
 
 // Trace flags.
 const (
@@ -72,11 +72,10 @@ type varPointers struct {
 	param    map[uint32][2]int32 // parameter id -> its function's index in x.Functions, its position
 	full     *vpGraph
 	unmod    *vpGraph
-	stores   map[int][]uint32 // Function/Private variable -> the objects stored through it
-	uses     [][]vpUse        // by instruction: its id uses (built on first need)
-	matrixIn map[uint32]bool  // type id -> contains a matrix (ContainsType, pointers not followed)
-	steps    int              // instructions and edges visited (the linear-time test counts them)
-	frames   []vpFrame        // vpTarjan's stacks, kept for the next trace
+	uses     [][]vpUse       // by instruction: its id uses (built on first need)
+	matrixIn map[uint32]bool // type id -> contains a matrix (ContainsType, pointers not followed)
+	steps    int             // instructions and edges visited (the linear-time test counts them)
+	frames   []vpFrame       // vpTarjan's stacks, kept for the next trace
 	comp     []int
 	succ     []int
 }
@@ -318,7 +317,7 @@ func (s *state) vpTrace(vp *varPointers, unmodified bool, i int) vpReach {
 		g = &vp.unmod
 	}
 	if *g == nil {
-		n := s.m.Len()
+		n := 2 * s.m.Len() // an instruction's trace node, then its forward node (vpSuccessors)
 		*g = &vpGraph{unmodified: unmodified, reach: make([]vpReach, n), index: make([]int32, n), low: make([]int32, n)}
 	}
 	if (*g).index[i] != -1 {
@@ -399,6 +398,9 @@ func (s *state) vpTarjan(vp *varPointers, g *vpGraph, root int) {
 // vpLocal is what the trace checkers find at instruction i itself.
 func (s *state) vpLocal(g *vpGraph, i int) vpReach {
 	r := vpReach{src: [2]int32{-1, -1}}
+	if i >= s.m.Len() {
+		return r // a forward node: the checkers do not see it
+	}
 	in := s.m.Inst(i)
 	w := in.Words
 	isVar := (in.Opcode == spirv.OpVariable || in.Opcode == spirv.OpUntypedVariableKHR) && len(w) > 3
@@ -479,8 +481,15 @@ func (s *state) vpMatrixElement(in *spirv.Instruction, untyped bool) bool {
 	return false
 }
 
-// vpSuccessors appends to buf the instructions the trace goes to from i.
+// vpSuccessors appends to buf the nodes the trace goes to from node i.
+// Node i < n is instruction i; node n+i is i's forward node, which
+// spirv-val's walk from a Function or Private variable over the uses of
+// everything made from it passes through: it goes to the object of a
+// store through i, and to the forward nodes of i's other users.
 func (s *state) vpSuccessors(vp *varPointers, g *vpGraph, i int, buf []int) []int {
+	if n := s.m.Len(); i >= n {
+		return s.vpForward(vp, i-n, buf)
+	}
 	in := s.m.Inst(i)
 	w := in.Words
 	add := func(id uint32) {
@@ -519,8 +528,18 @@ func (s *state) vpSuccessors(vp *varPointers, g *vpGraph, i int, buf []int) []in
 			add(w[3])
 		}
 	case spirv.OpVariable, spirv.OpUntypedVariableKHR:
-		for _, id := range s.vpStored(vp, i) {
-			add(id)
+		if len(w) < 4 {
+			break
+		}
+		if sc := spirv.StorageClass(w[3]); sc == spirv.StorageClassFunction || sc == spirv.StorageClassPrivate {
+			init := 4
+			if in.Opcode == spirv.OpUntypedVariableKHR {
+				init = 5
+			}
+			if len(w) > init {
+				add(w[init])
+			}
+			buf = s.vpForward(vp, i, buf)
 		}
 	}
 	return buf
@@ -552,54 +571,26 @@ func (s *state) vpReturns(vp *varPointers, w []uint32, out []int) []int {
 	return out
 }
 
-// vpStored lists what the trace goes to from a variable: for a Function
-// or Private one, its initializer and every object stored through it or
-// through anything made from it (spirv-val follows every use, not only
-// access chains). Memoized per variable.
-func (s *state) vpStored(vp *varPointers, i int) []uint32 {
-	in := s.m.Inst(i)
-	w := in.Words
-	if len(w) < 4 {
-		return nil
-	}
-	if sc := spirv.StorageClass(w[3]); sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate {
-		return nil
-	}
-	if got, ok := vp.stores[i]; ok {
-		return got
-	}
-	var out []uint32
-	init := 4
-	if in.Opcode == spirv.OpUntypedVariableKHR {
-		init = 5
-	}
-	if len(w) > init {
-		out = append(out, w[init])
-	}
-	uses := s.vpUses(vp)
-	stack := append([]vpUse(nil), uses[i]...)
-	seen := map[int32]bool{}
-	for len(stack) > 0 {
-		u := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		vp.steps++
-		if seen[u.inst] {
-			continue
-		}
-		seen[u.inst] = true
+// vpForward appends to buf where spirv-val's walk over the uses of
+// instruction i's result goes: the object of a store through it, the
+// forward node of any other user. (spirv-val's walk marks each user seen
+// once per variable, so a store met first as the object of another is
+// not met again as a pointer; as a reachability this walk is linear, and
+// differs only there.)
+func (s *state) vpForward(vp *varPointers, i int, buf []int) []int {
+	n := s.m.Len()
+	for _, u := range s.vpUses(vp)[i] {
 		if ui := s.m.Inst(int(u.inst)); ui.Opcode == spirv.OpStore && u.word == 1 {
 			if len(ui.Words) > 2 {
-				out = append(out, ui.Words[2])
+				if j, ok := s.x.Def(ui.Words[2]); ok {
+					buf = append(buf, j)
+				}
 			}
 			continue
 		}
-		stack = append(stack, uses[u.inst]...)
+		buf = append(buf, n+int(u.inst))
 	}
-	if vp.stores == nil {
-		vp.stores = map[int][]uint32{}
-	}
-	vp.stores[i] = out
-	return out
+	return buf
 }
 
 // vpUses returns, by defining instruction, the uses of its result in

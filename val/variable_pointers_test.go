@@ -148,10 +148,29 @@ func vpChains(n int) string {
 	return vpCall("", "", "%psint", "%void", "%gs = OpSelect %psint %cond %gp %v1\nOpReturn\n", b.String())
 }
 
+// vpStoredChains is a valid module with n Function variables, each
+// holding the previous select, loaded into the next: the walk from each
+// variable over the uses of what is made from it reaches the rest of the
+// chain, so a walk per variable would be quadratic.
+func vpStoredChains(n int) string {
+	var vars, body strings.Builder
+	body.WriteString("%s0 = OpCopyObject %psint %v1\n")
+	for k := 1; k <= n; k++ {
+		fmt.Fprintf(&vars, "%%f%d = OpVariable %%pp Function\n", k)
+		fmt.Fprintf(&body, "OpStore %%f%d %%s%d\n%%l%d = OpLoad %%psint %%f%d\n%%s%d = OpSelect %%psint %%cond %%l%d %%v1\n", k, k-1, k, k, k, k)
+	}
+	return vpModule("", "%pp = OpTypePointer Function %psint\n", vars.String()+body.String())
+}
+
 // TestVariablePointersLinear counts the trace work at n and 4n.
 func TestVariablePointersLinear(t *testing.T) {
+	t.Run("selects and calls", func(t *testing.T) { vpLinear(t, vpChains) })
+	t.Run("pointers stored in variables", func(t *testing.T) { vpLinear(t, vpStoredChains) })
+}
+
+func vpLinear(t *testing.T, build func(int) string) {
 	work := func(n int) int {
-		words, err := asm.Assemble([]byte(vpChains(n)), asm.Options{TargetEnv: "spv1.3"})
+		words, err := asm.Assemble([]byte(build(n)), asm.Options{TargetEnv: "spv1.3"})
 		if err != nil {
 			t.Fatal(err)
 		}
