@@ -165,8 +165,8 @@ func tensorCases() []tsCase {
 	}
 }
 
-// tensorTypeCases cover ValidateTypeTensorARM, ValidateTypeTensorLayoutNV
-// and ValidateTypeTensorViewNV: each rule's first failure and a valid
+// tensorTypeCases cover ValidateTypeTensorARM, ValidateTypeTensorLayoutNV,
+// ValidateTypeTensorViewNV and ValidateConstantComposite's tensor case: each rule's first failure and a valid
 // neighbour.
 func tensorTypeCases() []tsCase {
 	v := EnvVulkan1_3
@@ -174,6 +174,10 @@ func tensorTypeCases() []tsCase {
 	arm := func(decls string) string {
 		return strings.Replace(tsModule(""), "%tt = OpTypeTensorARM", "%un = OpUndef %uint\n%una = OpUndef %a4\n%z2 = OpConstantComposite %a2 %c1 %c0\n"+decls+"%tt = OpTypeTensorARM", 1)
 	}
+	// tc declares a rank-1 tensor %t1 of shape [2] with the constant %k1,
+	// and a rank-2 tensor %t2 of shape [2 2].
+	tc := "%a1 = OpTypeArray %uint %c1\n%sh2 = OpConstantComposite %a1 %c2\n%t1 = OpTypeTensorARM %uint %c1 %sh2\n%k1 = OpConstantComposite %t1 %c1 %c2\n" +
+		"%sh22 = OpConstantComposite %a2 %c2 %c2\n%t2 = OpTypeTensorARM %uint %c2 %sh22\n"
 	nv := func(decls string) string {
 		return strings.Replace(tlModule(""), "%tl = OpTypeTensorLayoutNV", "%c6 = OpConstant %uint 6\n%c9 = OpConstant %uint 9\n"+decls+"%tl = OpTypeTensorLayoutNV", 1)
 	}
@@ -187,6 +191,14 @@ func tensorTypeCases() []tsCase {
 		{"tensor shape length", arm("%bad = OpTypeTensorARM %uint %c2 %co\n"), "OpTypeTensorARM Shape <id> '23[%23]' is not an array of integer type whose Length is equal to Rank.", v},
 		{"tensor shape floats", arm("%bad = OpTypeTensorARM %uint %c4 %fco\n"), "OpTypeTensorARM Shape <id> '26[%26]' is not an array of integer type whose Length is equal to Rank.", v},
 		{"tensor shape zero", arm("%bad = OpTypeTensorARM %uint %c2 %z2\n"), "OpTypeTensorARM Shape constituent 1 is not greater than 0.", v},
+		{"tensor constants", arm(tc + "%k2 = OpConstantComposite %t2 %k1 %k1\n"), "", v},
+		{"tensor constant unshaped", arm(tc + "%tu2 = OpTypeTensorARM %uint %c2\n%bad = OpConstantComposite %tu2 %c1\n"), "OpConstantComposite Result Type <id> '37[%37]' is not a composite type.", v},
+		{"tensor constant count", arm(tc + "%bad = OpConstantComposite %t1 %c1\n"), "OpConstantComposite Constituent count does not match the shape of Result Type <id> '33[%33]' along its outermost dimension, expected 2 but got 1.", v},
+		{"tensor constant element", arm(tc + "%bad = OpConstantComposite %t1 %c1 %h1\n"), "OpConstantComposite Constituent <id> '16[%ushort_1]' type does not match the element type of the tensor ('33[%33]').", v},
+		{"tensor constant not a tensor", arm(tc + "%bad = OpConstantComposite %t2 %c1 %c1\n"), "OpConstantComposite Constituent <id> '12[%uint_1]' must be an OpTypeTensorARM.", v},
+		{"tensor constant element type", arm(tc + "%tf = OpTypeTensorARM %float %c1 %sh2\n%kf = OpConstantComposite %tf %f1 %f1\n%bad = OpConstantComposite %t2 %kf %kf\n"), "OpConstantComposite Constituent <id> '38[%38]' must have the same Element Type as Result Type <id> '36[%36]'.", v},
+		{"tensor constant rank", arm(tc + "%k2 = OpConstantComposite %t2 %k1 %k1\n%bad = OpConstantComposite %t2 %k2 %k2\n"), "OpConstantComposite Constituent <id> '37[%37]' must have a Rank that is 1 less than the Rank of Result Type <id> '36[%36]', expected 1 but got 2.", v},
+		{"tensor constant inner shape", arm(tc + "%sh4 = OpConstantComposite %a1 %c4\n%t4 = OpTypeTensorARM %uint %c1 %sh4\n%k4 = OpConstantComposite %t4 %c1 %c1 %c1 %c1\n%bad = OpConstantComposite %t2 %k4 %k4\n"), "OpConstantComposite Constituent <id> '39[%39]' must have a Shape that matches that of Result Type <id> '36[%36]' along all inner dimensions of Result Type, expected 2 for dimension 0 of Constituent but got 4.", v},
 		{"layout type valid", nv("%ok = OpTypeTensorLayoutNV %c1 %c1\n%okv = OpTypeTensorViewNV %c1 %false %c0\n"), "", u},
 		{"layout dim 64-bit", nv("%bad = OpTypeTensorLayoutNV %l1 %c0\n"), "TypeTensorLayoutNV Dim <id> '11[%ulong_1]' is not a 32-bit integer.", u},
 		{"layout dim 6", nv("%bad = OpTypeTensorLayoutNV %c6 %c0\n"), "TypeTensorLayoutNV Dim <id> '14[%uint_6]' must be between 1 and 5.", u},
