@@ -195,7 +195,7 @@ func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 func (s *state) constantCompositeReplicate(i int, in *spirv.Instruction) bool {
 	name := opName(in.Opcode)
 	rt := s.typeOf(in.TypeID)
-	if rt == nil || !isCompositeTypeOp(rt.Op) {
+	if rt == nil || (!isCompositeTypeOp(rt.Op) && !s.isShapedTensor(rt)) {
 		return s.fail(i, "", "Op%s Result Type <id> %s is not a composite type.", name, s.idName(in.TypeID))
 	}
 	if len(in.Words) < 4 {

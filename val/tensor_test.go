@@ -178,6 +178,10 @@ func tensorTypeCases() []tsCase {
 	// and a rank-2 tensor %t2 of shape [2 2].
 	tc := "%a1 = OpTypeArray %uint %c1\n%sh2 = OpConstantComposite %a1 %c2\n%t1 = OpTypeTensorARM %uint %c1 %sh2\n%k1 = OpConstantComposite %t1 %c1 %c2\n" +
 		"%sh22 = OpConstantComposite %a2 %c2 %c2\n%t2 = OpTypeTensorARM %uint %c2 %sh22\n"
+	rep := func(m string) string {
+		return strings.Replace(strings.Replace(m, "OpCapability TensorsARM\n", "OpCapability TensorsARM\nOpCapability ReplicatedCompositesEXT\n", 1),
+			"OpExtension \"SPV_ARM_tensors\"\n", "OpExtension \"SPV_ARM_tensors\"\nOpExtension \"SPV_EXT_replicated_composites\"\n", 1)
+	}
 	nv := func(decls string) string {
 		return strings.Replace(tlModule(""), "%tl = OpTypeTensorLayoutNV", "%c6 = OpConstant %uint 6\n%c9 = OpConstant %uint 9\n"+decls+"%tl = OpTypeTensorLayoutNV", 1)
 	}
@@ -199,6 +203,9 @@ func tensorTypeCases() []tsCase {
 		{"tensor constant element type", arm(tc + "%tf = OpTypeTensorARM %float %c1 %sh2\n%kf = OpConstantComposite %tf %f1 %f1\n%bad = OpConstantComposite %t2 %kf %kf\n"), "OpConstantComposite Constituent <id> '38[%38]' must have the same Element Type as Result Type <id> '36[%36]'.", v},
 		{"tensor constant rank", arm(tc + "%k2 = OpConstantComposite %t2 %k1 %k1\n%bad = OpConstantComposite %t2 %k2 %k2\n"), "OpConstantComposite Constituent <id> '37[%37]' must have a Rank that is 1 less than the Rank of Result Type <id> '36[%36]', expected 1 but got 2.", v},
 		{"tensor constant inner shape", arm(tc + "%sh4 = OpConstantComposite %a1 %c4\n%t4 = OpTypeTensorARM %uint %c1 %sh4\n%k4 = OpConstantComposite %t4 %c1 %c1 %c1 %c1\n%bad = OpConstantComposite %t2 %k4 %k4\n"), "OpConstantComposite Constituent <id> '39[%39]' must have a Shape that matches that of Result Type <id> '36[%36]' along all inner dimensions of Result Type, expected 2 for dimension 0 of Constituent but got 4.", v},
+		{"tensor constant replicated", rep(arm(tc + "%r = OpConstantCompositeReplicateEXT %t1 %c1\n")), "", v},
+		{"tensor constant replicated element", rep(arm(tc + "%r = OpConstantCompositeReplicateEXT %t1 %h1\n")), "OpConstantCompositeReplicateEXT Constituent <id> '16[%ushort_1]'s type does not match Result Type <id> '33[%33]'s element type.", v},
+		{"tensor constant replicated unshaped", rep(arm(tc + "%tu2 = OpTypeTensorARM %uint %c2\n%r = OpConstantCompositeReplicateEXT %tu2 %c1\n")), "OpConstantCompositeReplicateEXT Result Type <id> '37[%37]' is not a composite type.", v},
 		{"layout type valid", nv("%ok = OpTypeTensorLayoutNV %c1 %c1\n%okv = OpTypeTensorViewNV %c1 %false %c0\n"), "", u},
 		{"layout dim 64-bit", nv("%bad = OpTypeTensorLayoutNV %l1 %c0\n"), "TypeTensorLayoutNV Dim <id> '11[%ulong_1]' is not a 32-bit integer.", u},
 		{"layout dim 6", nv("%bad = OpTypeTensorLayoutNV %c6 %c0\n"), "TypeTensorLayoutNV Dim <id> '14[%uint_6]' must be between 1 and 5.", u},
@@ -247,7 +254,7 @@ func runTensorCases(t *testing.T, cases []tsCase) {
 // FuzzTensorGraph validates mutations of the tensor and graph tables'
 // modules: the rules must never panic on malformed operands or types.
 func FuzzTensorGraph(f *testing.F) {
-	for _, c := range append(tensorCases(), graphCases()...) {
+	for _, c := range append(append(tensorCases(), tensorTypeCases()...), graphCases()...) {
 		f.Add(wordsToBytes(assembleF(f, c.src)))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
