@@ -74,7 +74,15 @@ func vpCall(caps, decls, pt, gret, gbody, body string) string {
 	return m + "%g = OpFunction " + gret + " None %gfn\n%gp = OpFunctionParameter " + pt + "\n%ge = OpLabel\n" + gbody + "OpFunctionEnd\n"
 }
 
-func TestVariablePointerRules(t *testing.T) {
+// TestVariablePointerRules is the variable-pointer rule table
+// (variable_pointers.go); with $SPVX_CURRENT_SPIRV_TOOLS each case is
+// also run through current spirv-val, which must agree.
+func TestVariablePointerRules(t *testing.T) { runTable(t, vpCases()) }
+
+// vpCases covers each rule of ValidateVariablePointers with its valid
+// neighbour, typed and untyped, through selects, phis, calls, parameters
+// and pointers stored in Function variables.
+func vpCases() []rqCase {
 	const vp = "OpCapability VariablePointers\n"
 	same := "Variable pointers must point into the same structure (or OpConstantNull)"
 	blockArr := "Variable pointer must not point to an array of Block- or BufferBlock-decorated structs"
@@ -132,7 +140,7 @@ func TestVariablePointerRules(t *testing.T) {
 	for k := range cases {
 		cases[k].env = EnvUniversal1_3
 	}
-	runTable(t, cases)
+	return cases
 }
 
 // vpChains is a valid module with n OpSelects each picking between the
