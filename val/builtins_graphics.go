@@ -58,6 +58,9 @@ func (s *state) moreBuiltinAtDefinition(b spirv.BuiltIn, j, member int, seed fun
 	case spirv.BuiltInTessLevelOuter, spirv.BuiltInTessLevelInner:
 		return s.tessLevelAtDefinition(b, j, member) || seed(biTessLevel), true
 	}
+	if stop, ok := s.miscBuiltinAtDefinition(b, j, member, seed); ok {
+		return stop, true
+	}
 	return s.meshBuiltinAtDefinition(b, j, member, seed)
 }
 
@@ -106,7 +109,7 @@ func (s *state) moreBuiltinAtReference(r biRule, i int, in *spirv.Instruction, f
 	case biMeshOutput:
 		return s.meshOutputAtReference(r, i, in, fnID, models, bj, rj), true
 	}
-	return false, false
+	return s.miscBuiltinAtReference(r, i, in, fnID, models, add, bj, rj)
 }
 
 // notCalledIn registers, for the result of in, a biNotCalled rule for

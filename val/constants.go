@@ -99,7 +99,7 @@ func (s *state) constantOperand(i int, in *spirv.Instruction, id uint32) bool {
 func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 	name := opName(in.Opcode)
 	rt := s.typeOf(in.TypeID)
-	if rt == nil || !isCompositeTypeOp(rt.Op) {
+	if rt == nil || (!isCompositeTypeOp(rt.Op) && !s.isShapedTensor(rt)) {
 		return s.fail(i, "", "Op%s Result Type <id> %s is not a composite type.", name, s.idName(in.TypeID))
 	}
 	parts := in.Words[3:]
@@ -167,6 +167,10 @@ func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 				return s.fail(i, "", "Op%s Constituent <id> %s type does not match the Result Type <id> %ss member type.", name, s.idName(p), rtName)
 			}
 		}
+	case spirv.OpTypeTensorARM:
+		if s.tensorConstantComposite(i, in, rt.ID) {
+			return true
+		}
 	case spirv.OpTypeCooperativeMatrixKHR, spirv.OpTypeCooperativeMatrixNV:
 		if n != 1 {
 			return s.fail(i, "", "Op%s Constituent <id> %s count must be one.", name, s.idName(in.TypeID))
@@ -191,7 +195,7 @@ func (s *state) constantComposite(i int, in *spirv.Instruction) bool {
 func (s *state) constantCompositeReplicate(i int, in *spirv.Instruction) bool {
 	name := opName(in.Opcode)
 	rt := s.typeOf(in.TypeID)
-	if rt == nil || !isCompositeTypeOp(rt.Op) {
+	if rt == nil || (!isCompositeTypeOp(rt.Op) && !s.isShapedTensor(rt)) {
 		return s.fail(i, "", "Op%s Result Type <id> %s is not a composite type.", name, s.idName(in.TypeID))
 	}
 	if len(in.Words) < 4 {

@@ -9,7 +9,7 @@ import "spvx/spirv"
 // pointer (any pointer not in PhysicalStorageBuffer) as an id operand or
 // return one, some of them only for StorageBuffer or Workgroup pointers
 // with the matching variable-pointers capability. The variable-pointer
-// tracing rules (ValidateVariablePointers) are not written yet.
+// tracing rules (ValidateVariablePointers) are in variable_pointers.go.
 
 // logicalPointerOperandOK lists the instructions that take logical
 // pointer operands without a capability.
@@ -151,6 +151,7 @@ func (s *state) logicalPointers() bool {
 	if (am != spirv.AddressingModelLogical && am != spirv.AddressingModelPhysicalStorageBuffer64) || s.opts.RelaxLogicalPointer {
 		return false
 	}
+	vp := s.newVarPointers()
 	for i := 0; i < s.m.Len(); i++ {
 		in := s.m.Inst(i)
 		// Operands.
@@ -189,25 +190,31 @@ func (s *state) logicalPointers() bool {
 				return true
 			}
 		}
-		// Result.
-		if in.TypeID == 0 || in.ResultID == 0 {
-			continue
-		}
-		rsc, ok := s.logicalPointerType(in.TypeID)
-		if !ok || logicalPointerReturnOK(in.Opcode) {
-			continue
-		}
-		var failed bool
-		if logicalPointerReturnVP(in.Opcode) {
-			if !s.variablePointerStorage(rsc) {
-				failed = s.fail(i, "", "Instruction may only return a logical pointer in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability")
-			}
-		} else {
-			failed = s.fail(i, "", "Instruction may not return a logical pointer")
-		}
-		if failed && s.stopped() {
+		if s.logicalPointerResult(i, &in) && s.stopped() {
 			return true
 		}
+		if s.variablePointerRules(vp, i) && s.stopped() {
+			return true
+		}
+	}
+	return false
+}
+
+// logicalPointerResult is ValidateLogicalPointerReturns for instruction
+// i.
+func (s *state) logicalPointerResult(i int, in *spirv.Instruction) bool {
+	if in.TypeID == 0 || in.ResultID == 0 {
+		return false
+	}
+	rsc, ok := s.logicalPointerType(in.TypeID)
+	if !ok || logicalPointerReturnOK(in.Opcode) {
+		return false
+	}
+	if !logicalPointerReturnVP(in.Opcode) {
+		return s.fail(i, "", "Instruction may not return a logical pointer")
+	}
+	if !s.variablePointerStorage(rsc) {
+		return s.fail(i, "", "Instruction may only return a logical pointer in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability")
 	}
 	return false
 }

@@ -430,3 +430,95 @@ func (s *state) tensorShape(shape uint32, r uint64) string {
 	}
 	return ""
 }
+
+// isShapedTensor is isCompositeType's tensor case: an OpTypeTensorARM
+// with a Shape is a composite.
+func (s *state) isShapedTensor(rt *spirv.Type) bool {
+	j := s.defInst(rt.ID)
+	return rt.Op == spirv.OpTypeTensorARM && j >= 0 && len(s.m.Inst(j).Words) == 5
+}
+
+// tensorConstantComposite is ValidateConstantComposite's OpTypeTensorARM
+// case: as many constituents as the outermost dimension of the Shape;
+// with Rank 1 they are elements, with a higher known Rank tensors of the
+// same Element Type, Rank one less and the inner dimensions of the Shape.
+func (s *state) tensorConstantComposite(i int, in *spirv.Instruction, rt uint32) bool {
+	name := opName(in.Opcode)
+	tw := s.m.Inst(s.defInst(rt)).Words
+	elem := tw[2]
+	rank, _ := s.constUint(tw[3])
+	var shape []uint32 // the Shape constant's words
+	if j := s.defInst(tw[4]); j >= 0 {
+		shape = s.m.Inst(j).Words
+	}
+	parts := in.Words[3:]
+	if len(shape) > 3 {
+		if v, ok := s.constUint(shape[3]); ok && v != uint64(len(parts)) {
+			return s.fail(i, "", "Op%s Constituent count does not match the shape of Result Type <id> %s along its outermost dimension, expected %d but got %d.",
+				name, s.idName(rt), v, len(parts))
+		}
+	}
+	for k, p := range parts {
+		_, ct := s.constituent(p)
+		if ct == 0 {
+			j := s.defInst(p)
+			if j < 0 {
+				j = i
+			}
+			return s.fail(j, "", "Type of Constituent %d is not defined.", k)
+		}
+		if rank == 0 {
+			continue // a tensor constant of unknown rank
+		}
+		if rank == 1 {
+			if ct != elem {
+				return s.fail(i, "", "Op%s Constituent <id> %s type does not match the element type of the tensor (%s).", name, s.idName(p), s.idName(rt))
+			}
+			continue
+		}
+		if s.tensorConstituent(i, in, rt, p, ct, k, shape) {
+			return true
+		}
+	}
+	return false
+}
+
+// tensorConstituent checks constituent k (id p, type ct) of a tensor
+// constant of Rank above 1: a tensor of the same Element Type, one Rank
+// less, with the inner dimensions of the result's Shape (words shape).
+func (s *state) tensorConstituent(i int, in *spirv.Instruction, rt, p, ct uint32, k int, shape []uint32) bool {
+	name := opName(in.Opcode)
+	tw := s.m.Inst(s.defInst(rt)).Words
+	rank, _ := s.constUint(tw[3])
+	cj := s.defInst(ct)
+	if cj < 0 || s.m.Inst(cj).Opcode != spirv.OpTypeTensorARM {
+		return s.fail(i, "", "Op%s Constituent <id> %s must be an OpTypeTensorARM.", name, s.idName(p))
+	}
+	cw := s.m.Inst(cj).Words
+	if len(cw) < 3 || cw[2] != tw[2] {
+		return s.fail(i, "", "Op%s Constituent <id> %s must have the same Element Type as Result Type <id> %s.", name, s.idName(p), s.idName(rt))
+	}
+	if len(cw) > 3 {
+		if cr, ok := s.constUint(cw[3]); ok && cr != rank-1 {
+			return s.fail(i, "", "Op%s Constituent <id> %s must have a Rank that is 1 less than the Rank of Result Type <id> %s, expected %d but got %d.",
+				name, s.idName(p), s.idName(rt), rank-1, cr)
+		}
+	}
+	sj := -1
+	if len(cw) > 4 {
+		sj = s.defInst(cw[4])
+	}
+	if sj < 0 {
+		return s.fail(s.defInst(rt), "", "Shape of Constituent %d is not defined.", k)
+	}
+	cs := s.m.Inst(sj).Words
+	for w := 3; w < len(cs) && w+1 < len(shape); w++ {
+		c, ok1 := s.constUint(cs[w])
+		d, ok2 := s.constUint(shape[w+1])
+		if ok1 && ok2 && c != d {
+			return s.fail(i, "", "Op%s Constituent <id> %s must have a Shape that matches that of Result Type <id> %s along all inner dimensions of Result Type, expected %d for dimension %d of Constituent but got %d.",
+				name, s.idName(p), s.idName(rt), d, w-3, c)
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package val
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"spvx/asm"
@@ -164,6 +165,66 @@ func tensorCases() []tsCase {
 	}
 }
 
+// tensorTypeCases cover ValidateTypeTensorARM, ValidateTypeTensorLayoutNV,
+// ValidateTypeTensorViewNV and ValidateConstantComposite's tensor case: each rule's first failure and a valid
+// neighbour.
+func tensorTypeCases() []tsCase {
+	v := EnvVulkan1_3
+	u := EnvUniversal1_6
+	arm := func(decls string) string {
+		return strings.Replace(tsModule(""), "%tt = OpTypeTensorARM", "%un = OpUndef %uint\n%una = OpUndef %a4\n%z2 = OpConstantComposite %a2 %c1 %c0\n"+decls+"%tt = OpTypeTensorARM", 1)
+	}
+	// tc declares a rank-1 tensor %t1 of shape [2] with the constant %k1,
+	// and a rank-2 tensor %t2 of shape [2 2].
+	tc := "%a1 = OpTypeArray %uint %c1\n%sh2 = OpConstantComposite %a1 %c2\n%t1 = OpTypeTensorARM %uint %c1 %sh2\n%k1 = OpConstantComposite %t1 %c1 %c2\n" +
+		"%sh22 = OpConstantComposite %a2 %c2 %c2\n%t2 = OpTypeTensorARM %uint %c2 %sh22\n"
+	rep := func(m string) string {
+		return strings.Replace(strings.Replace(m, "OpCapability TensorsARM\n", "OpCapability TensorsARM\nOpCapability ReplicatedCompositesEXT\n", 1),
+			"OpExtension \"SPV_ARM_tensors\"\n", "OpExtension \"SPV_ARM_tensors\"\nOpExtension \"SPV_EXT_replicated_composites\"\n", 1)
+	}
+	nv := func(decls string) string {
+		return strings.Replace(tlModule(""), "%tl = OpTypeTensorLayoutNV", "%c6 = OpConstant %uint 6\n%c9 = OpConstant %uint 9\n"+decls+"%tl = OpTypeTensorLayoutNV", 1)
+	}
+	return []tsCase{
+		{"tensor type with shape", arm("%ok = OpTypeTensorARM %uint %c4 %co\n%ok2 = OpTypeTensorARM %float %c2 %co2\n"), "", v},
+		{"tensor element vector", arm("%bad = OpTypeTensorARM %v4 %c4\n"), "OpTypeTensorARM Element Type <id> '10[%v4uint]' is not a scalar type.", v},
+		{"tensor rank undef", arm("%bad = OpTypeTensorARM %uint %un\n"), "OpTypeTensorARM Rank <id> '28[%28]' is not a constant instruction.", v},
+		{"tensor rank float", arm("%bad = OpTypeTensorARM %uint %f1\n"), "OpTypeTensorARM Rank <id> '18[%float_1]' does not have a scalar integer type.", v},
+		{"tensor rank zero", arm("%bad = OpTypeTensorARM %uint %c0\n"), "OpTypeTensorARM Rank <id> '11[%uint_0]' must define a value greater than 0.", v},
+		{"tensor shape undef", arm("%bad = OpTypeTensorARM %uint %c4 %una\n"), "OpTypeTensorARM Shape <id> '29[%29]' is not a constant instruction.", v},
+		{"tensor shape length", arm("%bad = OpTypeTensorARM %uint %c2 %co\n"), "OpTypeTensorARM Shape <id> '23[%23]' is not an array of integer type whose Length is equal to Rank.", v},
+		{"tensor shape floats", arm("%bad = OpTypeTensorARM %uint %c4 %fco\n"), "OpTypeTensorARM Shape <id> '26[%26]' is not an array of integer type whose Length is equal to Rank.", v},
+		{"tensor shape zero", arm("%bad = OpTypeTensorARM %uint %c2 %z2\n"), "OpTypeTensorARM Shape constituent 1 is not greater than 0.", v},
+		{"tensor constants", arm(tc + "%k2 = OpConstantComposite %t2 %k1 %k1\n"), "", v},
+		{"tensor constant unshaped", arm(tc + "%tu2 = OpTypeTensorARM %uint %c2\n%bad = OpConstantComposite %tu2 %c1\n"), "OpConstantComposite Result Type <id> '37[%37]' is not a composite type.", v},
+		{"tensor constant count", arm(tc + "%bad = OpConstantComposite %t1 %c1\n"), "OpConstantComposite Constituent count does not match the shape of Result Type <id> '33[%33]' along its outermost dimension, expected 2 but got 1.", v},
+		{"tensor constant element", arm(tc + "%bad = OpConstantComposite %t1 %c1 %h1\n"), "OpConstantComposite Constituent <id> '16[%ushort_1]' type does not match the element type of the tensor ('33[%33]').", v},
+		{"tensor constant not a tensor", arm(tc + "%bad = OpConstantComposite %t2 %c1 %c1\n"), "OpConstantComposite Constituent <id> '12[%uint_1]' must be an OpTypeTensorARM.", v},
+		{"tensor constant element type", arm(tc + "%tf = OpTypeTensorARM %float %c1 %sh2\n%kf = OpConstantComposite %tf %f1 %f1\n%bad = OpConstantComposite %t2 %kf %kf\n"), "OpConstantComposite Constituent <id> '38[%38]' must have the same Element Type as Result Type <id> '36[%36]'.", v},
+		{"tensor constant rank", arm(tc + "%k2 = OpConstantComposite %t2 %k1 %k1\n%bad = OpConstantComposite %t2 %k2 %k2\n"), "OpConstantComposite Constituent <id> '37[%37]' must have a Rank that is 1 less than the Rank of Result Type <id> '36[%36]', expected 1 but got 2.", v},
+		{"tensor constant inner shape", arm(tc + "%sh4 = OpConstantComposite %a1 %c4\n%t4 = OpTypeTensorARM %uint %c1 %sh4\n%k4 = OpConstantComposite %t4 %c1 %c1 %c1 %c1\n%bad = OpConstantComposite %t2 %k4 %k4\n"), "OpConstantComposite Constituent <id> '39[%39]' must have a Shape that matches that of Result Type <id> '36[%36]' along all inner dimensions of Result Type, expected 2 for dimension 0 of Constituent but got 4.", v},
+		{"tensor constant replicated", rep(arm(tc + "%r = OpConstantCompositeReplicateEXT %t1 %c1\n")), "", v},
+		{"tensor constant replicated element", rep(arm(tc + "%r = OpConstantCompositeReplicateEXT %t1 %h1\n")), "OpConstantCompositeReplicateEXT Constituent <id> '16[%ushort_1]'s type does not match Result Type <id> '33[%33]'s element type.", v},
+		{"tensor constant replicated unshaped", rep(arm(tc + "%tu2 = OpTypeTensorARM %uint %c2\n%r = OpConstantCompositeReplicateEXT %tu2 %c1\n")), "OpConstantCompositeReplicateEXT Result Type <id> '37[%37]' is not a composite type.", v},
+		{"layout type valid", nv("%ok = OpTypeTensorLayoutNV %c1 %c1\n%okv = OpTypeTensorViewNV %c1 %false %c0\n"), "", u},
+		{"layout dim 64-bit", nv("%bad = OpTypeTensorLayoutNV %l1 %c0\n"), "TypeTensorLayoutNV Dim <id> '11[%ulong_1]' is not a 32-bit integer.", u},
+		{"layout dim 6", nv("%bad = OpTypeTensorLayoutNV %c6 %c0\n"), "TypeTensorLayoutNV Dim <id> '14[%uint_6]' must be between 1 and 5.", u},
+		{"layout clamp float", nv("%bad = OpTypeTensorLayoutNV %c2 %f0\n"), "TypeTensorLayoutNV ClampMode <id> '12[%float_0]' is not a 32-bit integer.", u},
+		{"layout clamp 9", nv("%bad = OpTypeTensorLayoutNV %c2 %c9\n"), "TypeTensorLayoutNV ClampMode <id> '15[%uint_9]' must be a valid TensorClampMode.", u},
+		{"view dim 0", nv("%bad = OpTypeTensorViewNV %c0 %false\n"), "TypeTensorViewNV Dim <id> '8[%uint_0]' must be between 1 and 5.", u},
+		{"view has dimensions int", nv("%bad = OpTypeTensorViewNV %c2 %c0 %c0 %c1\n"), "TypeTensorViewNV HasDimensions <id> '8[%uint_0]' is not a boolean value.", u},
+		{"view permutation 64-bit", nv("%bad = OpTypeTensorViewNV %c2 %false %l1 %c0\n"), "TypeTensorViewNV Permutation <id> '11[%ulong_1]' is not a 32-bit integer.", u},
+		{"view permutation out of range", nv("%bad = OpTypeTensorViewNV %c2 %false %c0 %c2\n"), "TypeTensorViewNV Permutation <id> '10[%uint_2]' must be a valid dimension.", u},
+		{"view permutation repeated", nv("%bad = OpTypeTensorViewNV %c2 %false %c0 %c0\n"), "TypeTensorViewNV Permutation values don't form a valid permutation.", u},
+		{"view permutation count", nv("%bad = OpTypeTensorViewNV %c2 %false %c0\n"), "TypeTensorViewNV Incorrect number of permutation values.", u},
+	}
+}
+
+// TestTensorTypes checks the type-rule table like TestTensor.
+func TestTensorTypes(t *testing.T) {
+	runTensorCases(t, tensorTypeCases())
+}
+
 // TestTensor checks the table against spvx and, with
 // $SPVX_CURRENT_SPIRV_TOOLS, against the current spirv-val.
 func TestTensor(t *testing.T) {
@@ -193,7 +254,7 @@ func runTensorCases(t *testing.T, cases []tsCase) {
 // FuzzTensorGraph validates mutations of the tensor and graph tables'
 // modules: the rules must never panic on malformed operands or types.
 func FuzzTensorGraph(f *testing.F) {
-	for _, c := range append(tensorCases(), graphCases()...) {
+	for _, c := range append(append(tensorCases(), tensorTypeCases()...), graphCases()...) {
 		f.Add(wordsToBytes(assembleF(f, c.src)))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

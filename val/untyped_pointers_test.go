@@ -403,7 +403,7 @@ func TestUntypedCopyChainLinear(t *testing.T) {
 // universal and Vulkan environments: the untyped-pointer rules must never
 // panic on malformed operands or types.
 func FuzzUntypedPointers(f *testing.F) {
-	for _, cs := range [][]rqCase{upTypeAndVariableCases(), upAccessChainCases(), upLayoutCases(), upSharedRuleCases()} {
+	for _, cs := range [][]rqCase{upTypeAndVariableCases(), upAccessChainCases(), upLayoutCases(), upSharedRuleCases(), vpCases()} {
 		for _, c := range cs {
 			f.Add(wordsToBytes(assembleF(f, c.src)))
 		}
