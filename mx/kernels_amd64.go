@@ -106,9 +106,20 @@ func quantBlocks32(elem Format, scales, elements []byte, src []float32) int {
 	return 32 * nb
 }
 
+//go:noescape
+func packFP6AVX2(dst, codes *byte, n int)
+
+//go:noescape
+func unpackFP6AVX2(codes, src *byte, n int)
+
 // packFP6 packs 6-bit codes, one per byte, 4 to 3 bytes (len(codes) a
-// multiple of 4, len(dst) = 3/4 of it).
+// multiple of 4, len(dst) = 3/4 of it): 32 codes at a time in the AVX2
+// kernel, the rest in Go.
 func packFP6(dst, codes []byte) {
+	if n := len(codes) &^ 31; useAVX2 && n > 0 && len(dst) >= n/4*3 {
+		packFP6AVX2(&dst[0], &codes[0], n)
+		dst, codes = dst[n/4*3:], codes[n:]
+	}
 	for len(codes) >= 8 && len(dst) >= 6 {
 		w := binary.LittleEndian.Uint64(codes)
 		p := w&0x3F | w>>2&0xFC0 | w>>4&0x3F000 | w>>6&0xFC0000 |
@@ -125,6 +136,10 @@ func packFP6(dst, codes []byte) {
 
 // unpackFP6 is packFP6 reversed.
 func unpackFP6(codes, src []byte) {
+	if n := min(len(codes), len(src)/3*4) &^ 31; useAVX2 && n > 0 {
+		unpackFP6AVX2(&codes[0], &src[0], n)
+		codes, src = codes[n:], src[n/4*3:]
+	}
 	for len(src) >= 8 && len(codes) >= 8 {
 		w := binary.LittleEndian.Uint64(src) // 6 bytes used
 		codes[0], codes[1], codes[2], codes[3] = byte(w&63), byte(w>>6&63), byte(w>>12&63), byte(w>>18&63)
