@@ -147,9 +147,26 @@ func narrow16Kernel(dst []uint16, src []float32, half bool) int {
 		return 0
 	}
 	_ = dst[n-1]
-	narrowRTE16AVX2(&dst[0], (*uint32)(unsafe.Pointer(&src[0])), n, narrowConsts[b2u(half)])
+	bits := (*uint32)(unsafe.Pointer(&src[0]))
+	switch {
+	case !half:
+		narrowBF16AVX2(&dst[0], bits, n)
+	case useF16C:
+		narrowHalfF16CAVX2(&dst[0], bits, n)
+	default:
+		narrowRTE16AVX2(&dst[0], bits, n, narrowConsts[1])
+	}
 	return n
 }
+
+// narrowBF16AVX2 rounds to bfloat16 by integer arithmetic;
+// narrowHalfF16CAVX2 to binary16 with VCVTPS2PH (F16C).
+//
+//go:noescape
+func narrowBF16AVX2(dst *uint16, src *uint32, n int)
+
+//go:noescape
+func narrowHalfF16CAVX2(dst *uint16, src *uint32, n int)
 
 // rteConsts holds one (float format, saturation) pair's constants for
 // encodeRTEAVX2 as 8-lane vectors; the assembly finds the fields through

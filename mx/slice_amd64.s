@@ -835,3 +835,113 @@ TEXT ·encodeE8M0RTZAVX2(SB), NOSPLIT, $0-25
 TEXT ·encodeE8M0RTPAVX2(SB), NOSPLIT, $0-25
 	E8M0SETUP
 	E8M0LOOP(E8M0RTP, e8rtpLoop, e8rtpDone)
+
+DATA nbRound<>+0(SB)/4, $0x00007fff
+GLOBL nbRound<>(SB), RODATA|NOPTR, $4
+DATA nbNaN<>+0(SB)/4, $0x00007fc0
+GLOBL nbNaN<>(SB), RODATA|NOPTR, $4
+DATA nbSign<>+0(SB)/4, $0x00008000
+GLOBL nbSign<>(SB), RODATA|NOPTR, $4
+DATA nhNaN<>+0(SB)/4, $0x7fc00000
+GLOBL nhNaN<>(SB), RODATA|NOPTR, $4
+DATA nhSign<>+0(SB)/4, $0x80000000
+GLOBL nhSign<>(SB), RODATA|NOPTR, $4
+
+// NBF16 rounds the 8 float32 in Y4 to bfloat16 in the low words of code:
+// (u + 0x7FFF + bit 16 of u) >> 16 is round to nearest even with IEEE
+// overflow to ±Inf (the carry runs into the exponent); a NaN gives its
+// sign and 0x7FC0. Y15 0x7FFF, Y14 abs mask, Y13 1, Y12 0x7F800000, Y11
+// 0x7FC0, Y10 0x8000; Y5–Y7 scratch.
+#define NBF16(code) \
+	VPSRLD    $16, Y4, Y5; \
+	VPAND     Y13, Y5, Y6; \
+	VPADDD    Y4, Y6, Y6; \
+	VPADDD    Y15, Y6, Y6; \
+	VPSRLD    $16, Y6, Y6; \
+	VPAND     Y10, Y5, Y5; \
+	VPOR      Y11, Y5, Y5; \
+	VPAND     Y14, Y4, Y7; \
+	VPCMPGTD  Y12, Y7, Y7; \
+	VPBLENDVB Y7, Y5, Y6, code
+
+// func narrowBF16AVX2(dst *uint16, src *uint32, n int)
+TEXT ·narrowBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTD nbRound<>(SB), Y15
+	VPBROADCASTD sliceAbs<>(SB), Y14
+	VPBROADCASTD sliceOnes<>(SB), Y13
+	VPBROADCASTD sliceInf<>(SB), Y12
+	VPBROADCASTD nbNaN<>(SB), Y11
+	VPBROADCASTD nbSign<>(SB), Y10
+	SHRQ $5, CX
+	JEQ  nbdone
+
+nbloop:
+	VMOVDQU 0(SI), Y4
+	NBF16(Y0)
+	VMOVDQU 32(SI), Y4
+	NBF16(Y1)
+	VMOVDQU 64(SI), Y4
+	NBF16(Y2)
+	VMOVDQU 96(SI), Y4
+	NBF16(Y3)
+	VPACKUSDW Y1, Y0, Y0
+	VPACKUSDW Y3, Y2, Y2
+	VPERMQ    $0xd8, Y0, Y0
+	VPERMQ    $0xd8, Y2, Y2
+	VMOVDQU   Y0, 0(DI)
+	VMOVDQU   Y2, 32(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  nbloop
+
+nbdone:
+	VZEROUPPER
+	RET
+
+// NHALF converts the 8 float32 at off(SI) to binary16 in xmm code with
+// VCVTPS2PH to nearest even (IEEE: overflow to ±Inf, subnormals rounded),
+// after replacing each NaN by the canonical quiet NaN of its sign, so that
+// it gives 0x7E00 with that sign as HalfFromFloat32 does. Y14 abs mask,
+// Y12 0x7F800000, Y11 0x7FC00000, Y10 the sign bit; Y5–Y7 scratch.
+#define NHALF(off, code) \
+	VMOVDQU   off(SI), Y4; \
+	VPAND     Y10, Y4, Y5; \
+	VPOR      Y11, Y5, Y5; \
+	VPAND     Y14, Y4, Y7; \
+	VPCMPGTD  Y12, Y7, Y7; \
+	VPBLENDVB Y7, Y5, Y4, Y4; \
+	VCVTPS2PH $0, Y4, code
+
+// func narrowHalfF16CAVX2(dst *uint16, src *uint32, n int)
+TEXT ·narrowHalfF16CAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPBROADCASTD sliceAbs<>(SB), Y14
+	VPBROADCASTD sliceInf<>(SB), Y12
+	VPBROADCASTD nhNaN<>(SB), Y11
+	VPBROADCASTD nhSign<>(SB), Y10
+	SHRQ $5, CX
+	JEQ  nhdone
+
+nhloop:
+	NHALF(0, X0)
+	NHALF(32, X1)
+	NHALF(64, X2)
+	NHALF(96, X3)
+	VMOVDQU X0, 0(DI)
+	VMOVDQU X1, 16(DI)
+	VMOVDQU X2, 32(DI)
+	VMOVDQU X3, 48(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  nhloop
+
+nhdone:
+	VZEROUPPER
+	RET
