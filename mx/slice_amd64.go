@@ -30,10 +30,10 @@ func encodeTableAVX2(dst *byte, src *uint32, n int, codes *byte, shift uint64, l
 func encodeRTEAVX2(dst *byte, src *uint32, n int, c *rteConsts)
 
 //go:noescape
-func encodeTable16AVX2(dst *byte, src *uint16, n int, codes *byte, shift uint64, low uint32, half bool)
+func encodeTable16AVX2(dst *byte, src *uint16, n int, codes *byte, shift uint64, low uint32, half uint8)
 
 //go:noescape
-func encodeRTE16AVX2(dst *byte, src *uint16, n int, c *rteConsts, half bool)
+func encodeRTE16AVX2(dst *byte, src *uint16, n int, c *rteConsts, half uint8)
 
 // The MXINT8 encoders, one per rounding mode (VROUNDPS takes the mode as
 // an immediate).
@@ -125,7 +125,7 @@ func narrowRTE16AVX2(dst *uint16, src *uint32, n int, c *rteConsts)
 var narrowConsts = [2]*rteConsts{newRTEConstsParams(&bfloat16Params, 16, false), newRTEConstsParams(&halfParams, 16, false)}
 
 //go:noescape
-func widen16AVX2(dst *uint32, src *uint16, n int, half bool)
+func widen16AVX2(dst *uint32, src *uint16, n int, half uint8)
 
 // widen16Kernel widens bfloat16 (half false) or binary16 bits to float32
 // over a prefix of whole groups of 32 and returns its length.
@@ -135,7 +135,7 @@ func widen16Kernel(dst []float32, src []uint16, half bool) int {
 		return 0
 	}
 	_ = dst[n-1]
-	widen16AVX2((*uint32)(unsafe.Pointer(&dst[0])), &src[0], n, half)
+	widen16AVX2((*uint32)(unsafe.Pointer(&dst[0])), &src[0], n, uint8(b2u(half))) // bit-exact, so never VCVTPH2PS
 	return n
 }
 
@@ -273,6 +273,18 @@ func encodeBitsKernel(e *sliceEncoder, dst []uint8, src []uint32) int {
 	return n
 }
 
+// widenMode is the 16-bit kernels' input mode (WIDEN in slice_amd64.s):
+// 0 bfloat16, 1 binary16 by integer arithmetic, 2 binary16 by VCVTPH2PS.
+func widenMode(half bool) uint8 {
+	switch {
+	case !half:
+		return 0
+	case useF16C:
+		return 2
+	}
+	return 1
+}
+
 // encode16Kernel widens bfloat16 or binary16 inputs inside the kernels.
 func encode16Kernel(e *sliceEncoder, dst []uint8, src []uint16, half bool) int {
 	n := len(src) &^ 31
@@ -281,9 +293,9 @@ func encode16Kernel(e *sliceEncoder, dst []uint8, src []uint16, half bool) int {
 	}
 	_ = dst[n-1]
 	if e.m == RTE {
-		encodeRTE16AVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)], half)
+		encodeRTE16AVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)], widenMode(half))
 	} else {
-		encodeTable16AVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask, half)
+		encodeTable16AVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask, widenMode(half))
 	}
 	return n
 }

@@ -219,15 +219,22 @@ erdone:
 	VZEROUPPER
 	RET
 
-// 16-bit inputs: WIDEN widens 8 bfloat16 (R9 = 0) or binary16 (R9 = 1)
-// patterns at off(SI) to float32 bits in Y4, exactly. A bfloat16 is the
-// top half of a float32. A binary16 magnitude shifted left by 13 has the
-// right mantissa and the exponent 112 too small, so multiplying by 2^112
-// gives the value, subnormals included (the shifted pattern is then a
-// float32 subnormal, the product normal); Inf and NaN get the all-ones
-// exponent instead, keeping the payload, as halfBits does. Y5–Y8 scratch;
-// Y3 must not be live (the callers widen before computing element 3).
+// 16-bit inputs: WIDEN widens 8 bfloat16 (R9 = 0) or binary16 (R9 = 1,
+// or 2 to use F16C's VCVTPH2PS) patterns at off(SI) to float32 bits in
+// Y4, exactly. A bfloat16 is the top half of a float32. A binary16
+// magnitude shifted left by 13 has the right mantissa and the exponent 112
+// too small, so multiplying by 2^112 gives the value, subnormals included
+// (the shifted pattern is then a float32 subnormal, the product normal);
+// Inf and NaN get the all-ones exponent instead, keeping the payload, as
+// halfBits does. VCVTPH2PS is exact too but sets a signalling NaN's quiet
+// bit, which no encoder or quantizer can observe (a NaN's payload decides
+// nothing). Y5–Y8 scratch; Y3 must not be live (the callers widen before
+// computing element 3).
 #define WIDEN(off) \
+	CMPQ      R9, $2; \
+	JNE       3(PC); \
+	VCVTPH2PS off(SI), Y4; \
+	JMP       15(PC); \
 	VPMOVZXWD off(SI), Y4; \
 	TESTQ     R9, R9; \
 	JNZ       3(PC); \
@@ -264,7 +271,7 @@ DATA sliceInf8<>+16(SB)/8, $0x7f8000007f800000
 DATA sliceInf8<>+24(SB)/8, $0x7f8000007f800000
 GLOBL sliceInf8<>(SB), RODATA|NOPTR, $32
 
-// func encodeTable16AVX2(dst *byte, src *uint16, n int, codes *byte, shift uint64, low uint32, half bool)
+// func encodeTable16AVX2(dst *byte, src *uint16, n int, codes *byte, shift uint64, low uint32, half uint8)
 TEXT ·encodeTable16AVX2(SB), NOSPLIT, $0-45
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -299,7 +306,7 @@ et16done:
 	VZEROUPPER
 	RET
 
-// func encodeRTE16AVX2(dst *byte, src *uint16, n int, c *rteConsts, half bool)
+// func encodeRTE16AVX2(dst *byte, src *uint16, n int, c *rteConsts, half uint8)
 TEXT ·encodeRTE16AVX2(SB), NOSPLIT, $0-33
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -665,7 +672,7 @@ nrdone:
 	VZEROUPPER
 	RET
 
-// func widen16AVX2(dst *uint32, src *uint16, n int, half bool)
+// func widen16AVX2(dst *uint32, src *uint16, n int, half uint8)
 //
 // bfloat16 or binary16 bits to float32 bits, exactly (WIDEN), for the
 // 16-bit block quantizers.
