@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"encoding/binary"
 	"math"
 	"testing"
 
@@ -195,6 +196,30 @@ func BenchmarkMXFP4Dequantize(b *testing.B) {
 			}
 		}
 		reportWork(b, c0)
+		reportCPU(b, c0, n)
+	})
+	// The shader's loop in plain Go (issue 25's reference): the same word
+	// and scale loads, shifts and two table decodes per element.
+	b.Run("go", func(b *testing.B) {
+		var fp4 [16]float32
+		var e8m0 [256]float32
+		for c := range fp4 {
+			fp4[c] = mx.E2M1.DecodeFloat32(uint8(c))
+		}
+		for c := range e8m0 {
+			e8m0[c] = mx.E8M0.DecodeFloat32(uint8(c))
+		}
+		dst := make([]float32, n)
+		b.SetBytes(int64(4 * n))
+		c0 := cpuTime()
+		for b.Loop() {
+			for i := range dst {
+				w := binary.LittleEndian.Uint32(elems[4*(i>>3):])
+				blk := i >> 5
+				sw := binary.LittleEndian.Uint32(scales[4*(blk>>2):])
+				dst[i] = fp4[w>>(4*(i&7))&15] * e8m0[sw>>(8*(blk&3))&255]
+			}
+		}
 		reportCPU(b, c0, n)
 	})
 	b.Run("go-mx.Dequantize", func(b *testing.B) {
