@@ -242,6 +242,60 @@ func combine(red int, x, y uint64, s scalar) uint64 {
 	return x ^ y
 }
 
+// reduceLanes folds the active lanes of column a with red in lane order,
+// as combine would one lane at a time (id for no lane). The common
+// reductions have loops of their own: the reduction kernels spend their
+// time here.
+func reduceLanes(red int, a []uint64, lanes []int32, s scalar, id uint64) uint64 {
+	if len(lanes) == 0 {
+		return id
+	}
+	acc, rest := a[lanes[0]], lanes[1:]
+	switch {
+	case red == rFAdd && s.enc == encIEEE && s.width == 32:
+		f := math.Float32frombits(uint32(acc))
+		for _, l := range rest {
+			f += math.Float32frombits(uint32(a[l]))
+		}
+		return uint64(math.Float32bits(f))
+	case red == rFAdd && s.enc == encIEEE && s.width == 64:
+		f := math.Float64frombits(acc)
+		for _, l := range rest {
+			f += math.Float64frombits(a[l])
+		}
+		return math.Float64bits(f)
+	case red == rIAdd:
+		for _, l := range rest {
+			acc += a[l]
+		}
+		return acc & s.mask()
+	case red == rAnd || red == rLAnd:
+		for _, l := range rest {
+			acc &= a[l]
+		}
+		return acc
+	case red == rOr || red == rLOr:
+		for _, l := range rest {
+			acc |= a[l]
+		}
+		return acc
+	case red == rUMin:
+		for _, l := range rest {
+			acc = min(acc, a[l])
+		}
+		return acc
+	case red == rUMax:
+		for _, l := range rest {
+			acc = max(acc, a[l])
+		}
+		return acc
+	}
+	for _, l := range rest {
+		acc = combine(red, acc, a[l], s)
+	}
+	return acc
+}
+
 // group runs a subgroup instruction over the active lanes.
 func (sg *subgroup) group(in *inst, lanes []int32) *Fault {
 	g := &sg.p.groups[in.aux]
@@ -406,14 +460,7 @@ func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 		a := sg.col(in.a + c)
 		switch g.groupOp {
 		case spirv.GroupOperationReduce:
-			acc := id
-			for i, l := range lanes {
-				if i == 0 {
-					acc = a[l]
-				} else {
-					acc = combine(g.red, acc, a[l], s)
-				}
-			}
+			acc := reduceLanes(g.red, a, lanes, s, id)
 			for _, l := range lanes {
 				tmp[l] = acc
 			}
