@@ -377,27 +377,34 @@ func (d *block2dInfo) cellElem(r, c, i int) (row, col int) {
 	return r, c
 }
 
-// elemAddr is the pointer to element (row, col) of block b, and whether
-// it is in the block and the surface.
+// elemAddr is the byte offset from the base of element (row, col) of
+// block b, and whether it is in the block and the surface. The offset
+// saturates at 2^64-1 (a pitch of up to 2^63 times a row of up to 2^24),
+// which no buffer reaches.
 func (s *block2dSurf) elemAddr(d *block2dInfo, b, row, col int) (uint64, bool) {
 	if row >= d.H || col >= d.W {
 		return 0, false
 	}
 	x, y := s.x+int64(b*d.W+col), s.y+int64(row)
-	if x < 0 || y < 0 || y >= s.height || (x+1)*int64(d.esize) > s.width {
+	if x < 0 || y < 0 || y >= s.height || x >= s.width/int64(d.esize) { // no overflow: width <= 2^24
 		return 0, false
 	}
-	return s.base + uint64(y)*uint64(s.pitch) + uint64(x)*uint64(d.esize), true
+	hi, lo := bits.Mul64(uint64(y), uint64(s.pitch))
+	off, carry := bits.Add64(lo, uint64(x)*uint64(d.esize), 0)
+	if hi != 0 || carry != 0 {
+		off = ^uint64(0)
+	}
+	return off, true
 }
 
-// surfAccess resolves an in-surface element's pointer p for an access
-// of esize bytes, the offset checked against the pointer's region bits.
-func (sg *subgroup) surfAccess(d *block2dInfo, s *block2dSurf, p uint64) ([]byte, int, *Fault) {
-	off := s.base & (1<<sg.p.ptrShift - 1)
-	if p-s.base > 1<<sg.p.ptrShift-1-off {
-		return nil, 0, &Fault{Kind: FaultOutOfBounds, Msg: fmt.Sprintf("%s: surface element at offset %d from the base is beyond any buffer", d.opc, p-s.base)}
+// surfAccess resolves the element at byte offset off from the surface's
+// base for an access of esize bytes.
+func (sg *subgroup) surfAccess(d *block2dInfo, s *block2dSurf, off uint64) ([]byte, int, *Fault) {
+	room := uint64(1)<<sg.p.ptrShift - 1 - s.base&(1<<sg.p.ptrShift-1) // offsets left in the base's region
+	if off > room {
+		return nil, 0, &Fault{Kind: FaultOutOfBounds, Msg: fmt.Sprintf("%s: surface element %d bytes past the base is beyond any buffer", d.opc, off)}
 	}
-	m, o, f := sg.deref(p, d.esize, 0)
+	m, o, f := sg.deref(s.base+off, d.esize, 0)
 	if f != nil {
 		f.Msg = fmt.Sprintf("%s: surface %s", d.opc, f.Msg)
 	}
@@ -413,11 +420,11 @@ func (sg *subgroup) block2dLoad(d *block2dInfo, s *block2dSurf) *Fault {
 				var v uint64
 				for i := 0; i < parts; i++ {
 					row, col := d.cellElem(r, c, i)
-					p, ok := s.elemAddr(d, b, row, col)
+					off, ok := s.elemAddr(d, b, row, col)
 					if !ok {
 						continue
 					}
-					m, o, f := sg.surfAccess(d, s, p)
+					m, o, f := sg.surfAccess(d, s, off)
 					if f != nil {
 						return f
 					}
@@ -445,12 +452,12 @@ func (sg *subgroup) block2dStore(d *block2dInfo, s *block2dSurf) *Fault {
 				if f != nil {
 					return f
 				}
-				p, ok := s.elemAddr(d, b, r, c)
+				off, ok := s.elemAddr(d, b, r, c)
 				if !ok {
 					continue
 				}
 				v := getLE(m[o:], uint8(d.cellB))
-				if m, o, f = sg.surfAccess(d, s, p); f != nil {
+				if m, o, f = sg.surfAccess(d, s, off); f != nil {
 					return f
 				}
 				putLE(m[o:], uint8(d.esize), v)

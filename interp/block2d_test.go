@@ -156,9 +156,9 @@ func (bc b2Case) modelStore(s *b2Surface, S int, priv [][]byte) {
 // overruns), runs the instruction on it and copies it back. Parameters:
 // surface, io, Memory Width, Height, Pitch, x, y, the base's offset.
 func b2Kernel(bc b2Case, S int, cells int) string {
-	_, _, vb := bc.modelGrid()
-	if bc.op == "Store" || bc.op == "Prefetch" {
-		vb = bc.es
+	vb := bc.es
+	if bc.op == "LoadTransform" {
+		vb = 4 // the transform's Dst is 32-bit
 	}
 	cell, ok := map[int]string{1: "%uchar", 2: "%ushort", 4: "%uint", 8: "%ulong"}[vb]
 	if !ok { // an illegal element size: the cells are bytes
@@ -539,5 +539,54 @@ func TestBlock2DFaults(t *testing.T) {
 				t.Fatalf("got %v, want a %v fault naming the instruction and %q", err, tc.kind, tc.want)
 			}
 		})
+	}
+}
+
+// TestBlock2DNeverPanics runs random shapes, subgroup sizes and surface
+// operands (zero, negative, huge, misaligned): each is a compile error
+// naming the instruction, a fault, or a run, never an internal error.
+func TestBlock2DNeverPanics(t *testing.T) {
+	rng := rand.New(rand.NewSource(24))
+	pick := func(v ...int) int { return v[rng.Intn(len(v))] }
+	ops := []string{"Load", "LoadTransform", "LoadTranspose", "Prefetch", "Store"}
+	ran, clean := 0, 0
+	for it := 0; it < 600; it++ {
+		bc := b2Case{ops[rng.Intn(len(ops))], pick(0, 1, 2, 2, 3, 4, 4, 8, 16), pick(0, 1, 2, 3, 4, 8, 12, 16, 32, 64, 1<<20),
+			pick(0, 1, 2, 3, 5, 8, 32, 1<<17), pick(0, 1, 1, 2, 3, 4, 1<<16)}
+		S := pick(1, 2, 4, 8, 12, 16, 32, 64, 128)
+		src := b2Kernel(bc, S, pick(1, 8, 600, 600))
+		p, err := Compile(assemble(t, src), "k", Options{SubgroupSize: S})
+		if err != nil {
+			if !strings.Contains(err.Error(), "OpSubgroup2DBlock") {
+				t.Fatalf("%v S=%d: compile error not naming the instruction: %v", bc, S, err)
+			}
+			continue
+		}
+		s := &b2Surface{width: 256, height: 40, pitch: 272, x: pick(-8, 0, 4, 60), y: pick(-3, 0, 39)}
+		s.mem = make([]byte, 272*40)
+		io := make([]byte, 128*600*8)
+		boff := 0
+		if rng.Intn(2) == 0 { // anything, mostly undefined
+			s = &b2Surface{width: pick(-64, 0, 64, 256, 1<<24, 1<<31-1), height: pick(-1, 0, 1, 40, 1<<24, 1<<30),
+				pitch: pick(-16, 0, 64, 272, 1<<24, 1<<30), x: pick(-1<<31, -8, 0, 4, 60, 1<<30), y: pick(-1<<31, -3, 0, 39, 1<<30)}
+			s.mem = make([]byte, pick(0, 64, 272*40))
+			io = make([]byte, pick(0, 8, 64*600*8))
+			boff = pick(0, 1, 64, 1<<20)
+		}
+		u := func(v int) KernelArg { return KernelArg{Kind: ArgScalar, Scalar: uint64(uint32(int32(v)))} }
+		args := []KernelArg{{Kind: ArgGlobal, Global: s.mem}, {Kind: ArgGlobal, Global: io},
+			u(s.width), u(s.height), u(s.pitch), u(s.x), u(s.y), {Kind: ArgScalar, Scalar: uint64(boff)}}
+		local := pick(S, S, max(1, S-1)) // sometimes a partial subgroup
+		err = p.DispatchND(context.Background(), [3]uint32{uint32(local), 1, 1}, [3]uint32{uint32(local), 1, 1}, &Resources{Args: args})
+		if err != nil && strings.Contains(err.Error(), "internal error") {
+			t.Fatalf("%v S=%d %+v: %v", bc, S, *s, err)
+		}
+		ran++
+		if err == nil {
+			clean++
+		}
+	}
+	if ran < 40 || clean < 5 {
+		t.Fatalf("only %d of the random cases compiled and %d ran without a fault: the test covers too little", ran, clean)
 	}
 }
