@@ -43,11 +43,13 @@ import (
 //     Transform only on 1- and 2-byte elements (the only packings it
 //     defines). To bound memory, a block set may have at most 1<<16 cells
 //     after padding. Anything else is a compile error.
-//   - When G < S and the block has fewer rows than S/G divides evenly,
-//     the grid's height is rounded up to a multiple of S/G: those
-//     invocations' components are padding (zero). IGC's tests (PVC
-//     block_loads.ll) use such shapes only with full grids, so nothing
-//     contradicts this reading.
+//   - When G < S and S/G does not divide the grid's rows, the grid's
+//     height is rounded up to a multiple of S/G: the extra components are
+//     padding (zero). IGC's SIMD32 test (block_loads_sg32.ll) agrees: a
+//     16-wide, 1-row block of bytes gives each invocation one byte. It
+//     does not for a 32-wide, 1-row block of bytes at SIMD32, which it
+//     reads as 2 bytes per invocation where the extension's scenario 1
+//     gives one element: the text is followed here.
 //   - The undefined cases of the Restrictions are faults, FaultUndefined
 //     naming the rule: base address not 64-byte aligned (its offset in its
 //     buffer), an invocation's Dst/Src address not aligned to the Element
