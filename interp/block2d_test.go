@@ -590,3 +590,93 @@ func TestBlock2DNeverPanics(t *testing.T) {
 		t.Fatalf("only %d of the random cases compiled and %d ran without a fault: the test covers too little", ran, clean)
 	}
 }
+
+// TestBlock2DManySubgroups: in workgroups of four subgroups (run as a
+// wide group while uniform, or apart), each subgroup loads or stores its
+// own block, at rows y + subgroup·H, into its own invocations' storage;
+// several workgroups run on the schedules. Expected values come from the
+// model, subgroup by subgroup.
+func TestBlock2DManySubgroups(t *testing.T) {
+	for _, bc := range []b2Case{{"Load", 2, 16, 8, 2}, {"LoadTransform", 1, 16, 8, 1}, {"LoadTranspose", 4, 4, 8, 1}, {"Store", 4, 8, 4, 2}} {
+		for _, S := range []int{8, 16} {
+			for _, sc := range schedules {
+				for _, separate := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%v_S%d_%s_sep%v", bc, S, sc.name, separate), func(t *testing.T) {
+						o := sc.opts
+						o.SubgroupSize, o.SeparateSubgroups = S, separate
+						b2ManySubgroups(t, bc, S, o)
+					})
+				}
+			}
+		}
+	}
+}
+
+func b2ManySubgroups(t *testing.T, bc b2Case, S int, o Options) {
+	const sgs, groups = 4, 3
+	need := bc.modelPerBlock(S)*bc.count + 1
+	src := strings.NewReplacer(
+		"BuiltIn LocalInvocationId", "BuiltIn GlobalInvocationId", // io by global id
+		"%coord = OpCompositeConstruct %v2uint %cx %cy",
+		"%lx = OpUConvert %uint %l\n%sgq = OpUDiv %uint %lx %cS\n%sgi = OpUMod %uint %sgq %cG\n%dy = OpIMul %uint %sgi %cH\n%cyl = OpIAdd %uint %cy %dy\n%coord = OpCompositeConstruct %v2uint %cx %cyl",
+		"%c0 = OpConstant %uint 0", fmt.Sprintf("%%c0 = OpConstant %%uint 0\n%%cS = OpConstant %%uint %d\n%%cH = OpConstant %%uint %d\n%%cG = OpConstant %%uint %d", S, bc.H, sgs),
+	).Replace(b2Kernel(bc, S, need))
+	p, err := Compile(assemble(t, src), "k", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(int64(S)))
+	s := newB2Surface(rng, 4, 1)
+	vb := bc.es
+	if bc.op == "LoadTransform" {
+		vb = 4
+	}
+	per := need * vb
+	io := make([]byte, groups*sgs*S*per)
+	rng.Read(io)
+	want, wantIO := bytes.Clone(s.mem), bytes.Clone(io)
+	for grp := 0; grp < groups; grp++ {
+		for g := 0; g < sgs; g++ {
+			sub := *s
+			sub.y = s.y + g*bc.H
+			first := (grp*sgs + g) * S // the subgroup's first global invocation
+			if bc.op == "Store" {
+				if grp != groups-1 {
+					continue // every group stores to the same blocks: the last one to run wins, so give them one value
+				}
+				sub.mem = want
+				priv := make([][]byte, S)
+				for i := range priv {
+					priv[i] = io[(first+i)*per:][:per]
+				}
+				bc.modelStore(&sub, S, priv)
+				continue
+			}
+			for i := 0; i < S; i++ {
+				copy(wantIO[(first+i)*per:], bc.modelLoad(&sub, S, i))
+			}
+		}
+	}
+	if bc.op == "Store" {
+		// the groups store the same blocks: make their data agree
+		last := (groups - 1) * sgs * S * per
+		for grp := 0; grp < groups-1; grp++ {
+			copy(io[grp*sgs*S*per:][:sgs*S*per], io[last:])
+		}
+		wantIO = bytes.Clone(io)
+	}
+	u := func(v int) KernelArg { return KernelArg{Kind: ArgScalar, Scalar: uint64(uint32(int32(v)))} }
+	args := []KernelArg{{Kind: ArgGlobal, Global: s.mem}, {Kind: ArgGlobal, Global: io},
+		u(s.width), u(s.height), u(s.pitch), u(s.x), u(s.y), {Kind: ArgScalar, Scalar: 0}}
+	if err := p.DispatchND(context.Background(), [3]uint32{uint32(groups * sgs * S), 1, 1}, [3]uint32{uint32(sgs * S), 1, 1}, &Resources{Args: args}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(s.mem, want) {
+		t.Fatalf("the surface differs from the model")
+	}
+	for k := range io {
+		if io[k] != wantIO[k] {
+			t.Fatalf("global invocation %d byte %d: got %#x, want %#x", k/per, k%per, io[k], wantIO[k])
+		}
+	}
+}
