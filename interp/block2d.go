@@ -64,6 +64,10 @@ import (
 //     memory.
 //   - Memory Width, Height, Pitch and Coordinate are read as signed
 //     integers of their own width (the extension allows 32 or 64 bits).
+//   - Element Size, like the block sizes the extension requires to be
+//     constants, must be a constant 32-bit integer here: it fixes the
+//     layout at compile time (IGC's builtins take it as a template
+//     parameter too).
 
 // block2dKind is the operation of an opBlock2D.
 type block2dKind uint8
