@@ -270,7 +270,7 @@ func init() {
 		(*compiler).compileInt, (*compiler).compileFloat, (*compiler).compileLogical, (*compiler).compileVecMat,
 		(*compiler).compileComposite, (*compiler).compileConvert, (*compiler).compileImage, (*compiler).compileSampler, (*compiler).compileLoadStore,
 		(*compiler).compilePointerOps, (*compiler).compileControl, (*compiler).compileIntFunctions2,
-		(*compiler).compileDerivative, (*compiler).compileDPAS,
+		(*compiler).compileDerivative, (*compiler).compileDPAS, (*compiler).compileBlock2D,
 	}
 }
 

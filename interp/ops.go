@@ -100,4 +100,5 @@ const (
 	opImage    // image instructions (image.go), aux: images index
 	opSample   // sampler instructions (sampler.go), aux: samples index
 	opDPAS     // OpSubgroupMatrixMultiplyAccumulateINTEL (dpas.go), aux: dpas index
+	opBlock2D  // SPV_INTEL_2d_block_io (block2d.go), aux: block2d index
 )

@@ -57,6 +57,7 @@ type Program struct {
 	images    []imageInfo
 	samples   []sampleInfo
 	dpas      []dpasInfo
+	block2d   []block2dInfo
 	exts      []extInfo
 	bloads    []builtinLoad
 	convTabs  [][]uint64 // conversions from 8 bits or fewer, by value (opConv c-1)
