@@ -152,9 +152,15 @@ type Buffer struct{ Data []byte }
 // a slice row after row, x fastest. A cube image's layers are its faces,
 // six per cube, in the order +X, -X, +Y, -Y, +Z, -Z. Height, Depth, Layers
 // and Levels 0 mean 1. A texel buffer is an Image of Width texels.
+//
+// Samples is a multisampled image's sample count (0 and 1 mean a
+// single-sampled image; a multisampled one is 2D, has one level, and binds
+// only where the shader declares MS 1): each texel's samples are
+// consecutive in Data, sample 0 first.
 type Image struct {
 	Format                               spirv.ImageFormat
 	Width, Height, Depth, Layers, Levels int
+	Samples                              int
 	Data                                 []byte
 }
 

@@ -12,8 +12,9 @@ import (
 type compiler struct {
 	m *spirv.Module
 	x *spirv.Index
-	// imgByKey: the image bindings' indexes in p.bufs (image.go)
-	imgByKey map[BindingKey]int
+	// imgByKey: the image and sampler bindings' indexes in p.bufs, by
+	// kind (see imageBinding)
+	imgByKey map[ResourceKind]map[BindingKey]int
 	opts     Options
 	p        *Program
 	kernel   bool

@@ -12,13 +12,11 @@ import (
 // corpusComputeExceptions are the GLCompute entry points of the shared
 // corpus that Compile refuses, by module, with the class that stops each.
 // Issue 23's slices made storage images, texel buffers, samplers and
-// sampled images compile; multisampled images and a binding two image
-// kinds share (which Vulkan forbids) remain; ray queries stay (an acceleration
+// sampled images, multisampled images and bindings two image kinds share
+// compile; ray queries stay (an acceleration
 // structure has no meaning without a ray-tracing device), cooperative
 // matrices go with issue 24.
 var corpusComputeExceptions = map[string]string{
-	"glslang__hlsl.imagefetch-subvec4.comp.spv":                                                     "one binding as both a sampled and a storage image",
-	"glslang__spv.memoryScopeSemantics.comp.spv16.spv":                                              "multisampled images",
 	"glslang__rayQuery-OpConvertUToAccelerationStructureKHR.comp.spv":                               "ray query",
 	"glslang__rayQuery-types.comp.spv":                                                              "ray query",
 	"spvcross__shaders-hlsl__comp__rayquery.nofxc.fxconly.comp.spv":                                 "ray query",

@@ -29,13 +29,14 @@ const (
 	imSizeLod
 	imLevels
 	imTexelPtr
+	imSamples
 )
 
 var imageKinds = map[spirv.Opcode]int{
 	spirv.OpImageRead: imRead, spirv.OpImageWrite: imWrite, spirv.OpImageFetch: imFetch,
 	spirv.OpImageQuerySize: imSize, spirv.OpImageQuerySizeLod: imSizeLod,
 	spirv.OpImageQueryLevels: imLevels, spirv.OpImageTexelPointer: imTexelPtr,
-	spirv.OpImageQuerySamples: -1,
+	spirv.OpImageQuerySamples: imSamples,
 }
 
 // imageType is an OpTypeImage's operands.
@@ -57,6 +58,8 @@ type imageInfo struct {
 	ncomp   int    // result or texel components
 	lod     int32  // slot of the Lod operand, -1 for level 0
 	lsc     scalar // the Lod operand's type
+	sample  int32  // slot of the Sample operand of a multisampled image, -1 for none
+	ssc     scalar // the Sample operand's type
 	off     int32  // slot of a ConstOffset or Offset operand (fetch), -1 for none
 	osc     scalar
 	ext     int8 // integer reads: +1 SignExtend, -1 ZeroExtend, 0 the format's signedness
@@ -73,6 +76,7 @@ type boundImage struct {
 	f        vkformat.Info
 	dims     [3]int // width, height, depth of level 0
 	layers   int
+	samples  int   // per texel, 1 for a single-sampled image
 	levelOff []int // byte offset of each level in img.Data
 }
 
@@ -137,14 +141,29 @@ func (c *compiler) imageDescriptor(key BindingKey, blockT *tinfo, count int, reg
 	// Images have bindings of their own (Resources.Images): a binding
 	// number a buffer also uses (as OpenGL's separate image units allow,
 	// and glslang's tests do) is another descriptor.
-	if c.imgByKey == nil {
-		c.imgByKey = map[BindingKey]int{}
-	}
-	b, err := c.bindingRegions(key, kind, count, region, c.imgByKey)
+	b, err := c.imageBinding(key, kind, count, region)
 	if err == nil && b.img == nil {
 		b.img = &it
 	}
 	return b, true, err
+}
+
+// imageBinding is bindingRegions for image and sampler descriptors, one
+// binding per kind: variables of two kinds on one binding number (a
+// sampled and a storage image, as HLSL's Texture2D and RWTexture2D
+// registers give glslang) each get a binding of their own, both bound to
+// the binding's Resources.Images (or Samplers) and each checked against
+// its own declaration.
+func (c *compiler) imageBinding(key BindingKey, kind ResourceKind, count int, region *int) (*bufBinding, error) {
+	if c.imgByKey == nil {
+		c.imgByKey = map[ResourceKind]map[BindingKey]int{}
+	}
+	byKey := c.imgByKey[kind]
+	if byKey == nil {
+		byKey = map[BindingKey]int{}
+		c.imgByKey[kind] = byKey
+	}
+	return c.bindingRegions(key, kind, count, region, byKey)
 }
 
 // compileImage compiles the loads of image variables and the image
@@ -165,9 +184,6 @@ func (c *compiler) compileImage(q *cinst) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	if k < 0 {
-		return true, fmt.Errorf("%s: multisampled images are not supported", q.opc)
-	}
 	info, in, err := c.imageInst(q, k)
 	if err != nil {
 		return true, fmt.Errorf("%s: %w", q.opc, err)
@@ -180,7 +196,7 @@ func (c *compiler) compileImage(q *cinst) (bool, error) {
 
 // imageInst decodes an image instruction's operands.
 func (c *compiler) imageInst(q *cinst, k int) (imageInfo, inst, error) {
-	info := imageInfo{kind: k, lod: -1, off: -1}
+	info := imageInfo{kind: k, lod: -1, off: -1, sample: -1}
 	in := inst{dst: -1, b: -1, c: -1}
 	if err := q.need(1); err != nil {
 		return info, in, err
@@ -210,8 +226,13 @@ func (c *compiler) imageInst(q *cinst, k int) (imageInfo, inst, error) {
 	if kind == SampledImage && (k == imRead || k == imWrite || k == imTexelPtr) {
 		return info, in, fmt.Errorf("a sampled image is read with OpImageFetch or through a sampler")
 	}
-	if info.it.ms {
-		return info, in, fmt.Errorf("multisampled images are not supported")
+	switch {
+	case info.it.ms && info.it.dim != spirv.Dim2D:
+		return info, in, fmt.Errorf("a multisampled image must be 2D, not Dim %s", dimName(info.it.dim))
+	case k == imSamples && !info.it.ms:
+		return info, in, fmt.Errorf("the image is not multisampled")
+	case info.it.ms && (k == imSizeLod || k == imLevels):
+		return info, in, fmt.Errorf("a multisampled image has no levels to query")
 	}
 	if k != imWrite {
 		var rt *tinfo
@@ -227,7 +248,7 @@ func (c *compiler) imageInst(q *cinst, k int) (imageInfo, inst, error) {
 		}
 	}
 	switch k {
-	case imSize, imLevels:
+	case imSize, imLevels, imSamples:
 		return info, in, c.querySizeType(k, &info)
 	case imSizeLod:
 		if err := q.need(2); err != nil {
@@ -246,7 +267,7 @@ func (c *compiler) imageInst(q *cinst, k int) (imageInfo, inst, error) {
 // querySizeType checks a size query's result type.
 func (c *compiler) querySizeType(k int, info *imageInfo) error {
 	want := 1
-	if k != imLevels {
+	if k == imSize || k == imSizeLod {
 		want = info.it.sizeComps()
 	}
 	if info.sc.kind != skInt || info.ncomp != want {
@@ -315,7 +336,13 @@ func (c *compiler) texelOperands(q *cinst, info *imageInfo, in *inst) error {
 		info.sc, info.ncomp = tt.sc, tt.ncomp
 		rest = q.ops[3:]
 	case imTexelPtr:
-		return nil // the Sample operand: 0 for a single-sampled image
+		if !info.it.ms {
+			return nil // the Sample operand: 0 for a single-sampled image
+		}
+		if err := q.need(3); err != nil {
+			return err
+		}
+		return c.sampleNumber(q.ops[2], info)
 	}
 	if info.ncomp > 4 || info.sc.kind != skInt && info.sc.kind != skFloat {
 		return fmt.Errorf("the texel must be 1 to 4 integer or float components")
@@ -335,11 +362,14 @@ func (c *compiler) imageOperands(ops []uint32, info *imageInfo) error {
 	}
 	mask := spirv.ImageOperands(ops[0])
 	ops = ops[1:]
+	if info.it.ms && mask&spirv.ImageOperandsSample == 0 || !info.it.ms && mask&spirv.ImageOperandsSample != 0 {
+		return fmt.Errorf("the Sample image operand goes with a multisampled image, and only with one")
+	}
 	const plain = spirv.ImageOperandsNonPrivateTexel | spirv.ImageOperandsVolatileTexel | spirv.ImageOperandsSignExtend |
 		spirv.ImageOperandsZeroExtend | spirv.ImageOperandsNontemporal
 	const scoped = spirv.ImageOperandsMakeTexelAvailable | spirv.ImageOperandsMakeTexelVisible
 	offsets := spirv.ImageOperandsConstOffset | spirv.ImageOperandsOffset
-	if bad := mask &^ (plain | scoped | spirv.ImageOperandsLod | offsets); bad != 0 || mask&offsets != 0 && info.kind != imFetch {
+	if bad := mask &^ (plain | scoped | spirv.ImageOperandsLod | offsets | spirv.ImageOperandsSample); bad != 0 || mask&offsets != 0 && info.kind != imFetch {
 		return fmt.Errorf("image operands %#x do not apply to storage images", uint32(mask))
 	}
 	switch {
@@ -366,8 +396,30 @@ func (c *compiler) imageOperands(ops []uint32, info *imageInfo) error {
 		ops = ops[1:]
 	}
 	if mask&offsets != 0 {
-		return c.fetchOffset(ops, info)
+		if err := c.fetchOffset(ops, info); err != nil {
+			return err
+		}
+		ops = ops[1:]
 	}
+	if mask&spirv.ImageOperandsSample != 0 {
+		if len(ops) == 0 {
+			return fmt.Errorf("the Sample operand is missing")
+		}
+		return c.sampleNumber(ops[0], info)
+	}
+	return nil
+}
+
+// sampleNumber reads a multisampled image's sample number.
+func (c *compiler) sampleNumber(id uint32, info *imageInfo) error {
+	s, t, err := c.val(id)
+	if err != nil {
+		return err
+	}
+	if t.sc.kind != skInt || t.ncomp != 1 {
+		return fmt.Errorf("the Sample operand must be an integer scalar")
+	}
+	info.sample, info.ssc = s, t.sc
 	return nil
 }
 
@@ -413,11 +465,16 @@ func bindImage(b *bufBinding, img *Image) (*boundImage, error) {
 		return nil, fmt.Errorf("format %s is for sampled images, the binding is a %s", vkformat.Name(img.Format), b.kind)
 	case it.format != spirv.ImageFormatUnknown && it.format != img.Format:
 		return nil, fmt.Errorf("the image's format is %s, the shader declares %s", vkformat.Name(img.Format), vkformat.Name(it.format))
-	case img.Width <= 0 || img.Height < 0 || img.Depth < 0 || img.Layers < 0 || img.Levels < 0:
-		return nil, fmt.Errorf("size %dx%dx%d, %d layers, %d levels: the width must be positive, the rest not negative",
-			img.Width, img.Height, img.Depth, img.Layers, img.Levels)
+	case img.Width <= 0 || img.Height < 0 || img.Depth < 0 || img.Layers < 0 || img.Levels < 0 || img.Samples < 0 || img.Samples > 64:
+		return nil, fmt.Errorf("size %dx%dx%d, %d layers, %d levels, %d samples: the width must be positive, the rest not negative, the samples at most 64",
+			img.Width, img.Height, img.Depth, img.Layers, img.Levels, img.Samples)
+	case it.ms != (img.Samples > 1):
+		return nil, fmt.Errorf("the image has %d samples, the shader declares a %s image", positive(img.Samples), map[bool]string{true: "multisampled", false: "single-sampled"}[it.ms])
+	case it.ms && img.Levels > 1:
+		return nil, fmt.Errorf("a multisampled image has one level, not %d", img.Levels)
 	}
-	bi := &boundImage{img: img, f: f, dims: [3]int{img.Width, positive(img.Height), positive(img.Depth)}, layers: positive(img.Layers)}
+	bi := &boundImage{img: img, f: f, dims: [3]int{img.Width, positive(img.Height), positive(img.Depth)}, layers: positive(img.Layers),
+		samples: positive(img.Samples)}
 	levels := positive(img.Levels)
 	flat := it.dim == spirv.Dim1D || it.dim == spirv.DimBuffer
 	switch {
@@ -442,7 +499,7 @@ func bindImage(b *bufBinding, img *Image) (*boundImage, error) {
 func (bi *boundImage) levelOffsets(levels int) (size int, ok bool) {
 	for lv := range levels {
 		w, h, d := bi.levelDims(lv)
-		n, ok := checked.Product([]int{w, h, d, bi.layers}, bi.f.Size)
+		n, ok := checked.Product([]int{w, h, d, bi.layers, positive(bi.samples)}, bi.f.Size)
 		if !ok || size+n < size {
 			return 0, false
 		}
@@ -459,10 +516,11 @@ func (img *Image) DataSize() (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("format %s is no storage image format", vkformat.Name(img.Format))
 	}
-	if img.Width <= 0 || img.Height < 0 || img.Depth < 0 || img.Layers < 0 || img.Levels < 0 || img.Levels > 64 {
-		return 0, fmt.Errorf("bad size %dx%dx%d, %d layers, %d levels", img.Width, img.Height, img.Depth, img.Layers, img.Levels)
+	if img.Width <= 0 || img.Height < 0 || img.Depth < 0 || img.Layers < 0 || img.Levels < 0 || img.Levels > 64 || img.Samples < 0 || img.Samples > 64 {
+		return 0, fmt.Errorf("bad size %dx%dx%d, %d layers, %d levels, %d samples", img.Width, img.Height, img.Depth, img.Layers, img.Levels, img.Samples)
 	}
-	bi := &boundImage{f: f, dims: [3]int{img.Width, positive(img.Height), positive(img.Depth)}, layers: positive(img.Layers)}
+	bi := &boundImage{f: f, dims: [3]int{img.Width, positive(img.Height), positive(img.Depth)}, layers: positive(img.Layers),
+		samples: positive(img.Samples)}
 	n, ok := bi.levelOffsets(positive(img.Levels))
 	if !ok {
 		return 0, fmt.Errorf("%dx%dx%d, %d layers, %d levels is too large", img.Width, img.Height, img.Depth, img.Layers, img.Levels)
@@ -511,7 +569,7 @@ func (sg *subgroup) imageLane(info *imageInfo, in *inst, bi *boundImage, reg uin
 	R := int32(sg.R)
 	r := sg.regs
 	switch info.kind {
-	case imSize, imSizeLod, imLevels:
+	case imSize, imSizeLod, imLevels, imSamples:
 		if info.kind == imSizeLod {
 			lv = int(max(min(sext(r[in.b*R+l], info.lsc.width), 1<<30), -1))
 		}
@@ -531,10 +589,21 @@ func (sg *subgroup) imageLane(info *imageInfo, in *inst, bi *boundImage, reg uin
 	for i := 0; info.off >= 0 && i < info.ncoord-boolInt(info.it.arrayed); i++ {
 		c[i] += sext(r[(info.off+int32(i))*R+l], info.osc.width)
 	}
+	s := int64(0)
+	if info.sample >= 0 {
+		s = sext(r[info.sample*R+l], info.ssc.width)
+	}
 	off, ok := bi.texel(info.it, c, lv)
+	if ok && (s < 0 || s >= int64(bi.samples)) {
+		if !sg.p.opts.RobustImageAccess {
+			return &Fault{Kind: FaultOutOfBounds, Msg: fmt.Sprintf("sample %d of %s, which has %d", s, sg.wg.d.regionName(int(reg)), bi.samples)}
+		}
+		ok = false
+	}
 	if !ok {
 		return sg.outside(info, in, bi, reg, c, lv, l)
 	}
+	off += int(s) * bi.f.Size
 	switch info.kind {
 	case imTexelPtr:
 		if bi.f.Size != info.ptrSize || bi.f.Comps != 1 {
@@ -573,8 +642,11 @@ func (sg *subgroup) outside(info *imageInfo, in *inst, bi *boundImage, reg uint6
 
 // query returns a size query's components at level lv.
 func (bi *boundImage) query(info *imageInfo, lv int) ([4]int, bool) {
-	if info.kind == imLevels {
+	switch info.kind {
+	case imLevels:
 		return [4]int{len(bi.levelOff)}, true
+	case imSamples:
+		return [4]int{bi.samples}, true
 	}
 	if lv < 0 || lv >= len(bi.levelOff) {
 		return [4]int{}, false
@@ -618,7 +690,7 @@ func (bi *boundImage) texel(it imageType, c [4]int64, lv int) (int, bool) {
 		return 0, false
 	}
 	i := ((layer*int64(d)+z)*int64(h)+y)*int64(w) + x
-	return bi.levelOff[lv] + int(i)*bi.f.Size, true
+	return bi.levelOff[lv] + int(i)*positive(bi.samples)*bi.f.Size, true
 }
 
 // rawFloat reports whether the format's float components have the

@@ -76,10 +76,7 @@ func (c *compiler) samplerDescriptor(key BindingKey, blockT *tinfo, count int, r
 		}
 		kind = CombinedImageSampler
 	}
-	if c.imgByKey == nil {
-		c.imgByKey = map[BindingKey]int{}
-	}
-	b, err := c.bindingRegions(key, kind, count, region, c.imgByKey)
+	b, err := c.imageBinding(key, kind, count, region)
 	if err == nil && b.img == nil && kind == CombinedImageSampler {
 		b.img = &it
 	}
