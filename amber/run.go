@@ -656,6 +656,11 @@ func (r *runner) dispatch(c *RunCommand) error {
 		}
 		return fmt.Errorf("%s:%d: RUN %s: %w", r.s.Path, c.Line, pl.Name, err)
 	}
+	for _, d := range job.Images {
+		for _, v := range d.Images {
+			v.storeLevels()
+		}
+	}
 	return nil
 }
 
