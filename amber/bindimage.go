@@ -181,8 +181,7 @@ func imageView(b *Buffer, data []byte, kind BufferKind, base uint32) (*ImageView
 		v.Data = data[:v.Width*v.Height*v.Depth*in.Size]
 		return v, nil
 	}
-	v.buf = data
-	v.fillLevels()
+	v.buf = data // fillLevels makes Data once the copy is budgeted
 	return v, nil
 }
 
@@ -212,16 +211,24 @@ func (v *ImageView) levelBytes() []int {
 // width. amber copies every level with the full depth; Vulkan's level
 // depth is used here, as a valid copy needs.
 func (v *ImageView) fillLevels() {
-	sizes := v.levelBytes()
-	total := 0
-	for _, n := range sizes {
-		total += n
-	}
-	v.Data = make([]byte, total)
+	v.Data = make([]byte, v.copyBytes())
 	off := 0
-	for _, n := range sizes {
+	for _, n := range v.levelBytes() {
 		off += copy(v.Data[off:off+n], v.buf[:n])
 	}
+}
+
+// copyBytes is the size of the copy a view of several levels needs, 0
+// for a view of the buffer itself.
+func (v *ImageView) copyBytes() int {
+	if v.buf == nil {
+		return 0
+	}
+	total := 0
+	for _, n := range v.levelBytes() {
+		total += n
+	}
+	return total
 }
 
 // storeLevels copies a view of several levels back to its buffer as
@@ -251,6 +258,13 @@ func (r *runner) imageDescriptor(bb *BufferBinding) (*ImageDescriptor, error) {
 			}
 			return nil, fmt.Errorf("%s:%d: BIND %s AS %s: %w", r.s.Path, bb.Line, b.Name, bb.Kind, err)
 		}
+		if n := v.copyBytes(); n > 0 {
+			// the levels' copy lives until the RUN ends (releaseLevels)
+			if err := r.grow(n, bb.Line, b.Name); err != nil {
+				return nil, err
+			}
+			v.fillLevels()
+		}
 		d.Images = append(d.Images, v)
 		if bb.Kind == BindCombinedImageSampler {
 			d.Samplers = append(d.Samplers, bb.Samplers[0])
@@ -260,4 +274,25 @@ func (r *runner) imageDescriptor(bb *BufferBinding) (*ImageDescriptor, error) {
 		d.Samplers = bb.Samplers
 	}
 	return d, nil
+}
+
+// releaseLevels stores the job's views of several levels back into their
+// buffers (when the RUN succeeded) and returns their copies' bytes to
+// the budget.
+func (r *runner) releaseLevels(j *Job, store bool) {
+	for _, d := range j.Images {
+		for _, v := range d.Images {
+			n := v.copyBytes()
+			if n == 0 {
+				continue
+			}
+			if store {
+				v.storeLevels()
+			}
+			v.Data, v.buf = nil, nil
+			r.mem -= n
+			r.reserved -= n
+			r.budget.release(n)
+		}
+	}
 }

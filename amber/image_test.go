@@ -386,3 +386,34 @@ EXPECT a IDX 2 0 SIZE 2 1 EQ_RGB 255 0 0
 		}
 	}
 }
+
+// TestMipLevelsBudget: the copy of an image's levels is counted against
+// the budget for its RUN only, so a thousand RUNs of a 64×64 mip chain
+// fit in a budget of less than the buffer and two copies, and all
+// of it is free again afterwards; a budget too small for the copy is an
+// error naming the BIND.
+func TestMipLevelsBudget(t *testing.T) {
+	body := `IMAGE m FORMAT R32_UINT DIM_2D WIDTH 64 HEIGHT 64 MIP_LEVELS 7 FILL 1
+PIPELINE compute p
+  ATTACH s
+  BIND BUFFER m AS sampled_image DESCRIPTOR_SET 0 BINDING 0
+END
+REPEAT 1000
+RUN p 1 1 1
+END
+`
+	const buf, levels = 64 * 64 * 4, 5461 * 4 // 64² + 32² + ... + 1 texels
+	b := NewBudget(buf + levels + 16384)      // less than two copies
+	rec := &jobRecorder{}
+	if r := Run(context.Background(), parseImg(t, body), Options{Engine: rec, NoValidate: true, Budget: b}); r.Status != Pass || len(rec.jobs) != 1000 {
+		t.Fatalf("%v: %s (%d runs)", r.Status, r.Reason, len(rec.jobs))
+	}
+	if b.Used() != 0 {
+		t.Errorf("%d bytes still reserved", b.Used())
+	}
+	small := NewBudget(buf + levels - 4)
+	r := Run(context.Background(), parseImg(t, body), Options{Engine: &jobRecorder{}, NoValidate: true, Budget: small})
+	if r.Status != Fail || !strings.Contains(r.Reason, "img.amber:8: buffer m:") {
+		t.Errorf("%v: %s", r.Status, r.Reason)
+	}
+}
