@@ -87,6 +87,9 @@ type Device struct {
 	// ImageFormats are the VkFormat names an IMAGE or texel buffer can
 	// have to be bound as a storage image or texel buffer.
 	ImageFormats []string
+	// SampledImageFormats are the further VkFormat names a sampled image
+	// or combined image sampler can have.
+	SampledImageFormats []string
 }
 
 // Limit is one named device limit, for --device-info.
@@ -124,7 +127,8 @@ func DefaultDevice() *Device {
 			ShaderSubgroupUniformControlFlowFeatures.shaderSubgroupUniformControlFlow
 			ShaderLongVectorFeaturesEXT.longVector shaderStorageImageExtendedFormats
 			shaderStorageImageReadWithoutFormat shaderStorageImageWriteWithoutFormat`)),
-		ImageFormats: ImageFormatNames(),
+		ImageFormats:        ImageFormatNames(),
+		SampledImageFormats: SampledImageFormatNames(),
 		Extensions: set(strings.Fields(`VK_KHR_storage_buffer_storage_class VK_KHR_16bit_storage
 			VK_KHR_8bit_storage VK_KHR_shader_float16_int8 VK_KHR_variable_pointers VK_KHR_spirv_1_4
 			VK_KHR_shader_float_controls VK_KHR_vulkan_memory_model VK_KHR_zero_initialize_workgroup_memory
@@ -157,7 +161,7 @@ func DefaultDevice() *Device {
 			{"minStorageBufferOffsetAlignment", "4"},
 			{"minUniformBufferOffsetAlignment", "4"},
 			{"SPIR-V versions", "1.0 - 1.6"},
-			{"image types", "1D, 2D, 3D; one mip level, one sample"},
+			{"image types", "1D, 2D, 3D; mip levels, one sample"},
 			{"robustImageAccess", "off (an out-of-bounds image access faults)"},
 		},
 	}
@@ -185,6 +189,10 @@ func (d *Device) Print(w io.Writer) {
 	list("properties", d.Properties)
 	fmt.Fprintf(w, "storage image and texel buffer formats (%d):\n", len(d.ImageFormats))
 	for _, n := range d.ImageFormats {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+	fmt.Fprintf(w, "sampled-only image formats (%d):\n", len(d.SampledImageFormats))
+	for _, n := range d.SampledImageFormats {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
 }

@@ -3,6 +3,7 @@ package amber
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -94,7 +95,7 @@ func TestParseImageErrors(t *testing.T) {
 func TestParseSampler(t *testing.T) {
 	s := parseImg(t, `SAMPLER def
 SAMPLER all MAG_FILTER linear MIN_FILTER linear ADDRESS_MODE_U mirrored_repeat ADDRESS_MODE_V clamp_to_edge \
-  ADDRESS_MODE_W mirrored_clamp_to_edge BORDER_COLOR int_opaque_white MIN_LOD 0.5 MAX_LOD 2.5 COMPARE on COMPARE_OP greater_or_equal
+  ADDRESS_MODE_W mirror_clamp_to_edge BORDER_COLOR int_opaque_white MIN_LOD 0.5 MAX_LOD 2.5 COMPARE on COMPARE_OP greater_or_equal
 SAMPLER un MIN_LOD 1.0 MAX_LOD 4.0 UNNORMALIZED_COORDS ADDRESS_MODE_U clamp_to_border
 `)
 	want := map[string]Sampler{
@@ -265,9 +266,81 @@ func TestImageFormatNames(t *testing.T) {
 	if !strings.Contains(info.String(), "storage image and texel buffer formats (41):\n  A2B10G10R10_UINT_PACK32\n") {
 		t.Errorf("--device-info lacks the image formats:\n%s", info.String())
 	}
-	s := parseImg(t, "IMAGE a FORMAT B8G8R8A8_UNORM WIDTH 1\nPIPELINE compute p\nATTACH s\nBIND BUFFER a AS storage_image DESCRIPTOR_SET 0 BINDING 0\nEND\nRUN p 1 1 1\n")
-	r := Run(context.Background(), s, Options{Engine: &jobRecorder{}, NoValidate: true})
-	if r.Status != SkipStatus || !strings.Contains(r.Reason, "img.amber:8: BIND a AS storage_image: buffer a: format B8G8R8A8_UNORM is not an image format spvx's executor has") {
+	if !strings.Contains(info.String(), "sampled-only image formats (5):\n  B8G8R8A8_SRGB\n  B8G8R8A8_UNORM\n  D16_UNORM\n  D32_SFLOAT\n  R8G8B8A8_SRGB\n") {
+		t.Errorf("--device-info lacks the sampled-only formats:\n%s", info.String())
+	}
+	bind := func(format, kind string) Result {
+		s := parseImg(t, "IMAGE a FORMAT "+format+" WIDTH 1\nPIPELINE compute p\nATTACH s\nBIND BUFFER a AS "+kind+" DESCRIPTOR_SET 0 BINDING 0\nEND\nRUN p 1 1 1\n")
+		return Run(context.Background(), s, Options{Engine: &jobRecorder{}, NoValidate: true})
+	}
+	r := bind("R16G16B16A16_USCALED", "sampled_image")
+	if r.Status != SkipStatus || !strings.Contains(r.Reason, "img.amber:8: BIND a AS sampled_image: buffer a: format R16G16B16A16_USCALED is not an image format spvx's executor has") {
+		t.Errorf("%v: %s", r.Status, r.Reason)
+	}
+	// Sampled-only formats: sampled, never storage (Vulkan gives them no
+	// storage feature).
+	r = bind("B8G8R8A8_UNORM", "storage_image")
+	if r.Status != Fail || !strings.Contains(r.Reason, "img.amber:8: BIND a AS storage_image: buffer a: format B8G8R8A8_UNORM can only be sampled") {
+		t.Errorf("%v: %s", r.Status, r.Reason)
+	}
+	for name, want := range sampledFormats {
+		rec := &jobRecorder{}
+		s := parseImg(t, "IMAGE a FORMAT "+name+" WIDTH 1\nSAMPLER z\nPIPELINE compute p\nATTACH s\nBIND BUFFER a AS combined_image_sampler SAMPLER z DESCRIPTOR_SET 0 BINDING 0\nEND\nRUN p 1 1 1\n")
+		if r := Run(context.Background(), s, Options{Engine: rec, NoValidate: true}); r.Status != Pass {
+			t.Errorf("%s: %v %s", name, r.Status, r.Reason)
+			continue
+		}
+		in, _ := vkformat.Lookup(want)
+		if v := rec.jobs[0].Images[DescriptorBinding{0, 0}].Images[0]; v.Format != want || len(v.Data) != in.Size {
+			t.Errorf("%s: format %v, %d bytes", name, v.Format, len(v.Data))
+		}
+	}
+}
+
+// TestMipLevels checks amber's fill of an image's mip levels (each level
+// the buffer's first texels at that level's size, from BASE_MIP_LEVEL
+// on), the copy back after the run (each level in turn to the buffer's
+// start), and the mip chain's limit.
+func TestMipLevels(t *testing.T) {
+	body := `IMAGE m FORMAT R32_UINT DIM_2D WIDTH 4 HEIGHT 2 MIP_LEVELS 3 SERIES_FROM 10 INC_BY 1
+PIPELINE compute p
+  ATTACH s
+  BIND BUFFER m AS storage_image DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER m AS sampled_image DESCRIPTOR_SET 0 BINDING 1 BASE_MIP_LEVEL 1
+END
+RUN p 1 1 1
+EXPECT m IDX 0 EQ 77 11 12 13 14 15 16 17
+`
+	words := func(b []byte) []uint32 {
+		out := make([]uint32, len(b)/4)
+		for i := range out {
+			out[i] = binary.LittleEndian.Uint32(b[4*i:])
+		}
+		return out
+	}
+	var got [2][]uint32
+	rec := &jobRecorder{do: func(j *Job) {
+		full, base := j.Images[DescriptorBinding{0, 0}].Images[0], j.Images[DescriptorBinding{0, 1}].Images[0]
+		if full.Width != 4 || full.Height != 2 || full.Levels != 3 || base.Width != 2 || base.Height != 1 || base.Levels != 2 {
+			t.Errorf("views %+v and %+v", full, base)
+		}
+		got[0], got[1] = words(full.Data), words(base.Data)
+		// level 2 (1×1), written by the "shader" in both views: the last
+		// level amber copies back, so it lands in texel 0 whichever view
+		// is copied first
+		binary.LittleEndian.PutUint32(full.Data[len(full.Data)-4:], 77)
+		binary.LittleEndian.PutUint32(base.Data[len(base.Data)-4:], 77)
+	}}
+	if r := Run(context.Background(), parseImg(t, body), Options{Engine: rec, NoValidate: true}); r.Status != Pass {
+		t.Fatalf("%v: %s", r.Status, r.Reason)
+	}
+	want := [2][]uint32{{10, 11, 12, 13, 14, 15, 16, 17, 10, 11, 10}, {10, 11, 10}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("levels %v, want %v", got, want)
+	}
+	bad := strings.Replace(body, "MIP_LEVELS 3", "MIP_LEVELS 4", 1)
+	r := Run(context.Background(), parseImg(t, bad), Options{Engine: &jobRecorder{}, NoValidate: true})
+	if r.Status != Fail || !strings.Contains(r.Reason, "img.amber:8: BIND m AS storage_image: buffer m: MIP_LEVELS 4: a 4×2×1 image has at most 3") {
 		t.Errorf("%v: %s", r.Status, r.Reason)
 	}
 }
@@ -311,5 +384,36 @@ EXPECT a IDX 2 0 SIZE 2 1 EQ_RGB 255 0 0
 		if got != "img.amber:6: "+c.want {
 			t.Errorf("%s:\n got %s\nwant img.amber:6: %s", c.expect, got, c.want)
 		}
+	}
+}
+
+// TestMipLevelsBudget: the copy of an image's levels is counted against
+// the budget for its RUN only, so a thousand RUNs of a 64×64 mip chain
+// fit in a budget of less than the buffer and two copies, and all
+// of it is free again afterwards; a budget too small for the copy is an
+// error naming the BIND.
+func TestMipLevelsBudget(t *testing.T) {
+	body := `IMAGE m FORMAT R32_UINT DIM_2D WIDTH 64 HEIGHT 64 MIP_LEVELS 7 FILL 1
+PIPELINE compute p
+  ATTACH s
+  BIND BUFFER m AS sampled_image DESCRIPTOR_SET 0 BINDING 0
+END
+REPEAT 1000
+RUN p 1 1 1
+END
+`
+	const buf, levels = 64 * 64 * 4, 5461 * 4 // 64² + 32² + ... + 1 texels
+	b := NewBudget(buf + levels + 16384)      // less than two copies
+	rec := &jobRecorder{}
+	if r := Run(context.Background(), parseImg(t, body), Options{Engine: rec, NoValidate: true, Budget: b}); r.Status != Pass || len(rec.jobs) != 1000 {
+		t.Fatalf("%v: %s (%d runs)", r.Status, r.Reason, len(rec.jobs))
+	}
+	if b.Used() != 0 {
+		t.Errorf("%d bytes still reserved", b.Used())
+	}
+	small := NewBudget(buf + levels - 4)
+	r := Run(context.Background(), parseImg(t, body), Options{Engine: &jobRecorder{}, NoValidate: true, Budget: small})
+	if r.Status != Fail || !strings.Contains(r.Reason, "img.amber:8: buffer m:") {
+		t.Errorf("%v: %s", r.Status, r.Reason)
 	}
 }

@@ -120,6 +120,10 @@ func texelRGBA(f *Format, data []byte) (rgba [4]float64, has [4]bool) {
 			continue
 		}
 		k := strings.IndexByte("RGBA", ch[i])
+		if k < 0 {
+			// a depth component: amber's verifier reads only R, G, B and A
+			continue
+		}
 		n := get(data[c.Off:], c.Scalar)
 		v := n.f
 		switch n.kind {

@@ -645,6 +645,9 @@ func (r *runner) dispatch(c *RunCommand) error {
 	}
 	t0 := time.Now()
 	err := r.opt.Engine.Run(r.ctx, job)
+	if err != nil {
+		r.releaseLevels(job, false)
+	}
 	if c.Timed {
 		d := time.Since(t0)
 		r.res.Timed = append(r.res.Timed, d)
@@ -656,6 +659,7 @@ func (r *runner) dispatch(c *RunCommand) error {
 		}
 		return fmt.Errorf("%s:%d: RUN %s: %w", r.s.Path, c.Line, pl.Name, err)
 	}
+	r.releaseLevels(job, true)
 	return nil
 }
 

@@ -22,7 +22,7 @@ type Sampler struct {
 // The option values SAMPLER accepts, in Vulkan's order.
 var (
 	filterNames      = []string{"nearest", "linear"}
-	addressModeNames = []string{"repeat", "mirrored_repeat", "clamp_to_edge", "clamp_to_border", "mirrored_clamp_to_edge"}
+	addressModeNames = []string{"repeat", "mirrored_repeat", "clamp_to_edge", "clamp_to_border", "mirror_clamp_to_edge"}
 	borderColorNames = []string{"float_transparent_black", "int_transparent_black", "float_opaque_black",
 		"int_opaque_black", "float_opaque_white", "int_opaque_white"}
 	compareOpNames = []string{"never", "less", "equal", "less_or_equal", "greater", "not_equal", "greater_or_equal", "always"}

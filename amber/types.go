@@ -371,7 +371,8 @@ var scalarNames = map[string]Scalar{
 // R, G, B, A (and X) components of one width followed by _UINT, _SINT,
 // _SFLOAT, _UNORM, _SNORM, _USCALED, _SSCALED or _SRGB, and the packed
 // formats (A2B10G10R10_UNORM_PACK32, B10G11R11_UFLOAT_PACK32, ...), which
-// amber reads as one unsigned integer per texel. Depth and mixed-width
+// amber reads as one unsigned integer per texel, and the depth-only
+// formats (D16_UNORM, D32_SFLOAT). Depth-stencil and mixed-width
 // unpacked formats give nil.
 func parseFormatName(s string) *Type {
 	i := strings.IndexByte(s, '_')
@@ -400,7 +401,8 @@ func parseFormatName(s string) *Type {
 	}
 	chans, n, bits, total, mixed := "", 0, 0, 0, false
 	for len(comps) > 0 {
-		if !strings.ContainsRune("RGBAX", rune(comps[0])) {
+		// D is a depth format's one component (D16_UNORM, D32_SFLOAT).
+		if !strings.ContainsRune("RGBAXD", rune(comps[0])) || comps[0] == 'D' && len(chans) > 0 || strings.HasPrefix(chans, "D") {
 			return nil
 		}
 		j := 1

@@ -172,12 +172,19 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("[require]\nshaderInt16\nVK_KHR_x\n[compute shader spirv]\nOpNop\n[test]\nssbo 0:1 subdata vec2 0 1 2\nuniform ubo 0:2 mat2 0 1 2 3 4\ntolerance 1 2 3 4\nprobe ssbo vec2 0:1 0 ~= 1 2\ncompute 1 1 1\n"))
 	f.Add([]byte("#!amber\nSHADER compute s SPIRV-ASM\nOpCapability Shader\nEND\nIMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 1 SAMPLES 1 DIM_3D WIDTH 2 HEIGHT 2 DEPTH 2 FILL 3\n" +
 		"IMAGE j DATA_TYPE vec2<float> DIM_1D WIDTH 2 DATA 1 2 3 4 END\nIMAGE k FORMAT A2B10G10R10_UNORM_PACK32 WIDTH 3 SERIES_FROM 1 INC_BY 2\n" +
-		"SAMPLER s1 MAG_FILTER linear MIN_FILTER nearest ADDRESS_MODE_U clamp_to_border ADDRESS_MODE_V repeat ADDRESS_MODE_W mirrored_clamp_to_edge " +
+		"SAMPLER s1 MAG_FILTER linear MIN_FILTER nearest ADDRESS_MODE_U clamp_to_border ADDRESS_MODE_V repeat ADDRESS_MODE_W mirror_clamp_to_edge " +
 		"BORDER_COLOR int_opaque_white MIN_LOD 0.5 MAX_LOD 2.0 UNNORMALIZED_COORDS COMPARE on COMPARE_OP less\nSAMPLER s2\n" +
 		"PIPELINE compute p\nATTACH s\nBIND BUFFER i AS storage_image DESCRIPTOR_SET 0 BINDING 0 BASE_MIP_LEVEL 0\n" +
 		"BIND BUFFER_ARRAY j j AS combined_image_sampler SAMPLER s1 DESCRIPTOR_SET 0 BINDING 1\nBIND BUFFER k AS storage_texel_buffer DESCRIPTOR_SET 0 BINDING 2\n" +
 		"BIND SAMPLER_ARRAY s1 s2 DESCRIPTOR_SET 0 BINDING 3\nEND\nRUN p 1 1 1\nEXPECT i IDX 0 0 SIZE 2 2 EQ_RGBA 3 3 3 3 TOLERANCE 1 2 3 4\nEXPECT j EQ_BUFFER j\n"))
-	for _, p := range []string{"testdata/all_commands.amber", "testdata/vkscript_all.vkscript", "testdata/emd.amber", "testdata/struct.amber", "testdata/virtual_file.amber"} {
+	// sampled-only and depth formats, mip chains bound at a base level,
+	// a mip chain too long for its image, a probe of a depth image
+	f.Add([]byte("#!amber\nSHADER compute s SPIRV-ASM\nOpCapability Shader\nEND\nIMAGE d FORMAT D16_UNORM DIM_2D WIDTH 2 HEIGHT 2 FILL 7\n" +
+		"IMAGE e FORMAT D32_SFLOAT DIM_2D WIDTH 4 HEIGHT 1 MIP_LEVELS 3 FILL 0.5\nIMAGE c FORMAT B8G8R8A8_SRGB DIM_2D WIDTH 4 HEIGHT 4 MIP_LEVELS 3 SERIES_FROM 0 INC_BY 1\n" +
+		"SAMPLER z MAX_LOD 2.0\nPIPELINE compute p\nATTACH s\nBIND BUFFER d AS sampled_image DESCRIPTOR_SET 0 BINDING 0\n" +
+		"BIND BUFFER c AS combined_image_sampler SAMPLER z DESCRIPTOR_SET 0 BINDING 1 BASE_MIP_LEVEL 2\nBIND BUFFER e AS sampled_image DESCRIPTOR_SET 0 BINDING 2 BASE_MIP_LEVEL 1\n" +
+		"BIND BUFFER c AS storage_image DESCRIPTOR_SET 0 BINDING 3\nBIND SAMPLER z DESCRIPTOR_SET 0 BINDING 4\nEND\nRUN p 1 1 1\nEXPECT d IDX 0 0 SIZE 2 2 EQ_RGBA 7 7 7 7\nEXPECT c IDX 0 EQ 0 1 2 3\n"))
+	for _, p := range []string{"testdata/interp/sampled_mips.amber", "testdata/interp/sampled_separate.amber", "testdata/all_commands.amber", "testdata/vkscript_all.vkscript", "testdata/emd.amber", "testdata/struct.amber", "testdata/virtual_file.amber"} {
 		if b, err := readLimited(p); err == nil {
 			f.Add(b)
 		}

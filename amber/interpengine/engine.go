@@ -41,7 +41,11 @@ func (e Engine) Run(ctx context.Context, j *amber.Job) error {
 	// amber does not check it, and the CTS's subgroup_uniform_control_flow
 	// "partial" scripts (local size 119) expect the driver to run them with a
 	// partial last subgroup, which is what the executor does.
-	err := prog.Dispatch(ctx, j.Groups[0], j.Groups[1], j.Groups[2], resources(j))
+	res, err := resources(j)
+	if err != nil {
+		return err
+	}
+	err = prog.Dispatch(ctx, j.Groups[0], j.Groups[1], j.Groups[2], res)
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// amber's words when a submission outlives its fence timeout
 		return fmt.Errorf("Vulkan::Calling vkWaitForFences Timeout (%v)", err)
@@ -52,8 +56,9 @@ func (e Engine) Run(ctx context.Context, j *amber.Job) error {
 // resources are the job's descriptors as the executor takes them: buffer
 // views, images and texel buffers under their set and binding, and the
 // samplers of sampler descriptors and combined image samplers under the
-// same key as their images.
-func resources(j *amber.Job) *interp.Resources {
+// same key as their images. A sampler Vulkan does not allow is an error
+// naming its SAMPLER line.
+func resources(j *amber.Job) (*interp.Resources, error) {
 	res := &interp.Resources{Buffers: map[interp.BindingKey][]*interp.Buffer{}, PushConstants: j.PushConstants,
 		Images: map[interp.BindingKey][]*interp.Image{}, Samplers: map[interp.BindingKey][]*interp.Sampler{}}
 	for k, d := range j.Descriptors {
@@ -66,19 +71,29 @@ func resources(j *amber.Job) *interp.Resources {
 		key := interp.BindingKey{Set: k.Set, Binding: k.Binding}
 		for _, v := range d.Images {
 			res.Images[key] = append(res.Images[key], &interp.Image{Format: v.Format,
-				Width: v.Width, Height: v.Height, Depth: v.Depth, Layers: 1, Levels: 1, Data: v.Data})
+				Width: v.Width, Height: v.Height, Depth: v.Depth, Layers: 1, Levels: max(v.Levels, 1), Data: v.Data})
 		}
 		for _, s := range d.Samplers {
-			res.Samplers[key] = append(res.Samplers[key], sampler(s))
+			sm, err := sampler(s)
+			if err != nil {
+				return nil, err
+			}
+			res.Samplers[key] = append(res.Samplers[key], sm)
 		}
 	}
-	return res
+	return res, nil
 }
 
-// sampler converts an amber SAMPLER; both keep Vulkan's enumeration
-// orders, so the values carry over.
-func sampler(s *amber.Sampler) *interp.Sampler {
-	return &interp.Sampler{
+// sampler converts an amber SAMPLER as amber's Vulkan engine fills
+// VkSamplerCreateInfo (src/vulkan/sampler.cc): both keep Vulkan's
+// enumeration orders, so filters, address modes, the border colour and
+// the compare op carry over by value; the mipmap mode is amber's (always
+// nearest: AmberScript has no option for it), mipLodBias 0, and
+// UNNORMALIZED_COORDS sets unnormalizedCoordinates. A sampler that
+// vkCreateSampler's valid usage forbids (interp.Sampler.Check) is an
+// error naming the SAMPLER's line.
+func sampler(s *amber.Sampler) (*interp.Sampler, error) {
+	sm := &interp.Sampler{
 		MagFilter: interp.Filter(s.MagFilter), MinFilter: interp.Filter(s.MinFilter),
 		MipmapMode: interp.MipmapMode(s.MipmapMode),
 		AddressU:   interp.AddressMode(s.AddressU), AddressV: interp.AddressMode(s.AddressV),
@@ -88,4 +103,8 @@ func sampler(s *amber.Sampler) *interp.Sampler {
 		UnnormalizedCoordinates: !s.NormalizedCoords,
 		CompareEnable:           s.CompareEnable, CompareOp: interp.CompareOp(s.CompareOp),
 	}
+	if err := sm.Check(); err != nil {
+		return nil, fmt.Errorf("line %d: SAMPLER %s: %v", s.Line, s.Name, err)
+	}
+	return sm, nil
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // lavapipeEngine runs each job on a Vulkan driver through internal/vkref
-// (set 0 only, one descriptor per binding) and writes what the driver
+// (set 0 only, one descriptor per binding; samplers converted as the
+// executor's engine converts them) and writes what the driver
 // left in every buffer and image back into the job's memory, so that a
 // script's EXPECTs check the driver's results.
 type lavapipeEngine struct{ d *vkref.Driver }
@@ -35,9 +36,11 @@ func (e lavapipeEngine) Run(_ context.Context, j *amber.Job) error {
 		}
 	}
 	for k, d := range j.Images {
-		v := d.Images[0]
-		im := &vkref.Image{Kind: vkrefKind[d.Kind], Format: v.Format, Dim: vkrefDim[v.Dim], Width: v.Width, Height: v.Height, Depth: v.Depth}
-		if err := add(k, len(d.Images), vkref.Buffer{Image: im}, v.Data); err != nil {
+		b, data, n, err := vkrefImage(d)
+		if err != nil {
+			return err
+		}
+		if err := add(k, n, b, data); err != nil {
 			return err
 		}
 	}
@@ -51,27 +54,50 @@ func (e lavapipeEngine) Run(_ context.Context, j *amber.Job) error {
 	return nil
 }
 
+// vkrefImage is an image, texel buffer or sampler descriptor as vkref
+// takes it, with its memory and the number of descriptors it has.
+func vkrefImage(d *amber.ImageDescriptor) (vkref.Buffer, []byte, int, error) {
+	var b vkref.Buffer
+	if len(d.Samplers) > 0 {
+		sm, err := sampler(d.Samplers[0])
+		if err != nil {
+			return b, nil, 0, err
+		}
+		b.Sampler = sm
+	}
+	if d.Kind == amber.BindSampler {
+		b.Image = &vkref.Image{Kind: interp.SamplerDescriptor}
+		return b, nil, len(d.Samplers), nil
+	}
+	v := d.Images[0]
+	b.Image = &vkref.Image{Kind: vkrefKind[d.Kind], Format: v.Format, Dim: vkrefDim[v.Dim],
+		Width: v.Width, Height: v.Height, Depth: v.Depth, Levels: v.Levels}
+	return b, v.Data, len(d.Images), nil
+}
+
 var vkrefKind = map[amber.BufferKind]interp.ResourceKind{amber.BindStorageImage: interp.StorageImage,
-	amber.BindStorageTexelBuffer: interp.StorageTexelBuffer, amber.BindUniformTexelBuffer: interp.UniformTexelBuffer}
+	amber.BindStorageTexelBuffer: interp.StorageTexelBuffer, amber.BindUniformTexelBuffer: interp.UniformTexelBuffer,
+	amber.BindSampledImage: interp.SampledImage, amber.BindCombinedImageSampler: interp.CombinedImageSampler}
 
 // vkrefDim is the image type of each IMAGE dimensionality; amber makes an
 // image that never named one 2D.
 var vkrefDim = map[amber.ImageDim]spirv.Dim{amber.DimUnknown: spirv.Dim2D, amber.Dim1D: spirv.Dim1D,
 	amber.Dim2D: spirv.Dim2D, amber.Dim3D: spirv.Dim3D}
 
-// TestImageScriptsOnLavapipe runs spvx's storage image and texel buffer
-// scripts (testdata/interp/image_*, texel_*) on lavapipe: their expected
-// values, worked out by exact arithmetic, must hold on a Vulkan driver
-// too (the expect_fail one must fail there as well). TestRunOwnScripts-
-// OnExecutor runs the same scripts on the executor.
+// TestImageScriptsOnLavapipe runs spvx's storage image, texel buffer
+// and sampled image scripts (testdata/interp/image_*, texel_*, sampled_*)
+// on lavapipe: their expected values, worked out by exact arithmetic or
+// taken from lavapipe with the tolerances Vulkan allows, must hold on a
+// Vulkan driver too (the expect_fail one must fail there as well).
+// TestRunOwnScriptsOnExecutor runs the same scripts on the executor.
 func TestImageScriptsOnLavapipe(t *testing.T) {
 	var files []string
-	for _, g := range []string{"../testdata/interp/image_*.amber", "../testdata/interp/texel_*.amber"} {
+	for _, g := range []string{"../testdata/interp/image_*.amber", "../testdata/interp/texel_*.amber", "../testdata/interp/sampl*.amber"} {
 		m, _ := filepath.Glob(g)
 		files = append(files, m...)
 	}
-	if len(files) < 5 {
-		t.Fatalf("found %d image scripts, want 5", len(files))
+	if len(files) < 9 {
+		t.Fatalf("found %d image scripts, want 9", len(files))
 	}
 	d, err := vkref.New(vkref.Lavapipe)
 	if err != nil {
