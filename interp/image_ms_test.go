@@ -86,7 +86,9 @@ void main() { v = imageLoad(img, ivec2(0), int(s)).x; }`, "")
 		binary.LittleEndian.PutUint32(b[4:], 9)
 		return b
 	}
-	ms := func() *Image { return &Image{Format: spirv.ImageFormatR32ui, Width: 1, Height: 1, Samples: 2, Data: make([]byte, 8)} }
+	ms := func() *Image {
+		return &Image{Format: spirv.ImageFormatR32ui, Width: 1, Height: 1, Samples: 2, Data: make([]byte, 8)}
+	}
 	buf := make([]byte, 8)
 	binary.LittleEndian.PutUint32(buf, 2) // sample 2 of 2
 	err := dispatchImages(t, m, Options{}, [3]uint32{1, 1, 1}, map[BindingKey][]*Image{{0, 0}: {ms()}}, map[BindingKey][]byte{{0, 1}: buf})
