@@ -117,6 +117,14 @@ func (c *compiler) typ(id uint32) (*tinfo, error) {
 	c.types[id] = nil // in progress
 	t := &tinfo{id: id, kind: st.Kind}
 	var err error
+	long := st.Op == spirv.OpTypeVectorIdEXT
+	if long {
+		if st, err = c.longVectorType(id); err != nil {
+			delete(c.types, id)
+			return nil, err
+		}
+		t.kind = spirv.TypeVector
+	}
 	switch st.Kind {
 	case spirv.TypeVoid:
 	case spirv.TypeBool:
@@ -132,8 +140,10 @@ func (c *compiler) typ(id uint32) (*tinfo, error) {
 	case spirv.TypeVector:
 		var e *tinfo
 		if e, err = c.typ(st.Elem); err == nil {
-			if e.kind != spirv.TypeBool && e.kind != spirv.TypeInt && e.kind != spirv.TypeFloat && e.kind != spirv.TypePointer || st.Count < 2 || st.Count > 16 {
-				err = fmt.Errorf("OpTypeVector %%%d: bad component type or count %d", id, st.Count)
+			// SPV_EXT_long_vector allows any positive count (val checks
+			// the capability); each component is a register here.
+			if e.kind != spirv.TypeBool && e.kind != spirv.TypeInt && e.kind != spirv.TypeFloat && e.kind != spirv.TypePointer || st.Count < 1 || st.Count > maxLongVector {
+				err = fmt.Errorf("%s %%%d: bad component type or count %d (1 to %d)", st.Op, id, st.Count, maxLongVector)
 			}
 			t.elem, t.sc, t.vec, t.ncomp = e, e.sc, int(st.Count), int(st.Count)
 		}
@@ -458,4 +468,34 @@ func (c *compiler) leaves(dst []leaf, t *tinfo, off uint32, ml matLay, vs uint32
 		return dst, nil
 	}
 	return nil, fmt.Errorf("type %%%d cannot be loaded or stored", t.id)
+}
+
+// maxLongVector bounds an OpTypeVectorIdEXT's component count: each
+// component is a register, so a vector is at most this many registers.
+const maxLongVector = 256
+
+// longVectorType reads an OpTypeVectorIdEXT (SPV_EXT_long_vector) as a
+// vector type: its component count is a constant or, specialized, a spec
+// constant's value.
+func (c *compiler) longVectorType(id uint32) (*spirv.Type, error) {
+	j, ok := c.x.Def(id)
+	if !ok {
+		return nil, fmt.Errorf("%%%d is not a type", id)
+	}
+	w := c.m.Inst(j).Words
+	if len(w) < 4 {
+		return nil, fmt.Errorf("OpTypeVectorIdEXT %%%d: missing operands", id)
+	}
+	n, ok := c.constScalar(w[3])
+	if !ok {
+		return nil, fmt.Errorf("OpTypeVectorIdEXT %%%d: the component count %%%d is not a constant", id, w[3])
+	}
+	k := c.x.Constants[w[3]]
+	if ct := c.x.Types[k.Type]; ct == nil || ct.Kind != spirv.TypeInt {
+		return nil, fmt.Errorf("OpTypeVectorIdEXT %%%d: the component count %%%d is not an integer", id, w[3])
+	} else if ct.Width < 64 {
+		n &= 1<<ct.Width - 1
+	}
+	n = min(n, 1<<20) // beyond any count the vector check accepts, and still readable
+	return &spirv.Type{ID: id, Op: spirv.OpTypeVectorIdEXT, Kind: spirv.TypeVector, Elem: w[2], Count: uint32(n)}, nil
 }
