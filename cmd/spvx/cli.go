@@ -383,19 +383,19 @@ func parseBufferFlag(v string) (interp.BindingKey, string, int, error) {
 }
 
 // parseImageFlag reads an --image value,
-// S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS]], FORMAT a SPIR-V image
+// S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS[:SAMPLES]]], FORMAT a SPIR-V image
 // format name (any case); FILE is the rest before FORMAT, so it may hold
 // colons. The Image has no Data yet.
 func parseImageFlag(v string) (interp.BindingKey, string, *interp.Image, error) {
-	const want = "want S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS]]"
+	const want = "want S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS[:SAMPLES]]]"
 	k, rest, _ := strings.Cut(v, "=")
 	key, _, _, err := parseBufferFlag(k + "=x")
 	if err != nil || rest == "" {
 		return key, "", nil, errors.New(want)
 	}
 	f := strings.Split(rest, ":")
-	var counts []int // LAYERS, LEVELS
-	for len(f) > 3 && len(counts) < 2 {
+	var counts []int // LAYERS, LEVELS, SAMPLES
+	for len(f) > 3 && len(counts) < 3 {
 		n, err := strconv.ParseUint(f[len(f)-1], 10, 31)
 		if err != nil {
 			break
@@ -426,6 +426,9 @@ func parseImageFlag(v string) (interp.BindingKey, string, *interp.Image, error) 
 	}
 	if len(counts) > 1 {
 		img.Levels = counts[1]
+	}
+	if len(counts) > 2 {
+		img.Samples = counts[2]
 	}
 	return key, strings.Join(f[:len(f)-2], ":"), img, nil
 }
