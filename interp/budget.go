@@ -60,6 +60,8 @@ func (p *Program) setCosts() {
 		case opDPAS:
 			d := &p.dpas[in.aux]
 			c = int64(d.M) * int64(d.K) // a column of M sums of K products per lane
+		case opCoopMat:
+			c = p.coopCost(in)
 		case opCall:
 			c = 1 + int64(max(in.n, 0))
 			for _, n := range p.calls[in.aux].fn.paramN {

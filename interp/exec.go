@@ -621,6 +621,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.sample(in, lanes)
 	case opDPAS:
 		return sg.dpas(in, lanes)
+	case opCoopMat:
+		return sg.coopMat(in, lanes)
 	default:
 		return &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal op %d", in.op)}
 	}

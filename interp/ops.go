@@ -100,4 +100,5 @@ const (
 	opImage    // image instructions (image.go), aux: images index
 	opSample   // sampler instructions (sampler.go), aux: samples index
 	opDPAS     // OpSubgroupMatrixMultiplyAccumulateINTEL (dpas.go), aux: dpas index
+	opCoopMat  // cooperative matrix load, store, MulAdd (coopmat.go), aux: coop index
 )

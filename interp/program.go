@@ -57,6 +57,7 @@ type Program struct {
 	images    []imageInfo
 	samples   []sampleInfo
 	dpas      []dpasInfo
+	coop      []coopOp // cooperative matrix loads, stores, MulAdds (coopmat.go)
 	exts      []extInfo
 	bloads    []builtinLoad
 	convTabs  [][]uint64 // conversions from 8 bits or fewer, by value (opConv c-1)
