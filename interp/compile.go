@@ -527,6 +527,9 @@ func (c *compiler) specOp(id uint32) error {
 		if opc == spirv.OpCompositeExtract || opc == spirv.OpCompositeInsert || opc == spirv.OpVectorShuffle {
 			break // literal operands follow
 		}
+		if opc == spirv.OpCooperativeMatrixLengthKHR {
+			break // the operand is a type (glslang's coopMat.length())
+		}
 		if !c.specOperand(o) {
 			return fmt.Errorf("OpSpecConstantOp %%%d: operand %%%d is not a constant", id, o)
 		}

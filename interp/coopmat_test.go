@@ -386,13 +386,15 @@ func TestCoopMatOrder(t *testing.T) {
 }
 
 // layoutSrc loads an R×C u32 matrix (row-major, stride C) and has each
-// invocation write its L components and OpCooperativeMatrixLengthKHR: out
-// [inv·(L+1)] = L, then component j at out[inv·(L+1)+1+j].
+// invocation write its L components and OpCooperativeMatrixLengthKHR, as
+// an instruction plus as a spec constant op (glslang's coopMat.length()):
+// out[inv·(L+1)] = 2L, then component j at out[inv·(L+1)+1+j].
 func layoutSrc(S, R, C, L int) string {
 	consts := map[int]bool{0: true, 1: true, 2: true, 3: true, R: true, C: true, L + 1: true}
 	var b strings.Builder
 	b.WriteString(cmHeader(S, nil, consts, []string{"In:u32", "Out:u32"}))
 	fmt.Fprintf(&b, "%%M = OpTypeCooperativeMatrixKHR %%u32 %%k3 %%k%d %%k%d %%k2\n", R, C)
+	b.WriteString("%slen = OpSpecConstantOp %u32 CooperativeMatrixLengthKHR %M\n")
 	fmt.Fprintf(&b, `%%main = OpFunction %%void None %%fn
 %%entry = OpLabel
 %%inv = OpLoad %%u32 %%lid
@@ -400,8 +402,9 @@ func layoutSrc(S, R, C, L int) string {
 %%m = OpCooperativeMatrixLoadKHR %%M %%p %%k0 %%k%d
 %%len = OpCooperativeMatrixLengthKHR %%u32 %%M
 %%base = OpIMul %%u32 %%inv %%k%d
+%%len2 = OpIAdd %%u32 %%len %%slen
 %%q = OpAccessChain %%pe_u32 %%bufOut %%k0 %%base
-OpStore %%q %%len
+OpStore %%q %%len2
 `, C, L+1)
 	for j := range L {
 		fmt.Fprintf(&b, "%%x%d = OpCompositeExtract %%u32 %%m %d\n%%o%d = OpIAdd %%u32 %%base %%k%d\n%%q%d = OpAccessChain %%pe_u32 %%bufOut %%k0 %%o%d\nOpStore %%q%d %%x%d\n", j, j, j, 1+j, j, j, j, j)
@@ -447,8 +450,8 @@ func TestCoopMatLayout(t *testing.T) {
 	}
 	lin := get(Options{})
 	for inv := range S {
-		if lin[inv*(L+1)] != uint32(L) {
-			t.Fatalf("invocation %d: OpCooperativeMatrixLengthKHR = %d, want %d", inv, lin[inv*(L+1)], L)
+		if lin[inv*(L+1)] != uint32(2*L) {
+			t.Fatalf("invocation %d: twice OpCooperativeMatrixLengthKHR = %d, want %d", inv, lin[inv*(L+1)], 2*L)
 		}
 		for j := range L {
 			want := uint32(0) // padding: loads set it to 0
@@ -504,7 +507,7 @@ func dedupeConsts(src string) string {
 func TestCoopMatElementwise(t *testing.T) {
 	const S, R, C = 4, 4, 3
 	consts := map[int]bool{}
-	for _, v := range []int{0, 2, 3, R, C, R * C, 2 * R * C, 3 * R * C, 4 * R * C, 5 * R * C, 6 * R * C, 7 * R * C} {
+	for _, v := range []int{0, 1, 2, 3, R, C, R * C, 2 * R * C, 3 * R * C, 4 * R * C, 5 * R * C, 6 * R * C, 7 * R * C, 8 * R * C} {
 		consts[v] = true
 	}
 	src := cmHeader(S, []cmFmt{cmF32, cmF16, cmS32}, consts, []string{"F:f32", "I:s32", "O:f32", "P:s32"}) + fmt.Sprintf(`%%t_s16 = OpTypeInt 16 1
@@ -515,8 +518,11 @@ func TestCoopMatElementwise(t *testing.T) {
 %%f25 = OpConstant %%t_f32 2.5
 %%f7 = OpConstant %%t_f32 7
 %%fill7 = OpConstantComposite %%MF %%f7
+%%pfm = OpTypePointer Function %%MF
+%%pff = OpTypePointer Function %%t_f32
 %%main = OpFunction %%void None %%fn
 %%entry = OpLabel
+%%var = OpVariable %%pfm Function
 %%px = OpAccessChain %%pe_f32 %%bufF %%k0 %%k0
 %%py = OpAccessChain %%pe_f32 %%bufF %%k0 %%k%[3]d
 %%x = OpCooperativeMatrixLoadKHR %%MF %%px %%k0 %%k%[2]d
@@ -541,15 +547,22 @@ func TestCoopMatElementwise(t *testing.T) {
 %%sh = OpSConvert %%MS %%a
 %%j2 = OpSConvert %%MI %%sh
 %%j3 = OpConvertSToF %%MF %%a
+OpStore %%var %%x
+%%inv = OpLoad %%u32 %%lid
+%%odd = OpBitwiseAnd %%u32 %%inv %%k1
+%%pel = OpAccessChain %%pff %%var %%odd
+%%el = OpLoad %%t_f32 %%pel
+%%el2 = OpFMul %%t_f32 %%el %%f25
+OpStore %%pel %%el2
+%%r7 = OpLoad %%MF %%var
 `, R, C, R*C)
-	for i, v := range []string{"r0", "r1", "r2", "r3", "r4", "r5", "r6", "j3"} {
+	for i, v := range []string{"r0", "r1", "r2", "r3", "r4", "r5", "r6", "j3", "r7"} {
 		src += fmt.Sprintf("%%po%d = OpAccessChain %%pe_f32 %%bufO %%k0 %%k%d\nOpCooperativeMatrixStoreKHR %%po%d %%%s %%k0 %%k%d\n", i, i*R*C, i, v, C)
 	}
 	for i, v := range []string{"j0", "j1", "j2"} {
 		src += fmt.Sprintf("%%pp%d = OpAccessChain %%pe_s32 %%bufP %%k0 %%k%d\nOpCooperativeMatrixStoreKHR %%pp%d %%%s %%k0 %%k%d\n", i, i*R*C, i, v, C)
 	}
 	src += "OpReturn\nOpFunctionEnd\n"
-	src = strings.Replace(src, "%wgid = OpVariable", "%k1 = OpConstant %u32 1\n%wgid = OpVariable", 1)
 	r := rand.New(rand.NewSource(3))
 	x, y := make([]float32, R*C), make([]float32, R*C)
 	a, b := make([]int32, R*C), make([]int32, R*C)
@@ -567,7 +580,7 @@ func TestCoopMatElementwise(t *testing.T) {
 	for _, opts := range []Options{{}, {CoopMatLayout: CoopMatShuffle, Seed: 11}} {
 		opts.SubgroupSize = S
 		bufs := map[BindingKey][]byte{{0, 0}: append(f32s(x...), f32s(ybuf...)...), {0, 1}: append(i32s(a), i32s(b)...),
-			{0, 2}: make([]byte, 8*4*R*C), {0, 3}: make([]byte, 3*4*R*C)}
+			{0, 2}: make([]byte, 9*4*R*C), {0, 3}: make([]byte, 3*4*R*C)}
 		if err := run(t, assemble(t, src), opts, [3]uint32{1, 1, 1}, bufs, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -581,7 +594,13 @@ func TestCoopMatElementwise(t *testing.T) {
 			if opts.CoopMatLayout == CoopMatLinear && e < S || opts.CoopMatLayout == CoopMatShuffle && getF32(bufs[BindingKey{0, 2}], 6*R*C+e) == x[e] {
 				fill = x[e]
 			}
-			wantF := []float32{(x[e] + y[e]) * x[e], -x[e], x[e] * 2.5, x[e] - y[e], f16, 2.5, fill, float32(a[e])}
+			// through a Function variable, invocation l scales its
+			// component l&1: element (l&1)·S + l under the linear layout
+			scaled := x[e]
+			if l := e % S; opts.CoopMatLayout == CoopMatLinear && e/S == l&1 || opts.CoopMatLayout == CoopMatShuffle && getF32(bufs[BindingKey{0, 2}], 8*R*C+e) != x[e] {
+				scaled = x[e] * 2.5
+			}
+			wantF := []float32{(x[e] + y[e]) * x[e], -x[e], x[e] * 2.5, x[e] - y[e], f16, 2.5, fill, float32(a[e]), scaled}
 			for i, w := range wantF {
 				if got := getF32(bufs[BindingKey{0, 2}], i*R*C+e); got != w {
 					t.Errorf("layout %d: float result %d element %d = %v, want %v", opts.CoopMatLayout, i, e, got, w)
