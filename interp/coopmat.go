@@ -636,10 +636,11 @@ func (sg *subgroup) coopDotFloat(o *coopOp, m, n, K int) uint64 {
 		x[0] = toF64(sg.celem(o.a, o.ta.coop, m*K+k)&o.ta.sc.mask(), o.ta.sc)
 		y[0] = toF64(sg.celem(o.b, o.tb.coop, k*N+n)&o.tb.sc.mask(), o.tb.sc)
 		var s float64
-		if p := x[0] * y[0]; narrow && exactSum(acc, p) {
-			// the product of two floats of 24 bits or fewer is exact, and
-			// so is the sum: rounding it once is the correct rounding
-			s = acc + p
+		if narrow {
+			// the product of two floats of 24 bits or fewer is exact; the
+			// sum rounded to odd in float64 rounds correctly to a type of
+			// at most 51 bits
+			s = sumToOdd(acc, x[0]*y[0])
 		} else {
 			s = exactDot(acc, x[:], y[:], rs.width == 64)
 		}
@@ -648,17 +649,25 @@ func (sg *subgroup) coopDotFloat(o *coopOp, m, n, K int) uint64 {
 	return fromF64(acc, rs, 0, false)
 }
 
-// exactSum reports whether a + b is exact in float64 (Knuth's TwoSum
-// error is 0) or not finite.
-func exactSum(a, b float64) bool {
+// sumToOdd is a + b rounded to odd: the nearest float64 if exact, else
+// the float64 toward zero from the exact sum with its last bit set.
+// (Knuth's TwoSum gives the error of the nearest sum.) Infinities and NaN
+// are IEEE's.
+func sumToOdd(a, b float64) float64 {
 	s := a + b
 	if math.IsInf(s, 0) || math.IsNaN(s) {
-		return true
+		return s
 	}
 	bb := s - a
-	return (a-(s-bb))+(b-bb) == 0
+	err := (a - (s - bb)) + (b - bb)
+	if err == 0 {
+		return s
+	}
+	if (err < 0) != (s < 0) { // the exact sum is nearer zero than s
+		s = math.Nextafter(s, 0)
+	}
+	return math.Float64frombits(math.Float64bits(s) | 1)
 }
-
 // coopFill compiles OpCompositeConstruct of a matrix: its one scalar
 // Constituent fills every element (padding too, harmlessly).
 func (c *compiler) coopFill(ops []uint32, d int32, rt *tinfo) error {

@@ -383,6 +383,19 @@ func TestCoopMatOrder(t *testing.T) {
 	if got := getF32(bufs[BindingKey{0, 3}], 0); got != 1<<24 {
 		t.Errorf("2^24 + 1 + 1 in order = %v, want %v", got, float32(1<<24))
 	}
+	// (1+2^-15)(1-2^-15) = 1 - 2^-30 added to 2^24+2: the exact sum lies
+	// just below the float32 midpoint 2^24+3, so it rounds down to 2^24+2;
+	// its nearest float64 is the midpoint itself, which a double rounding
+	// would take to the even 2^24+4.
+	g.TK = 1
+	m = assemble(t, g.src())
+	bufs = map[BindingKey][]byte{{0, 0}: f32s(1 + 1.0/(1<<15)), {0, 1}: f32s(1 - 1.0/(1<<15)), {0, 2}: f32s(1<<24 + 2), {0, 3}: make([]byte, 4)}
+	if err := run(t, m, Options{SubgroupSize: 1}, [3]uint32{1, 1, 1}, bufs, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := getF32(bufs[BindingKey{0, 3}], 0); got != 1<<24+2 {
+		t.Errorf("2^24+2 + (1 - 2^-30) = %v, want %v", got, float32(1<<24+2))
+	}
 }
 
 // layoutSrc loads an R×C u32 matrix (row-major, stride C) and has each
