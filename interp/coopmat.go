@@ -668,6 +668,7 @@ func sumToOdd(a, b float64) float64 {
 	}
 	return math.Float64frombits(math.Float64bits(s) | 1)
 }
+
 // coopFill compiles OpCompositeConstruct of a matrix: its one scalar
 // Constituent fills every element (padding too, harmlessly).
 func (c *compiler) coopFill(ops []uint32, d int32, rt *tinfo) error {
