@@ -10,6 +10,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"spvx/asm"
+	"spvx/spirv"
 )
 
 // Tests of SPV_KHR_cooperative_matrix against models written here from the
@@ -515,19 +518,20 @@ func dedupeConsts(src string) string {
 // extension allows on matrices, element by element against Go's float32
 // and integer arithmetic, under both layouts: (X+Y)·X, -X, X·2.5
 // (OpMatrixTimesScalar), X-Y, X/Y converted to f16 and back, a fill by
-// OpCompositeConstruct and OpConstantComposite, and for integers
+// OpCompositeConstruct and OpConstantComposite, X to FP8 E4M3 and back, and for integers
 // X+Y, X·Y, SConvert to s16 and back, ConvertSToF.
 func TestCoopMatElementwise(t *testing.T) {
 	const S, R, C = 4, 4, 3
 	consts := map[int]bool{}
-	for _, v := range []int{0, 1, 2, 3, R, C, R * C, 2 * R * C, 3 * R * C, 4 * R * C, 5 * R * C, 6 * R * C, 7 * R * C, 8 * R * C} {
+	for _, v := range []int{0, 1, 2, 3, R, C, R * C, 2 * R * C, 3 * R * C, 4 * R * C, 5 * R * C, 6 * R * C, 7 * R * C, 8 * R * C, 9 * R * C} {
 		consts[v] = true
 	}
-	src := cmHeader(S, []cmFmt{cmF32, cmF16, cmS32}, consts, []string{"F:f32", "I:s32", "O:f32", "P:s32"}) + fmt.Sprintf(`%%t_s16 = OpTypeInt 16 1
+	src := cmHeader(S, []cmFmt{cmF32, cmF16, cmS32, cmE4M3}, consts, []string{"F:f32", "I:s32", "O:f32", "P:s32"}) + fmt.Sprintf(`%%t_s16 = OpTypeInt 16 1
 %%MF = OpTypeCooperativeMatrixKHR %%t_f32 %%k3 %%k%[1]d %%k%[2]d %%k2
 %%MH = OpTypeCooperativeMatrixKHR %%t_f16 %%k3 %%k%[1]d %%k%[2]d %%k2
 %%MI = OpTypeCooperativeMatrixKHR %%t_s32 %%k3 %%k%[1]d %%k%[2]d %%k2
 %%MS = OpTypeCooperativeMatrixKHR %%t_s16 %%k3 %%k%[1]d %%k%[2]d %%k2
+%%M8 = OpTypeCooperativeMatrixKHR %%t_e4m3 %%k3 %%k%[1]d %%k%[2]d %%k2
 %%f25 = OpConstant %%t_f32 2.5
 %%f7 = OpConstant %%t_f32 7
 %%fill7 = OpConstantComposite %%MF %%f7
@@ -568,8 +572,10 @@ OpStore %%var %%x
 %%el2 = OpFMul %%t_f32 %%el %%f25
 OpStore %%pel %%el2
 %%r7 = OpLoad %%MF %%var
+%%x8 = OpFConvert %%M8 %%x
+%%r8 = OpFConvert %%MF %%x8
 `, R, C, R*C)
-	for i, v := range []string{"r0", "r1", "r2", "r3", "r4", "r5", "r6", "j3", "r7"} {
+	for i, v := range []string{"r0", "r1", "r2", "r3", "r4", "r5", "r6", "j3", "r7", "r8"} {
 		src += fmt.Sprintf("%%po%d = OpAccessChain %%pe_f32 %%bufO %%k0 %%k%d\nOpCooperativeMatrixStoreKHR %%po%d %%%s %%k0 %%k%d\n", i, i*R*C, i, v, C)
 	}
 	for i, v := range []string{"j0", "j1", "j2"} {
@@ -593,7 +599,7 @@ OpStore %%pel %%el2
 	for _, opts := range []Options{{}, {CoopMatLayout: CoopMatShuffle, Seed: 11}} {
 		opts.SubgroupSize = S
 		bufs := map[BindingKey][]byte{{0, 0}: append(f32s(x...), f32s(ybuf...)...), {0, 1}: append(i32s(a), i32s(b)...),
-			{0, 2}: make([]byte, 9*4*R*C), {0, 3}: make([]byte, 3*4*R*C)}
+			{0, 2}: make([]byte, 10*4*R*C), {0, 3}: make([]byte, 3*4*R*C)}
 		if err := run(t, assemble(t, src), opts, [3]uint32{1, 1, 1}, bufs, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -613,7 +619,8 @@ OpStore %%pel %%el2
 			if l := e % S; opts.CoopMatLayout == CoopMatLinear && e/S == l&1 || opts.CoopMatLayout == CoopMatShuffle && getF32(bufs[BindingKey{0, 2}], 8*R*C+e) != x[e] {
 				scaled = x[e] * 2.5
 			}
-			wantF := []float32{(x[e] + y[e]) * x[e], -x[e], x[e] * 2.5, x[e] - y[e], f16, 2.5, fill, float32(a[e]), scaled}
+			e4m3, _ := cmE4M3.round(new(big.Float).SetFloat64(float64(x[e]))).Float64() // |x| in [0.25, 1.25]: normal E4M3
+			wantF := []float32{(x[e] + y[e]) * x[e], -x[e], x[e] * 2.5, x[e] - y[e], f16, 2.5, fill, float32(a[e]), scaled, float32(e4m3)}
 			for i, w := range wantF {
 				if got := getF32(bufs[BindingKey{0, 2}], i*R*C+e); got != w {
 					t.Errorf("layout %d: float result %d element %d = %v, want %v", opts.CoopMatLayout, i, e, got, w)
@@ -713,4 +720,75 @@ func TestCoopMatBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCoopMatOperandsNeverPanic replaces each id operand of every
+// cooperative matrix instruction of a GEMM and of the bad-input module
+// with each id of a mixed list (types, constants of other values,
+// matrices of other uses and shapes, pointers, values), then compiles and
+// runs what assembles: a compile error or a fault, never an internal
+// error (a recovered panic).
+func TestCoopMatOperandsNeverPanic(t *testing.T) {
+	g := gemmCases[0]
+	srcs := []string{g.src(), coopBadSrc("%m = OpCooperativeMatrixLoadKHR %M %p %k0 %k4\nOpCooperativeMatrixStoreKHR %p %m %k0 %k8\n", "")}
+	ids := []string{"%k0", "%k1", "%k2", "%k3", "%k4", "%k8", "%k16", "%u32", "%t_f32", "%t_f16", "%MA", "%MB", "%MC", "%M", "%MW", "%p", "%pa", "%pc", "%am", "%bm", "%acc", "%m", "%km1", "%bufA", "%wg", "%inv"}
+	runs := 0
+	for si, src := range srcs {
+		lines := strings.Split(src, "\n")
+		for li, l := range lines {
+			if !strings.Contains(l, "CooperativeMatrix") {
+				continue
+			}
+			f := strings.Fields(l)
+			for fi, tok := range f {
+				if !strings.HasPrefix(tok, "%") || fi == 0 {
+					continue
+				}
+				for _, id := range ids {
+					g := append([]string(nil), f...)
+					g[fi] = id
+					mod := append([]string(nil), lines...)
+					mod[li] = strings.Join(g, " ")
+					runs += coopTryRun(t, strings.Join(mod, "\n"), fmt.Sprintf("src %d line %d: %s", si, li, mod[li]))
+				}
+			}
+		}
+	}
+	t.Logf("%d variants assembled", runs)
+	if runs < 100 {
+		t.Fatalf("only %d variants assembled", runs)
+	}
+}
+
+// coopTryRun assembles, compiles and runs src if it assembles; it reports
+// internal errors and returns 1 if the module assembled.
+func coopTryRun(t *testing.T, src, what string) int {
+	words, err := asm.Assemble([]byte(src), asm.Options{})
+	if err != nil {
+		return 0
+	}
+	b := make([]byte, 4*len(words))
+	for i, w := range words {
+		binary.LittleEndian.PutUint32(b[4*i:], w)
+	}
+	m, err := spirv.Decode(b)
+	if err != nil {
+		return 0
+	}
+	p, err := Compile(m, "", Options{SubgroupSize: 8})
+	if err != nil {
+		if strings.Contains(err.Error(), "internal error") {
+			t.Errorf("%s: %v", what, err)
+		}
+		return 1
+	}
+	bufs := map[BindingKey][]*Buffer{}
+	for i := range uint32(4) {
+		bufs[BindingKey{0, i}] = []*Buffer{{Data: make([]byte, 4096)}}
+	}
+	err = p.Dispatch(context.Background(), 1, 1, 1, &Resources{Buffers: bufs})
+	if err != nil && strings.Contains(err.Error(), "internal error") {
+		t.Errorf("%s: %v", what, err)
+	}
+	return 1
 }
