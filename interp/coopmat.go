@@ -15,7 +15,8 @@ import (
 // composite, arithmetic and conversion instructions the extension allows
 // on matrices run through their ordinary families, a matrix being, per
 // invocation, a vector of its L components (coopCheck keeps those to the
-// instructions and shapes the extension allows).
+// instructions and shapes the extension allows); OpMatrixTimesScalar,
+// which the extension allows on integer matrices too, is compiled here.
 //
 // Implementation-defined choices (the extension leaves them open):
 //
@@ -438,13 +439,40 @@ func (c *compiler) coopCheck(q *cinst) (bool, error) {
 		}
 		return c.coopSameShape(q, rt, n)
 	case spirv.OpMatrixTimesScalar:
-		return c.coopSameShape(q, rt, 1)
+		if handled, err := c.coopSameShape(q, rt, 1); err != nil {
+			return handled, err
+		}
+		return true, c.coopTimesScalar(q, rt)
 	case spirv.OpCompositeConstruct, spirv.OpCompositeConstructReplicateEXT, spirv.OpCompositeInsert,
 		spirv.OpCopyObject, spirv.OpPhi, spirv.OpSelect, spirv.OpLoad, spirv.OpVariable, spirv.OpFunctionCall,
 		spirv.OpFunctionParameter, spirv.OpUndef, spirv.OpCooperativeMatrixLoadKHR:
 		return false, nil
 	}
 	return true, fmt.Errorf("%s cannot produce a cooperative matrix", q.opc)
+}
+
+// coopTimesScalar compiles OpMatrixTimesScalar on a matrix of any
+// component type (the extension allows integers, which the core
+// instruction does not): the scalar copied to L slots, then the
+// element-wise OpFMul or OpIMul.
+func (c *compiler) coopTimesScalar(q *cinst, rt *tinfo) error {
+	v, err := q.decode(2, 2)
+	if err != nil {
+		return err
+	}
+	if v.at.ncomp != rt.ncomp || v.bt.ncomp != 1 || v.bt.sc != rt.sc {
+		return fmt.Errorf("%s: the Scalar must be of the matrix's Component Type", q.opc)
+	}
+	tmp := c.newSlots(rt.ncomp)
+	for i := range rt.ncomp {
+		c.emit(inst{op: opCopy, dst: tmp + int32(i), a: v.b, n: 1})
+	}
+	in := inst{op: opIMul, dst: v.d, a: v.a, b: tmp, n: int32(rt.ncomp), sc: rt.sc, imm: rt.sc.mask()}
+	if rt.sc.kind == skFloat {
+		in = inst{op: opBin, aux: bFMul, dst: v.d, a: v.a, b: tmp, n: int32(rt.ncomp), sc: rt.sc}
+	}
+	c.emit(in)
+	return nil
 }
 
 // coopSameShape checks that the first n operands are matrices of the

@@ -519,7 +519,7 @@ func dedupeConsts(src string) string {
 // and integer arithmetic, under both layouts: (X+Y)·X, -X, X·2.5
 // (OpMatrixTimesScalar), X-Y, X/Y converted to f16 and back, a fill by
 // OpCompositeConstruct and OpConstantComposite, X to FP8 E4M3 and back, and for integers
-// X+Y, X·Y, SConvert to s16 and back, ConvertSToF.
+// X+Y, X·Y, SConvert to s16 and back, ConvertSToF, X·-3 (OpMatrixTimesScalar).
 func TestCoopMatElementwise(t *testing.T) {
 	const S, R, C = 4, 4, 3
 	consts := map[int]bool{}
@@ -534,6 +534,7 @@ func TestCoopMatElementwise(t *testing.T) {
 %%M8 = OpTypeCooperativeMatrixKHR %%t_e4m3 %%k3 %%k%[1]d %%k%[2]d %%k2
 %%f25 = OpConstant %%t_f32 2.5
 %%f7 = OpConstant %%t_f32 7
+%%sm3 = OpConstant %%t_s32 -3
 %%fill7 = OpConstantComposite %%MF %%f7
 %%pfm = OpTypePointer Function %%MF
 %%pff = OpTypePointer Function %%t_f32
@@ -564,6 +565,7 @@ func TestCoopMatElementwise(t *testing.T) {
 %%sh = OpSConvert %%MS %%a
 %%j2 = OpSConvert %%MI %%sh
 %%j3 = OpConvertSToF %%MF %%a
+%%j4 = OpMatrixTimesScalar %%MI %%a %%sm3
 OpStore %%var %%x
 %%inv = OpLoad %%u32 %%lid
 %%odd = OpBitwiseAnd %%u32 %%inv %%k1
@@ -578,7 +580,7 @@ OpStore %%pel %%el2
 	for i, v := range []string{"r0", "r1", "r2", "r3", "r4", "r5", "r6", "j3", "r7", "r8"} {
 		src += fmt.Sprintf("%%po%d = OpAccessChain %%pe_f32 %%bufO %%k0 %%k%d\nOpCooperativeMatrixStoreKHR %%po%d %%%s %%k0 %%k%d\n", i, i*R*C, i, v, C)
 	}
-	for i, v := range []string{"j0", "j1", "j2"} {
+	for i, v := range []string{"j0", "j1", "j2", "j4"} {
 		src += fmt.Sprintf("%%pp%d = OpAccessChain %%pe_s32 %%bufP %%k0 %%k%d\nOpCooperativeMatrixStoreKHR %%pp%d %%%s %%k0 %%k%d\n", i, i*R*C, i, v, C)
 	}
 	src += "OpReturn\nOpFunctionEnd\n"
@@ -599,7 +601,7 @@ OpStore %%pel %%el2
 	for _, opts := range []Options{{}, {CoopMatLayout: CoopMatShuffle, Seed: 11}} {
 		opts.SubgroupSize = S
 		bufs := map[BindingKey][]byte{{0, 0}: append(f32s(x...), f32s(ybuf...)...), {0, 1}: append(i32s(a), i32s(b)...),
-			{0, 2}: make([]byte, 10*4*R*C), {0, 3}: make([]byte, 3*4*R*C)}
+			{0, 2}: make([]byte, 10*4*R*C), {0, 3}: make([]byte, 4*4*R*C)}
 		if err := run(t, assemble(t, src), opts, [3]uint32{1, 1, 1}, bufs, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -626,7 +628,7 @@ OpStore %%pel %%el2
 					t.Errorf("layout %d: float result %d element %d = %v, want %v", opts.CoopMatLayout, i, e, got, w)
 				}
 			}
-			wantI := []int32{a[e] + b[e], a[e] * b[e], int32(int16(a[e]))}
+			wantI := []int32{a[e] + b[e], a[e] * b[e], int32(int16(a[e])), a[e] * -3}
 			for i, w := range wantI {
 				if got := int32(getU32(bufs[BindingKey{0, 3}], i*R*C+e)); got != w {
 					t.Errorf("layout %d: integer result %d element %d = %d, want %d", opts.CoopMatLayout, i, e, got, w)
