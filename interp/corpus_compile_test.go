@@ -14,8 +14,8 @@ import (
 // Issue 23's slices made storage images, texel buffers, samplers and
 // sampled images compile; multisampled images and a binding two image
 // kinds share (which Vulkan forbids) remain; ray queries stay (an acceleration
-// structure has no meaning without a ray-tracing device), cooperative
-// matrices go with issue 24.
+// structure has no meaning without a ray-tracing device); interp runs
+// SPV_KHR_cooperative_matrix (coopmat.go) but not the NV extension.
 var corpusComputeExceptions = map[string]string{
 	"glslang__hlsl.imagefetch-subvec4.comp.spv":                                                     "one binding as both a sampled and a storage image",
 	"glslang__spv.memoryScopeSemantics.comp.spv16.spv":                                              "multisampled images",
@@ -24,7 +24,7 @@ var corpusComputeExceptions = map[string]string{
 	"spvcross__shaders-hlsl__comp__rayquery.nofxc.fxconly.comp.spv":                                 "ray query",
 	"spvcross__shaders-no-opt__asm__comp__ray-query-function-object.spv14.asm.vk.nocompat.comp.spv": "ray query",
 	"spvcross__shaders__vulkan__comp__ray-query.nocompat.spv14.invalid.vk.comp.spv":                 "ray query",
-	"glslang__spv.coopmat.comp.spv16.spv":                                                           "cooperative matrix (issue 24)",
+	"glslang__spv.coopmat.comp.spv16.spv":                                                           "SPV_NV_cooperative_matrix (issue 24 runs the KHR extension)",
 }
 
 // TestCorpusComputeCompiles compiles every GLCompute entry point of the
