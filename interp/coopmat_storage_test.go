@@ -171,7 +171,8 @@ OpReturn
 OpFunctionEnd
 `
 
-// TestCoopMatKernel runs coopKernelSrc at several subgroup sizes.
+// TestCoopMatKernel runs coopKernelSrc at several subgroup sizes, two
+// workgroups of two subgroups each (all storing the same values).
 func TestCoopMatKernel(t *testing.T) {
 	const R, C = 4, 8
 	for _, S := range []int{1, 4, 16} {
@@ -187,7 +188,7 @@ func TestCoopMatKernel(t *testing.T) {
 				}
 				ob := make([]byte, 4*R*C)
 				args := []KernelArg{{Kind: ArgGlobal, Global: u32s(in...)}, {Kind: ArgGlobal, Global: ob}}
-				if err := p.DispatchND(context.Background(), [3]uint32{uint32(S), 1, 1}, [3]uint32{uint32(S), 1, 1}, &Resources{Args: args}); err != nil {
+				if err := p.DispatchND(context.Background(), [3]uint32{uint32(4 * S), 1, 1}, [3]uint32{uint32(2 * S), 1, 1}, &Resources{Args: args}); err != nil {
 					t.Fatal(err)
 				}
 				for r := range R {
