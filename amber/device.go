@@ -90,6 +90,46 @@ type Device struct {
 	// SampledImageFormats are the further VkFormat names a sampled image
 	// or combined image sampler can have.
 	SampledImageFormats []string
+	// CoopMat are the cooperative matrix configurations the device lists
+	// (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR's answer).
+	CoopMat []CoopMatProperties
+}
+
+// CoopMatProperties is one VkCooperativeMatrixPropertiesKHR: an M×N×K
+// MulAdd's sizes, component types (VkComponentTypeKHR names without the
+// VK_COMPONENT_TYPE_ prefix and _KHR suffix), saturation and scope.
+type CoopMatProperties struct {
+	M, N, K                int
+	A, B, C, Result        string
+	SaturatingAccumulation bool
+	Scope                  string
+}
+
+// coopMatTypes are the A/B and C/Result component types interp's MulAdd
+// runs (interp/coopmat.go; its tests run each), with whether the integer
+// forms saturate.
+var coopMatTypes = []struct {
+	ab, cr string
+	sat    bool
+}{
+	{"FLOAT16", "FLOAT16", false}, {"FLOAT16", "FLOAT32", false}, {"BFLOAT16", "FLOAT32", false},
+	{"BFLOAT16", "BFLOAT16", false}, {"FLOAT32", "FLOAT32", false}, {"FLOAT8_E4M3_EXT", "FLOAT16", false},
+	{"FLOAT8_E4M3_EXT", "FLOAT32", false}, {"FLOAT8_E5M2_EXT", "FLOAT32", false},
+	{"SINT8", "SINT32", false}, {"UINT8", "UINT32", false}, {"SINT8", "SINT32", true}, {"UINT8", "UINT32", true},
+}
+
+// coopMatList is the device's list: every type pair at 16×16×16, 16×8×16
+// and 8×8×32, at Subgroup scope. (interp runs any sizes up to 65536
+// elements a matrix; a list must be finite.)
+func coopMatList() []CoopMatProperties {
+	var out []CoopMatProperties
+	for _, t := range coopMatTypes {
+		for _, s := range [][3]int{{16, 16, 16}, {16, 8, 16}, {8, 8, 32}} {
+			out = append(out, CoopMatProperties{M: s[0], N: s[1], K: s[2], A: t.ab, B: t.ab, C: t.cr, Result: t.cr,
+				SaturatingAccumulation: t.sat, Scope: "SUBGROUP"})
+		}
+	}
+	return out
 }
 
 // Limit is one named device limit, for --device-info.
@@ -126,7 +166,9 @@ func DefaultDevice() *Device {
 			WorkgroupMemoryExplicitLayoutFeatures.workgroupMemoryExplicitLayout16BitAccess
 			ShaderSubgroupUniformControlFlowFeatures.shaderSubgroupUniformControlFlow
 			ShaderLongVectorFeaturesEXT.longVector shaderStorageImageExtendedFormats
-			shaderStorageImageReadWithoutFormat shaderStorageImageWriteWithoutFormat`)),
+			shaderStorageImageReadWithoutFormat shaderStorageImageWriteWithoutFormat
+			CooperativeMatrixFeaturesKHR.cooperativeMatrix`)),
+		CoopMat:             coopMatList(),
 		ImageFormats:        ImageFormatNames(),
 		SampledImageFormats: SampledImageFormatNames(),
 		Extensions: set(strings.Fields(`VK_KHR_storage_buffer_storage_class VK_KHR_16bit_storage
@@ -136,7 +178,7 @@ func DefaultDevice() *Device {
 			VK_EXT_subgroup_size_control VK_KHR_shader_subgroup_extended_types VK_EXT_descriptor_indexing
 			VK_KHR_shader_non_semantic_info VK_KHR_uniform_buffer_standard_layout VK_EXT_scalar_block_layout
 			VK_KHR_shader_integer_dot_product VK_KHR_maintenance4 VK_KHR_get_physical_device_properties2
-			VK_EXT_shader_float8 VK_EXT_shader_ocp_microscaling_types`)),
+			VK_EXT_shader_float8 VK_EXT_shader_ocp_microscaling_types VK_KHR_cooperative_matrix`)),
 		InstanceExtensions: set([]string{"VK_KHR_get_physical_device_properties2"}),
 		Properties: set(strings.Fields(`FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat16
 			FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat32
@@ -194,6 +236,10 @@ func (d *Device) Print(w io.Writer) {
 	fmt.Fprintf(w, "sampled-only image formats (%d):\n", len(d.SampledImageFormats))
 	for _, n := range d.SampledImageFormats {
 		fmt.Fprintf(w, "  %s\n", n)
+	}
+	fmt.Fprintf(w, "cooperative matrix properties (%d; M N K A B C Result saturating scope):\n", len(d.CoopMat))
+	for _, c := range d.CoopMat {
+		fmt.Fprintf(w, "  %d %d %d %s %s %s %s %v %s\n", c.M, c.N, c.K, c.A, c.B, c.C, c.Result, c.SaturatingAccumulation, c.Scope)
 	}
 }
 

@@ -54,6 +54,11 @@ type Options struct {
 	// floating-point products: in order, rounding each step
 	// (MatrixOrdered), or exactly, rounding once (MatrixExact).
 	MatrixAccumulate MatrixAccumulate
+	// CoopMatLayout chooses where a cooperative matrix's elements live
+	// among a subgroup's invocations (implementation-defined): CoopMatLinear,
+	// or CoopMatShuffle, a permutation drawn from Seed, to expose programs
+	// that depend on one layout.
+	CoopMatLayout CoopMatLayout
 }
 
 // DefaultMaxSteps is the work budget of a dispatch when Options.MaxSteps

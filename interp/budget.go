@@ -63,6 +63,8 @@ func (p *Program) setCosts() {
 		case opBlock2D:
 			d := &p.block2d[in.aux]
 			c = int64(d.perBlock) * int64(d.n) // each lane's cells
+		case opCoopMat:
+			c = p.coopCost(in)
 		case opCall:
 			c = 1 + int64(max(in.n, 0))
 			for _, n := range p.calls[in.aux].fn.paramN {

@@ -27,23 +27,25 @@ type compiler struct {
 	slots    map[uint32]int32
 	nslots   int32
 	cv       []uint64 // constant values, one lane, by slot
-	cdone    map[uint32]bool
-	cbusy    map[uint32]bool
-	ptrs     map[uint32]*ptrInfo
-	funcs    map[uint32]*function
-	fnIndex  map[uint32]*spirv.Function
-	invSize  uint32
-	wgSize   uint32
-	wgBlock  uint32 // size of the aliased explicit-layout workgroup blocks
-	code     []inst
-	blockOf  map[uint32]int32 // label -> program-wide block (current function)
-	phis     map[uint32][]phiInfo
-	curLabel uint32
-	curFn    *function
-	curFnID  uint32
-	instIdx  int
-	extSets  map[uint32]uint8
-	privT    []byte
+	// coopSlots: the element layout of each cooperative matrix shape (coopmat.go)
+	coopSlots map[[2]int][]int32
+	cdone     map[uint32]bool
+	cbusy     map[uint32]bool
+	ptrs      map[uint32]*ptrInfo
+	funcs     map[uint32]*function
+	fnIndex   map[uint32]*spirv.Function
+	invSize   uint32
+	wgSize    uint32
+	wgBlock   uint32 // size of the aliased explicit-layout workgroup blocks
+	code      []inst
+	blockOf   map[uint32]int32 // label -> program-wide block (current function)
+	phis      map[uint32][]phiInfo
+	curLabel  uint32
+	curFn     *function
+	curFnID   uint32
+	instIdx   int
+	extSets   map[uint32]uint8
+	privT     []byte
 	// privInitialized: some Private variable has an initializer.
 	privInitialized bool
 	lastInvOff      uint32
@@ -470,6 +472,9 @@ func (c *compiler) constant(id uint32) error {
 		v &= t.sc.mask()
 		c.cv[s] = v
 	case spirv.OpConstantComposite, spirv.OpSpecConstantComposite:
+		if t.coop != nil {
+			return c.coopConstFill(id, k.Parts, s, t)
+		}
 		off := s
 		for _, part := range k.Parts {
 			ps, pt, err := c.val(part)
@@ -522,6 +527,9 @@ func (c *compiler) specOp(id uint32) error {
 	for _, o := range ops {
 		if opc == spirv.OpCompositeExtract || opc == spirv.OpCompositeInsert || opc == spirv.OpVectorShuffle {
 			break // literal operands follow
+		}
+		if opc == spirv.OpCooperativeMatrixLengthKHR {
+			break // the operand is a type (glslang's coopMat.length())
 		}
 		if !c.specOperand(o) {
 			return fmt.Errorf("OpSpecConstantOp %%%d: operand %%%d is not a constant", id, o)

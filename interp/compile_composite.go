@@ -52,6 +52,9 @@ func (c *compiler) compositeConstruct(q *cinst) error {
 	if err != nil {
 		return err
 	}
+	if rt.coop != nil {
+		return c.coopFill(ops, d, rt)
+	}
 	off := int32(0)
 	for _, p := range ops {
 		a, at, err := c.val(p)
@@ -220,7 +223,7 @@ func compOffset(t *tinfo, idx []uint32) (int32, *tinfo, error) {
 			}
 			off += int(i) * t.elem.ncomp
 			t = t.elem
-		case spirv.TypeVector:
+		case spirv.TypeVector, spirv.TypeCooperativeMatrix:
 			if int(i) >= t.vec {
 				return 0, nil, fmt.Errorf("index %d out of range of the vector", i)
 			}

@@ -437,7 +437,7 @@ func (c *compiler) indexStep(opc spirv.Opcode, ch *chain, w *chainWalk, ix uint3
 			return err
 		}
 		w.t = t.elem
-	case spirv.TypeVector:
+	case spirv.TypeVector, spirv.TypeCooperativeMatrix:
 		es := int64(t.elem.size)
 		if w.vs != 0 {
 			es = int64(w.vs)

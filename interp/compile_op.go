@@ -267,7 +267,7 @@ var compileFamilies []func(*compiler, *cinst) (bool, error)
 
 func init() {
 	compileFamilies = []func(*compiler, *cinst) (bool, error){
-		(*compiler).compileInt, (*compiler).compileFloat, (*compiler).compileLogical, (*compiler).compileVecMat,
+		(*compiler).compileCoopMat, (*compiler).compileInt, (*compiler).compileFloat, (*compiler).compileLogical, (*compiler).compileVecMat,
 		(*compiler).compileComposite, (*compiler).compileConvert, (*compiler).compileImage, (*compiler).compileSampler, (*compiler).compileLoadStore,
 		(*compiler).compilePointerOps, (*compiler).compileControl, (*compiler).compileIntFunctions2,
 		(*compiler).compileDerivative, (*compiler).compileDPAS, (*compiler).compileBlock2D,

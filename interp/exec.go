@@ -623,6 +623,8 @@ func (sg *subgroup) exec(in *inst, lanes []int32) *Fault {
 		return sg.dpas(in, lanes)
 	case opBlock2D:
 		return sg.block2d(in, lanes)
+	case opCoopMat:
+		return sg.coopMat(in, lanes)
 	default:
 		return &Fault{Kind: FaultUnsupported, Msg: fmt.Sprintf("internal op %d", in.op)}
 	}

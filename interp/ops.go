@@ -101,4 +101,5 @@ const (
 	opSample   // sampler instructions (sampler.go), aux: samples index
 	opDPAS     // OpSubgroupMatrixMultiplyAccumulateINTEL (dpas.go), aux: dpas index
 	opBlock2D  // SPV_INTEL_2d_block_io (block2d.go), aux: block2d index
+	opCoopMat  // cooperative matrix load, store, MulAdd (coopmat.go), aux: coop index
 )

@@ -58,6 +58,7 @@ type Program struct {
 	samples   []sampleInfo
 	dpas      []dpasInfo
 	block2d   []block2dInfo
+	coop      []coopOp // cooperative matrix loads, stores, MulAdds (coopmat.go)
 	exts      []extInfo
 	bloads    []builtinLoad
 	convTabs  [][]uint64 // conversions from 8 bits or fewer, by value (opConv c-1)

@@ -54,7 +54,8 @@ type tinfo struct {
 	count   int    // array length (0 runtime)
 	elem    *tinfo // vector component, matrix column, array element
 	members []*tinfo
-	mcomp   []int // component offset of each struct member
+	coop    *coopInfo // cooperative matrix (coopmat.go): per invocation a vector of vec components
+	mcomp   []int     // component offset of each struct member
 
 	// pointers
 	storage   spirv.StorageClass
@@ -186,6 +187,8 @@ func (c *compiler) typ(id uint32) (*tinfo, error) {
 				t.ncomp = maxComponents + 1
 			}
 		}
+	case spirv.TypeCooperativeMatrix:
+		err = c.coopType(t)
 	case spirv.TypePointer:
 		t.ncomp, t.vec = 1, 1
 		t.sc = scalar{kind: skPtr, width: 64}
@@ -295,12 +298,12 @@ func (c *compiler) layoutDepth(t *tinfo, depth int) error {
 		t.align = t.size
 	case spirv.TypePointer:
 		t.size, t.align = c.ptrBytes, c.ptrBytes
-	case spirv.TypeVector:
+	case spirv.TypeVector, spirv.TypeCooperativeMatrix:
 		if err := c.layoutDepth(t.elem, depth+1); err != nil {
 			return err
 		}
 		t.size, t.align = uint32(t.vec)*t.elem.size, t.elem.size
-		if c.kernel {
+		if c.kernel && t.kind == spirv.TypeVector {
 			n := uint32(t.vec)
 			if n == 3 {
 				n = 4
@@ -425,7 +428,7 @@ func (c *compiler) leaves(dst []leaf, t *tinfo, off uint32, ml matLay, vs uint32
 	switch t.kind {
 	case spirv.TypeBool, spirv.TypeInt, spirv.TypeFloat, spirv.TypePointer:
 		return append(dst, leaf{off: off, size: uint8(t.size), kind: t.sc.kind}), nil
-	case spirv.TypeVector:
+	case spirv.TypeVector, spirv.TypeCooperativeMatrix:
 		if vs == 0 {
 			vs = t.elem.size
 		}

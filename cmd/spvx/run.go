@@ -105,6 +105,14 @@ func (k *kernelFlags) options(s stdio) (interp.Options, error) {
 	default:
 		return opts, fmt.Errorf("--matrix-accumulate: want ordered or exact, not %q", *k.matrixAccumulate)
 	}
+	switch *k.coopMatLayout {
+	case "linear":
+		opts.CoopMatLayout = interp.CoopMatLinear
+	case "shuffle":
+		opts.CoopMatLayout = interp.CoopMatShuffle
+	default:
+		return opts, fmt.Errorf("--coopmat-layout: want linear or shuffle, not %q", *k.coopMatLayout)
+	}
 	for _, sp := range k.specs {
 		id, bits, err := parseSpecFlag(sp)
 		if err != nil {

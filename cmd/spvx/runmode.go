@@ -57,7 +57,7 @@ type runFlags struct {
 // kernelFlags are kernel mode's flags.
 type kernelFlags struct {
 	entry, groups, push, global, local, offset *string
-	matrixAccumulate                           *string
+	matrixAccumulate, coopMatLayout            *string
 	sgSize                                     *int
 	trace, shuffle, separate, strict, listArgs *bool
 	robustImages                               *bool
@@ -114,11 +114,12 @@ func declareKernelFlags(fs *cmdFlags, k *kernelFlags) {
 	k.trace = fs.Bool("trace", false, "print, per subgroup, the executed blocks and active masks (to stderr)")
 	k.maxSteps = fs.Int64("max-steps", 0, "work budget `N` (interp.Options.MaxSteps: instructions, components × invocations, bytes moved; 0 default 2^33, -1 unlimited)")
 	k.shuffle = fs.Bool("shuffle", false, "permute workgroup and subgroup order (with --seed)")
-	k.seed = fs.Int64("seed", 1, "seed for --shuffle")
+	k.seed = fs.Int64("seed", 1, "seed for --shuffle and --coopmat-layout shuffle")
 	k.separate = fs.Bool("separate-subgroups", false, "run each subgroup on its own, never a workgroup's subgroups as one wide group")
 	k.listArgs = fs.Bool("list-args", false, "print each compute entry point's parameters (Kernel) or bindings and push constants (GLCompute), with the flag that gives each, and run nothing (with --entry: that one)")
 	k.strict = fs.Bool("strict", false, "fault on undefined behaviour that otherwise gets a value")
 	k.matrixAccumulate = fs.String("matrix-accumulate", "ordered", "how matrix instructions sum float products: `ordered` (in order of k in float32, rounding each step) or exact (rounded once)")
+	k.coopMatLayout = fs.String("coopmat-layout", "linear", "where a cooperative matrix's elements live among a subgroup's invocations: `linear` (element e of the row-major matrix in component e/S of invocation e%S) or shuffle (a permutation drawn from --seed, exposing programs that depend on one layout)")
 	k.robustImages = fs.Bool("robust-image-access", false, "GLCompute: image accesses out of bounds read zeros and write nothing (Vulkan's robustImageAccess) instead of faulting")
 	fs.Var(&k.buffers, "buffer", "GLCompute: `S:B=FILE[:SIZE]`: a storage/uniform buffer read from FILE (or SIZE zero bytes), written back after the run (repeatable)")
 	fs.Var(&k.images, "image", "GLCompute: `S:B=FILE:FORMAT:W[xH[xD]][:LAYERS[:LEVELS[:SAMPLES]]]`: a storage or sampled image or texel buffer of FORMAT (SPIR-V's name: Rgba8, R32ui...; for sampled images also Srgba8, Bgra8, Sbgra8, D16, D32f) whose texels, tightly packed, level 0 first, a multisampled texel's samples together, are read from FILE (zeros if FILE does not exist) and written back after the run (repeatable)")
