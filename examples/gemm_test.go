@@ -3,11 +3,13 @@ package examples
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"math/rand"
 	"os"
+	"strings"
 	"testing"
 
 	"spvx/asm"
@@ -60,9 +62,16 @@ func gemmModule(t *testing.T, src string) *spirv.Module {
 // surfaces: its loads read zeros and its store writes nothing.
 func gemmRun(t *testing.T, m *spirv.Module, entry string, S int, mode interp.MatrixAccumulate, z gemmSize, a, b, c []byte, extra ...interp.KernelArg) {
 	t.Helper()
+	if err := gemmDispatch(m, entry, S, mode, z, a, b, c, extra...); err != nil {
+		t.Fatalf("%s %+v: %v", entry, z, err)
+	}
+}
+
+// gemmDispatch compiles entry and runs it as gemmRun says.
+func gemmDispatch(m *spirv.Module, entry string, S int, mode interp.MatrixAccumulate, z gemmSize, a, b, c []byte, extra ...interp.KernelArg) error {
 	p, err := interp.Compile(m, entry, interp.Options{SubgroupSize: S, MatrixAccumulate: mode})
 	if err != nil {
-		t.Fatalf("%s: %v", entry, err)
+		return err
 	}
 	u := func(v int) interp.KernelArg { return interp.KernelArg{Kind: interp.ArgScalar, Scalar: uint64(v)} }
 	args := []interp.KernelArg{{Kind: interp.ArgGlobal, Global: a}, {Kind: interp.ArgGlobal, Global: b}, {Kind: interp.ArgGlobal, Global: c},
@@ -70,9 +79,7 @@ func gemmRun(t *testing.T, m *spirv.Module, entry string, S int, mode interp.Mat
 	args = append(args, extra...)
 	tiles := (z.M + 7) / 8
 	global := [3]uint32{uint32((z.N + S - 1) / S * S), uint32((tiles + 1) / 2 * 2), 1}
-	if err := p.DispatchND(context.Background(), global, [3]uint32{uint32(S), 2, 1}, &interp.Resources{Args: args}); err != nil {
-		t.Fatalf("%s %+v: %v", entry, z, err)
-	}
+	return p.DispatchND(context.Background(), global, [3]uint32{uint32(S), 2, 1}, &interp.Resources{Args: args})
 }
 
 // gemmSentinel fills C before the run, so that the test sees the pitch's
@@ -238,4 +245,41 @@ func u16Bytes(v []uint16) []byte {
 		binary.LittleEndian.PutUint16(b[2*i:], x)
 	}
 	return b
+}
+
+// TestGEMMBadLaunch runs the int8 kernel on surfaces that break
+// SPV_INTEL_2d_block_io's Restrictions, which its header passes on to the
+// caller: each is a *interp.Fault of kind FaultUndefined naming the
+// instruction and the rule, never a wrong C or a panic. The SIMD16 entry
+// point at subgroup size 8 is a compile error naming DPAS, whose K Dim 32
+// then does not fit A's two int8 per component.
+func TestGEMMBadLaunch(t *testing.T) {
+	m := gemmModule(t, "src/gemm_int8_dpas.spvasm")
+	z := gemmSize{8, 64, 64, 64, 64, 64}
+	err := gemmDispatch(m, "gemm_int8_sg16", 8, interp.MatrixOrdered, z, make([]byte, 64*64), make([]byte, 64*64), make([]byte, 4*64*8),
+		interp.KernelArg{Kind: interp.ArgScalar})
+	var f *interp.Fault
+	if err == nil || errors.As(err, &f) || !strings.Contains(err.Error(), "OpSubgroupMatrixMultiplyAccumulateINTEL") || !strings.Contains(err.Error(), "K Dim 32") {
+		t.Errorf("gemm_int8_sg16 at subgroup size 8: %v, want a compile error naming DPAS's K Dim", err)
+	}
+	for _, tc := range []struct {
+		z        gemmSize
+		op, rule string
+	}{
+		// A is K = 32 bytes wide: below the 64-byte minimum
+		{gemmSize{8, 64, 32, 32, 64, 64}, "OpSubgroup2DBlockLoadINTEL", "Memory Width"},
+		// B's pitch of 72 bytes is not a multiple of 16
+		{gemmSize{8, 64, 64, 64, 72, 64}, "OpSubgroup2DBlockLoadTransformINTEL", "Memory Pitch"},
+		// C's pitch of 4*66 bytes is not a multiple of 16
+		{gemmSize{8, 64, 64, 64, 64, 66}, "OpSubgroup2DBlockStoreINTEL", "Memory Pitch"},
+	} {
+		z := tc.z
+		c := make([]byte, 4*z.M*z.ldc)
+		err := gemmDispatch(m, "gemm_int8_sg16", 16, interp.MatrixOrdered, z, make([]byte, z.M*z.lda), make([]byte, z.K*z.ldb), c,
+			interp.KernelArg{Kind: interp.ArgScalar})
+		var f *interp.Fault
+		if !errors.As(err, &f) || f.Kind != interp.FaultUndefined || !strings.Contains(f.Error(), tc.op) || !strings.Contains(f.Error(), tc.rule) {
+			t.Errorf("%+v: %v, want a FaultUndefined naming %s and %s", z, err, tc.op, tc.rule)
+		}
+	}
 }
