@@ -60,16 +60,17 @@ func gemmModule(t *testing.T, src string) *spirv.Module {
 // subgroups a workgroup (local S×2), so several workgroups and subgroups
 // run. The extra tile row when ceil(M/8) is odd lies wholly below the
 // surfaces: its loads read zeros and its store writes nothing.
-func gemmRun(t *testing.T, m *spirv.Module, entry string, S int, mode interp.MatrixAccumulate, z gemmSize, a, b, c []byte, extra ...interp.KernelArg) {
+func gemmRun(t *testing.T, m *spirv.Module, entry string, o interp.Options, z gemmSize, a, b, c []byte, extra ...interp.KernelArg) {
 	t.Helper()
-	if err := gemmDispatch(m, entry, S, mode, z, a, b, c, extra...); err != nil {
+	if err := gemmDispatch(m, entry, o, z, a, b, c, extra...); err != nil {
 		t.Fatalf("%s %+v: %v", entry, z, err)
 	}
 }
 
-// gemmDispatch compiles entry and runs it as gemmRun says.
-func gemmDispatch(m *spirv.Module, entry string, S int, mode interp.MatrixAccumulate, z gemmSize, a, b, c []byte, extra ...interp.KernelArg) error {
-	p, err := interp.Compile(m, entry, interp.Options{SubgroupSize: S, MatrixAccumulate: mode})
+// gemmDispatch compiles entry with o and runs it as gemmRun says.
+func gemmDispatch(m *spirv.Module, entry string, o interp.Options, z gemmSize, a, b, c []byte, extra ...interp.KernelArg) error {
+	S := o.SubgroupSize
+	p, err := interp.Compile(m, entry, o)
 	if err != nil {
 		return err
 	}
@@ -123,12 +124,18 @@ func filled(n int, v byte) []byte {
 // int8 and B uint8 less a zero point, exact in integers (the extension:
 // integer DPAS is exact at the Result width; int32 here never wraps).
 // Sizes include ragged M, N and K (not multiples of 8, S or 32), which
-// the kernel leaves to the block loads' out-of-bounds zeros.
+// the kernel leaves to the block loads' out-of-bounds zeros. Each runs in
+// the default schedule and again with the subgroups run apart in shuffled
+// order under Strict, which must not change C.
 func TestGEMMInt8DPAS(t *testing.T) {
 	m := gemmModule(t, "src/gemm_int8_dpas.spvasm")
 	sizes := []gemmSize{{8, 64, 64, 64, 64, 64}, {13, 68, 80, 80, 80, 68}, {40, 128, 160, 160, 128, 132}, {3, 96, 100, 112, 96, 96}}
 	rng := rand.New(rand.NewSource(24))
-	for _, S := range []int{8, 16} {
+	// the second schedule runs each subgroup apart, in a shuffled order
+	scheds := []interp.Options{{}, {SeparateSubgroups: true, Shuffle: true, Seed: 7, Strict: true}}
+	for run, S := range []int{8, 16, 8, 16} {
+		o := scheds[run/2]
+		o.SubgroupSize = S
 		for _, z := range sizes {
 			a := make([]byte, z.M*z.lda)
 			b := make([]byte, z.K*z.ldb)
@@ -141,9 +148,9 @@ func TestGEMMInt8DPAS(t *testing.T) {
 				zb = 0
 			}
 			c := filled(4*z.M*z.ldc, gemmSentinel)
-			gemmRun(t, m, fmt.Sprintf("gemm_int8_sg%d", S), S, interp.MatrixOrdered, z, a, b, c,
+			gemmRun(t, m, fmt.Sprintf("gemm_int8_sg%d", S), o, z, a, b, c,
 				interp.KernelArg{Kind: interp.ArgScalar, Scalar: uint64(zb)})
-			checkC(t, fmt.Sprintf("S=%d zb=%d", S, zb), z, c, func(i, j int) uint32 {
+			checkC(t, fmt.Sprintf("S=%d zb=%d %+v", S, zb, o), z, c, func(i, j int) uint32 {
 				var s int64
 				for k := 0; k < z.K; k++ {
 					s += int64(int8(a[i*z.lda+k])) * int64(int8(b[k*z.ldb+j]-zb))
@@ -221,7 +228,7 @@ func TestGEMMBF16DPAS(t *testing.T) {
 			for mode := range got {
 				mode := interp.MatrixAccumulate(mode)
 				c := filled(4*z.M*z.ldc, gemmSentinel)
-				gemmRun(t, m, fmt.Sprintf("gemm_bf16_sg%d", S), S, mode, z, ab, bb, c)
+				gemmRun(t, m, fmt.Sprintf("gemm_bf16_sg%d", S), interp.Options{SubgroupSize: S, MatrixAccumulate: mode}, z, ab, bb, c)
 				checkC(t, fmt.Sprintf("S=%d mode=%d", S, mode), z, c, func(i, j int) uint32 {
 					return math.Float32bits(bf16Ref(mode, z, a, b, i, j))
 				})
@@ -256,7 +263,7 @@ func u16Bytes(v []uint16) []byte {
 func TestGEMMBadLaunch(t *testing.T) {
 	m := gemmModule(t, "src/gemm_int8_dpas.spvasm")
 	z := gemmSize{8, 64, 64, 64, 64, 64}
-	err := gemmDispatch(m, "gemm_int8_sg16", 8, interp.MatrixOrdered, z, make([]byte, 64*64), make([]byte, 64*64), make([]byte, 4*64*8),
+	err := gemmDispatch(m, "gemm_int8_sg16", interp.Options{SubgroupSize: 8}, z, make([]byte, 64*64), make([]byte, 64*64), make([]byte, 4*64*8),
 		interp.KernelArg{Kind: interp.ArgScalar})
 	var f *interp.Fault
 	if err == nil || errors.As(err, &f) || !strings.Contains(err.Error(), "OpSubgroupMatrixMultiplyAccumulateINTEL") || !strings.Contains(err.Error(), "K Dim 32") {
@@ -275,7 +282,7 @@ func TestGEMMBadLaunch(t *testing.T) {
 	} {
 		z := tc.z
 		c := make([]byte, 4*z.M*z.ldc)
-		err := gemmDispatch(m, "gemm_int8_sg16", 16, interp.MatrixOrdered, z, make([]byte, z.M*z.lda), make([]byte, z.K*z.ldb), c,
+		err := gemmDispatch(m, "gemm_int8_sg16", interp.Options{SubgroupSize: 16}, z, make([]byte, z.M*z.lda), make([]byte, z.K*z.ldb), c,
 			interp.KernelArg{Kind: interp.ArgScalar})
 		var f *interp.Fault
 		if !errors.As(err, &f) || f.Kind != interp.FaultUndefined || !strings.Contains(f.Error(), tc.op) || !strings.Contains(f.Error(), tc.rule) {
