@@ -257,7 +257,9 @@ func u16Bytes(v []uint16) []byte {
 // TestGEMMBadLaunch runs the int8 kernel on surfaces that break
 // SPV_INTEL_2d_block_io's Restrictions, which its header passes on to the
 // caller: each is a *interp.Fault of kind FaultUndefined naming the
-// instruction and the rule, never a wrong C or a panic. The SIMD16 entry
+// instruction and the rule, never a wrong C or a panic; a C buffer
+// smaller than the surface its arguments describe is a FaultOutOfBounds.
+// The SIMD16 entry
 // point at subgroup size 8 is a compile error naming DPAS, whose K Dim 32
 // then does not fit A's two int8 per component.
 func TestGEMMBadLaunch(t *testing.T) {
@@ -268,6 +270,14 @@ func TestGEMMBadLaunch(t *testing.T) {
 	var f *interp.Fault
 	if err == nil || errors.As(err, &f) || !strings.Contains(err.Error(), "OpSubgroupMatrixMultiplyAccumulateINTEL") || !strings.Contains(err.Error(), "K Dim 32") {
 		t.Errorf("gemm_int8_sg16 at subgroup size 8: %v, want a compile error naming DPAS's K Dim", err)
+	}
+	// C's buffer one word short of the M×ldc surface: the store's last
+	// in-surface element lies outside it
+	c := make([]byte, 4*64*8-4)
+	err = gemmDispatch(m, "gemm_int8_sg16", interp.Options{SubgroupSize: 16}, z, make([]byte, 64*64), make([]byte, 64*64), c,
+		interp.KernelArg{Kind: interp.ArgScalar})
+	if !errors.As(err, &f) || f.Kind != interp.FaultOutOfBounds || !strings.Contains(f.Error(), "OpSubgroup2DBlockStoreINTEL") {
+		t.Errorf("C one word short: %v, want a FaultOutOfBounds at the store", err)
 	}
 	for _, tc := range []struct {
 		z        gemmSize
