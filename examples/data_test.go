@@ -25,6 +25,7 @@ var generated = []struct {
 	{"data/weights.npy", weightsNPY},
 	{"data/gemm-a.bin", gemmA},
 	{"data/gemm-b.bin", gemmB},
+	{"data/gemm-zp.bin", gemmZP},
 	{"bad/odd.spv", oddModule},
 }
 
@@ -59,8 +60,8 @@ func gemmA() ([]byte, error) {
 	return bytes.Repeat([]byte{1}, 64), nil
 }
 
-// gemmB is its B, 64x64 uint8 with the zero point 128 in mind:
-// B[k][n] = 128 + k - n, so B - zb is k - n and C[n] = 2016 - 64n.
+// gemmB is its B, 64x64 uint8 with gemmZP's zero points in mind:
+// B[k][n] = 128 + k - n, so B - zp is k - n and C[n] = 2016 - 64n.
 func gemmB() ([]byte, error) {
 	b := make([]byte, 0, 64*64)
 	for k := range 64 {
@@ -69,6 +70,11 @@ func gemmB() ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// gemmZP is its per-column zero points: 128 for each of the 64 columns.
+func gemmZP() ([]byte, error) {
+	return bytes.Repeat([]byte{128}, 64), nil
 }
 
 // weightsNPY is a 2x32 float32 .npy array of weight-like values (two

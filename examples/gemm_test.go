@@ -120,9 +120,13 @@ func filled(n int, v byte) []byte {
 	return b
 }
 
-// TestGEMMInt8DPAS runs gemm_int8_dpas.spvasm: C = A × (B − zb) with A
-// int8 and B uint8 less a zero point, exact in integers (the extension:
-// integer DPAS is exact at the Result width; int32 here never wraps).
+// TestGEMMInt8DPAS runs gemm_int8_dpas.spvasm: C = A × (B − zp) with A
+// int8 and B uint8 less a zero point per column, exact in integers (the
+// extension: integer DPAS is exact at the Result width; int32 here never
+// wraps). Random zero points per column check that the kernel places
+// them where its bitcast shuffles put B's elements, as the extension's
+// concatenation rule says (a uniform zero point would pass under any
+// shuffle that its reverse undoes).
 // Sizes include ragged M, N and K (not multiples of 8, S or 32), which
 // the kernel leaves to the block loads' out-of-bounds zeros. Each runs in
 // the default schedule and again with the subgroups run apart in shuffled
@@ -141,19 +145,18 @@ func TestGEMMInt8DPAS(t *testing.T) {
 			b := make([]byte, z.K*z.ldb)
 			rng.Read(a)
 			rng.Read(b)
-			zb := byte(rng.Intn(256))
-			if z == sizes[0] {
-				// the shuffles' round trip alone: C is A×B as the
-				// transform load gives B
-				zb = 0
+			zp := make([]byte, z.N)
+			if z != sizes[0] {
+				// (the first size keeps zp zero: the shuffles' round
+				// trip alone, C = A×B as the transform load gives B)
+				rng.Read(zp)
 			}
 			c := filled(4*z.M*z.ldc, gemmSentinel)
-			gemmRun(t, m, fmt.Sprintf("gemm_int8_sg%d", S), o, z, a, b, c,
-				interp.KernelArg{Kind: interp.ArgScalar, Scalar: uint64(zb)})
-			checkC(t, fmt.Sprintf("S=%d zb=%d %+v", S, zb, o), z, c, func(i, j int) uint32 {
+			gemmRun(t, m, fmt.Sprintf("gemm_int8_sg%d", S), o, z, a, b, c, interp.KernelArg{Kind: interp.ArgGlobal, Global: zp})
+			checkC(t, fmt.Sprintf("S=%d schedule %d", S, run/2), z, c, func(i, j int) uint32 {
 				var s int64
 				for k := 0; k < z.K; k++ {
-					s += int64(int8(a[i*z.lda+k])) * int64(int8(b[k*z.ldb+j]-zb))
+					s += int64(int8(a[i*z.lda+k])) * int64(int8(b[k*z.ldb+j]-zp[j]))
 				}
 				return uint32(int32(s))
 			})
@@ -266,7 +269,7 @@ func TestGEMMBadLaunch(t *testing.T) {
 	m := gemmModule(t, "src/gemm_int8_dpas.spvasm")
 	z := gemmSize{8, 64, 64, 64, 64, 64}
 	err := gemmDispatch(m, "gemm_int8_sg16", interp.Options{SubgroupSize: 8}, z, make([]byte, 64*64), make([]byte, 64*64), make([]byte, 4*64*8),
-		interp.KernelArg{Kind: interp.ArgScalar})
+		interp.KernelArg{Kind: interp.ArgGlobal, Global: make([]byte, 64)})
 	var f *interp.Fault
 	if err == nil || errors.As(err, &f) || !strings.Contains(err.Error(), "OpSubgroupMatrixMultiplyAccumulateINTEL") || !strings.Contains(err.Error(), "K Dim 32") {
 		t.Errorf("gemm_int8_sg16 at subgroup size 8: %v, want a compile error naming DPAS's K Dim", err)
@@ -275,7 +278,7 @@ func TestGEMMBadLaunch(t *testing.T) {
 	// in-surface element lies outside it
 	c := make([]byte, 4*64*8-4)
 	err = gemmDispatch(m, "gemm_int8_sg16", interp.Options{SubgroupSize: 16}, z, make([]byte, 64*64), make([]byte, 64*64), c,
-		interp.KernelArg{Kind: interp.ArgScalar})
+		interp.KernelArg{Kind: interp.ArgGlobal, Global: make([]byte, 64)})
 	if !errors.As(err, &f) || f.Kind != interp.FaultOutOfBounds || !strings.Contains(f.Error(), "OpSubgroup2DBlockStoreINTEL") {
 		t.Errorf("C one word short: %v, want a FaultOutOfBounds at the store", err)
 	}
@@ -293,7 +296,7 @@ func TestGEMMBadLaunch(t *testing.T) {
 		z := tc.z
 		c := make([]byte, 4*z.M*z.ldc)
 		err := gemmDispatch(m, "gemm_int8_sg16", interp.Options{SubgroupSize: 16}, z, make([]byte, z.M*z.lda), make([]byte, z.K*z.ldb), c,
-			interp.KernelArg{Kind: interp.ArgScalar})
+			interp.KernelArg{Kind: interp.ArgGlobal, Global: make([]byte, 64)})
 		var f *interp.Fault
 		if !errors.As(err, &f) || f.Kind != interp.FaultUndefined || !strings.Contains(f.Error(), tc.op) || !strings.Contains(f.Error(), tc.rule) {
 			t.Errorf("%+v: %v, want a FaultUndefined naming %s and %s", z, err, tc.op, tc.rule)
