@@ -209,8 +209,9 @@ func bf16Ref(mode interp.MatrixAccumulate, z gemmSize, a, b []uint16, i, j int) 
 }
 
 // TestGEMMBF16DPAS runs gemm_bf16_dpas.spvasm in both MatrixAccumulate
-// modes against bf16Ref, bit for bit, and checks that the modes differ
-// somewhere (so the comparison tells them apart).
+// modes against bf16Ref, bit for bit, in the default schedule and with
+// the subgroups run apart in shuffled order under Strict, and checks that
+// the modes differ somewhere (so the comparison tells them apart).
 func TestGEMMBF16DPAS(t *testing.T) {
 	m := gemmModule(t, "src/gemm_bf16_dpas.spvasm")
 	sizes := []gemmSize{{8, 32, 32, 32, 32, 32}, {13, 36, 40, 40, 40, 36}, {40, 96, 80, 80, 96, 100}, {5, 48, 120, 120, 56, 48}}
@@ -230,12 +231,17 @@ func TestGEMMBF16DPAS(t *testing.T) {
 			var got [2][]byte
 			for mode := range got {
 				mode := interp.MatrixAccumulate(mode)
-				c := filled(4*z.M*z.ldc, gemmSentinel)
-				gemmRun(t, m, fmt.Sprintf("gemm_bf16_sg%d", S), interp.Options{SubgroupSize: S, MatrixAccumulate: mode}, z, ab, bb, c)
-				checkC(t, fmt.Sprintf("S=%d mode=%d", S, mode), z, c, func(i, j int) uint32 {
-					return math.Float32bits(bf16Ref(mode, z, a, b, i, j))
-				})
-				got[mode] = c
+				want := make([]uint32, z.M*z.N)
+				for i := range want {
+					want[i] = math.Float32bits(bf16Ref(mode, z, a, b, i/z.N, i%z.N))
+				}
+				for sched, o := range []interp.Options{{}, {SeparateSubgroups: true, Shuffle: true, Seed: 9, Strict: true}} {
+					o.SubgroupSize, o.MatrixAccumulate = S, mode
+					c := filled(4*z.M*z.ldc, gemmSentinel)
+					gemmRun(t, m, fmt.Sprintf("gemm_bf16_sg%d", S), o, z, ab, bb, c)
+					checkC(t, fmt.Sprintf("S=%d mode=%d schedule %d", S, mode, sched), z, c, func(i, j int) uint32 { return want[i*z.N+j] })
+					got[mode] = c
+				}
 			}
 			for i := 0; i < len(got[0]); i += 4 {
 				if binary.LittleEndian.Uint32(got[0][i:]) != binary.LittleEndian.Uint32(got[1][i:]) {
