@@ -23,6 +23,9 @@ var generated = []struct {
 	{"data/saxpy-pc.bin", saxpyPush},
 	{"data/scan-in.bin", scanIn},
 	{"data/weights.npy", weightsNPY},
+	{"data/gemm-a.bin", gemmA},
+	{"data/gemm-b.bin", gemmB},
+	{"data/gemm-zp.bin", gemmZP},
 	{"bad/odd.spv", oddModule},
 }
 
@@ -49,6 +52,29 @@ func scanIn() ([]byte, error) {
 		b = binary.LittleEndian.AppendUint32(b, uint32(i+1))
 	}
 	return b, nil
+}
+
+// gemmA is src/gemm_int8_dpas.spvasm's A for the README: a 1x64 row of
+// int8 ones, so that C is the sum of each column of B - zb.
+func gemmA() ([]byte, error) {
+	return bytes.Repeat([]byte{1}, 64), nil
+}
+
+// gemmB is its B, 64x64 uint8 with gemmZP's zero points in mind:
+// B[k][n] = 128 + k - n, so B - zp is k - n and C[n] = 2016 - 64n.
+func gemmB() ([]byte, error) {
+	b := make([]byte, 0, 64*64)
+	for k := range 64 {
+		for n := range 64 {
+			b = append(b, byte(128+k-n))
+		}
+	}
+	return b, nil
+}
+
+// gemmZP is its per-column zero points: 128 for each of the 64 columns.
+func gemmZP() ([]byte, error) {
+	return bytes.Repeat([]byte{128}, 64), nil
 }
 
 // weightsNPY is a 2x32 float32 .npy array of weight-like values (two

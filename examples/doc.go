@@ -5,4 +5,7 @@
 // commands reject. Its tests check that each shipped module is what its
 // source builds to and that each generated file is what its generator
 // (data_test.go) makes; cmd/spvx's README test runs the examples.
+// src/gemm_int8_dpas.spvasm and src/gemm_bf16_dpas.spvasm are GEMM kernels
+// built from the Intel matrix, 2D block and bitcast shuffle instructions;
+// gemm_test.go runs them against plain Go GEMMs.
 package examples
