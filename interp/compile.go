@@ -528,7 +528,7 @@ func (c *compiler) specOp(id uint32) error {
 		if opc == spirv.OpCompositeExtract || opc == spirv.OpCompositeInsert || opc == spirv.OpVectorShuffle {
 			break // literal operands follow
 		}
-		if opc == spirv.OpCooperativeMatrixLengthKHR {
+		if opc == spirv.OpCooperativeMatrixLengthKHR || opc == spirv.OpCooperativeMatrixLengthNV {
 			break // the operand is a type (glslang's coopMat.length())
 		}
 		if !c.specOperand(o) {

@@ -99,6 +99,9 @@ func (c *compiler) compositeExtract(q *cinst) error {
 	}
 	d, rt, a, at := v.d, v.rt, v.a, v.at
 	off, t, err := compOffset(at, ops[1:])
+	if ce, ok := err.(coopIndexError); ok {
+		return c.undefinedOp("OpCompositeExtract", ce)
+	}
 	if err != nil {
 		return err
 	}
@@ -122,6 +125,9 @@ func (c *compiler) compositeInsert(q *cinst) error {
 		return fmt.Errorf("OpCompositeInsert: composite and result types differ")
 	}
 	off, t, err := compOffset(at, ops[2:])
+	if ce, ok := err.(coopIndexError); ok {
+		return c.undefinedOp("OpCompositeInsert", ce)
+	}
 	if err != nil {
 		return err
 	}
@@ -224,6 +230,9 @@ func compOffset(t *tinfo, idx []uint32) (int32, *tinfo, error) {
 			off += int(i) * t.elem.ncomp
 			t = t.elem
 		case spirv.TypeVector, spirv.TypeCooperativeMatrix:
+			if int(i) >= t.vec && t.kind == spirv.TypeCooperativeMatrix {
+				return 0, nil, coopIndexError{i, t.vec}
+			}
 			if int(i) >= t.vec {
 				return 0, nil, fmt.Errorf("index %d out of range of the vector", i)
 			}
@@ -299,5 +308,27 @@ func (sg *subgroup) execComposite(in *inst, lanes []int32) *Fault {
 			}
 		}
 	}
+	return nil
+}
+
+// coopIndexError is a literal index past a cooperative matrix's components
+// per invocation. The count (OpCooperativeMatrixLengthKHR) is the
+// implementation's, so a module may well hold such an index on a path it
+// never takes (glslang's tests do): it compiles to a fault, raised only if
+// the instruction runs.
+type coopIndexError struct {
+	index uint32
+	n     int
+}
+
+func (e coopIndexError) Error() string {
+	return fmt.Sprintf("index %d is past the cooperative matrix's %d components per invocation (its Length here)", e.index, e.n)
+}
+
+// undefinedOp compiles an instruction whose every execution is undefined
+// to a fault with that message.
+func (c *compiler) undefinedOp(op string, err error) error {
+	c.p.undefined = append(c.p.undefined, op+": "+err.Error())
+	c.emit(inst{op: opUndefinedOp, aux: int32(len(c.p.undefined) - 1)})
 	return nil
 }

@@ -530,8 +530,12 @@ func (c *compiler) addStep(ch *chain, ix uint32, stride int64, count uint64) err
 		// Physical addressing is address arithmetic: C forms pointers one
 		// past an array's end (llvm-spirv writes them as constant indexes),
 		// and any other address is checked when it is accessed. Strict
-		// keeps C's rule.
-		if count > 0 && uint64(sv) >= count && !(c.p.physical && (!c.opts.Strict || uint64(sv) == count)) {
+		// keeps C's rule. A constant index past a shader array's end is
+		// undefined behaviour like a dynamic one (below), which a GPU
+		// turns into an address: without Strict, so does the executor
+		// (glslang's tests index a one-element buffer array at 16), the
+		// access bounds-checked against the memory it lands in.
+		if count > 0 && uint64(sv) >= count && c.opts.Strict && !(c.p.physical && uint64(sv) == count) {
 			return fmt.Errorf("constant index %d out of range 0..%d", sv, count-1)
 		}
 		ch.constOff += sv * stride

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"strings"
 
 	"spvx/spirv"
 )
@@ -79,6 +80,7 @@ const (
 	cmUseA   = 0
 	cmUseB   = 1
 	cmUseAcc = 2
+	cmUseNV  = 3 // SPV_NV_cooperative_matrix: no Use, any role
 
 	cmRowMajor = 0
 	cmColMajor = 1
@@ -103,6 +105,7 @@ const (
 // coopOp is a compiled load, store or MulAdd.
 type coopOp struct {
 	kind uint8
+	nv   bool      // the SPV_NV_cooperative_matrix form of the instruction
 	n    int       // loaded or stored matrix: components per invocation
 	m    *coopInfo // loaded or stored matrix
 	sc   scalar    // its components
@@ -120,36 +123,40 @@ type coopOp struct {
 	ops        uint32
 }
 
-// coopType resolves OpTypeCooperativeMatrixKHR %id into t.
+// coopType resolves OpTypeCooperativeMatrixKHR %id (or the NV form,
+// which has no Use) into t.
 func (c *compiler) coopType(t *tinfo) error {
 	i, _ := c.x.Def(t.id)
-	w := c.m.Inst(i).Words
-	if len(w) != 7 {
-		return fmt.Errorf("OpTypeCooperativeMatrixKHR %%%d: wants 5 operands", t.id)
+	in := c.m.Inst(i)
+	w := in.Words
+	nv := in.Opcode == spirv.OpTypeCooperativeMatrixNV
+	if !nv && len(w) != 7 || nv && len(w) != 6 {
+		return fmt.Errorf("%s %%%d: wants %d operands", in.Opcode, t.id, len(w)-2+boolInt(nv)-boolInt(!nv))
 	}
 	e, err := c.typ(w[2])
 	if err != nil {
 		return err
 	}
 	if err := coopComponent(e); err != nil {
-		return fmt.Errorf("OpTypeCooperativeMatrixKHR %%%d: %v", t.id, err)
+		return fmt.Errorf("%s %%%d: %v", in.Opcode, t.id, err)
 	}
-	var v [4]uint64
-	for k, name := range []string{"Scope", "Rows", "Columns", "Use"} {
+	v := [4]uint64{3: cmUseNV}
+	names := []string{"Scope", "Rows", "Columns", "Use"}
+	for k := range len(w) - 3 {
 		var ok bool
 		if v[k], ok = c.constScalar(w[3+k]); !ok {
-			return fmt.Errorf("OpTypeCooperativeMatrixKHR %%%d: %s must be a constant", t.id, name)
+			return fmt.Errorf("%s %%%d: %s must be a constant", in.Opcode, t.id, names[k])
 		}
 	}
 	if v[0] != uint64(spirv.ScopeSubgroup) {
-		return fmt.Errorf("OpTypeCooperativeMatrixKHR %%%d: only Subgroup scope is supported, not %d", t.id, v[0])
+		return fmt.Errorf("%s %%%d: only Subgroup scope is supported, not %d", in.Opcode, t.id, v[0])
 	}
 	rows, cols := v[1], v[2]
 	if rows == 0 || cols == 0 || rows > maxCoopElems || cols > maxCoopElems || rows*cols > maxCoopElems {
-		return fmt.Errorf("OpTypeCooperativeMatrixKHR %%%d: %d×%d is out of range (1 to %d elements)", t.id, rows, cols, maxCoopElems)
+		return fmt.Errorf("%s %%%d: %d×%d is out of range (1 to %d elements)", in.Opcode, t.id, rows, cols, maxCoopElems)
 	}
-	if v[3] > cmUseAcc {
-		return fmt.Errorf("OpTypeCooperativeMatrixKHR %%%d: Use %d is not MatrixAKHR, MatrixBKHR or MatrixAccumulatorKHR", t.id, v[3])
+	if !nv && v[3] > cmUseAcc {
+		return fmt.Errorf("%s %%%d: Use %d is not MatrixAKHR, MatrixBKHR or MatrixAccumulatorKHR", in.Opcode, t.id, v[3])
 	}
 	n := int(rows * cols)
 	L := (n + c.p.S - 1) / c.p.S
@@ -225,11 +232,12 @@ func shuffledSlots(seed int64, rows, cols, n int) []int32 {
 func (c *compiler) compileCoopMat(q *cinst) (bool, error) {
 	var err error
 	switch q.opc {
-	case spirv.OpCooperativeMatrixLengthKHR:
+	case spirv.OpCooperativeMatrixLengthKHR, spirv.OpCooperativeMatrixLengthNV:
 		err = c.coopLength(q)
-	case spirv.OpCooperativeMatrixLoadKHR, spirv.OpCooperativeMatrixStoreKHR:
+	case spirv.OpCooperativeMatrixLoadKHR, spirv.OpCooperativeMatrixStoreKHR,
+		spirv.OpCooperativeMatrixLoadNV, spirv.OpCooperativeMatrixStoreNV:
 		err = c.coopMemory(q)
-	case spirv.OpCooperativeMatrixMulAddKHR:
+	case spirv.OpCooperativeMatrixMulAddKHR, spirv.OpCooperativeMatrixMulAddNV:
 		err = c.coopMulAdd(q)
 	default:
 		return c.coopCheck(q)
@@ -265,11 +273,13 @@ func (c *compiler) coopLength(q *cinst) error {
 }
 
 // coopMemory compiles OpCooperativeMatrixLoadKHR and StoreKHR: Pointer,
-// (Object,) MemoryLayout, Stride, memory operands.
+// (Object,) MemoryLayout, Stride, memory operands; and the NV forms:
+// Pointer, (Object,) Stride, ColumnMajor (a boolean constant), memory
+// operands.
 func (c *compiler) coopMemory(q *cinst) error {
-	load := q.opc == spirv.OpCooperativeMatrixLoadKHR
+	load := q.opc == spirv.OpCooperativeMatrixLoadKHR || q.opc == spirv.OpCooperativeMatrixLoadNV
 	at := 0 // index of MemoryLayout
-	o := coopOp{kind: cmLoad}
+	o := coopOp{kind: cmLoad, nv: q.opc == spirv.OpCooperativeMatrixLoadNV || q.opc == spirv.OpCooperativeMatrixStoreNV}
 	var mt *tinfo
 	var err error
 	if load {
@@ -299,13 +309,20 @@ func (c *compiler) coopMemory(q *cinst) error {
 	if err := c.coopPointer(&o, q.ops[0]); err != nil {
 		return err
 	}
-	lay, ok := c.constScalar(q.ops[at])
-	if !ok || (lay != cmRowMajor && lay != cmColMajor) {
+	layAt, strideAt := at, at+1
+	if o.nv {
+		layAt, strideAt = at+1, at
+	}
+	lay, ok := c.constScalar(q.ops[layAt])
+	switch {
+	case o.nv && !ok:
+		return fmt.Errorf("ColumnMajor must be a boolean constant")
+	case !o.nv && (!ok || lay != cmRowMajor && lay != cmColMajor):
 		return fmt.Errorf("MemoryLayout must be a constant RowMajorKHR (0) or ColumnMajorKHR (1)")
 	}
 	o.colMajor = lay == cmColMajor
 	var st *tinfo
-	if o.stride, st, err = c.val(q.ops[at+1]); err != nil {
+	if o.stride, st, err = c.val(q.ops[strideAt]); err != nil {
 		return err
 	}
 	if st.kind != spirv.TypeInt || st.ncomp != 1 {
@@ -362,8 +379,8 @@ func (c *compiler) coopMulAdd(q *cinst) error {
 	if len(q.ops) < 3 || len(q.ops) > 4 {
 		return fmt.Errorf("wants A, B, C and an optional Cooperative Matrix Operands literal")
 	}
-	o := coopOp{kind: cmMulAdd}
-	if len(q.ops) == 4 {
+	o := coopOp{kind: cmMulAdd, nv: q.opc == spirv.OpCooperativeMatrixMulAddNV}
+	if len(q.ops) == 4 && !o.nv {
 		o.ops = q.ops[3]
 	}
 	var err error
@@ -378,6 +395,9 @@ func (c *compiler) coopMulAdd(q *cinst) error {
 			return err
 		}
 	}
+	if o.nv {
+		o.ops = nvSignedness(o.ta, o.tb, o.tc, o.tr)
+	}
 	if err := o.checkMulAdd(); err != nil {
 		return err
 	}
@@ -386,12 +406,34 @@ func (c *compiler) coopMulAdd(q *cinst) error {
 	return nil
 }
 
+// nvSignedness is the Cooperative Matrix Operands an NV MulAdd implies:
+// SPV_NV_cooperative_matrix takes each integer matrix's signedness from
+// its component type, and never saturates.
+func nvSignedness(a, b, c, r *tinfo) uint32 {
+	var ops uint32
+	for _, x := range []struct {
+		t   *tinfo
+		bit uint32
+	}{{a, cmASigned}, {b, cmBSigned}, {c, cmCSigned}, {r, cmResultSigned}} {
+		if x.t.sc.kind == skInt && x.t.sc.signed {
+			ops |= x.bit
+		}
+	}
+	return ops
+}
+
 // checkMulAdd checks uses, shapes, component kinds and operand bits.
 func (o *coopOp) checkMulAdd() error {
 	names := []string{"Result Type", "A", "B", "C"}
 	uses := []uint64{cmUseAcc, cmUseA, cmUseB, cmUseAcc}
+	if o.nv {
+		uses = []uint64{cmUseNV, cmUseNV, cmUseNV, cmUseNV}
+	}
 	for i, t := range []*tinfo{o.tr, o.ta, o.tb, o.tc} {
 		if t.coop == nil || t.coop.use != uses[i] {
+			if o.nv {
+				return fmt.Errorf("%s must be an NV cooperative matrix", names[i])
+			}
 			return fmt.Errorf("%s must be a cooperative matrix with Use %s", names[i], [...]string{"MatrixAKHR", "MatrixBKHR", "MatrixAccumulatorKHR"}[uses[i]])
 		}
 	}
@@ -409,7 +451,7 @@ func (o *coopOp) checkMulAdd() error {
 			return fmt.Errorf("%s's components must be %s like the Result Type's", names[i], map[bool]string{true: "floats", false: "integers"}[float])
 		}
 	}
-	if float && o.ops != 0 {
+	if float && o.ops != 0 && !o.nv {
 		return fmt.Errorf("Cooperative Matrix Operands 0x%x apply only to integer matrices", o.ops)
 	}
 	return nil
@@ -445,7 +487,7 @@ func (c *compiler) coopCheck(q *cinst) (bool, error) {
 		return true, c.coopTimesScalar(q, rt)
 	case spirv.OpCompositeConstruct, spirv.OpCompositeConstructReplicateEXT, spirv.OpCompositeInsert,
 		spirv.OpCopyObject, spirv.OpPhi, spirv.OpSelect, spirv.OpLoad, spirv.OpVariable, spirv.OpFunctionCall,
-		spirv.OpFunctionParameter, spirv.OpUndef, spirv.OpCooperativeMatrixLoadKHR:
+		spirv.OpFunctionParameter, spirv.OpUndef, spirv.OpCooperativeMatrixLoadKHR, spirv.OpCooperativeMatrixLoadNV:
 		return false, nil
 	}
 	return true, fmt.Errorf("%s cannot produce a cooperative matrix", q.opc)
@@ -497,6 +539,9 @@ func (c *compiler) coopSameShape(q *cinst, rt *tinfo, n int) (bool, error) {
 func (sg *subgroup) coopMat(in *inst, lanes []int32) *Fault {
 	o := &sg.p.coop[in.aux]
 	name := [...]string{"OpCooperativeMatrixLoadKHR", "OpCooperativeMatrixStoreKHR", "OpCooperativeMatrixMulAddKHR"}[o.kind]
+	if o.nv {
+		name = strings.Replace(name, "KHR", "NV", 1)
+	}
 	if sg.n != sg.S || len(lanes) != sg.S {
 		return &Fault{Kind: FaultSubgroup, Msg: fmt.Sprintf("%s executed by %d of %d invocations (subgroup of %d present): undefined unless all invocations of a full subgroup execute it together", name, len(lanes), sg.S, sg.n)}
 	}

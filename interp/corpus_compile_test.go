@@ -13,16 +13,15 @@ import (
 // corpus that Compile refuses, by module, with the class that stops each.
 // Issue 23's slices made storage images, texel buffers, samplers and
 // sampled images, multisampled images and bindings two image kinds share
-// compile; ray queries stay (an acceleration structure has no meaning
-// without a ray-tracing device); interp runs SPV_KHR_cooperative_matrix
-// (coopmat.go) but not the NV extension.
+// compile, and coopmat.go runs both cooperative matrix extensions; ray
+// queries stay (an acceleration structure has no meaning without a
+// ray-tracing device).
 var corpusComputeExceptions = map[string]string{
 	"glslang__rayQuery-OpConvertUToAccelerationStructureKHR.comp.spv":                               "ray query",
 	"glslang__rayQuery-types.comp.spv":                                                              "ray query",
 	"spvcross__shaders-hlsl__comp__rayquery.nofxc.fxconly.comp.spv":                                 "ray query",
 	"spvcross__shaders-no-opt__asm__comp__ray-query-function-object.spv14.asm.vk.nocompat.comp.spv": "ray query",
 	"spvcross__shaders__vulkan__comp__ray-query.nocompat.spv14.invalid.vk.comp.spv":                 "ray query",
-	"glslang__spv.coopmat.comp.spv16.spv":                                                           "SPV_NV_cooperative_matrix (issue 24 runs the KHR extension)",
 }
 
 // TestCorpusComputeCompiles compiles every GLCompute entry point of the

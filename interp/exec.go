@@ -267,6 +267,9 @@ func (sg *subgroup) run() {
 		case opUnreachable:
 			sg.setFault(&Fault{Kind: FaultUnreachable}, in, lanes)
 			return
+		case opUndefinedOp:
+			sg.setFault(&Fault{Kind: FaultUndefined, Msg: p.undefined[in.aux]}, in, lanes)
+			return
 		case opCall:
 			ci := &p.calls[in.aux]
 			if sg.depth+1 >= len(sg.frames) {

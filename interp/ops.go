@@ -14,6 +14,7 @@ const (
 	opReturnValue
 	opKill
 	opUnreachable
+	opUndefinedOp // an instruction whose every execution is undefined, aux: Program.undefined index
 	opCall
 	opBarrier
 	opWGGroup // work-group collective (OpGroup* at Workgroup scope): a barrier that combines values

@@ -63,6 +63,7 @@ type Program struct {
 	bloads    []builtinLoad
 	convTabs  [][]uint64 // conversions from 8 bits or fewer, by value (opConv c-1)
 	names     map[uint32]string
+	undefined []string // opUndefinedOp's messages
 }
 
 // Region numbers of pointers. Buffers and kernel arguments follow.

@@ -200,6 +200,11 @@ func (c *compiler) typ(id uint32) (*tinfo, error) {
 		}
 	case spirv.TypeFunction:
 	default:
+		if st.Op == spirv.OpTypeCooperativeMatrixNV {
+			t.kind = spirv.TypeCooperativeMatrix
+			err = c.coopType(t)
+			break
+		}
 		if st.Op == spirv.OpTypeForwardPointer {
 			err = fmt.Errorf("%%%d is a forward pointer declaration", id)
 		} else {
