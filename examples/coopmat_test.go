@@ -29,7 +29,7 @@ const (
 // 1.5, 2^-7 (a subnormal), -1.25, 4; B's are 2, 1, -1.5, 0, 1.25, -3,
 // 0.5, 4, -1. Their values are multiples of 2^-9 and 2^-2, at most 4 in
 // magnitude, so every product is a multiple of 2^-11 and every partial
-// sum of K = 48 of them is below 768 = 1.5·2^9: 2^20.6 quanta, exact in
+// sum of K = 48 of them is at most 768 = 1.5·2^9 in magnitude: 2^20.6 quanta, exact in
 // float32's 24-bit significand whatever the order of the sums.
 var (
 	gemmCodesA = []byte{0x00, 0x38, 0xB0, 0x44, 0x01, 0xC0, 0x80, 0x3C, 0x04, 0xBA, 0x48}
