@@ -77,6 +77,32 @@ func e4m3Units(code byte) (units int64, ok bool) {
 	return v, true
 }
 
+// TestE4M3Decoder checks the test's own decoder on the values the OCP
+// 8-bit float specification lists for E4M3 (its table of special values:
+// largest normal S.1111.110 = 448, smallest normal S.0001.000 = 2^-6,
+// largest subnormal S.0000.111 = 0.875·2^-6, smallest S.0000.001 =
+// 2^-9, S.1111.111 NaN) and on the codes the pattern uses.
+func TestE4M3Decoder(t *testing.T) {
+	for _, c := range []struct {
+		code byte
+		want float64
+	}{
+		{0x7E, 448}, {0xFE, -448}, {0x08, 0x1p-6}, {0x07, 0.875 * 0x1p-6}, {0x01, 0x1p-9},
+		{0x00, 0}, {0x38, 1}, {0xB0, -0.5}, {0x44, 3}, {0xC0, -2}, {0x3C, 1.5}, {0x04, 0x1p-7},
+		{0xBA, -1.25}, {0x48, 4}, {0x3A, 1.25}, {0xC4, -3}, {0x30, 0.5}, {0xBC, -1.5}, {0xB8, -1},
+	} {
+		u, ok := e4m3Units(c.code)
+		if got := math.Ldexp(float64(u), -9); !ok || got != c.want {
+			t.Errorf("E4M3 %#02x = %v (ok %v), want %v", c.code, got, ok, c.want)
+		}
+	}
+	for _, nan := range []byte{0x7F, 0xFF} {
+		if _, ok := e4m3Units(nan); ok {
+			t.Errorf("E4M3 %#02x decodes, want NaN", nan)
+		}
+	}
+}
+
 // gemmModel is the exact GEMM (SPV_KHR_cooperative_matrix's MulAdd:
 // Result[m][n] = sum over k of A[m][k]·B[k][n] + C[m][n], C zero here) in
 // integer units of 2^-18, converted to float32; it fails the test if a
