@@ -11,7 +11,7 @@ import (
 	"spvx/internal/tensorfile"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated input files of data/ and bad/")
+var update = flag.Bool("update", false, "rewrite the generated input files of data/ and bad/ and coopmat_fp8_gemm.amber's buffers")
 
 // generated are the small input files the README's examples run on, each
 // with the function that makes it: the function is the file's source.

@@ -90,6 +90,17 @@ func runKernel(fs *cmdFlags, k *kernelFlags, timeout time.Duration, name string)
 	return kr.finish(s, toPrint)
 }
 
+// parseCoopMatLayout reads --coopmat-layout.
+func parseCoopMatLayout(name string) (interp.CoopMatLayout, error) {
+	switch name {
+	case "linear":
+		return interp.CoopMatLinear, nil
+	case "shuffle":
+		return interp.CoopMatShuffle, nil
+	}
+	return 0, fmt.Errorf("--coopmat-layout: want linear or shuffle, not %q", name)
+}
+
 // options are the executor's options from the flags.
 func (k *kernelFlags) options(s stdio) (interp.Options, error) {
 	opts := interp.Options{SubgroupSize: *k.sgSize, MaxSteps: *k.maxSteps, Shuffle: *k.shuffle, Seed: *k.seed,
@@ -105,14 +116,11 @@ func (k *kernelFlags) options(s stdio) (interp.Options, error) {
 	default:
 		return opts, fmt.Errorf("--matrix-accumulate: want ordered or exact, not %q", *k.matrixAccumulate)
 	}
-	switch *k.coopMatLayout {
-	case "linear":
-		opts.CoopMatLayout = interp.CoopMatLinear
-	case "shuffle":
-		opts.CoopMatLayout = interp.CoopMatShuffle
-	default:
-		return opts, fmt.Errorf("--coopmat-layout: want linear or shuffle, not %q", *k.coopMatLayout)
+	layout, err := parseCoopMatLayout(*k.coopMatLayout)
+	if err != nil {
+		return opts, err
 	}
+	opts.CoopMatLayout = layout
 	for _, sp := range k.specs {
 		id, bits, err := parseSpecFlag(sp)
 		if err != nil {

@@ -95,6 +95,13 @@ func declareRunFlags(fs *cmdFlags) *runFlags {
 	r.forceS = fs.Bool("script", false, "script mode, whatever the files are called")
 	fs.VisitAll(func(f *flag.Flag) { r.both[f.Name] = true })
 	declareKernelFlags(fs, &r.kernel)
+	// The executor's choices that are not the module's serve a script's
+	// dispatches as much as a module's: an Amber script that depends on
+	// the order of subgroups or on where a cooperative matrix's elements
+	// live is as much worth exposing.
+	for _, n := range []string{"shuffle", "seed", "coopmat-layout"} {
+		r.both[n] = true
+	}
 	mark(kernelMode)
 	declareScriptFlags(fs, &r.script)
 	mark(scriptMode)
@@ -290,10 +297,29 @@ func runMain(args []string, s stdio, engine amber.Engine) int {
 		return fs.usageErr(fmt.Sprintf("%s is not a flag of %s", dash(f), what))
 	}
 	if m == scriptMode {
+		if engine, err = r.kernel.scriptEngine(engine); err != nil {
+			return fs.usageErr(err.Error())
+		}
 		return runScriptFiles(fs, &r.script, *r.timeout, pos, engine)
 	}
 	if len(pos) != 1 {
 		return fs.usageErr("kernel mode runs one module")
 	}
 	return runKernel(fs, &r.kernel, *r.timeout, pos[0])
+}
+
+// scriptEngine gives the executor the flags both modes share (--shuffle,
+// --seed, --coopmat-layout); another engine (a test's fake) is kept as it
+// is.
+func (k *kernelFlags) scriptEngine(engine amber.Engine) (amber.Engine, error) {
+	e, ok := engine.(interpengine.Engine)
+	if !ok {
+		return engine, nil
+	}
+	layout, err := parseCoopMatLayout(*k.coopMatLayout)
+	if err != nil {
+		return nil, err
+	}
+	e.Options.Shuffle, e.Options.Seed, e.Options.CoopMatLayout = *k.shuffle, *k.seed, layout
+	return e, nil
 }
