@@ -241,6 +241,7 @@ func (d *Device) Print(w io.Writer) {
 	for _, c := range d.CoopMat {
 		fmt.Fprintf(w, "  %d %d %d %s %s %s %s %v %s\n", c.M, c.N, c.K, c.A, c.B, c.C, c.Result, c.SaturatingAccumulation, c.Scope)
 	}
+	fmt.Fprint(w, intelMatrixInfo)
 }
 
 func sorted(m map[string]bool) []string {
@@ -349,3 +350,17 @@ func ctsRules(path string) []CTSRule {
 	}
 	return out
 }
+
+// intelMatrixInfo describes the Intel matrix engines' parameters the
+// executor runs (interp/dpas.go, interp/block2d.go). They are OpenCL
+// kernel extensions, which no Vulkan feature names, so scripts cannot
+// REQUIRE them; spvx run on a Kernel module uses them.
+const intelMatrixInfo = `Intel subgroup matrix multiply-accumulate (SPV_INTEL_subgroup_matrix_multiply_accumulate rev 1, Kernel):
+  subgroup sizes 8 16 32; N = the subgroup size; M 1 to 8
+  K = N times the A elements a component packs (K < N: one element per component)
+  A, B: packed int8/uint8, int4/uint4, fp16, bf16, tf32, or plain integer and float components
+  C, Result: int32, float32, float16, bf16; floats summed in order (float32) or exactly (--matrix-accumulate)
+Intel 2D block I/O (SPV_INTEL_2d_block_io rev 2, Kernel):
+  load, transform (element sizes 1, 2), transpose, prefetch, store; element sizes 1 2 4 8
+  block width at least 1 (a multiple of 4 for 1-byte, 2 for 2-byte elements), height and count at least 1, at most 65536 padded cells
+`

@@ -20,7 +20,9 @@ func TestDeviceCoopMat(t *testing.T) {
 	var b strings.Builder
 	d.Print(&b)
 	for _, want := range []string{"cooperative matrix properties (36;", "  16 16 16 FLOAT16 FLOAT16 FLOAT32 FLOAT32 false SUBGROUP\n",
-		"  8 8 32 SINT8 SINT8 SINT32 SINT32 true SUBGROUP\n", "  16 8 16 FLOAT8_E4M3_EXT FLOAT8_E4M3_EXT FLOAT16 FLOAT16 false SUBGROUP\n"} {
+		"  8 8 32 SINT8 SINT8 SINT32 SINT32 true SUBGROUP\n", "  16 8 16 FLOAT8_E4M3_EXT FLOAT8_E4M3_EXT FLOAT16 FLOAT16 false SUBGROUP\n",
+		"Intel subgroup matrix multiply-accumulate (SPV_INTEL_subgroup_matrix_multiply_accumulate rev 1, Kernel):\n  subgroup sizes 8 16 32;",
+		"Intel 2D block I/O (SPV_INTEL_2d_block_io rev 2, Kernel):\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("--device-info lacks %q", want)
 		}
