@@ -98,7 +98,9 @@ func bufferKeys(bs []Binding) string {
 func interpKeys(bs []interp.Binding) string {
 	var out []string
 	for _, b := range bs {
-		out = append(out, fmt.Sprintf("%d:%d", b.Set, b.Binding))
+		if b.Kind == interp.StorageBuffer || b.Kind == interp.UniformBuffer {
+			out = append(out, fmt.Sprintf("%d:%d", b.Set, b.Binding))
+		}
 	}
 	return strings.Join(out, " ")
 }
