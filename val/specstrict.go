@@ -19,6 +19,9 @@ import "spvx/spirv"
 //     component is E4M3 or E5M2.
 //   - E2M1, E2M3 and E3M2 variables are Function or Private also without
 //     the Shader capability (spirv-val checks Shader modules only).
+//   - SPV_INTEL_subgroup_matrix_multiply_accumulate's and
+//     SPV_INTEL_2d_block_io's operand rules (intel_matrix.go lists them):
+//     spirv-val checks neither extension.
 
 const (
 	msgStrictFP8 = "%s cannot use an object of FP8 E4M3/E5M2 type: SPV_EXT_float8 allows them only in the instructions it lists (spec-strict)"
@@ -37,6 +40,9 @@ func allowedClass(c string) bool {
 }
 
 func (s *state) specStrictPass(i int, in *spirv.Instruction) bool {
+	if s.intelMatrixPass(i, in) {
+		return true
+	}
 	if in.Opcode == spirv.OpDecorate && len(in.Words) > 2 &&
 		spirv.Decoration(in.Words[2]) == spirv.DecorationSaturatedToLargestFloat8NormalConversionEXT {
 		ok := false
