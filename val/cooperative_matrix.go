@@ -1,6 +1,10 @@
 package val
 
-import "spvx/spirv"
+import (
+	"fmt"
+
+	"spvx/spirv"
+)
 
 // The SPV_KHR_cooperative_matrix family, as spirv-val checks it:
 //
@@ -290,4 +294,73 @@ func (s *state) coopMatARMShape(i int, matrix uint32, layout, stride uint64) boo
 		return s.fail(i, "", "MemoryLayout %d with a Stride of %d requires that the number of columns be a multiple of %d", layout, stride, colMul)
 	}
 	return false
+}
+
+// coopMatSpecStrict holds the SPV_KHR_cooperative_matrix rules that
+// spirv-val is looser about, for Options.SpecStrict: the type's Scope,
+// Rows, Columns and Use are 32-bit integers (spirv-val takes any width)
+// and a known Use is a Cooperative Matrix Use; OpCooperativeMatrixMulAddKHR's
+// Result Type has the MatrixAccumulatorKHR Use; and a known RowMajorKHR or
+// ColumnMajorKHR Stride is greater than 0 for a store and not negative
+// for a load.
+func (s *state) coopMatSpecStrict(i int, in *spirv.Instruction) bool {
+	var msg string
+	switch in.Opcode {
+	case spirv.OpTypeCooperativeMatrixKHR:
+		msg = s.coopMatTypeStrict(in)
+	case spirv.OpCooperativeMatrixMulAddKHR:
+		if u, ok := s.coopMatUse(in.TypeID); ok && u != uint32(spirv.CooperativeMatrixUseMatrixAccumulatorKHR) {
+			msg = "OpCooperativeMatrixMulAddKHR Result Type must have the MatrixAccumulatorKHR Use"
+		}
+	case spirv.OpCooperativeMatrixLoadKHR, spirv.OpCooperativeMatrixStoreKHR:
+		msg = s.coopMatStrideStrict(in)
+	}
+	if msg == "" {
+		return false
+	}
+	return s.fail(i, "", "%s%s", msg, msgStrictSuffix)
+}
+
+// coopMatTypeStrict checks the widths of the type's operands and the
+// value of its Use.
+func (s *state) coopMatTypeStrict(in *spirv.Instruction) string {
+	if len(in.Words) < 7 {
+		return ""
+	}
+	for k, what := range [...]string{"Scope", "Rows", "Columns", "Use"} {
+		if id := in.Words[3+k]; !s.isConstInt32(id) {
+			return fmt.Sprintf("OpTypeCooperativeMatrixKHR %s <id> %s must be a constant instruction with scalar 32-bit integer type", what, s.idName(id))
+		}
+	}
+	if u, ok := s.constUint(in.Words[6]); ok && u > uint64(spirv.CooperativeMatrixUseMatrixAccumulatorKHR) {
+		return fmt.Sprintf("OpTypeCooperativeMatrixKHR Use %d is not a Cooperative Matrix Use", u)
+	}
+	return ""
+}
+
+// coopMatStrideStrict checks a known Stride of the RowMajorKHR and
+// ColumnMajorKHR layouts.
+func (s *state) coopMatStrideStrict(in *spirv.Instruction) string {
+	o, ok := s.coopMatLoadStoreOperands(in)
+	if !ok || o.stride >= len(in.Words) {
+		return ""
+	}
+	layout, ok := s.constUint(in.Words[o.layout])
+	if !ok || layout != uint64(spirv.CooperativeMatrixLayoutRowMajorKHR) && layout != uint64(spirv.CooperativeMatrixLayoutColumnMajorKHR) {
+		return ""
+	}
+	stride, ok := s.constInt64(in.Words[o.stride])
+	if !ok {
+		return ""
+	}
+	if t := s.typeOf(s.typeOfValue(in.Words[o.stride])); t != nil && !t.Signed && stride < 0 {
+		return "" // an unsigned Stride's value is never negative
+	}
+	switch {
+	case in.Opcode == spirv.OpCooperativeMatrixStoreKHR && stride <= 0:
+		return fmt.Sprintf("OpCooperativeMatrixStoreKHR Stride must be greater than 0 with MemoryLayout %d, not %d", layout, stride)
+	case in.Opcode == spirv.OpCooperativeMatrixLoadKHR && stride < 0:
+		return fmt.Sprintf("OpCooperativeMatrixLoadKHR Stride must not be negative with MemoryLayout %d, not %d", layout, stride)
+	}
+	return ""
 }

@@ -154,3 +154,39 @@ func cmMemoryCases() []rqCase {
 func TestCooperativeMatrix(t *testing.T) {
 	runTable(t, append(cmTypeCases(), cmMemoryCases()...))
 }
+
+// cmStrictCases are the spec-strict cooperative-matrix cases, which
+// current spirv-val accepts.
+func cmStrictCases() []rqCase {
+	const (
+		sfx  = " (spec-strict)"
+		ab   = "%ma = OpTypeCooperativeMatrixKHR %f32 %sub %c16 %c16 %c0\n%mb = OpTypeCooperativeMatrixKHR %f32 %sub %c16 %c16 %c1\n"
+		lds  = "%la = OpCooperativeMatrixLoadKHR %ma %p %c0 %c16\n%lb = OpCooperativeMatrixLoadKHR %mb %p %c0 %c16\n"
+		i16  = "OpCapability Int16\n"
+		s16  = "%u16 = OpTypeInt 16 0\n%s16 = OpConstant %u16 3\n"
+		neg  = "%n1 = OpConstant %i32 -1\n%ff = OpConstant %u32 0xffffffff\n"
+		load = "%r = OpCooperativeMatrixLoadKHR %mat %p "
+	)
+	return []rqCase{
+		rq("valid", cmModule("", "", ab+neg, lds+"%d = OpCooperativeMatrixMulAddKHR %mat %la %lb %m\n"+
+			"OpCooperativeMatrixStoreKHR %p %d %c1 %c4\n"+load+"%c0 %c0\n%r2 = OpCooperativeMatrixLoadKHR %mat %p %c1 %ff\n"), ""),
+		rq("muladd result use A", cmModule("", "", ab, lds+"%d = OpCooperativeMatrixMulAddKHR %ma %la %lb %m\n"),
+			"OpCooperativeMatrixMulAddKHR Result Type must have the MatrixAccumulatorKHR Use"+sfx),
+		rq("scope 16-bit", cmType(i16, "", s16, "%f32 %s16 %c16 %c16 %c2"),
+			"OpTypeCooperativeMatrixKHR Scope <id> '20[%ushort_3]' must be a constant instruction with scalar 32-bit integer type"+sfx),
+		rq("use 16-bit", cmType(i16, "", s16, "%f32 %sub %c16 %c16 %s16"),
+			"OpTypeCooperativeMatrixKHR Use <id> '20[%ushort_3]' must be a constant instruction with scalar 32-bit integer type"+sfx),
+		rq("use 5", cmType("", "", "%c5 = OpConstant %u32 5\n", "%f32 %sub %c16 %c16 %c5"), "OpTypeCooperativeMatrixKHR Use 5 is not a Cooperative Matrix Use"+sfx),
+		rq("use spec constant", cmType("", "", "%c5 = OpSpecConstant %u32 2\n", "%f32 %sub %c16 %c16 %c5"), ""),
+		rq("store stride 0", cmModule("", "", "", "OpCooperativeMatrixStoreKHR %p %m %c0 %c0\n"),
+			"OpCooperativeMatrixStoreKHR Stride must be greater than 0 with MemoryLayout 0, not 0"+sfx),
+		rq("store column major stride -1", cmModule("", "", neg, "OpCooperativeMatrixStoreKHR %p %m %c1 %n1\n"),
+			"OpCooperativeMatrixStoreKHR Stride must be greater than 0 with MemoryLayout 1, not -1"+sfx),
+		rq("load stride -1", cmModule("", "", neg, load+"%c0 %n1\n"), "OpCooperativeMatrixLoadKHR Stride must not be negative with MemoryLayout 0, not -1"+sfx),
+		rq("load stride variable", cmModule("", "", "", load+"%c0 %ld\n"), ""),
+	}
+}
+
+// TestCooperativeMatrixSpecStrict is the cooperative-matrix spec-strict
+// table (coopMatSpecStrict).
+func TestCooperativeMatrixSpecStrict(t *testing.T) { runSpecStrictTable(t, cmStrictCases()) }

@@ -141,13 +141,16 @@ OpSubgroup2DBlockLoadINTEL %c1 %c16 %c8 %c1 %src %k %k %k %co %dst
 }
 
 // TestIntelMatrixSpecStrict is the DPAS and 2D block IO table
-// (intel_matrix.go): each case's first error under SpecStrict is want;
-// without SpecStrict, and for current spirv-val (which has none of these
-// rules) when $SPVX_CURRENT_SPIRV_TOOLS is set, every case is valid.
-func TestIntelMatrixSpecStrict(t *testing.T) {
+// (intel_matrix.go); current spirv-val has none of these rules.
+func TestIntelMatrixSpecStrict(t *testing.T) { runSpecStrictTable(t, imCases()) }
+
+// runSpecStrictTable runs a table of spec-strict cases: each case's first
+// error under SpecStrict is want; without SpecStrict, and for current
+// spirv-val when $SPVX_CURRENT_SPIRV_TOOLS is set, every case is valid.
+func runSpecStrictTable(t *testing.T, cases []rqCase) {
 	sv := currentSpirvVal(t)
 	dir := t.TempDir()
-	for _, c := range imCases() {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			words, err := asm.Assemble([]byte(c.src), asm.Options{})
 			if err != nil {
@@ -170,7 +173,7 @@ func TestIntelMatrixSpecStrict(t *testing.T) {
 // INTEL matrix tables' modules, spec-strict, in the universal and Vulkan
 // environments: the rules must never panic on malformed operands or types.
 func FuzzMatrixRules(f *testing.F) {
-	for _, cs := range [][]rqCase{cmTypeCases(), cmMemoryCases(), imCases()} {
+	for _, cs := range [][]rqCase{cmTypeCases(), cmMemoryCases(), cmStrictCases(), imCases()} {
 		for _, c := range cs {
 			f.Add(wordsToBytes(assembleF(f, c.src)))
 		}

@@ -22,6 +22,9 @@ import "spvx/spirv"
 //   - SPV_INTEL_subgroup_matrix_multiply_accumulate's and
 //     SPV_INTEL_2d_block_io's operand rules (intel_matrix.go lists them):
 //     spirv-val checks neither extension.
+//   - SPV_KHR_cooperative_matrix's 32-bit Scope, Rows, Columns and Use, a
+//     known Use's value, MulAdd's accumulator Result Type and the
+//     RowMajorKHR/ColumnMajorKHR Stride's sign (cooperative_matrix.go).
 
 const (
 	msgStrictFP8 = "%s cannot use an object of FP8 E4M3/E5M2 type: SPV_EXT_float8 allows them only in the instructions it lists (spec-strict)"
@@ -40,7 +43,7 @@ func allowedClass(c string) bool {
 }
 
 func (s *state) specStrictPass(i int, in *spirv.Instruction) bool {
-	if s.intelMatrixPass(i, in) {
+	if s.intelMatrixPass(i, in) || s.coopMatSpecStrict(i, in) {
 		return true
 	}
 	if in.Opcode == spirv.OpDecorate && len(in.Words) > 2 &&
