@@ -2,6 +2,7 @@ package val
 
 import (
 	"fmt"
+	"sort"
 
 	"spvx/spirv"
 )
@@ -68,20 +69,15 @@ func (s *state) isConstInt(id uint32) bool {
 
 // coopMatScope checks a cooperative matrix type's Scope value, when it is
 // a constant spirv-val evaluates: Workgroup needs every entry point's
-// LocalSize or LocalSizeId (the last one the entry point has), and
-// LocalSizeId's ids defined before instruction i; only Workgroup and
-// Subgroup are allowed.
+// LocalSize or LocalSizeId, and LocalSizeId's ids defined before
+// instruction i; only Workgroup and Subgroup are allowed.
 func (s *state) coopMatScope(i int, scopeID uint32) bool {
 	v, ok := s.constUint(scopeID)
 	if !ok {
 		return false
 	}
-	if spirv.Scope(v) == spirv.ScopeWorkgroup {
-		for k := range s.x.EntryPoints {
-			if s.coopMatLocalSize(i, &s.x.EntryPoints[k]) {
-				return true
-			}
-		}
+	if spirv.Scope(v) == spirv.ScopeWorkgroup && s.coopMatLocalSize(i) {
+		return true
 	}
 	if spirv.Scope(v) != spirv.ScopeWorkgroup && spirv.Scope(v) != spirv.ScopeSubgroup {
 		return s.fail(i, s.vuid("VUID-StandaloneSpirv-Scope-12243"), "OpTypeCooperativeMatrixKHR Scope is limited to Workgroup and Subgroup")
@@ -89,23 +85,60 @@ func (s *state) coopMatScope(i int, scopeID uint32) bool {
 	return false
 }
 
-// coopMatLocalSize is the Workgroup-scope rule for one entry point.
-func (s *state) coopMatLocalSize(i int, ep *spirv.EntryPoint) bool {
-	var last *spirv.ExecutionModeEntry
-	for k := range ep.Modes {
-		if m := ep.Modes[k].Mode; m == spirv.ExecutionModeLocalSize || m == spirv.ExecutionModeLocalSizeId {
-			last = &ep.Modes[k]
+// coopLocalSizes is what the Workgroup-scope rule needs of the entry
+// points, in their order, computed once so that each type costs a binary
+// search: each one's last LocalSize or LocalSizeId (nil for none), the
+// first without one, and the running maximum of the instruction indexes
+// defining LocalSizeId's ids.
+type coopLocalSizes struct {
+	modes     []*spirv.ExecutionModeEntry
+	noLocal   int   // index of the first entry point without one, or len(modes)
+	maxDefRun []int // maxDefRun[e]: the latest LocalSizeId definition of entry points 0..e
+}
+
+func (s *state) getCoopLocalSizes() *coopLocalSizes {
+	if s.coopLocal != nil {
+		return s.coopLocal
+	}
+	eps := s.x.EntryPoints
+	c := &coopLocalSizes{modes: make([]*spirv.ExecutionModeEntry, len(eps)), noLocal: len(eps), maxDefRun: make([]int, len(eps))}
+	run := -1
+	for e := range eps {
+		for k := range eps[e].Modes {
+			if m := eps[e].Modes[k].Mode; m == spirv.ExecutionModeLocalSize || m == spirv.ExecutionModeLocalSizeId {
+				c.modes[e] = &eps[e].Modes[k]
+			}
 		}
+		if c.modes[e] == nil && c.noLocal == len(eps) {
+			c.noLocal = e
+		}
+		if c.modes[e] != nil && c.modes[e].Mode == spirv.ExecutionModeLocalSizeId {
+			for _, id := range c.modes[e].Params {
+				run = max(run, s.defInst(id))
+			}
+		}
+		c.maxDefRun[e] = run
 	}
-	if last == nil {
-		return s.fail(i, "", "OpTypeCooperativeMatrixKHR with ScopeWorkgroup used without specifying LocalSize or LocalSizeId for entry point <id> %s", s.idName(ep.Function))
-	}
-	if last.Mode != spirv.ExecutionModeLocalSizeId {
+	s.coopLocal = c
+	return c
+}
+
+// coopMatLocalSize is the Workgroup-scope rule for the type at
+// instruction i: the first entry point, in order, without a local size
+// or with a LocalSizeId id defined after i fails.
+func (s *state) coopMatLocalSize(i int) bool {
+	c := s.getCoopLocalSizes()
+	late := sort.Search(len(c.maxDefRun), func(e int) bool { return c.maxDefRun[e] > i })
+	switch e := min(late, c.noLocal); {
+	case e == len(c.modes):
 		return false
-	}
-	for _, id := range last.Params {
-		if j := s.defInst(id); j > i {
-			return s.fail(i, "", "OpTypeCooperativeMatrixKHR with ScopeWorkgroup used before LocalSizeId constant value <id> %s is defined.", s.idName(id))
+	case e == c.noLocal:
+		return s.fail(i, "", "OpTypeCooperativeMatrixKHR with ScopeWorkgroup used without specifying LocalSize or LocalSizeId for entry point <id> %s", s.idName(s.x.EntryPoints[e].Function))
+	default:
+		for _, id := range c.modes[e].Params {
+			if s.defInst(id) > i {
+				return s.fail(i, "", "OpTypeCooperativeMatrixKHR with ScopeWorkgroup used before LocalSizeId constant value <id> %s is defined.", s.idName(id))
+			}
 		}
 	}
 	return false

@@ -1,8 +1,13 @@
 package val
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"spvx/asm"
+	"spvx/spirv"
 )
 
 // cmModule is a compute shader with a Subgroup 16x16 float cooperative
@@ -190,3 +195,42 @@ func cmStrictCases() []rqCase {
 // TestCooperativeMatrixSpecStrict is the cooperative-matrix spec-strict
 // table (coopMatSpecStrict).
 func TestCooperativeMatrixSpecStrict(t *testing.T) { runSpecStrictTable(t, cmStrictCases()) }
+
+// TestCooperativeMatrixScopeLinear: n GLCompute entry points with
+// LocalSizeId and n Workgroup cooperative matrix types validate in
+// linear time (the entry points' local sizes are summarized once, not
+// scanned per type).
+func TestCooperativeMatrixScopeLinear(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: CPU-time ratios")
+	}
+	module := func(n int) string {
+		var head, modes, types, fns strings.Builder
+		for k := 0; k < n; k++ {
+			fmt.Fprintf(&head, "OpEntryPoint GLCompute %%m%[1]d \"m%[1]d\"\n", k)
+			fmt.Fprintf(&modes, "OpExecutionModeId %%m%[1]d LocalSizeId %%c1 %%c1 %%c1\n", k)
+			fmt.Fprintf(&types, "%%r%[1]d = OpConstant %%u32 %[2]d\n%%t%[1]d = OpTypeCooperativeMatrixKHR %%f32 %%c2 %%r%[1]d %%r%[1]d %%c2\n", k, 16+k)
+			fmt.Fprintf(&fns, "%%m%[1]d = OpFunction %%void None %%fn\n%%e%[1]d = OpLabel\nOpReturn\nOpFunctionEnd\n", k)
+		}
+		return "OpCapability Shader\nOpCapability VulkanMemoryModel\nOpCapability CooperativeMatrixKHR\nOpExtension \"SPV_KHR_cooperative_matrix\"\nOpMemoryModel Logical Vulkan\n" +
+			head.String() + modes.String() + "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%u32 = OpTypeInt 32 0\n%f32 = OpTypeFloat 32\n%c1 = OpConstant %u32 1\n%c2 = OpConstant %u32 2\n" +
+			types.String() + fns.String()
+	}
+	measure := func(n int) time.Duration {
+		words, err := asm.Assemble([]byte(module(n)), asm.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := spirv.DecodeWords(words)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := validationCPU(m, Options{})
+		if err != nil {
+			t.Fatalf("%d entry points: %v", n, err)
+		}
+		return d
+	}
+	const n = 3000
+	assertLinear(t, "%d entry points and types", n, measure(n), measure(4*n))
+}
