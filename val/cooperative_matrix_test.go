@@ -234,3 +234,43 @@ func TestCooperativeMatrixScopeLinear(t *testing.T) {
 	const n = 3000
 	assertLinear(t, "%d entry points and types", n, measure(n), measure(4*n))
 }
+
+// bf16StrictCases cover SPV_KHR_bfloat16's allow-list under SpecStrict,
+// which current spirv-val does not have.
+func bf16StrictCases() []rqCase {
+	const (
+		bfCaps = "OpCapability BFloat16TypeKHR\nOpCapability BFloat16CooperativeMatrixKHR\nOpCapability BFloat16DotProductKHR\n"
+		bfExt  = "OpExtension \"SPV_KHR_bfloat16\"\n"
+		bfDecl = "%bf = OpTypeFloat 16 BFloat16KHR\n%v2b = OpTypeVector %bf 2\n%bz = OpConstantNull %v2b\n" +
+			"%ba = OpTypeCooperativeMatrixKHR %bf %sub %c16 %c16 %c0\n%bb = OpTypeCooperativeMatrixKHR %bf %sub %c16 %c16 %c1\n" +
+			"%na = OpConstantNull %ba\n%nb = OpConstantNull %bb\n"
+	)
+	broadcast := `OpCapability Addresses
+OpCapability Kernel
+OpCapability Groups
+OpCapability BFloat16TypeKHR
+OpExtension "SPV_KHR_bfloat16"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%bf = OpTypeFloat 16 BFloat16KHR
+%c2 = OpConstant %u32 2
+%c0 = OpConstant %u32 0
+%x = OpConstantNull %bf
+%main = OpFunction %void None %fn
+%e = OpLabel
+%r = OpGroupBroadcast %bf %c2 %x %c0
+OpReturn
+OpFunctionEnd
+`
+	return []rqCase{
+		rq("bfloat16 dot, muladd, length and conversion", cmModule(bfCaps, bfExt, bfDecl,
+			"%d = OpDot %bf %bz %bz\n%f = OpFConvert %f32 %d\n%r = OpCooperativeMatrixMulAddKHR %mat %na %nb %m\n%n = OpCooperativeMatrixLengthKHR %u32 %ba\n"), ""),
+		rq("bfloat16 group broadcast", broadcast, "GroupBroadcast cannot use an object of BFloat16 type: SPV_KHR_bfloat16 allows them only in the instructions it lists (spec-strict)"),
+	}
+}
+
+// TestBFloat16SpecStrict is SPV_KHR_bfloat16's allow-list table.
+func TestBFloat16SpecStrict(t *testing.T) { runSpecStrictTable(t, bf16StrictCases()) }

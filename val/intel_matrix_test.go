@@ -173,7 +173,7 @@ func runSpecStrictTable(t *testing.T, cases []rqCase) {
 // INTEL matrix tables' modules, spec-strict, in the universal and Vulkan
 // environments: the rules must never panic on malformed operands or types.
 func FuzzMatrixRules(f *testing.F) {
-	for _, cs := range [][]rqCase{cmTypeCases(), cmMemoryCases(), cmStrictCases(), imCases()} {
+	for _, cs := range [][]rqCase{cmTypeCases(), cmMemoryCases(), cmStrictCases(), bf16StrictCases(), imCases()} {
 		for _, c := range cs {
 			f.Add(wordsToBytes(assembleF(f, c.src)))
 		}
