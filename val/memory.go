@@ -35,6 +35,8 @@ func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 		return s.ptrComparison(i, in)
 	case spirv.OpBufferPointerEXT:
 		return s.bufferPointer(i, in)
+	case spirv.OpCooperativeMatrixLengthKHR, spirv.OpSpecConstantOp, spirv.OpCooperativeMatrixLoadKHR, spirv.OpCooperativeMatrixStoreKHR:
+		return s.coopMatMemoryPass(i, in)
 	default:
 		return false
 	}

@@ -840,9 +840,9 @@ func (s *state) largestScalar(t uint32, depth int) uint32 {
 func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 	var dst, src *spirv.Type
 	switch in.Opcode {
-	case spirv.OpLoad:
+	case spirv.OpLoad, spirv.OpCooperativeMatrixLoadKHR:
 		dst = s.pointerTypeOf(in.Words[3])
-	case spirv.OpStore:
+	case spirv.OpStore, spirv.OpCooperativeMatrixStoreKHR:
 		dst = s.pointerTypeOf(in.Words[1])
 	case spirv.OpCopyMemory, spirv.OpCopyMemorySized:
 		dst, src = s.pointerTypeOf(in.Words[1]), s.pointerTypeOf(in.Words[2])
@@ -864,7 +864,7 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 	}
 	mask := in.Words[k]
 	if mask&maAvailable != 0 {
-		if in.Opcode == spirv.OpLoad {
+		if in.Opcode == spirv.OpLoad || in.Opcode == spirv.OpCooperativeMatrixLoadKHR {
 			return s.fail(i, "", "MakePointerAvailableKHR cannot be used with OpLoad.")
 		}
 		if mask&maNonPrivate == 0 {
@@ -875,7 +875,7 @@ func (s *state) memoryAccess(i int, in *spirv.Instruction, k int) bool {
 		}
 	}
 	if mask&maVisible != 0 {
-		if in.Opcode == spirv.OpStore {
+		if in.Opcode == spirv.OpStore || in.Opcode == spirv.OpCooperativeMatrixStoreKHR {
 			return s.fail(i, "", "MakePointerVisibleKHR cannot be used with OpStore.")
 		}
 		if mask&maNonPrivate == 0 {

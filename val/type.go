@@ -33,7 +33,7 @@ func (s *state) typePass(i int, in *spirv.Instruction) bool {
 		return s.typeFloat(i, in)
 	case spirv.OpTypeVector:
 		return s.typeVector(i, in)
-	case spirv.OpTypeCooperativeMatrixKHR:
+	case spirv.OpTypeCooperativeMatrixKHR, spirv.OpTypeCooperativeMatrixNV:
 		return s.typeCooperativeMatrix(i, in)
 	case spirv.OpTypeStruct:
 		return s.typeStructMembers(i, in) || s.typeStructBlocks(i, in) || s.typeStructOpaque(i, in)
@@ -327,20 +327,6 @@ func (s *state) typeVector(i int, in *spirv.Instruction) bool {
 		}
 	default:
 		return s.fail(i, s.vuid("VUID-StandaloneSpirv-None-12295"), "Illegal number of components (%d) for TypeVector", n)
-	}
-	return false
-}
-
-// typeCooperativeMatrix is ValidateTypeCooperativeMatrix's FP8 gate
-// (OCP-MX-RULES.md §2.2 G): an E4M3/E5M2 component needs
-// Float8CooperativeMatrixEXT. OCP components are not gated.
-func (s *state) typeCooperativeMatrix(i int, in *spirv.Instruction) bool {
-	if len(in.Words) < 3 {
-		return false
-	}
-	comp := in.Words[2]
-	if s.isFP8Scalar(comp) && !s.caps.has(spirv.CapabilityFloat8CooperativeMatrixEXT) {
-		return s.fail(i, "", "OpTypeCooperativeMatrix Component Type <id> %srequire Float8CooperativeMatrixEXT be declared.", s.idName(comp))
 	}
 	return false
 }

@@ -123,6 +123,7 @@ type scratch struct {
 	limits      []limitUse       // execution limitations registered by the passes, in order (execution_limitations.go)
 	smallCache  map[uint32]uint8 // per-type cache of smallTypes (type_contains.go)
 	derivEPs    []derivativeEP   // see derivativeEntryPoints (builtins.go)
+	coopLocal   *coopLocalSizes  // see getCoopLocalSizes (cooperative_matrix.go)
 
 	// Memory and block layout.
 	layout       *blockLayout     // per-type layout caches of ValidateExplicitLayout
