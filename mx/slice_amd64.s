@@ -519,17 +519,22 @@ GLOBL sliceNaN<>(SB), RODATA|NOPTR, $4
 	VPCMPGTD  decConsts_nanMinM1(R8), Y5, Y8; \
 	VPBLENDVB Y8, Y9, code, code
 
+// FDECSETUP loads the arguments (dst, src, n, c) and FDEC8's constants of
+// the float decoders; CX becomes the group count.
+#define FDECSETUP \
+	MOVQ         dst+0(FP), DI; \
+	MOVQ         src+8(FP), SI; \
+	MOVQ         n+16(FP), CX; \
+	MOVQ         c+24(FP), R8; \
+	VMOVQ        decConsts_shift(R8), X12; \
+	VMOVQ        decConsts_signShift(R8), X11; \
+	VPBROADCASTD sliceInf<>(SB), Y10; \
+	VPBROADCASTD sliceNaN<>(SB), Y9; \
+	SHRQ         $5, CX
+
 // func decodeFloatAVX2(dst *float32, src *byte, n int, c *decConsts)
 TEXT ·decodeFloatAVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ c+24(FP), R8
-	VMOVQ decConsts_shift(R8), X12
-	VMOVQ decConsts_signShift(R8), X11
-	VPBROADCASTD sliceInf<>(SB), Y10
-	VPBROADCASTD sliceNaN<>(SB), Y9
-	SHRQ $5, CX
+	FDECSETUP
 	JEQ  fddone
 
 fdloop:
@@ -556,15 +561,7 @@ fddone:
 // are zero (every code's value is a bfloat16, and FDEC8's NaN is the
 // canonical one), shifted down and packed to words.
 TEXT ·decodeFloatBF16AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ c+24(FP), R8
-	VMOVQ decConsts_shift(R8), X12
-	VMOVQ decConsts_signShift(R8), X11
-	VPBROADCASTD sliceInf<>(SB), Y10
-	VPBROADCASTD sliceNaN<>(SB), Y9
-	SHRQ $5, CX
+	FDECSETUP
 	JEQ  fbdone
 
 fbloop:
@@ -597,15 +594,7 @@ fbdone:
 // VCVTPS2PH to nearest even, which is exact (every code's value is a
 // binary16; the canonical NaN becomes 0x7E00, as the table holds).
 TEXT ·decodeFloatHalfAVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ c+24(FP), R8
-	VMOVQ decConsts_shift(R8), X12
-	VMOVQ decConsts_signShift(R8), X11
-	VPBROADCASTD sliceInf<>(SB), Y10
-	VPBROADCASTD sliceNaN<>(SB), Y9
-	SHRQ $5, CX
+	FDECSETUP
 	JEQ  fhdone
 
 fhloop:
