@@ -333,9 +333,10 @@ func (s *state) coopMatARMShape(i int, matrix uint32, layout, stride uint64) boo
 // spirv-val is looser about, for Options.SpecStrict: the type's Scope,
 // Rows, Columns and Use are 32-bit integers (spirv-val takes any width)
 // and a known Use is a Cooperative Matrix Use; OpCooperativeMatrixMulAddKHR's
-// Result Type has the MatrixAccumulatorKHR Use; and a known RowMajorKHR or
+// Result Type has the MatrixAccumulatorKHR Use; a known RowMajorKHR or
 // ColumnMajorKHR Stride is greater than 0 for a store and not negative
-// for a load.
+// for a load; and with the Shader capability a load's or store's Pointer
+// points into an array.
 func (s *state) coopMatSpecStrict(i int, in *spirv.Instruction) bool {
 	var msg string
 	switch in.Opcode {
@@ -346,7 +347,9 @@ func (s *state) coopMatSpecStrict(i int, in *spirv.Instruction) bool {
 			msg = "OpCooperativeMatrixMulAddKHR Result Type must have the MatrixAccumulatorKHR Use"
 		}
 	case spirv.OpCooperativeMatrixLoadKHR, spirv.OpCooperativeMatrixStoreKHR:
-		msg = s.coopMatStrideStrict(in)
+		if msg = s.coopMatStrideStrict(in); msg == "" {
+			msg = s.coopMatPointerStrict(in)
+		}
 	}
 	if msg == "" {
 		return false
@@ -396,4 +399,93 @@ func (s *state) coopMatStrideStrict(in *spirv.Instruction) string {
 		return fmt.Sprintf("OpCooperativeMatrixLoadKHR Stride must not be negative with MemoryLayout %d, not %d", layout, stride)
 	}
 	return ""
+}
+
+// coopMatPointerStrict is the rule that, when the Shader capability is
+// declared, a load's or store's Pointer "must point into an array": the
+// pointer an access chain makes (through OpCopyObject) must have its last
+// index select an array or runtime array element, or be an
+// OpPtrAccessChain's array step; a whole variable does not. A pointer the
+// module does not make in view (a parameter, a phi or select, an untyped
+// chain) is not judged.
+func (s *state) coopMatPointerStrict(in *spirv.Instruction) string {
+	o, ok := s.coopMatLoadStoreOperands(in)
+	if !s.caps.has(spirv.CapabilityShader) || !ok || o.pointer >= len(in.Words) {
+		return ""
+	}
+	ptr := in.Words[o.pointer]
+	id := ptr
+	for range 64 { // a chain of copies; longer ones are not judged
+		j, ok := s.x.Def(id)
+		if !ok {
+			return ""
+		}
+		d := s.m.Inst(j)
+		switch d.Opcode {
+		case spirv.OpCopyObject:
+			if len(d.Words) < 4 {
+				return ""
+			}
+			id = d.Words[3]
+			continue
+		case spirv.OpVariable:
+		case spirv.OpAccessChain, spirv.OpInBoundsAccessChain:
+			if s.lastIndexIntoArray(d.Words[3], d.Words[4:]) != 0 {
+				return ""
+			}
+		case spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
+			if len(d.Words) < 5 || s.lastIndexIntoArray(d.Words[3], d.Words[5:]) != 0 {
+				return "" // with no further index, Element steps through an array
+			}
+		default:
+			return ""
+		}
+		return fmt.Sprintf("Op%s Pointer <id> %s must point into an array when the Shader capability is declared", opName(in.Opcode), s.idName(ptr))
+	}
+	return ""
+}
+
+// lastIndexIntoArray walks a typed access chain's indexes from base's
+// pointee and reports whether the last one selects an array or runtime
+// array element (1), something else (0), or cannot be told (-1, also for
+// no index at all).
+func (s *state) lastIndexIntoArray(base uint32, idx []uint32) int {
+	if len(idx) == 0 {
+		return -1
+	}
+	pt := s.typeOf(s.typeOfValue(base))
+	if pt == nil || pt.Kind != spirv.TypePointer {
+		return -1
+	}
+	t := s.typeOf(pt.Elem)
+	for k, ix := range idx {
+		if t == nil {
+			return -1
+		}
+		last := k == len(idx)-1
+		switch t.Kind {
+		case spirv.TypeArray, spirv.TypeRuntimeArray:
+			if last {
+				return 1
+			}
+			t = s.typeOf(t.Elem)
+		case spirv.TypeStruct:
+			m, ok := s.constUint(ix)
+			if !ok || m >= uint64(len(t.Members)) {
+				return -1
+			}
+			if last {
+				return 0
+			}
+			t = s.typeOf(t.Members[m])
+		case spirv.TypeVector, spirv.TypeMatrix:
+			if last {
+				return 0
+			}
+			t = s.typeOf(t.Elem)
+		default:
+			return -1
+		}
+	}
+	return -1
 }

@@ -189,6 +189,9 @@ func cmStrictCases() []rqCase {
 			"OpCooperativeMatrixStoreKHR Stride must be greater than 0 with MemoryLayout 1, not -1"+sfx),
 		rq("load stride -1", cmModule("", "", neg, load+"%c0 %n1\n"), "OpCooperativeMatrixLoadKHR Stride must not be negative with MemoryLayout 0, not -1"+sfx),
 		rq("load stride variable", cmModule("", "", "", load+"%c0 %ld\n"), ""),
+		rq("load from a whole variable", cmModule("", "", "", load+"%c0 %c16\n%r3 = OpCooperativeMatrixLoadKHR %mat %fv %c0 %c16\n"),
+			"OpCooperativeMatrixLoadKHR Pointer <id> '25[%25]' must point into an array when the Shader capability is declared"+sfx),
+		rq("store through a copy of a chain", cmModule("", "", "", "%pc = OpCopyObject %pf %p\nOpCooperativeMatrixStoreKHR %pc %m %c0 %c16\n"), ""),
 	}
 }
 
