@@ -144,6 +144,9 @@ func (s *state) entryPoint(i int, in *spirv.Instruction) bool {
 	mi := s.getModeInfo()
 	hasWGSize, hasLocalSizeID := mi.hasWGSize, mi.hasLSizeID
 	if s.opts.Env.IsVulkan() {
+		if vuid, msg := s.tileShadingRule(model, modes); msg != "" {
+			return s.fail(i, s.vuid(vuid), "%s", msg)
+		}
 		switch model {
 		case spirv.ExecutionModelGLCompute, spirv.ExecutionModelMeshEXT, spirv.ExecutionModelMeshNV,
 			spirv.ExecutionModelTaskEXT, spirv.ExecutionModelTaskNV:
@@ -722,4 +725,39 @@ func (s *state) floatControls2() bool {
 		}
 	}
 	return false
+}
+
+// tileShadingRule is SPV_QCOM_tile_shading's part of ValidateEntryPoints
+// in Vulkan: TileShadingRateQCOM only in compute, with the TileShadingQCOM
+// capability and without LocalSize(Id); NonCoherentTileAttachmentReadQCOM
+// only in fragment shaders, with the capability; the capability only in
+// compute and fragment entry points. It returns the VUID and message of
+// the first rule broken.
+func (s *state) tileShadingRule(model spirv.ExecutionModel, modes []spirv.ExecutionModeEntry) (vuid, msg string) {
+	tileCap := s.caps.has(spirv.CapabilityTileShadingQCOM)
+	rate := hasMode(modes, spirv.ExecutionModeTileShadingRateQCOM)
+	nonCoherent := hasMode(modes, spirv.ExecutionModeNonCoherentTileAttachmentReadQCOM)
+	const fragmentOnly = "The NonCoherentTileAttachmentQCOM execution mode must not be used in any stage other than fragment."
+	switch {
+	case model == spirv.ExecutionModelGLCompute && tileCap:
+		if rate && (hasMode(modes, spirv.ExecutionModeLocalSize) || hasMode(modes, spirv.ExecutionModeLocalSizeId)) {
+			return "VUID-StandaloneSpirv-TileShadingRateQCOM-10692", "If the TileShadingRateQCOM execution mode is used, LocalSize and LocalSizeId must not be specified."
+		}
+		if nonCoherent {
+			return "VUID-StandaloneSpirv-Execution-10687", fragmentOnly
+		}
+	case model == spirv.ExecutionModelGLCompute:
+		if rate {
+			return "VUID-StandaloneSpirv-TileShadingRateQCOM-10691", "If the TileShadingRateQCOM execution mode is used, the TileShadingQCOM capability must be enabled."
+		}
+	case rate:
+		return "VUID-StandaloneSpirv-Execution-10688", "The TileShadingRateQCOM execution mode must not be used in any stage other than compute."
+	case model != spirv.ExecutionModelFragment && nonCoherent:
+		return "VUID-StandaloneSpirv-Execution-10687", fragmentOnly
+	case model != spirv.ExecutionModelFragment && tileCap:
+		return "VUID-StandaloneSpirv-TileShadingQCOM-10686", "The TileShadingQCOM capability must not be enabled in any stage other than compute or fragment."
+	case nonCoherent && !tileCap:
+		return "VUID-StandaloneSpirv-NonCoherentTileAttachmentReadQCOM-10690", "If the NonCoherentTileAttachmentReadQCOM execution mode is used, the TileShadingQCOM capability must be enabled."
+	}
+	return "", ""
 }

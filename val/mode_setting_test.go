@@ -67,3 +67,37 @@ func fc2Src(annot string) string {
 	return modelSrc("GLCompute", "OpExecutionMode %main LocalSize 1 1 1\nOpExecutionModeId %main FPFastMathDefault %float %u0\n"+annot,
 		"FloatControls2 SPV_KHR_float_controls2", "", "%f1 = OpConstant %float 1", "%r = OpFAdd %float %f1 %f1")
 }
+
+// TestTileShadingEntryPoints: SPV_QCOM_tile_shading's entry-point rules
+// in Vulkan (ValidateEntryPoints), each case checked against current
+// spirv-val.
+func TestTileShadingEntryPoints(t *testing.T) {
+	mod := func(model, modes string, capability bool) string {
+		c := ""
+		if capability {
+			c = "OpCapability TileShadingQCOM\n"
+		}
+		return "OpCapability Shader\n" + c + "OpExtension \"SPV_QCOM_tile_shading\"\nOpMemoryModel Logical GLSL450\n" +
+			"OpEntryPoint " + model + " %main \"main\"\n" + modes +
+			"%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%main = OpFunction %void None %fn\n%e = OpLabel\nOpReturn\nOpFunctionEnd\n"
+	}
+	const (
+		rate  = "OpExecutionMode %main TileShadingRateQCOM 1 1 1\n"
+		local = "OpExecutionMode %main LocalSize 1 1 1\n"
+		frag  = "OpExecutionMode %main OriginUpperLeft\n"
+		nonco = "OpExecutionMode %main NonCoherentTileAttachmentReadQCOM\n"
+	)
+	runTable(t, []rqCase{
+		{name: "compute rate", env: EnvVulkan1_3, src: mod("GLCompute", rate, true)},
+		{name: "compute rate and LocalSize", env: EnvVulkan1_3, src: mod("GLCompute", rate+local, true),
+			want: "[VUID-StandaloneSpirv-TileShadingRateQCOM-10692] If the TileShadingRateQCOM execution mode is used, LocalSize and LocalSizeId must not be specified."},
+		{name: "fragment rate", env: EnvVulkan1_3, src: mod("Fragment", frag+rate, true),
+			want: "[VUID-StandaloneSpirv-Execution-10688] The TileShadingRateQCOM execution mode must not be used in any stage other than compute."},
+		{name: "vertex capability", env: EnvVulkan1_3, src: mod("Vertex", "", true),
+			want: "[VUID-StandaloneSpirv-TileShadingQCOM-10686] The TileShadingQCOM capability must not be enabled in any stage other than compute or fragment."},
+		{name: "compute non-coherent", env: EnvVulkan1_3, src: mod("GLCompute", local+nonco, true),
+			want: "[VUID-StandaloneSpirv-Execution-10687] The NonCoherentTileAttachmentQCOM execution mode must not be used in any stage other than fragment."},
+		{name: "fragment non-coherent", env: EnvVulkan1_3, src: mod("Fragment", frag+nonco, true)},
+		{name: "universal environment", src: mod("Vertex", "", true)},
+	})
+}
