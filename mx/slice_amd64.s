@@ -109,6 +109,16 @@ d16done:
 	VPERMD    Y0, Y13, Y0; \
 	VMOVDQU   Y0, (DI)
 
+// PACKW32 stores the 16-bit values in the dwords of Y0–Y3 (element
+// order) as 32 words at (DI).
+#define PACKW32 \
+	VPACKUSDW Y1, Y0, Y0; \
+	VPACKUSDW Y3, Y2, Y2; \
+	VPERMQ    $0xd8, Y0, Y0; \
+	VPERMQ    $0xd8, Y2, Y2; \
+	VMOVDQU   Y0, 0(DI); \
+	VMOVDQU   Y2, 32(DI)
+
 // TKEY computes the encodeTable key of the 8 float32 bit patterns in Y4 and gathers their codes into the low bytes of dst: key = (u >>
 // shift) << 1 | sticky, sticky = ((u & low) + low) >> shift. X12 holds the
 // shift, Y11 the low mask, Y10 0xFF, R8 the table.
@@ -573,12 +583,7 @@ fbloop:
 	VPSRLD    $16, Y1, Y1
 	VPSRLD    $16, Y2, Y2
 	VPSRLD    $16, Y3, Y3
-	VPACKUSDW Y1, Y0, Y0
-	VPACKUSDW Y3, Y2, Y2
-	VPERMQ    $0xd8, Y0, Y0
-	VPERMQ    $0xd8, Y2, Y2
-	VMOVDQU   Y0, 0(DI)
-	VMOVDQU   Y2, 32(DI)
+	PACKW32
 	ADDQ      $32, SI
 	ADDQ      $64, DI
 	DECQ      CX
@@ -646,12 +651,7 @@ nrloop:
 	RNE8(Y2)
 	VMOVDQU 96(SI), Y4
 	RNE8(Y3)
-	VPACKUSDW Y1, Y0, Y0
-	VPACKUSDW Y3, Y2, Y2
-	VPERMQ    $0xd8, Y0, Y0
-	VPERMQ    $0xd8, Y2, Y2
-	VMOVDQU   Y0, 0(DI)
-	VMOVDQU   Y2, 32(DI)
+	PACKW32
 	ADDQ $128, SI
 	ADDQ $64, DI
 	DECQ CX
@@ -883,12 +883,7 @@ nbloop:
 	NBF16(Y2)
 	VMOVDQU 96(SI), Y4
 	NBF16(Y3)
-	VPACKUSDW Y1, Y0, Y0
-	VPACKUSDW Y3, Y2, Y2
-	VPERMQ    $0xd8, Y0, Y0
-	VPERMQ    $0xd8, Y2, Y2
-	VMOVDQU   Y0, 0(DI)
-	VMOVDQU   Y2, 32(DI)
+	PACKW32
 	ADDQ $128, SI
 	ADDQ $64, DI
 	DECQ CX
