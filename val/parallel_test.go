@@ -124,3 +124,31 @@ OpFunctionEnd
 		}
 	}
 }
+
+// TestValidateLeavesNothingRunning: Validate starts the def-use index on
+// another goroutine before the first loop; when the first loop fails it
+// must still wait for it, since the caller owns the module again once
+// Validate returns. Under -race, writing the module's words right after
+// Validate reports the race if the index is still being built.
+func TestValidateLeavesNothingRunning(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n")
+	b.WriteString("%void = OpTypeVoid\n%u32 = OpTypeInt 32 0\n%c = OpConstant %u32 1\n%fn = OpTypeFunction %void\n")
+	b.WriteString("%main = OpFunction %void None %fn\n%e = OpLabel\n")
+	for k := 0; k < 5000; k++ {
+		fmt.Fprintf(&b, "%%x%d = OpIAdd %%u32 %%c %%c\n", k)
+	}
+	b.WriteString("OpReturn\nOpFunctionEnd\n")
+	for range 20 {
+		m := decodeAsm(t, b.String())
+		w := m.Words() // a first-loop error: OpCapability's operand made unknown
+		w[5] = 2<<16 | uint32(spirv.OpCapability)
+		w[6] = 0xFFFF
+		if err := Validate(m, Options{}); err == nil {
+			t.Fatal("a module with capability 0xFFFF validated")
+		}
+		for i := range w {
+			w[i] = 0
+		}
+	}
+}

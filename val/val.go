@@ -220,6 +220,10 @@ func (s *state) vuid(name string) string {
 func Validate(m *spirv.Module, opts Options) error {
 	s := &state{shared: &shared{m: m, opts: opts, lim: opts.Limits.withDefaults(), exts: map[string]bool{}, sampled: &sharedSampled{}}}
 	s.run()
+	// The def-use index may still be building on another goroutine (run
+	// starts it early): wait, so that nothing reads the module once
+	// Validate has returned it to its caller.
+	s.useList.once.Do(func() {})
 	if len(s.errs) == 0 {
 		return nil
 	}
