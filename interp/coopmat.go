@@ -130,8 +130,8 @@ func (c *compiler) coopType(t *tinfo) error {
 	in := c.m.Inst(i)
 	w := in.Words
 	nv := in.Opcode == spirv.OpTypeCooperativeMatrixNV
-	if !nv && len(w) != 7 || nv && len(w) != 6 {
-		return fmt.Errorf("%s %%%d: wants %d operands", in.Opcode, t.id, len(w)-2+boolInt(nv)-boolInt(!nv))
+	if want := 7 - boolInt(nv); len(w) != want {
+		return fmt.Errorf("%s %%%d: wants %d operands, has %d", in.Opcode, t.id, want-2, len(w)-2)
 	}
 	e, err := c.typ(w[2])
 	if err != nil {
