@@ -20,6 +20,16 @@ var useAVX2 = cpuid.AVX2()
 // useF16C allows the AVX2 kernels that convert with VCVTPS2PH.
 var useF16C = cpuid.F16C()
 
+// useAVX512 allows the AVX-512 (F, BW, DQ, VL) kernels, which take
+// precedence over the AVX2 ones; useVBMI and useBF16 allow the ones that
+// also need VBMI's byte permutes or AVX512_BF16's conversions. Each implies
+// useAVX2, and the tests clear them to run the AVX2 kernels.
+var (
+	useAVX512 = cpuid.AVX512()
+	useVBMI   = cpuid.AVX512VBMI()
+	useBF16   = cpuid.AVX512BF16()
+)
+
 // The kernels are in kernels_amd64.s. Pointers and counts come from the
 // wrappers below, which check every length first.
 

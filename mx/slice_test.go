@@ -21,6 +21,20 @@ import (
 // every kernel switched off.
 func withEachPath(t *testing.T, fn func(t *testing.T)) {
 	t.Helper()
+	if useAVX512 {
+		t.Run("avx512", fn)
+		if !useVBMI {
+			t.Log("no AVX512_VBMI: the kernels that need it were not run")
+		}
+		if !useBF16 {
+			t.Log("no AVX512_BF16: the kernels that need it were not run")
+		}
+		vbmi, bf16 := useVBMI, useBF16
+		useAVX512, useVBMI, useBF16 = false, false, false
+		defer func() { useAVX512, useVBMI, useBF16 = true, vbmi, bf16 }()
+	} else {
+		t.Log("no AVX-512 (F, BW, DQ, VL, or GODEBUG cpu.avx512f=off): the AVX-512 kernels were not run")
+	}
 	if useAVX2 {
 		t.Run("avx2", fn)
 		if !useF16C {
@@ -29,6 +43,8 @@ func withEachPath(t *testing.T, fn func(t *testing.T)) {
 		withGatherDecode(func() { t.Run("avx2-gather", fn) })
 		useAVX2 = false
 		defer func() { useAVX2 = true }()
+	} else {
+		t.Log("no AVX2 (or GODEBUG cpu.avx2=off): the AVX2 kernels were not run")
 	}
 	t.Run("portable", fn)
 }

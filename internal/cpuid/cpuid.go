@@ -8,6 +8,8 @@
 // can be tested and measured on a machine that has AVX2:
 //
 //	GODEBUG=cpu.avx2=off go test ./mx ./subgroup
+//
+// cpu.avx512f=off likewise keeps the AVX-512 kernels from running.
 package cpuid
 
 import (
@@ -28,6 +30,26 @@ var hasAVX2 = detectAVX2() && !disabled(os.Getenv("GODEBUG"), "avx2")
 func F16C() bool { return hasF16C }
 
 var hasF16C = hasAVX2 && detectF16C() && !disabled(os.Getenv("GODEBUG"), "f16c")
+
+// AVX512 reports whether the processor supports AVX-512 F, BW, DQ and VL
+// (the subsets spvx's 512-bit kernels use) and the operating system saves
+// the ZMM and opmask registers, and GODEBUG does not turn it off:
+// cpu.avx512f=off, the runtime's name, or cpu.avx2=off.
+func AVX512() bool { return hasAVX512 }
+
+var hasAVX512 = hasAVX2 && detectAVX512() && !disabled(os.Getenv("GODEBUG"), "avx512f")
+
+// AVX512VBMI reports AVX512() and the VBMI byte permutes (VPERMB,
+// VPERMT2B, VPMULTISHIFTQB); GODEBUG cpu.avx512vbmi=off turns it off.
+func AVX512VBMI() bool { return hasVBMI }
+
+var hasVBMI = hasAVX512 && detectVBMI() && !disabled(os.Getenv("GODEBUG"), "avx512vbmi")
+
+// AVX512BF16 reports AVX512() and the bfloat16 conversions (VCVTNEPS2BF16);
+// GODEBUG cpu.avx512bf16=off turns it off.
+func AVX512BF16() bool { return hasBF16 }
+
+var hasBF16 = hasAVX512 && detectBF16() && !disabled(os.Getenv("GODEBUG"), "avx512bf16")
 
 // disabled reports whether a GODEBUG value holds cpu.<name>=off (or
 // cpu.all=off), the runtime's syntax; a later setting overrides an earlier.

@@ -29,3 +29,34 @@ func detectF16C() bool {
 	_, _, ecx1, _ := cpuid(1, 0)
 	return ecx1&(1<<29) != 0
 }
+
+// detectAVX512 needs XCR0 to enable the opmask, ZMM_Hi256 and Hi16_ZMM
+// state (bits 5 to 7) besides the YMM state, and CPUID.(7,0):EBX to report
+// AVX512F (bit 16), DQ (17), BW (30) and VL (31).
+func detectAVX512() bool {
+	if !detectAVX2() {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&0xE6 != 0xE6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	const want = 1<<16 | 1<<17 | 1<<30 | 1<<31
+	return ebx7&want == want
+}
+
+// detectVBMI reads CPUID.(7,0):ECX bit 1.
+func detectVBMI() bool {
+	_, _, ecx7, _ := cpuid(7, 0)
+	return ecx7&(1<<1) != 0
+}
+
+// detectBF16 reads CPUID.(7,1):EAX bit 5 (leaf 7's subleaf 1 exists when
+// CPUID.(7,0):EAX is at least 1).
+func detectBF16() bool {
+	if max7, _, _, _ := cpuid(7, 0); max7 < 1 {
+		return false
+	}
+	eax71, _, _, _ := cpuid(7, 1)
+	return eax71&(1<<5) != 0
+}

@@ -7,3 +7,12 @@ func detectAVX2() bool { return false }
 
 // detectF16C: no x86 kernels on other architectures.
 func detectF16C() bool { return false }
+
+// detectAVX512: no x86 kernels on other architectures.
+func detectAVX512() bool { return false }
+
+// detectVBMI: no x86 kernels on other architectures.
+func detectVBMI() bool { return false }
+
+// detectBF16: no x86 kernels on other architectures.
+func detectBF16() bool { return false }

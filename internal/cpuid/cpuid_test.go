@@ -56,4 +56,16 @@ func TestAVX2MatchesProcCPUInfo(t *testing.T) {
 	if got := F16C(); got != want {
 		t.Errorf("F16C() = %v, /proc/cpuinfo (and GODEBUG) say %v", got, want)
 	}
+	godebug := os.Getenv("GODEBUG")
+	has := func(f string) bool { return strings.Contains(flags, " "+f+" ") }
+	want512 := AVX2() && has("avx512f") && has("avx512bw") && has("avx512dq") && has("avx512vl") && !disabled(godebug, "avx512f")
+	if got := AVX512(); got != want512 {
+		t.Errorf("AVX512() = %v, /proc/cpuinfo (and GODEBUG) say %v", got, want512)
+	}
+	if got, want := AVX512VBMI(), want512 && has("avx512vbmi") && !disabled(godebug, "avx512vbmi"); got != want {
+		t.Errorf("AVX512VBMI() = %v, /proc/cpuinfo (and GODEBUG) say %v", got, want)
+	}
+	if got, want := AVX512BF16(), want512 && has("avx512_bf16") && !disabled(godebug, "avx512bf16"); got != want {
+		t.Errorf("AVX512BF16() = %v, /proc/cpuinfo (and GODEBUG) say %v", got, want)
+	}
 }
