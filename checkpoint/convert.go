@@ -206,7 +206,7 @@ func toGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 			continue
 		}
 		q := s.q
-		g := newGeometry(q.meta.Shape, mx.MXFP4, 32, 4)
+		g := newGeometry(q.meta.Shape, mx.MXFP4, 32, 4, segTarget)
 		err := g.pieces(func(pc piece) error {
 			n := pc.nrows * pc.n
 			sl, el := g.scaleLen(pc), g.elemLen(pc, mx.MXFP4)
@@ -364,7 +364,7 @@ func fromGGUF(inName, outName string, opts ConvertOptions, r *Report) error {
 			}
 			r.add(TensorReport{Name: dst.Name, DType: dst.DType, Shape: dst.Shape, Action: "copied", InBytes: dst.Size, OutBytes: dst.Size})
 		} else {
-			gm := newGeometry(s.q.Shape, mx.MXFP4, 32, 4)
+			gm := newGeometry(s.q.Shape, mx.MXFP4, 32, 4, segTarget)
 			sd, bd := o.placed[s.s], o.placed[s.b]
 			err := gm.pieces(func(pc piece) error {
 				n := pc.nrows * pc.n

@@ -106,7 +106,7 @@ func dequantizeFile(inName, outName string, opts DequantizeOptions, r *Report) (
 
 func dequantizeTensor(in *input, o *output, q *qtensor, workers int, buf *buffers, progress func(string, int64)) (TensorReport, error) {
 	esize, _ := tensorfile.DTypeSize(q.meta.DType)
-	g := newGeometry(q.meta.Shape, q.format, q.meta.BlockSize, esize)
+	g := newGeometry(q.meta.Shape, q.format, q.meta.BlockSize, esize, segTarget)
 	dst := o.placed[q.name]
 	err := g.pieces(func(pc piece) error {
 		n := pc.nrows * pc.n

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"spvx/internal/boundedread"
 	"spvx/internal/tensorfile"
@@ -23,7 +24,7 @@ type Options struct {
 	Layout    Layout
 	Filter    Filter
 	Stats     bool // measure each quantized tensor's error (max abs, RMSE)
-	Workers   int  // goroutines for mx; 0 means GOMAXPROCS
+	Workers   int  // goroutines converting pieces of a tensor; 0 means GOMAXPROCS
 	Progress  func(Progress)
 	Force     bool // overwrite existing output files
 }
@@ -436,7 +437,8 @@ func quantizeFile(inName, outName string, opts Options, r *Report) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	var buf buffers
+	bufs := make([]buffers, workerCount(opts.Workers))
+	buf := &bufs[0]
 	progress := progressCounter(opts.Progress, totalIn)
 	planned := map[string]*quantPlan{}
 	for i := range plans {
@@ -444,14 +446,14 @@ func quantizeFile(inName, outName string, opts Options, r *Report) ([]string, er
 	}
 	for _, t := range in.h.Tensors {
 		if p := planned[t.Name]; p != nil {
-			tr, err := quantizeTensor(in, o, p, opts, &buf, progress)
+			tr, err := quantizeTensor(in, o, p, opts, bufs, progress)
 			if err != nil {
 				return nil, o.close(fmt.Errorf("%s: tensor %q: %w", inName, t.Name, err))
 			}
 			r.add(tr)
 			continue
 		}
-		if err := copyTensor(o.f, o.placed[t.Name].Offset, in, t, &buf); err != nil {
+		if err := copyTensor(o.f, o.placed[t.Name].Offset, in, t, buf); err != nil {
 			return nil, o.close(err)
 		}
 		progress(t.Name, t.Size)
@@ -488,7 +490,7 @@ type geometry struct {
 	bits, k, esize int
 }
 
-func newGeometry(shape []int, b mx.BlockFormat, k, esize int) geometry {
+func newGeometry(shape []int, b mx.BlockFormat, k, esize, target int) geometry {
 	rows, rowLen := rowsAndLen(shape)
 	bits := b.Element().Bits()
 	if rowLen%k == 0 && rowLen*bits%8 == 0 {
@@ -500,10 +502,10 @@ func newGeometry(shape []int, b mx.BlockFormat, k, esize int) geometry {
 	g.scaleRow, _ = mx.ScaleBytes(rowLen, k)
 	g.elemRow, _ = mx.ElementBytes(b, rowLen)
 	g.unit = segUnit(k)
-	g.seg = max(g.unit, segTarget/g.unit*g.unit)
+	g.seg = max(g.unit, target/g.unit*g.unit)
 	g.rowsPerBatch = 1
 	if rowLen > 0 && rowLen <= g.seg {
-		g.rowsPerBatch = max(1, segTarget/rowLen)
+		g.rowsPerBatch = max(1, target/rowLen)
 	}
 	return g
 }
@@ -531,6 +533,13 @@ func (g geometry) pieces(f func(piece) error) error {
 	return nil
 }
 
+// count is the number of pieces.
+func (g geometry) count() int {
+	n := 0
+	g.pieces(func(piece) error { n++; return nil })
+	return n
+}
+
 // offsets of a piece in the source, scales and elements tensors.
 func (g geometry) srcOff(p piece) int64   { return int64(p.r0*g.rowLen+p.c) * int64(g.esize) }
 func (g geometry) scaleOff(p piece) int64 { return int64(p.r0*g.scaleRow + p.c/g.k) }
@@ -553,48 +562,26 @@ func (g geometry) elemLen(p piece, b mx.BlockFormat) int {
 	return e
 }
 
-func quantizeTensor(in *input, o *output, p *quantPlan, opts Options, buf *buffers, progress func(string, int64)) (TensorReport, error) {
+func quantizeTensor(in *input, o *output, p *quantPlan, opts Options, bufs []buffers, progress func(string, int64)) (TensorReport, error) {
 	t := p.src
 	esize, _ := tensorfile.DTypeSize(t.DType)
-	g := newGeometry(t.Shape, opts.Format, opts.BlockSize, esize)
+	g := newGeometry(t.Shape, opts.Format, opts.BlockSize, esize, quantSeg)
 	sDst, bDst := o.placed[p.scales], o.placed[p.blocks]
-	var maxErr, sumSq float64
-	var count int64
-	mopt := mx.Options{BlockSize: opts.BlockSize, Rounding: opts.Rounding, Workers: opts.Workers}
-	err := g.pieces(func(pc piece) error {
-		n := pc.nrows * pc.n
-		buf.raw = grow(buf.raw, n*esize)
-		buf.f32 = grow(buf.f32, n)
+	var stats []pieceStats
+	if opts.Stats {
+		stats = make([]pieceStats, g.count())
+	}
+	var mu sync.Mutex
+	err := runPieces(g, len(bufs), func(w, i int, pc piece) error {
+		buf := &bufs[w]
 		sl, el := g.scaleLen(pc), g.elemLen(pc, opts.Format)
 		buf.scales, buf.elems = grow(buf.scales, sl), grow(buf.elems, el)
-		if _, err := in.f.ReadAt(buf.raw, t.Offset+g.srcOff(pc)); err != nil {
-			return err
+		var st *pieceStats
+		if stats != nil {
+			st = &stats[i]
 		}
-		toFloat32(buf.f32, buf.raw, t.DType)
-		for r := 0; r < pc.nrows; r++ {
-			src := buf.f32[r*pc.n : (r+1)*pc.n]
-			s, e := buf.scales, buf.elems
-			if pc.nrows > 1 {
-				s, e = s[r*g.scaleRow:(r+1)*g.scaleRow], e[r*g.elemRow:(r+1)*g.elemRow]
-			}
-			if err := mx.Quantize(s, e, src, opts.Format, mopt); err != nil {
-				return err
-			}
-			if opts.Stats {
-				buf.back = grow(buf.back, len(src))
-				if err := mx.Dequantize(buf.back, s, e, opts.Format, opts.BlockSize, opts.Workers); err != nil {
-					return err
-				}
-				for i, v := range src {
-					if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-						continue
-					}
-					d := math.Abs(float64(v) - float64(buf.back[i]))
-					maxErr = math.Max(maxErr, d)
-					sumSq += d * d
-					count++
-				}
-			}
+		if err := quantizePiece(in, t, g, pc, opts, buf, st); err != nil {
+			return err
 		}
 		if _, err := o.f.WriteAt(buf.scales, sDst.Offset+g.scaleOff(pc)); err != nil {
 			return err
@@ -602,16 +589,104 @@ func quantizeTensor(in *input, o *output, p *quantPlan, opts Options, buf *buffe
 		if _, err := o.f.WriteAt(buf.elems, bDst.Offset+g.elemOff(pc)); err != nil {
 			return err
 		}
-		progress(t.Name, int64(n*esize))
+		mu.Lock()
+		progress(t.Name, int64(pc.nrows*pc.n*esize))
+		mu.Unlock()
 		return nil
 	})
 	tr := TensorReport{Name: t.Name, DType: t.DType, Shape: t.Shape, Action: "quantized",
 		Note: fmt.Sprintf("%s, blocks of %d, %s layout", opts.Format, opts.BlockSize, opts.Layout), InBytes: t.Size, OutBytes: sDst.Size + bDst.Size}
 	if opts.Stats {
-		tr.HasStats, tr.MaxAbsErr = true, maxErr
-		if count > 0 {
-			tr.RMSE = math.Sqrt(sumSq / float64(count))
+		// summed in piece order, so the figures do not depend on which
+		// worker ran which piece
+		var all pieceStats
+		for _, s := range stats {
+			all.maxErr = math.Max(all.maxErr, s.maxErr)
+			all.sumSq += s.sumSq
+			all.count += s.count
+		}
+		tr.HasStats, tr.MaxAbsErr = true, all.maxErr
+		if all.count > 0 {
+			tr.RMSE = math.Sqrt(all.sumSq / float64(all.count))
 		}
 	}
 	return tr, err
+}
+
+// pieceStats are one piece's error figures for Options.Stats.
+type pieceStats struct {
+	maxErr, sumSq float64
+	count         int64
+}
+
+// quantizePiece reads piece pc of tensor t and quantizes it into
+// buf.scales and buf.elems, adding its error figures to st if not nil.
+// bfloat16 and binary16 tensors (without statistics, which need the
+// float32 values) go to mx's 16-bit quantizers as they are read.
+func quantizePiece(in *input, t tensorfile.TensorInfo, g geometry, pc piece, opts Options, buf *buffers, st *pieceStats) error {
+	n := pc.nrows * pc.n
+	mopt := mx.Options{BlockSize: opts.BlockSize, Rounding: opts.Rounding, Workers: 1}
+	rowBufs := func(r int) ([]byte, []byte) {
+		if pc.nrows > 1 {
+			return buf.scales[r*g.scaleRow : (r+1)*g.scaleRow], buf.elems[r*g.elemRow : (r+1)*g.elemRow]
+		}
+		return buf.scales, buf.elems
+	}
+	if st == nil && hostLittleEndian && (t.DType == "BF16" || t.DType == "F16") {
+		buf.u16 = grow(buf.u16, n)
+		if _, err := in.f.ReadAt(asBytes(buf.u16), t.Offset+g.srcOff(pc)); err != nil {
+			return err
+		}
+		q := mx.QuantizeBFloat16
+		if t.DType == "F16" {
+			q = mx.QuantizeHalf
+		}
+		for r := range pc.nrows {
+			s, e := rowBufs(r)
+			if err := q(s, e, buf.u16[r*pc.n:(r+1)*pc.n], opts.Format, mopt); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	buf.f32 = grow(buf.f32, n)
+	if t.DType == "F32" && hostLittleEndian {
+		if _, err := in.f.ReadAt(asBytes(buf.f32), t.Offset+g.srcOff(pc)); err != nil {
+			return err
+		}
+	} else {
+		buf.raw = grow(buf.raw, n*g.esize)
+		if _, err := in.f.ReadAt(buf.raw, t.Offset+g.srcOff(pc)); err != nil {
+			return err
+		}
+		toFloat32(buf.f32, buf.raw, t.DType)
+	}
+	for r := range pc.nrows {
+		src := buf.f32[r*pc.n : (r+1)*pc.n]
+		s, e := rowBufs(r)
+		if err := mx.Quantize(s, e, src, opts.Format, mopt); err != nil {
+			return err
+		}
+		if st != nil {
+			buf.back = grow(buf.back, len(src))
+			if err := mx.Dequantize(buf.back, s, e, opts.Format, opts.BlockSize, 1); err != nil {
+				return err
+			}
+			st.add(src, buf.back)
+		}
+	}
+	return nil
+}
+
+// add adds the differences between the finite values of src and back.
+func (st *pieceStats) add(src, back []float32) {
+	for i, v := range src {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			continue
+		}
+		d := math.Abs(float64(v) - float64(back[i]))
+		st.maxErr = math.Max(st.maxErr, d)
+		st.sumSq += d * d
+		st.count++
+	}
 }
