@@ -10,6 +10,11 @@ type Index struct {
 	// far larger than the module, are in bigDefs. See Def.
 	defs    []int32
 	bigDefs map[uint32]int32
+	// valueTypes gives, by id, the Result Type of the id's first defining
+	// instruction (0: none), for ids in defs's range; the rest are in
+	// bigTypes. See ValueType.
+	valueTypes []uint32
+	bigTypes   map[uint32]uint32
 
 	// Types describes every type declaration by result id.
 	Types map[uint32]*Type
@@ -168,18 +173,32 @@ func (x *Index) Def(id uint32) (inst int, ok bool) {
 	return int(v) - 1, v != 0
 }
 
-func (x *Index) setDef(id uint32, inst int) {
+// ValueType returns the Result Type of the instruction that defines id
+// (the first one if several do): Module.Inst(Def(id)).TypeID, without
+// touching the instruction, which validators ask for every operand. It is
+// 0 when id is not defined or its definition has no result type.
+func (x *Index) ValueType(id uint32) uint32 {
+	if int(id) < len(x.valueTypes) {
+		return x.valueTypes[id]
+	}
+	return x.bigTypes[id]
+}
+
+func (x *Index) setDef(id uint32, inst int, typ uint32) {
 	if int(id) < len(x.defs) {
 		if x.defs[id] == 0 {
-			x.defs[id] = int32(inst + 1)
+			x.defs[id], x.valueTypes[id] = int32(inst+1), typ
 		}
 		return
 	}
 	if x.bigDefs == nil {
-		x.bigDefs = map[uint32]int32{}
+		x.bigDefs, x.bigTypes = map[uint32]int32{}, map[uint32]uint32{}
 	}
 	if _, dup := x.bigDefs[id]; !dup {
 		x.bigDefs[id] = int32(inst + 1)
+		if typ != 0 {
+			x.bigTypes[id] = typ
+		}
 	}
 }
 
@@ -207,6 +226,7 @@ func buildIndex(m *Module) *Index {
 	ndefs := min(uint64(m.Header.Bound), uint64(len(m.words))+64)
 	x := &Index{
 		defs:           make([]int32, ndefs),
+		valueTypes:     make([]uint32, ndefs),
 		Types:          map[uint32]*Type{},
 		Constants:      map[uint32]*Constant{},
 		Names:          map[uint32]string{},
@@ -226,7 +246,7 @@ func buildIndex(m *Module) *Index {
 		in := &inst
 		w := in.Words
 		if in.ResultID != 0 {
-			x.setDef(in.ResultID, i)
+			x.setDef(in.ResultID, i, in.TypeID)
 		}
 		switch in.Opcode {
 		case OpCapability:

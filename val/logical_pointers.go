@@ -166,11 +166,7 @@ func (s *state) logicalPointers() bool {
 			if o.Kind != spirv.OperandKindIdRef {
 				continue
 			}
-			j, ok := s.x.Def(in.Words[o.Offset])
-			if !ok {
-				continue
-			}
-			if c, ok := s.logicalPointerType(s.m.Inst(j).TypeID); ok {
+			if c, ok := s.logicalPointerType(s.x.ValueType(in.Words[o.Offset])); ok {
 				has, sc = true, c
 				break
 			}
@@ -193,7 +189,7 @@ func (s *state) logicalPointers() bool {
 		if s.logicalPointerResult(i, &in) && s.stopped() {
 			return true
 		}
-		if s.variablePointerRules(vp, i) && s.stopped() {
+		if s.variablePointerRules(vp, i, &in) && s.stopped() {
 			return true
 		}
 	}

@@ -68,12 +68,7 @@ func (s *state) typeWord(t uint32, k int) uint32 {
 }
 
 // typeOfValue is the Result Type of id's definition, 0 if none.
-func (s *state) typeOfValue(id uint32) uint32 {
-	if j, ok := s.x.Def(id); ok {
-		return s.m.Inst(j).TypeID
-	}
-	return 0
-}
+func (s *state) typeOfValue(id uint32) uint32 { return s.x.ValueType(id) }
 
 func (s *state) isKind(t uint32, k spirv.TypeKind) bool {
 	ty := s.typeOf(t)

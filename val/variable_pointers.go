@@ -131,11 +131,8 @@ func (s *state) isVariablePointer(vp *varPointers, i int) bool {
 			if o.Kind != spirv.OperandKindIdRef {
 				continue
 			}
-			j, ok := s.x.Def(in.Words[o.Offset])
-			if !ok {
-				continue
-			}
-			if _, ok := s.logicalPointerType(s.m.Inst(j).TypeID); ok && s.isVariablePointer(vp, j) {
+			id := in.Words[o.Offset]
+			if _, ok := s.logicalPointerType(s.x.ValueType(id)); ok && s.isVPID(vp, id) {
 				is = true
 			}
 		}
@@ -190,9 +187,8 @@ func (s *state) vpCalls(vp *varPointers) {
 	}
 }
 
-// variablePointerRules is ValidateVariablePointers for instruction i.
-func (s *state) variablePointerRules(vp *varPointers, i int) bool {
-	in := s.m.Inst(i)
+// variablePointerRules is ValidateVariablePointers for instruction i, in.
+func (s *state) variablePointerRules(vp *varPointers, i int, in *spirv.Instruction) bool {
 	w := in.Words
 	switch in.Opcode {
 	case spirv.OpArrayLength, spirv.OpUntypedArrayLengthKHR:

@@ -193,7 +193,8 @@ func vpLinear(t *testing.T, build func(int) string) {
 		s.run()
 		vp := s.newVarPointers()
 		for i := 0; i < m.Len(); i++ {
-			s.variablePointerRules(vp, i)
+			in := m.Inst(i)
+			s.variablePointerRules(vp, i, &in)
 		}
 		return vp.steps
 	}
