@@ -241,6 +241,7 @@ func buildIndex(m *Module) *Index {
 	// scan of every entry point (40k entry points and 40k modes took 12 s).
 	var modes map[uint32][]ExecutionModeEntry
 	var fwd map[uint32]bool // pointers declared by OpTypeForwardPointer
+	var typeInsts []int32   // the type declarations, in module order
 	for i := range m.insts {
 		inst := m.Inst(i)
 		in := &inst
@@ -310,6 +311,7 @@ func buildIndex(m *Module) *Index {
 		}
 		if t := typeOf(in, x); t != nil {
 			x.Types[t.ID] = t
+			typeInsts = append(typeInsts, int32(i))
 		}
 		if c := constantOf(in); c != nil {
 			x.Constants[c.ID] = c
@@ -332,7 +334,7 @@ func buildIndex(m *Module) *Index {
 			}
 		}
 	}
-	x.typeDepths(m, fwd)
+	x.typeDepths(m, typeInsts, fwd)
 	return x
 }
 
@@ -447,7 +449,7 @@ type depthFrame struct {
 // and it is how a valid module makes a recursive type. Any other edge
 // back to a type still on the stack is a cycle: it counts 0, and
 // TypeCycle records it.
-func (x *Index) typeDepths(m *Module, fwd map[uint32]bool) {
+func (x *Index) typeDepths(m *Module, typeInsts []int32, fwd map[uint32]bool) {
 	const onStack = ^uint32(0)
 	var stack []depthFrame
 	push := func(t *Type) {
@@ -455,7 +457,8 @@ func (x *Index) typeDepths(m *Module, fwd map[uint32]bool) {
 		t.Depth = onStack
 		stack = append(stack, depthFrame{t: t, inst: int32(j)})
 	}
-	for i := range m.insts {
+	for _, i32 := range typeInsts {
+		i := int(i32)
 		in := m.Inst(i)
 		root := x.Types[in.ResultID]
 		if root == nil || root.Depth != 0 {
