@@ -41,6 +41,7 @@ func (p *Program) newWide(st *wgState, R int) *subgroup {
 	w := &subgroup{p: p, wg: st, S: R, R: R, wideOf: st.sgs}
 	w.regs, w.inv, w.localID, w.localIdx = st.regs, st.inv, st.localID, st.localIdx
 	w.ident = make([]int32, R)
+	w.tA, w.tB = make([]int32, 0, R), make([]int32, 0, R)
 	for i := range w.ident {
 		w.ident[i] = int32(i)
 	}
@@ -104,13 +105,20 @@ func (w *subgroup) runWide(sgs []*subgroup) {
 				fr.ip++
 				continue
 			}
-			if !started {
+			if !started && !startless(in.op) {
 				w.startAll(sgs)
 				started = true
 			}
 			for _, sg := range sgs {
-				l := sg.frames[0].lanes
+				// a subgroup not started yet has all its lanes
+				l := sg.ident[:sg.n]
+				if started {
+					l = sg.frames[0].lanes
+				}
 				if f := sg.exec(in, l); f != nil {
+					if !started {
+						w.startAll(sgs) // the fault names the subgroup's function
+					}
 					sg.setFault(f, in, l)
 					w.fault, w.state = sg.fault, sgDone
 					return
@@ -129,9 +137,20 @@ func (w *subgroup) runWide(sgs []*subgroup) {
 			fr.ip = p.blocks[e.target].start
 			continue
 		case opBranchCond:
-			if e := p.uniformEdge(in, r[in.a*R:in.a*R+S], lanes); e != nil {
+			c := r[in.a*R : in.a*R+S]
+			if e := p.uniformEdge(in, c, lanes); e != nil {
 				w.moves(e, lanes)
 				fr.ip = p.blocks[e.target].start
+				continue
+			}
+			if in.c > 0 && p.joins[in.c-1].wide {
+				// short arms of wide instructions: no split (join.go)
+				ran, ok := w.runJoin(in, c, lanes)
+				steps += ran * nsg
+				if !ok {
+					return
+				}
+				fr.ip = p.blocks[p.joins[in.c-1].target].start
 				continue
 			}
 		case opSwitch:
@@ -185,6 +204,11 @@ func (w *subgroup) startWide(n int) {
 	fr.nlive, fr.retDst = n, -1
 	fr.ip = w.p.blocks[fr.fn.firstBlock].start
 }
+
+// startless reports whether a subgroup can run op without being started:
+// subgroup operations and built-ins read only registers and the lane list
+// they are given, so a wide group that never splits starts no subgroup.
+func startless(o op) bool { return o == opGroup || o == opBuiltin }
 
 // startAll starts the subgroups of the wide group's workgroup, each with
 // all its lanes at the start of the entry function.
