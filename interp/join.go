@@ -97,14 +97,7 @@ func (p *Program) armExit(b int32) (next int32, wide, ok bool) {
 func (sg *subgroup) runJoin(in *inst, c []uint64, lanes []int32) (int64, bool) {
 	p := sg.p
 	j := &p.joins[in.c-1]
-	ta, tb := sg.tA[:0], sg.tB[:0]
-	for _, l := range lanes {
-		if c[l] != 0 {
-			ta = append(ta, l)
-		} else {
-			tb = append(tb, l)
-		}
-	}
+	ta, tb := splitLanes(sg.tA[:len(lanes)], sg.tB[:len(lanes)], c, lanes)
 	sg.moves(&p.edges[in.aux], ta)
 	sg.moves(&p.edges[in.aux+1], tb)
 	side := [2][]int32{ta, tb}
@@ -124,6 +117,23 @@ func (sg *subgroup) runJoin(in *inst, c []uint64, lanes []int32) (int64, bool) {
 		}
 	}
 	return ran, true
+}
+
+// splitLanes divides lanes into those whose c is true (a prefix of ta)
+// and the others (of tb), keeping their order. Both are written at each
+// lane and one advances: no branch to mispredict when the sides mix.
+func splitLanes(ta, tb []int32, c []uint64, lanes []int32) ([]int32, []int32) {
+	na, nb := 0, 0
+	for _, l := range lanes {
+		t := 0
+		if c[l] != 0 {
+			t = 1
+		}
+		ta[na], tb[nb] = l, l
+		na += t
+		nb += 1 - t
+	}
+	return ta[:na], tb[:nb]
 }
 
 // runArm runs arm block b for lanes, charging each instruction as the

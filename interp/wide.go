@@ -14,13 +14,18 @@ import "spvx/spirv"
 // What it runs:
 //   - instructions whose meaning does not depend on the subgroup (integer
 //     and float arithmetic, conversions, composites, memory, atomics,
-//     extended instructions, built-ins of the invocation and workgroup)
-//     over all R lanes at once;
-//   - instructions of subgroup scope (OpGroupNonUniform*, subgroup
-//     built-ins, OpSubgroupBitcastShuffleINTEL...) once per subgroup, on
-//     the subgroup's own state, in subgroup order;
+//     extended instructions, built-ins of the invocation and workgroup,
+//     and the subgroup built-ins that are numbers: a lane's subgroup id,
+//     index in it, subgroup size, wideBuiltin) over all R lanes at once;
+//   - instructions of subgroup scope (OpGroupNonUniform*, the subgroup
+//     masks, OpSubgroupBitcastShuffleINTEL...) once per subgroup, on
+//     the subgroup's own state, in subgroup order (the subgroup ops and
+//     built-ins without starting the subgroups, startless);
 //   - branches and switches that every invocation takes the same way, and
-//     OpControlBarrier, which every invocation then reaches together.
+//     OpControlBarrier, which every invocation then reaches together;
+//   - a divergent branch into short arms of wide instructions that meet
+//     right after (join.go): each arm with its lanes, then the join with
+//     all of them.
 //
 // Anything else (a branch that divides the workgroup, a function call,
 // OpKill, a work-group collective, a fault-prone terminator) splits the
@@ -65,7 +70,7 @@ func (p *Program) wideOK(in *inst) bool {
 			spirv.BuiltInWorkDim, spirv.BuiltInGlobalLinearId:
 			return true
 		}
-		return false
+		return wideSubgroupBuiltin(p.inputs[p.bloads[in.aux].input].builtin)
 	}
 	return in.op < opGroup || in.op == opFloatCtl || in.op == opImage
 }
