@@ -97,10 +97,15 @@ func (p *Program) armExit(b int32) (next int32, wide, ok bool) {
 func (sg *subgroup) runJoin(in *inst, c []uint64, lanes []int32) (int64, bool) {
 	p := sg.p
 	j := &p.joins[in.c-1]
-	ta, tb := splitLanes(sg.tA[:len(lanes)], sg.tB[:len(lanes)], c, lanes)
-	sg.moves(&p.edges[in.aux], ta)
-	sg.moves(&p.edges[in.aux+1], tb)
-	side := [2][]int32{ta, tb}
+	// a side's lanes are needed for its phi moves or its arm
+	var side [2][]int32
+	buf := [2][]int32{sg.tA[:len(lanes)], sg.tB[:len(lanes)]}
+	for k := range side {
+		if e := &p.edges[in.aux+int32(k)]; j.arm[k] >= 0 || len(e.moves) > 0 {
+			side[k] = pickLanes(buf[k], c, lanes, k == 0)
+			sg.moves(e, side[k])
+		}
+	}
 	order := [2]int{0, 1}
 	if j.arm[1] >= 0 && (j.arm[0] < 0 || j.arm[1] < j.arm[0]) {
 		order = [2]int{1, 0}
@@ -119,21 +124,33 @@ func (sg *subgroup) runJoin(in *inst, c []uint64, lanes []int32) (int64, bool) {
 	return ran, true
 }
 
-// splitLanes divides lanes into those whose c is true (a prefix of ta)
-// and the others (of tb), keeping their order. Both are written at each
-// lane and one advances: no branch to mispredict when the sides mix.
-func splitLanes(ta, tb []int32, c []uint64, lanes []int32) ([]int32, []int32) {
-	na, nb := 0, 0
+// pickLanes returns the lanes (in order, in dst, as long as lanes) whose
+// condition c is want. Each lane is written and the count advances only
+// for a match: no branch to mispredict when the sides mix. With every
+// lane, it reads c without the lane list.
+func pickLanes(dst []int32, c []uint64, lanes []int32, want bool) []int32 {
+	n := 0
+	if len(lanes) == len(c) {
+		dst = dst[:len(c)]
+		for l, v := range c {
+			t := 0
+			if (v != 0) == want {
+				t = 1
+			}
+			dst[n] = int32(l)
+			n += t
+		}
+		return dst[:n]
+	}
 	for _, l := range lanes {
 		t := 0
-		if c[l] != 0 {
+		if (c[l] != 0) == want {
 			t = 1
 		}
-		ta[na], tb[nb] = l, l
-		na += t
-		nb += 1 - t
+		dst[n] = l
+		n += t
 	}
-	return ta[:na], tb[:nb]
+	return dst[:n]
 }
 
 // runArm runs arm block b for lanes, charging each instruction as the
