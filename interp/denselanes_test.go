@@ -335,3 +335,25 @@ func TestJoinMatchesScheduler(t *testing.T) {
 		}
 	}
 }
+
+// A fault in an arm (a store past the end of w by invocation 17) is the
+// one the scheduler reports, in a wide group and with the subgroups apart.
+func TestJoinFaultMatchesScheduler(t *testing.T) {
+	m := glsl(t, joinSrc, "")
+	for _, S := range []int{8, 16} {
+		var ref string
+		for k, o := range []Options{{Trace: io.Discard}, {SeparateSubgroups: true}, {}} {
+			o.SubgroupSize, o.Parallelism = S, 1
+			err := run(t, m, o, [3]uint32{4, 1, 1}, map[BindingKey][]byte{{0, 0}: make([]byte, 4*192), {0, 1}: make([]byte, 4*201)}, nil)
+			var f *Fault
+			if !errors.As(err, &f) || f.Kind != FaultOutOfBounds || f.GlobalID != [3]uint32{17, 0, 0} {
+				t.Fatalf("S=%d, %+v: got %v, want invocation 17's out-of-bounds store", S, o, err)
+			}
+			if k == 0 {
+				ref = f.Error()
+			} else if f.Error() != ref {
+				t.Errorf("S=%d, %+v: fault\n%v\nthe scheduler's\n%v", S, o, f, ref)
+			}
+		}
+	}
+}
