@@ -155,12 +155,7 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 		for c := int32(0); c < n; c++ {
 			d, a := sg.col(in.dst+c), sg.col(in.a+c)
 			if len(lanes) == len(d) {
-				// every lane: no lane list (the narrowing conversions to
-				// FP8, FP6, FP4, bf16 and f16 have no table)
-				a = a[:len(d)]
-				for l, x := range a {
-					d[l] = convert(in.aux, x, in.sc2, in.sc, mode, sat)
-				}
+				convDense(d, a, in, mode, sat)
 				continue
 			}
 			for _, l := range lanes {
@@ -195,6 +190,30 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 		return sg.bitcastExtract(in, lanes)
 	}
 	return nil
+}
+
+// convDense converts every lane of a full subgroup without a table: the
+// narrowing conversions to FP8, FP6, FP4, bf16 and f16, and the wider
+// ones; the integer truncations and sign extensions without saturation
+// have loops of their own (what convert does for them, inlined).
+func convDense(d, a []uint64, in *inst, mode uint8, sat bool) {
+	a = a[:len(d)]
+	m := in.sc.mask()
+	switch {
+	case in.aux == cvUConv && !sat:
+		for l, x := range a {
+			d[l] = x & m
+		}
+	case in.aux == cvSConv && !sat:
+		w := in.sc2.width
+		for l, x := range a {
+			d[l] = uint64(sext(x, w)) & m
+		}
+	default:
+		for l, x := range a {
+			d[l] = convert(in.aux, x, in.sc2, in.sc, mode, sat)
+		}
+	}
 }
 
 // convTabDense converts every lane of a full subgroup through the

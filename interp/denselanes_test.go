@@ -357,3 +357,42 @@ func TestJoinFaultMatchesScheduler(t *testing.T) {
 		}
 	}
 }
+
+// The integer truncations and sign extensions (OpUConvert, OpSConvert
+// to and from 8 and 16 bits) give Go's conversions with whole and partial
+// subgroups.
+func TestDenseIntConversions(t *testing.T) {
+	const n = 1280 // whole workgroups of 256 and of 40
+	for _, sh := range laneShapes {
+		m := glsl(t, fmt.Sprintf(`#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+layout(local_size_x = %d) in;
+layout(set = 0, binding = 0) buffer X { int x[]; };
+layout(set = 0, binding = 1) buffer O { int o[]; };
+void main() { uint i = gl_GlobalInvocationID.x;
+  int8_t s = int8_t(x[i]); uint8_t u = uint8_t(uint(x[i]) >> 3);
+  int16_t h = int16_t(x[i] >> 5);
+  o[3u*i] = int(s); o[3u*i+1u] = int(uint(u)); o[3u*i+2u] = int(h); }`, sh.local), "")
+		x := make([]uint32, n)
+		for i := range x {
+			x[i] = uint32(i) * 2654435761
+		}
+		out := make([]byte, 12*n)
+		opts := Options{SubgroupSize: sh.S, SeparateSubgroups: sh.sep, Parallelism: 1}
+		if err := run(t, m, opts, [3]uint32{uint32(n / sh.local), 1, 1}, map[BindingKey][]byte{{0, 0}: u32s(x...), {0, 1}: out}, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range x {
+			if got, want := getU32(out, 3*i), uint32(int32(int8(v))); got != want {
+				t.Fatalf("local %d S=%d separate=%v: int8(%#x) = %#x, want %#x", sh.local, sh.S, sh.sep, v, got, want)
+			}
+			if got, want := getU32(out, 3*i+1), uint32(uint8(v>>3)); got != want {
+				t.Fatalf("local %d S=%d separate=%v: uint8(%#x>>3) = %#x, want %#x", sh.local, sh.S, sh.sep, v, got, want)
+			}
+			if got, want := getU32(out, 3*i+2), uint32(int32(int16(int32(v)>>5))); got != want {
+				t.Fatalf("local %d S=%d separate=%v: int16(%#x>>5) = %#x, want %#x", sh.local, sh.S, sh.sep, v, got, want)
+			}
+		}
+	}
+}
