@@ -244,6 +244,7 @@ func (c *compiler) compile(entry string) error {
 	for i := range c.p.code {
 		c.p.code[i].wide = c.p.wideOK(&c.p.code[i])
 	}
+	c.p.findJoins()
 	c.p.setCosts()
 	for _, lv := range c.p.leafLists {
 		c.p.leafExt = append(c.p.leafExt, leafExtent(lv))

@@ -138,6 +138,10 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 			tab := sg.p.convTabs[in.c-1]
 			for c := int32(0); c < n; c++ {
 				d, a := sg.col(in.dst+c), sg.col(in.a+c)
+				if len(lanes) == len(d) {
+					convTabDense(d, a, tab, in, mode, sat)
+					continue
+				}
 				for _, l := range lanes {
 					if x := a[l]; x < uint64(len(tab)) {
 						d[l] = tab[x]
@@ -150,6 +154,10 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 		}
 		for c := int32(0); c < n; c++ {
 			d, a := sg.col(in.dst+c), sg.col(in.a+c)
+			if len(lanes) == len(d) {
+				convDense(d, a, in, mode, sat)
+				continue
+			}
 			for _, l := range lanes {
 				d[l] = convert(in.aux, a[l], in.sc2, in.sc, mode, sat)
 			}
@@ -179,21 +187,87 @@ func (sg *subgroup) execConvert(in *inst, lanes []int32) *Fault {
 			}
 		}
 	case opBitcastExtract:
-		wr, wb := uint64(in.sc.width), uint64(in.sc2.width)
-		offs := sg.col(in.b)
-		for c := int32(0); c < n; c++ {
-			d, a := sg.col(in.dst+c), sg.col(in.a+c)
-			for _, l := range lanes {
-				off := offs[l]
-				if off > wb || off+wr > wb {
-					if sg.p.opts.Strict {
-						return &Fault{Kind: FaultUndefined, Lane: uint32(l), Msg: fmt.Sprintf("OpBitcastExtractEXT offset %d out of range for a %d-bit base", off, wb)}
+		return sg.bitcastExtract(in, lanes)
+	}
+	return nil
+}
+
+// convDense converts every lane of a full subgroup without a table: the
+// narrowing conversions to FP8, FP6, FP4, bf16 and f16, and the wider
+// ones; the integer truncations and sign extensions without saturation
+// have loops of their own (what convert does for them, inlined).
+func convDense(d, a []uint64, in *inst, mode uint8, sat bool) {
+	a = a[:len(d)]
+	m := in.sc.mask()
+	switch {
+	case in.aux == cvUConv && !sat:
+		for l, x := range a {
+			d[l] = x & m
+		}
+	case in.aux == cvSConv && !sat:
+		w := in.sc2.width
+		for l, x := range a {
+			d[l] = uint64(sext(x, w)) & m
+		}
+	default:
+		for l, x := range a {
+			d[l] = convert(in.aux, x, in.sc2, in.sc, mode, sat)
+		}
+	}
+}
+
+// convTabDense converts every lane of a full subgroup through the
+// conversion's table (tabulateConversions); a value outside it (a
+// register with stray high bits) is converted as the lane loop would.
+func convTabDense(d, a, tab []uint64, in *inst, mode uint8, sat bool) {
+	a = a[:len(d)]
+	for l, x := range a {
+		if x < uint64(len(tab)) {
+			d[l] = tab[x]
+		} else {
+			d[l] = convert(in.aux, x, in.sc2, in.sc, mode, sat)
+		}
+	}
+}
+
+// bitcastExtract runs OpBitcastExtractEXT: each lane's result is the
+// bits of its base at its own offset. An offset past the base is
+// undefined: a fault naming the lane under Strict, 0 otherwise.
+func (sg *subgroup) bitcastExtract(in *inst, lanes []int32) *Fault {
+	wr, wb, m := uint64(in.sc.width), uint64(in.sc2.width), in.sc.mask()
+	offs := sg.col(in.b)
+	strict := sg.p.opts.Strict
+	bad := func(l int32, off uint64) *Fault {
+		return &Fault{Kind: FaultUndefined, Lane: uint32(l), Msg: fmt.Sprintf("OpBitcastExtractEXT offset %d out of range for a %d-bit base", off, wb)}
+	}
+	lim := wb - wr // compileConvert: the base is wider than the result
+	for c := int32(0); c < in.n; c++ {
+		d, a := sg.col(in.dst+c), sg.col(in.a+c)
+		if len(lanes) == len(d) {
+			// every lane: no lane list
+			a, offs := a[:len(d)], offs[:len(d)]
+			for l, off := range offs {
+				if off > lim {
+					if strict {
+						return bad(int32(l), off)
 					}
 					d[l] = 0
 					continue
 				}
-				d[l] = a[l] >> off & in.sc.mask()
+				d[l] = a[l] >> off & m
 			}
+			continue
+		}
+		for _, l := range lanes {
+			off := offs[l]
+			if off > lim {
+				if strict {
+					return bad(l, off)
+				}
+				d[l] = 0
+				continue
+			}
+			d[l] = a[l] >> off & m
 		}
 	}
 	return nil

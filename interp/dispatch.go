@@ -786,6 +786,36 @@ func (sg *subgroup) builtin(b spirv.BuiltIn, l, n, nsg int) []uint64 {
 	return v
 }
 
+// wideSubgroupBuiltin reports whether built-in b, one of a subgroup's, is
+// a number a wide group can compute for each of its lanes (wideBuiltin).
+func wideSubgroupBuiltin(b spirv.BuiltIn) bool {
+	switch b {
+	case spirv.BuiltInSubgroupLocalInvocationId, spirv.BuiltInSubgroupId, spirv.BuiltInSubgroupSize,
+		spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups, spirv.BuiltInNumEnqueuedSubgroups:
+		return true
+	}
+	return false
+}
+
+// wideBuiltin is subgroup built-in b (wideSubgroupBuiltin) of wide group
+// lane l: what builtin gives in lane l%S of subgroup l/S.
+func (w *subgroup) wideBuiltin(b spirv.BuiltIn, l int32, nsg int) uint64 {
+	S := int32(w.p.S)
+	switch b {
+	case spirv.BuiltInSubgroupLocalInvocationId:
+		return uint64(l % S)
+	case spirv.BuiltInSubgroupId:
+		return uint64(l / S)
+	case spirv.BuiltInSubgroupSize:
+		if w.p.model == spirv.ExecutionModelKernel {
+			return uint64(w.wideOf[l/S].n) // OpenCL: the size of this subgroup
+		}
+	case spirv.BuiltInNumSubgroups, spirv.BuiltInNumEnqueuedSubgroups:
+		return uint64(nsg)
+	}
+	return uint64(S)
+}
+
 // loadBuiltin computes a load of a lazy built-in input (opBuiltin): the
 // value initInvocations would have written, truncated to its leaf.
 func (sg *subgroup) loadBuiltin(in *inst, lanes []int32) {
@@ -833,6 +863,20 @@ func (sg *subgroup) loadBuiltin(in *inst, lanes []int32) {
 		case iv.builtin == spirv.BuiltInSubgroupLocalInvocationId && sg.wideOf == nil:
 			for _, l := range lanes {
 				dst[l] = uint64(l) & m
+			}
+		case sg.wideOf != nil && wideSubgroupBuiltin(iv.builtin) && len(lanes) == len(dst):
+			// every lane: a run of S lanes per subgroup
+			for l := 0; l < len(dst); l += p.S {
+				sub := dst[l:min(l+p.S, len(dst))]
+				if iv.builtin == spirv.BuiltInSubgroupLocalInvocationId {
+					ramp(sub, 0, m)
+				} else {
+					fill(sub, sg.wideBuiltin(iv.builtin, int32(l), nsg)&m)
+				}
+			}
+		case sg.wideOf != nil && wideSubgroupBuiltin(iv.builtin):
+			for _, l := range lanes {
+				dst[l] = sg.wideBuiltin(iv.builtin, l, nsg) & m
 			}
 		case iv.builtin == spirv.BuiltInLocalInvocationIndex:
 			for _, l := range lanes {

@@ -47,6 +47,8 @@
 // for storage images and texel buffers, sampler.go for samplers and
 // sampled images with sample_filter.go and sample_cube.go), each file
 // also holding its family's cold run-time cases. exec.go runs
-// instructions and schedules blocks, wide.go runs wide groups,
+// instructions and schedules blocks, join.go runs divergent branches
+// into short arms that meet again without the scheduler, wide.go runs
+// wide groups,
 // dispatch.go hands out workgroups.
 package interp

@@ -190,6 +190,15 @@ func (sg *subgroup) run() {
 					fr.ip = p.blocks[e.target].start
 					break
 				}
+				if in.c > 0 {
+					// short arms: run them here, then every lane goes on
+					// at the join (join.go)
+					if _, ok := sg.runJoin(in, c, lanes); !ok {
+						return
+					}
+					fr.ip = p.blocks[p.joins[in.c-1].target].start
+					break
+				}
 			}
 			ta, tb := sg.tA[:0], sg.tB[:0]
 			for _, l := range lanes {

@@ -458,6 +458,9 @@ func (sg *subgroup) reduce(in *inst, g *groupInfo, lanes []int32) *Fault {
 	tmp := sg.gscratch
 	for c := int32(0); c < in.n; c++ {
 		a := sg.col(in.a + c)
+		if len(lanes) == len(a) && sg.reduceDense(in, g, sg.col(in.dst+c), a) {
+			continue
+		}
 		switch g.groupOp {
 		case spirv.GroupOperationReduce:
 			acc := reduceLanes(g.red, a, lanes, s, id)
@@ -704,4 +707,120 @@ func (sg *subgroup) groupIntelShuffle(in *inst, g *groupInfo, lanes []int32) *Fa
 		}
 	}
 	return nil
+}
+
+// reduceDense runs a reduction, scan or clustered reduction over every
+// lane of a full subgroup: contiguous loops without the lane list or the
+// scratch column, folding in lane order as reduce does (the result may be
+// the operand's register: each lane's operand is read before its result
+// is written). It reports false for the partitioned operations.
+func (sg *subgroup) reduceDense(in *inst, g *groupInfo, d, a []uint64) bool {
+	s := in.sc
+	a = a[:len(d)]
+	switch g.groupOp {
+	case spirv.GroupOperationReduce:
+		fill(d, reduceDenseCol(g.red, a, s))
+	case spirv.GroupOperationInclusiveScan, spirv.GroupOperationExclusiveScan:
+		scanDense(g.red, d, a, s, g.groupOp == spirv.GroupOperationExclusiveScan)
+	case spirv.GroupOperationClusteredReduce:
+		cs := max(g.cluster, 1)
+		for base := 0; base < len(a); base += cs {
+			end := min(base+cs, len(a))
+			fill(d[base:end], reduceDenseCol(g.red, a[base:end], s))
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// reduceDenseCol folds the non-empty column a with red in lane order:
+// reduceLanes without the lane list.
+func reduceDenseCol(red int, a []uint64, s scalar) uint64 {
+	acc, rest := a[0], a[1:]
+	switch {
+	case red == rFAdd && s.enc == encIEEE && s.width == 32:
+		f := math.Float32frombits(uint32(acc))
+		for _, v := range rest {
+			f += math.Float32frombits(uint32(v))
+		}
+		return uint64(math.Float32bits(f))
+	case red == rFAdd && s.enc == encIEEE && s.width == 64:
+		f := math.Float64frombits(acc)
+		for _, v := range rest {
+			f += math.Float64frombits(v)
+		}
+		return math.Float64bits(f)
+	case red == rIAdd:
+		for _, v := range rest {
+			acc += v
+		}
+		return acc & s.mask()
+	case red == rAnd || red == rLAnd:
+		for _, v := range rest {
+			acc &= v
+		}
+		return acc
+	case red == rOr || red == rLOr:
+		for _, v := range rest {
+			acc |= v
+		}
+		return acc
+	case red == rUMin:
+		for _, v := range rest {
+			acc = min(acc, v)
+		}
+		return acc
+	case red == rUMax:
+		for _, v := range rest {
+			acc = max(acc, v)
+		}
+		return acc
+	}
+	for _, v := range rest {
+		acc = combine(red, acc, v, s)
+	}
+	return acc
+}
+
+// scanDense is the inclusive (or exclusive) scan of the non-empty column
+// a into d in lane order. The first lane's value starts the fold as is
+// (not combined with the identity, which would turn -0.0 into +0.0).
+func scanDense(red int, d, a []uint64, s scalar, excl bool) {
+	d = d[:len(a)]
+	if red == rFAdd && s.enc == encIEEE && s.width == 32 {
+		f := math.Float32frombits(uint32(a[0]))
+		if excl {
+			d[0] = identityOf(red, s)
+		} else {
+			d[0] = a[0]
+		}
+		for l := 1; l < len(a); l++ {
+			v := math.Float32frombits(uint32(a[l]))
+			if excl {
+				d[l] = uint64(math.Float32bits(f))
+			}
+			f += v
+			if !excl {
+				d[l] = uint64(math.Float32bits(f))
+			}
+		}
+		return
+	}
+	acc := a[0]
+	if excl {
+		d[0] = identityOf(red, s)
+	} else {
+		d[0] = acc
+	}
+	for l := 1; l < len(a); l++ {
+		v := a[l]
+		if excl {
+			d[l] = acc
+		}
+		acc = combine(red, acc, v, s)
+		if !excl {
+			d[l] = acc
+		}
+	}
 }

@@ -62,6 +62,7 @@ type Program struct {
 	exts      []extInfo
 	bloads    []builtinLoad
 	convTabs  [][]uint64 // conversions from 8 bits or fewer, by value (opConv c-1)
+	joins     []join     // conditional branches with short arms (join.go; opBranchCond c-1)
 	names     map[uint32]string
 	undefined []string // opUndefinedOp's messages
 }

@@ -14,13 +14,18 @@ import "spvx/spirv"
 // What it runs:
 //   - instructions whose meaning does not depend on the subgroup (integer
 //     and float arithmetic, conversions, composites, memory, atomics,
-//     extended instructions, built-ins of the invocation and workgroup)
-//     over all R lanes at once;
-//   - instructions of subgroup scope (OpGroupNonUniform*, subgroup
-//     built-ins, OpSubgroupBitcastShuffleINTEL...) once per subgroup, on
-//     the subgroup's own state, in subgroup order;
+//     extended instructions, built-ins of the invocation and workgroup,
+//     and the subgroup built-ins that are numbers: a lane's subgroup id,
+//     index in it, subgroup size, wideBuiltin) over all R lanes at once;
+//   - instructions of subgroup scope (OpGroupNonUniform*, the subgroup
+//     masks, OpSubgroupBitcastShuffleINTEL...) once per subgroup, on
+//     the subgroup's own state, in subgroup order (the subgroup ops and
+//     built-ins without starting the subgroups, startless);
 //   - branches and switches that every invocation takes the same way, and
-//     OpControlBarrier, which every invocation then reaches together.
+//     OpControlBarrier, which every invocation then reaches together;
+//   - a divergent branch into short arms of wide instructions that meet
+//     right after (join.go): each arm with its lanes, then the join with
+//     all of them.
 //
 // Anything else (a branch that divides the workgroup, a function call,
 // OpKill, a work-group collective, a fault-prone terminator) splits the
@@ -41,6 +46,7 @@ func (p *Program) newWide(st *wgState, R int) *subgroup {
 	w := &subgroup{p: p, wg: st, S: R, R: R, wideOf: st.sgs}
 	w.regs, w.inv, w.localID, w.localIdx = st.regs, st.inv, st.localID, st.localIdx
 	w.ident = make([]int32, R)
+	w.tA, w.tB = make([]int32, 0, R), make([]int32, 0, R)
 	for i := range w.ident {
 		w.ident[i] = int32(i)
 	}
@@ -64,7 +70,7 @@ func (p *Program) wideOK(in *inst) bool {
 			spirv.BuiltInWorkDim, spirv.BuiltInGlobalLinearId:
 			return true
 		}
-		return false
+		return wideSubgroupBuiltin(p.inputs[p.bloads[in.aux].input].builtin)
 	}
 	return in.op < opGroup || in.op == opFloatCtl || in.op == opImage
 }
@@ -104,13 +110,20 @@ func (w *subgroup) runWide(sgs []*subgroup) {
 				fr.ip++
 				continue
 			}
-			if !started {
+			if !started && !startless(in.op) {
 				w.startAll(sgs)
 				started = true
 			}
 			for _, sg := range sgs {
-				l := sg.frames[0].lanes
+				// a subgroup not started yet has all its lanes
+				l := sg.ident[:sg.n]
+				if started {
+					l = sg.frames[0].lanes
+				}
 				if f := sg.exec(in, l); f != nil {
+					if !started {
+						w.startAll(sgs) // the fault names the subgroup's function
+					}
 					sg.setFault(f, in, l)
 					w.fault, w.state = sg.fault, sgDone
 					return
@@ -129,9 +142,20 @@ func (w *subgroup) runWide(sgs []*subgroup) {
 			fr.ip = p.blocks[e.target].start
 			continue
 		case opBranchCond:
-			if e := p.uniformEdge(in, r[in.a*R:in.a*R+S], lanes); e != nil {
+			c := r[in.a*R : in.a*R+S]
+			if e := p.uniformEdge(in, c, lanes); e != nil {
 				w.moves(e, lanes)
 				fr.ip = p.blocks[e.target].start
+				continue
+			}
+			if in.c > 0 && p.joins[in.c-1].wide {
+				// short arms of wide instructions: no split (join.go)
+				ran, ok := w.runJoin(in, c, lanes)
+				steps += ran * nsg
+				if !ok {
+					return
+				}
+				fr.ip = p.blocks[p.joins[in.c-1].target].start
 				continue
 			}
 		case opSwitch:
@@ -185,6 +209,11 @@ func (w *subgroup) startWide(n int) {
 	fr.nlive, fr.retDst = n, -1
 	fr.ip = w.p.blocks[fr.fn.firstBlock].start
 }
+
+// startless reports whether a subgroup can run op without being started:
+// subgroup operations and built-ins read only registers and the lane list
+// they are given, so a wide group that never splits starts no subgroup.
+func startless(o op) bool { return o == opGroup || o == opBuiltin }
 
 // startAll starts the subgroups of the wide group's workgroup, each with
 // all its lanes at the start of the entry function.
