@@ -11,7 +11,9 @@ import (
 // Options configure compilation and dispatch.
 type Options struct {
 	// SubgroupSize is the number of invocations of a subgroup, 1..128
-	// (a power of two is not required); 0 means 32.
+	// (a power of two is not required); 0 means the size the entry point
+	// requires with OpExecutionMode SubgroupSize, or 32 if it has none.
+	// A size that differs from the required one fails to compile.
 	SubgroupSize int
 	// MaxSteps is the per-dispatch budget of work units; 0 means
 	// DefaultMaxSteps, a negative value means unlimited. An instruction

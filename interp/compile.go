@@ -124,21 +124,16 @@ func Compile(m *spirv.Module, entry string, opts Options) (p *Program, err error
 			p, err = nil, fmt.Errorf("interp: internal error compiling the module: %v", r)
 		}
 	}()
-	S := opts.SubgroupSize
-	if S == 0 {
-		S = 32
-	}
-	if S < 1 || S > 128 {
+	if S := opts.SubgroupSize; S < 0 || S > 128 {
 		return nil, fmt.Errorf("interp: subgroup size %d out of range 1..128", S)
 	}
-	opts.SubgroupSize = S
 	c := &compiler{
 		m: m, x: m.Index(), opts: opts,
 		types: map[uint32]*tinfo{}, slots: map[uint32]int32{}, cdone: map[uint32]bool{}, fixed: map[int32]fixedPtr{}, inputMem: map[int]bool{}, cbusy: map[uint32]bool{},
 		ptrs: map[uint32]*ptrInfo{}, funcs: map[uint32]*function{}, fnIndex: map[uint32]*spirv.Function{},
 		extSets: map[uint32]uint8{}, regVars: map[uint32]int32{}, regVarN: map[uint32]int32{}, fused: map[uint32]fusedRef{},
 	}
-	c.p = &Program{m: m, S: S, opts: opts, names: c.x.Names}
+	c.p = &Program{m: m, opts: opts, names: c.x.Names}
 	if err := checkTypeDepth(m); err != nil {
 		return nil, fmt.Errorf("interp: %w", err)
 	}
@@ -146,6 +141,33 @@ func Compile(m *spirv.Module, entry string, opts Options) (p *Program, err error
 		return nil, fmt.Errorf("interp: %w", err)
 	}
 	return c.p, nil
+}
+
+// subgroupSize settles the subgroup size: Options.SubgroupSize, else the
+// size the entry point requires with OpExecutionMode SubgroupSize (an
+// OpenCL kernel's reqd_sub_group_size), else 32. A size given that
+// differs from the required one is an error, as an OpenCL runtime
+// cannot run such a kernel at another size.
+func (c *compiler) subgroupSize(ep *spirv.EntryPoint) error {
+	S := c.opts.SubgroupSize
+	for _, md := range ep.Modes {
+		if md.Mode != spirv.ExecutionModeSubgroupSize || len(md.Params) != 1 {
+			continue
+		}
+		req := md.Params[0]
+		if req < 1 || req > 128 {
+			return fmt.Errorf("entry point %q requires subgroup size %d (OpExecutionMode SubgroupSize), out of range 1..128", ep.Name, req)
+		}
+		if S != 0 && uint32(S) != req {
+			return fmt.Errorf("entry point %q requires subgroup size %d (OpExecutionMode SubgroupSize), not %d", ep.Name, req, S)
+		}
+		S = int(req)
+	}
+	if S == 0 {
+		S = 32
+	}
+	c.opts.SubgroupSize, c.p.opts.SubgroupSize, c.p.S = S, S, S
+	return nil
 }
 
 func (c *compiler) compile(entry string) error {
@@ -166,6 +188,9 @@ func (c *compiler) compile(entry string) error {
 			return errors.New("the module has no GLCompute or Kernel entry point")
 		}
 		return fmt.Errorf("no GLCompute or Kernel entry point named %q", entry)
+	}
+	if err := c.subgroupSize(ep); err != nil {
+		return err
 	}
 	c.p.model = ep.Model
 	c.kernel = ep.Model == spirv.ExecutionModelKernel

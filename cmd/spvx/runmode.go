@@ -113,7 +113,7 @@ func declareRunFlags(fs *cmdFlags) *runFlags {
 func declareKernelFlags(fs *cmdFlags, k *kernelFlags) {
 	k.entry = fs.String("entry", "", "entry point `NAME` (default: the only or first GLCompute/Kernel entry point)")
 	k.groups = fs.String("groups", "1,1,1", "GLCompute: workgroups `X,Y,Z`")
-	k.sgSize = fs.Int("subgroup", 32, "subgroup size `N` (1..128)")
+	k.sgSize = fs.Int("subgroup", 0, "subgroup size `N` (1..128; default: the entry point's OpExecutionMode SubgroupSize, else 32)")
 	k.push = fs.String("push", "", "GLCompute: push-constant data `FILE`")
 	k.global = fs.String("global", "", "Kernel: global size `X,Y,Z`")
 	k.local = fs.String("local", "", "Kernel: local size `X,Y,Z` (default: the module's, or 64)")
