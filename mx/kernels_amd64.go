@@ -84,6 +84,9 @@ const fp6Chunk = 64
 // many elements it did (a multiple of 32, or 0). scales and elements start
 // at the first block's scale and element byte.
 func quantBlocks32(elem Format, scales, elements []byte, src []float32) int {
+	if n := quant512Blocks32(elem, scales, elements, src); n > 0 {
+		return n
+	}
 	nb := len(src) / 32
 	if !useAVX2 || nb == 0 {
 		return 0
