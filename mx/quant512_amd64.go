@@ -22,16 +22,15 @@ type quant512Consts struct {
 	eminBits uint32 // float32 bits of 2^emin, the smallest normal of the format
 	expMask  uint32 // float32 exponent field
 	off      uint32 // (23 − m)<<23: adds 23 − m to an exponent field
-	resc     uint32 // float32 bits of 2^(bias − 127)
+	codeOff  uint32 // (151 − m − bias)<<m: see Q512ENC
 	maxMag   uint32 // largest magnitude code the block encoder gives
-	maxMagHi uint32 // maxMag<<8, for codes computed one byte up
 	signByte uint32 // the sign bit of a code (low byte)
 	packMul  uint32 // VPMADDUBSW multipliers for FP4 (1, 16) or FP6 (1, 64), twice
 	kind     uint64 // q512Byte ... q512Int8
 	step     uint64 // element bytes per block
 	mask     uint64 // 1<<step − 1: the byte mask of a block's elements
 	emax     uint64 // emax_elem
-	sh, shHi uint64 // 23 − m and 23 − m − 8: right shifts from float32 bits to a code
+	sh       uint64 // 23 − m: the float32 mantissa bits below the format's
 }
 
 func newQuant512Consts(f Format) quant512Consts {
@@ -43,9 +42,9 @@ func newQuant512Consts(f Format) quant512Consts {
 	}
 	m, bias := uint32(in.manBits), uint32(in.float.bias)
 	c := quant512Consts{
-		eminBits: (128 - bias) << 23, expMask: 0x7F800000, off: (23 - m) << 23, resc: bias << 23,
-		maxMag: in.float.maxMag, maxMagHi: in.float.maxMag << 8, signByte: in.float.signBit,
-		kind: q512Byte, step: step, mask: mask, emax: uint64(in.emaxElem), sh: uint64(23 - m), shHi: uint64(15 - m),
+		eminBits: (128 - bias) << 23, expMask: 0x7F800000, off: (23 - m) << 23, codeOff: (151 - m - bias) << m,
+		maxMag: in.float.maxMag, signByte: in.float.signBit,
+		kind: q512Byte, step: step, mask: mask, emax: uint64(in.emaxElem), sh: uint64(23 - m),
 	}
 	switch in.bits {
 	case 4:

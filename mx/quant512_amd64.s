@@ -12,16 +12,19 @@
 //     values, and NaN/Inf exceed every finite value), and from it the E8M0
 //     scale as sharedScale computes it, and 2^−shared broadcast in Z13;
 //  3. each magnitude w = |x|·2^−shared rounded to the element grid by the
-//     FPU: C = 2^(max(e, emin) + 23 − m), with e the exponent of w, has an
-//     ulp of 2^(max(e, emin) − m), the grid spacing at w, so (w + C) − C
-//     is w rounded to the grid, ties to even, exactly as rneMag rounds it
-//     (normal and subnormal results alike). That value times
-//     2^(bias − 127) has the code's exponent field as its float32 exponent
-//     (the format's subnormals become float32 subnormals), so its bits
-//     shifted right by 23 − m are the code; the minimum with maxMag
-//     saturates as the portable table does. MXINT8 instead multiplies by
-//     64 and rounds with VCVTPS2DQ (MXCSR round to nearest, Go's setting)
-//     and clamps to 127;
+//     FPU: C = 2^(E + 23 − m), with E = max(e, emin) and e the exponent
+//     of w, has an ulp of 2^(E − m), the grid spacing at w, and w < 2^(e+1)
+//     keeps w + C below 2C, so w + C rounds w to the grid, ties to even,
+//     exactly as rneMag does (normal and subnormal results alike), and
+//     its bits are C's plus n, the rounded w in units of 2^(E − m). The
+//     code is then n + (E + bias − 1)<<m (a carry to 2^(e+1) gives n =
+//     2^(m+1), which moves the code into the next binade as it should;
+//     the subnormals have E = emin = 1 − bias, so the code is n), and
+//     (E + bias − 1)<<m = C>>(23 − m) − (151 − m − bias)<<m. No step
+//     makes a float32 subnormal, which would cost a microcode assist per
+//     instruction. The minimum with maxMag saturates as the portable table
+//     does. MXINT8 instead multiplies by 64 and rounds with VCVTPS2DQ
+//     (MXCSR round to nearest, Go's setting) and clamps to 127;
 //  4. 32 code bytes in element order in Y0, the signs added (the sign bit
 //     of a magnitude code is clear; MXINT8 negates), packed and stored.
 // A NaN or Inf block gets scale 0xFF and zero elements.
@@ -56,19 +59,19 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 
 // Q512SETUP loads the format's constants (R8 points to them) into the
 // upper registers, which stay fixed through the loop:
-// Z30 2^emin, Z29 the exponent mask, Z28 (23 − m)<<23, Z27 2^(bias−127),
-// Z26 maxMag, Z25 maxMag<<8, Y24 the code's sign bit in every byte,
+// Z30 2^emin, Z29 the exponent mask, Z28 (23 − m)<<23, Z27 the code
+// offset (151 − m − bias)<<m, Z26 maxMag, Y24 the code's sign bit in every
+// byte,
 // Z23 64.0, Z22 127, Y21 zero, Y20 and Y19 the packing multipliers,
 // Y18 and Y17 the FP6 byte shuffle and dword permute, Z16 0xFFFF0000,
-// X15 and X14 the shifts 23 − m and 15 − m, R9 emax, R10 the kind,
+// X15 the shift 23 − m, R9 emax, R10 the kind,
 // R11 the element bytes per block, K2 their byte mask.
 #define Q512SETUP \
 	VPBROADCASTD quant512Consts_eminBits(R8), Z30; \
 	VPBROADCASTD quant512Consts_expMask(R8), Z29; \
 	VPBROADCASTD quant512Consts_off(R8), Z28; \
-	VPBROADCASTD quant512Consts_resc(R8), Z27; \
+	VPBROADCASTD quant512Consts_codeOff(R8), Z27; \
 	VPBROADCASTD quant512Consts_maxMag(R8), Z26; \
-	VPBROADCASTD quant512Consts_maxMagHi(R8), Z25; \
 	VPBROADCASTB quant512Consts_signByte(R8), Y24; \
 	VPBROADCASTD q512Sixty4<>(SB), Z23; \
 	VPBROADCASTD q512Int8Max<>(SB), Z22; \
@@ -79,7 +82,6 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 	VMOVDQU32    q512Perm6<>(SB), Y17; \
 	VPBROADCASTD q512Hi16<>(SB), Z16; \
 	VMOVQ        quant512Consts_sh(R8), X15; \
-	VMOVQ        quant512Consts_shHi(R8), X14; \
 	MOVQ         quant512Consts_emax(R8), R9; \
 	MOVQ         quant512Consts_kind(R8), R10; \
 	MOVQ         quant512Consts_step(R8), R11; \
@@ -107,18 +109,19 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 	CMOVLEQ      R12, DX; \
 	VPBROADCASTD DX, Z13
 
-// Q512ENC turns 16 magnitudes a into magnitude codes in out, shifted
-// right by cnt and saturated at maxm (step 3 above); tmp is scratch.
-#define Q512ENC(a, cnt, maxm, tmp, out) \
+// Q512ENC turns 16 magnitudes a into magnitude codes in out (step 3
+// above); tmp is scratch.
+#define Q512ENC(a, tmp, out) \
 	VMULPS  Z13, a, out; \
 	VPMAXUD Z30, out, tmp; \
 	VPANDD  Z29, tmp, tmp; \
 	VPADDD  Z28, tmp, tmp; \
 	VADDPS  tmp, out, out; \
-	VSUBPS  tmp, out, out; \
-	VMULPS  Z27, out, out; \
-	VPSRLD  cnt, out, out; \
-	VPMINUD maxm, out, out
+	VPSUBD  tmp, out, out; \
+	VPSRLD  X15, tmp, tmp; \
+	VPADDD  tmp, out, out; \
+	VPSUBD  Z27, out, out; \
+	VPMINUD Z26, out, out
 
 // Q512INT8 turns 16 magnitudes a into MXINT8 magnitudes in out:
 // |x|·2^−shared·64 (two multiplies, as mxint8Element does them), rounded
@@ -147,8 +150,8 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 #define Q512INORDER \
 	CMPQ        R10, $3; \
 	JEQ         inorderInt8; \
-	Q512ENC(Z1, X15, Z26, Z11, Z4); \
-	Q512ENC(Z2, X15, Z26, Z12, Z5); \
+	Q512ENC(Z1, Z11, Z4); \
+	Q512ENC(Z2, Z12, Z5); \
 	VPMOVDB     Z4, X4; \
 	VPMOVDB     Z5, X5; \
 	VINSERTI128 $1, X5, Y4, Y0; \
@@ -297,14 +300,15 @@ loop:
 
 	// The magnitudes as float32 without moving them across lanes: the even
 	// elements shifted into the high halves, the odd ones with the low
-	// halves cleared. The odd codes are computed one byte up (shift
-	// 15 − m, limit maxMag<<8), so an OR and VPMOVDW put all 32 in order.
+	// halves cleared. The odd codes move one byte up, so an OR and VPMOVDW
+	// put all 32 in order.
 	VPSLLD $16, Z0, Z1
 	VPANDD Z16, Z0, Z2
 	CMPQ   R10, $3
 	JEQ    int8
-	Q512ENC(Z1, X15, Z26, Z11, Z4)
-	Q512ENC(Z2, X14, Z25, Z12, Z5)
+	Q512ENC(Z1, Z11, Z4)
+	Q512ENC(Z2, Z12, Z5)
+	VPSLLD  $8, Z5, Z5
 	VPORD   Z5, Z4, Z4
 	VPMOVDW Z4, Y0
 	JMP     fstore
