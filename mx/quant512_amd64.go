@@ -22,8 +22,8 @@ type quant512Consts struct {
 	eminBits uint32 // float32 bits of 2^emin, the smallest normal of the format
 	expMask  uint32 // float32 exponent field
 	off      uint32 // (23 − m)<<23: adds 23 − m to an exponent field
-	codeOff  uint32 // (151 − m − bias)<<m: see Q512ENC
-	maxMag   uint32 // largest magnitude code the block encoder gives
+	codeOff  uint32 // (151 − m − bias)<<m, used mod 256: see Q512ENC
+	maxMag   uint32 // largest magnitude code the block encoder gives (below 256)
 	signByte uint32 // the sign bit of a code (low byte)
 	packMul  uint32 // VPMADDUBSW multipliers for FP4 (1, 16) or FP6 (1, 64), twice
 	kind     uint64 // q512Byte ... q512Int8

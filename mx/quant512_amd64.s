@@ -22,10 +22,14 @@
 //     the subnormals have E = emin = 1 − bias, so the code is n), and
 //     (E + bias − 1)<<m = C>>(23 − m) − (151 − m − bias)<<m. No step
 //     makes a float32 subnormal, which would cost a microcode assist per
-//     instruction. The minimum with maxMag saturates as the portable table
-//     does. MXINT8 instead multiplies by 64 and rounds with VCVTPS2DQ
+//     instruction. The low byte of sum + C>>(23 − m) is the code plus
+//     that offset (mod 256: n fills the low bits of sum's mantissa and
+//     nothing else), and every code before saturation is below 256, so
+//     the offset is subtracted and the minimum with maxMag taken (which
+//     saturates as the portable table does) on the 32 bytes together. MXINT8 instead multiplies by 64 and rounds with VCVTPS2DQ
 //     (MXCSR round to nearest, Go's setting) and clamps to 127;
-//  4. 32 code bytes in element order in Y0, the signs added (the sign bit
+//  4. 32 code bytes in element order in Y0, the offset subtracted and
+//     the maximum applied (float formats), the signs added (the sign bit
 //     of a magnitude code is clear; MXINT8 negates), packed and stored.
 // A NaN or Inf block gets scale 0xFF and zero elements.
 
@@ -47,6 +51,8 @@ DATA q512Abs32<>+0(SB)/4, $0x7fffffff
 GLOBL q512Abs32<>(SB), RODATA|NOPTR, $4
 DATA q512Abs16<>+0(SB)/4, $0x7fff7fff
 GLOBL q512Abs16<>(SB), RODATA|NOPTR, $4
+DATA q512LowByte<>+0(SB)/4, $0x000000ff
+GLOBL q512LowByte<>(SB), RODATA|NOPTR, $4
 DATA q512Hi16<>+0(SB)/4, $0xffff0000
 GLOBL q512Hi16<>(SB), RODATA|NOPTR, $4
 DATA q512Sixty4<>+0(SB)/4, $0x42800000
@@ -59,9 +65,9 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 
 // Q512SETUP loads the format's constants (R8 points to them) into the
 // upper registers, which stay fixed through the loop:
-// Z30 2^emin, Z29 the exponent mask, Z28 (23 − m)<<23, Z27 the code
-// offset (151 − m − bias)<<m, Z26 maxMag, Y24 the code's sign bit in every
-// byte,
+// Z30 2^emin, Z29 the exponent mask, Z28 (23 − m)<<23, Y27 the code
+// offset (151 − m − bias)<<m and Y26 maxMag in every byte, Z25 0xFF,
+// Y24 the code's sign bit in every byte,
 // Z23 64.0, Z22 127, Y21 zero, Y20 and Y19 the packing multipliers,
 // Y18 and Y17 the FP6 byte shuffle and dword permute, Z16 0xFFFF0000,
 // X15 the shift 23 − m, R9 emax, R10 the kind,
@@ -70,8 +76,9 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 	VPBROADCASTD quant512Consts_eminBits(R8), Z30; \
 	VPBROADCASTD quant512Consts_expMask(R8), Z29; \
 	VPBROADCASTD quant512Consts_off(R8), Z28; \
-	VPBROADCASTD quant512Consts_codeOff(R8), Z27; \
-	VPBROADCASTD quant512Consts_maxMag(R8), Z26; \
+	VPBROADCASTB quant512Consts_codeOff(R8), Y27; \
+	VPBROADCASTB quant512Consts_maxMag(R8), Y26; \
+	VPBROADCASTD q512LowByte<>(SB), Z25; \
 	VPBROADCASTB quant512Consts_signByte(R8), Y24; \
 	VPBROADCASTD q512Sixty4<>(SB), Z23; \
 	VPBROADCASTD q512Int8Max<>(SB), Z22; \
@@ -109,19 +116,17 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 	CMOVLEQ      R12, DX; \
 	VPBROADCASTD DX, Z13
 
-// Q512ENC turns 16 magnitudes a into magnitude codes in out (step 3
-// above); tmp is scratch.
+// Q512ENC turns 16 magnitudes a into dwords in out whose low bytes are
+// the magnitude codes plus the code offset, mod 256 (step 3 above); tmp
+// is scratch.
 #define Q512ENC(a, tmp, out) \
 	VMULPS  Z13, a, out; \
 	VPMAXUD Z30, out, tmp; \
 	VPANDD  Z29, tmp, tmp; \
 	VPADDD  Z28, tmp, tmp; \
 	VADDPS  tmp, out, out; \
-	VPSUBD  tmp, out, out; \
 	VPSRLD  X15, tmp, tmp; \
-	VPADDD  tmp, out, out; \
-	VPSUBD  Z27, out, out; \
-	VPMINUD Z26, out, out
+	VPADDD  tmp, out, out
 
 // Q512INT8 turns 16 magnitudes a into MXINT8 magnitudes in out:
 // |x|·2^−shared·64 (two multiplies, as mxint8Element does them), rounded
@@ -169,6 +174,8 @@ inorderInt8: \
 // and loops; nan stores the NaN block.
 #define Q512STORE(srcStep) \
 fstore: \
+	VPSUBB     Y27, Y0, Y0; \
+	VPMINUB    Y26, Y0, Y0; \
 	VPADDB     Y24, Y0, K1, Y0; \
 	CMPQ       R10, $1; \
 	JB         store8; \
@@ -300,16 +307,17 @@ loop:
 
 	// The magnitudes as float32 without moving them across lanes: the even
 	// elements shifted into the high halves, the odd ones with the low
-	// halves cleared. The odd codes move one byte up, so an OR and VPMOVDW
-	// put all 32 in order.
+	// halves cleared. The odd codes move one byte up, and the even ones'
+	// low bytes are merged with them (VPTERNLOGD 0xEC: (Z4 & Z25) | Z5), so
+	// VPMOVDW puts all 32 in order.
 	VPSLLD $16, Z0, Z1
 	VPANDD Z16, Z0, Z2
 	CMPQ   R10, $3
 	JEQ    int8
 	Q512ENC(Z1, Z11, Z4)
 	Q512ENC(Z2, Z12, Z5)
-	VPSLLD  $8, Z5, Z5
-	VPORD   Z5, Z4, Z4
+	VPSLLD     $8, Z5, Z5
+	VPTERNLOGD $0xec, Z25, Z5, Z4
 	VPMOVDW Z4, Y0
 	JMP     fstore
 
