@@ -65,9 +65,22 @@ func kernelBlocks(f Format, rng *rand.Rand) []float32 {
 	return out
 }
 
+// withEachQuantPath is withEachPath plus, where the CPU has AVX512_VBMI,
+// the AVX-512 quantizers without it (they join the codes with VPERMT2B
+// when they may, and with VPMOVDB or VPMOVDW otherwise).
+func withEachQuantPath(t *testing.T, fn func(t *testing.T)) {
+	t.Helper()
+	if useAVX512 && useVBMI {
+		useVBMI = false
+		t.Run("avx512-novbmi", fn)
+		useVBMI = true
+	}
+	withEachPath(t, fn)
+}
+
 func TestQuantizeKernelsMatchPortable(t *testing.T) {
 	logKernels(t)
-	withEachPath(t, func(t *testing.T) {
+	withEachQuantPath(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(21, 22))
 		for _, b := range BlockFormats {
 			all := kernelBlocks(b.Element(), rng)

@@ -63,13 +63,13 @@ var quant512Table = func() (t [MXINT8 + 1]quant512Consts) {
 }()
 
 //go:noescape
-func quant32F32AVX512(scales, elements *byte, src *float32, nblocks int, c *quant512Consts)
+func quant32F32AVX512(scales, elements *byte, src *float32, nblocks int, c *quant512Consts, vbmi bool)
 
 //go:noescape
-func quant32BF16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quant512Consts)
+func quant32BF16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quant512Consts, vbmi bool)
 
 //go:noescape
-func quant32F16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quant512Consts)
+func quant32F16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quant512Consts, vbmi bool)
 
 // has512Quant reports whether the AVX-512 kernels handle elem.
 func has512Quant(elem Format) bool {
@@ -89,7 +89,7 @@ func quant512Blocks32(elem Format, scales, elements []byte, src []float32) int {
 		return 0
 	}
 	checkBlockOut(elem, scales, elements, nb)
-	quant32F32AVX512(&scales[0], &elements[0], &src[0], nb, &quant512Table[elem])
+	quant32F32AVX512(&scales[0], &elements[0], &src[0], nb, &quant512Table[elem], useVBMI)
 	return 32 * nb
 }
 
@@ -104,9 +104,9 @@ func quantBlocks32x16(elem Format, scales, elements []byte, src []uint16, half b
 	}
 	checkBlockOut(elem, scales, elements, nb)
 	if half {
-		quant32F16AVX512(&scales[0], &elements[0], &src[0], nb, &quant512Table[elem])
+		quant32F16AVX512(&scales[0], &elements[0], &src[0], nb, &quant512Table[elem], useVBMI)
 	} else {
-		quant32BF16AVX512(&scales[0], &elements[0], &src[0], nb, &quant512Table[elem])
+		quant32BF16AVX512(&scales[0], &elements[0], &src[0], nb, &quant512Table[elem], useVBMI)
 	}
 	return 32 * nb
 }

@@ -10,7 +10,8 @@
 //     K1, element i in bit i (16-bit input stays 16-bit for this step);
 //  2. amax, an unsigned maximum of the magnitude bits (they order like the
 //     values, and NaN/Inf exceed every finite value), and from it the E8M0
-//     scale as sharedScale computes it, and 2^−shared broadcast in Z13;
+//     scale as sharedScale computes it, and 2^−shared in the stack slot
+//     inv, which the multiplies broadcast (a load, not a shuffle);
 //  3. each magnitude w = |x|·2^−shared rounded to the element grid by the
 //     FPU: C = 2^(E + 23 − m), with E = max(e, emin) and e the exponent
 //     of w, has an ulp of 2^(E − m), the grid spacing at w, and w < 2^(e+1)
@@ -63,6 +64,20 @@ GLOBL q512Int8Max<>(SB), RODATA|NOPTR, $4
 DATA q512MaddW<>+0(SB)/4, $0x10000001
 GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 
+// The VPERMT2B indexes (VBMI) that gather the low bytes of the code dwords
+// of Z0 (bytes 0–63) and Z5 (64–127) into 32 bytes in element order: Z0
+// then Z5 (float32, binary16), or alternating (bfloat16's even and odd).
+DATA q512JoinInOrder<>+0(SB)/8, $0x1c1814100c080400
+DATA q512JoinInOrder<>+8(SB)/8, $0x3c3834302c282420
+DATA q512JoinInOrder<>+16(SB)/8, $0x5c5854504c484440
+DATA q512JoinInOrder<>+24(SB)/8, $0x7c7874706c686460
+GLOBL q512JoinInOrder<>(SB), RODATA|NOPTR, $64
+DATA q512JoinEvenOdd<>+0(SB)/8, $0x4c0c480844044000
+DATA q512JoinEvenOdd<>+8(SB)/8, $0x5c1c581854145010
+DATA q512JoinEvenOdd<>+16(SB)/8, $0x6c2c682864246020
+DATA q512JoinEvenOdd<>+24(SB)/8, $0x7c3c783874347030
+GLOBL q512JoinEvenOdd<>(SB), RODATA|NOPTR, $64
+
 // Q512SETUP loads the format's constants (R8 points to them) into the
 // upper registers, which stay fixed through the loop:
 // Z30 2^emin, Z29 the exponent mask, Z28 (23 − m)<<23, Y27 the code
@@ -98,7 +113,7 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 // Inf block, stores the scale byte max(⌊log2 amax⌋ + 127 − emax, 0) at
 // (BX) (a subnormal or zero amax has exponent field 0, so it gives 0, as
 // sharedScale's clamp does) and broadcasts 2^−shared = 2^(127 − scale)
-// into Z13: bits (254 − scale)<<23, or the subnormal 2^−127 (0x00400000)
+// into inv-8(SP): bits (254 − scale)<<23, or the subnormal 2^−127 (0x00400000)
 // for scale 254, which only MXINT8 (emax 0) reaches.
 #define Q512SCALE(nan) \
 	CMPL         AX, $0x7f800000; \
@@ -114,13 +129,13 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 	MOVL         $0x00400000, R12; \
 	TESTL        DX, DX; \
 	CMOVLEQ      R12, DX; \
-	VPBROADCASTD DX, Z13
+	MOVL         DX, inv-8(SP)
 
 // Q512ENC turns 16 magnitudes a into dwords in out whose low bytes are
 // the magnitude codes plus the code offset, mod 256 (step 3 above); tmp
 // is scratch.
 #define Q512ENC(a, tmp, out) \
-	VMULPS  Z13, a, out; \
+	VMULPS.BCST inv-8(SP), a, out; \
 	VPMAXUD Z30, out, tmp; \
 	VPANDD  Z29, tmp, tmp; \
 	VPADDD  Z28, tmp, tmp; \
@@ -132,7 +147,7 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 // |x|·2^−shared·64 (two multiplies, as mxint8Element does them), rounded
 // to nearest even and clamped to 127.
 #define Q512INT8(a, out) \
-	VMULPS    Z13, a, out; \
+	VMULPS.BCST inv-8(SP), a, out; \
 	VMULPS    Z23, out, out; \
 	VCVTPS2DQ out, out; \
 	VPMINSD   Z22, out, out
@@ -155,19 +170,25 @@ GLOBL q512MaddW<>(SB), RODATA|NOPTR, $4
 #define Q512INORDER \
 	CMPQ        R10, $3; \
 	JEQ         inorderInt8; \
-	Q512ENC(Z1, Z11, Z4); \
+	Q512ENC(Z1, Z11, Z0); \
 	Q512ENC(Z2, Z12, Z5); \
-	VPMOVDB     Z4, X4; \
-	VPMOVDB     Z5, X5; \
-	VINSERTI128 $1, X5, Y4, Y0; \
-	JMP         fstore; \
+	JMP         inorderJoin; \
 inorderInt8: \
-	Q512INT8(Z1, Z4); \
+	Q512INT8(Z1, Z0); \
 	Q512INT8(Z2, Z5); \
-	VPMOVDB     Z4, X4; \
+inorderJoin: \
+	TESTQ       R13, R13; \
+	JEQ         inorderMov; \
+	VPERMT2B    Z5, Z9, Z0; \
+	JMP         joined; \
+inorderMov: \
+	VPMOVDB     Z0, X4; \
 	VPMOVDB     Z5, X5; \
 	VINSERTI128 $1, X5, Y4, Y0; \
-	JMP         istore
+joined: \
+	CMPQ        R10, $3; \
+	JEQ         istore; \
+	JMP         fstore
 
 // Q512STORE adds the signs (K1) to the codes in Y0, packs them and stores
 // the block at (DI), then moves to the next block (srcStep input bytes)
@@ -212,15 +233,17 @@ nan: \
 // Each TEXT loads its own arguments, as go vet checks argument references
 // against the enclosing function only.
 
-// func quant32F32AVX512(scales, elements *byte, src *float32, nblocks int, c *quant512Consts)
-TEXT ·quant32F32AVX512(SB), NOSPLIT, $0-40
+// func quant32F32AVX512(scales, elements *byte, src *float32, nblocks int, c *quant512Consts, vbmi bool)
+TEXT ·quant32F32AVX512(SB), NOSPLIT, $8-41
 	MOVQ scales+0(FP), BX
 	MOVQ elements+8(FP), DI
 	MOVQ src+16(FP), SI
 	MOVQ nblocks+24(FP), CX
 	MOVQ c+32(FP), R8
+	MOVBQZX vbmi+40(FP), R13
 	Q512SETUP
 	VPBROADCASTD q512Abs32<>(SB), Z31
+	VMOVDQU64    q512JoinInOrder<>(SB), Z9
 	TESTQ CX, CX
 	JEQ   done
 
@@ -250,15 +273,17 @@ loop:
 	Q512INORDER
 	Q512STORE(128)
 
-// func quant32F16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quant512Consts)
-TEXT ·quant32F16AVX512(SB), NOSPLIT, $0-40
+// func quant32F16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quant512Consts, vbmi bool)
+TEXT ·quant32F16AVX512(SB), NOSPLIT, $8-41
 	MOVQ scales+0(FP), BX
 	MOVQ elements+8(FP), DI
 	MOVQ src+16(FP), SI
 	MOVQ nblocks+24(FP), CX
 	MOVQ c+32(FP), R8
+	MOVBQZX vbmi+40(FP), R13
 	Q512SETUP
 	VPBROADCASTD q512Abs16<>(SB), Z31
+	VMOVDQU64    q512JoinInOrder<>(SB), Z9
 	TESTQ CX, CX
 	JEQ   done
 
@@ -282,15 +307,17 @@ loop:
 	Q512INORDER
 	Q512STORE(64)
 
-// func quant32BF16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quant512Consts)
-TEXT ·quant32BF16AVX512(SB), NOSPLIT, $0-40
+// func quant32BF16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quant512Consts, vbmi bool)
+TEXT ·quant32BF16AVX512(SB), NOSPLIT, $8-41
 	MOVQ scales+0(FP), BX
 	MOVQ elements+8(FP), DI
 	MOVQ src+16(FP), SI
 	MOVQ nblocks+24(FP), CX
 	MOVQ c+32(FP), R8
+	MOVBQZX vbmi+40(FP), R13
 	Q512SETUP
 	VPBROADCASTD q512Abs16<>(SB), Z31
+	VMOVDQU64    q512JoinEvenOdd<>(SB), Z9
 	TESTQ CX, CX
 	JEQ   done
 
@@ -308,24 +335,33 @@ loop:
 	// The magnitudes as float32 without moving them across lanes: the even
 	// elements shifted into the high halves, the odd ones with the low
 	// halves cleared. The odd codes move one byte up, and the even ones'
-	// low bytes are merged with them (VPTERNLOGD 0xEC: (Z4 & Z25) | Z5), so
-	// VPMOVDW puts all 32 in order.
+	// low bytes are merged with them (VPTERNLOGD 0xEC: (Z0 & Z25) | Z5), so
+	// VPMOVDW puts all 32 in order; with VBMI one VPERMT2B does all that.
 	VPSLLD $16, Z0, Z1
 	VPANDD Z16, Z0, Z2
-	CMPQ   R10, $3
-	JEQ    int8
-	Q512ENC(Z1, Z11, Z4)
+	CMPQ R10, $3
+	JEQ  int8
+	Q512ENC(Z1, Z11, Z0)
 	Q512ENC(Z2, Z12, Z5)
-	VPSLLD     $8, Z5, Z5
-	VPTERNLOGD $0xec, Z25, Z5, Z4
-	VPMOVDW Z4, Y0
-	JMP     fstore
+	JMP  join
 
 int8:
-	Q512INT8(Z1, Z4)
+	Q512INT8(Z1, Z0)
 	Q512INT8(Z2, Z5)
-	VPSLLD  $8, Z5, Z5
-	VPORD   Z5, Z4, Z4
-	VPMOVDW Z4, Y0
-	JMP     istore
+
+join:
+	TESTQ    R13, R13
+	JEQ      joinMov
+	VPERMT2B Z5, Z9, Z0
+	JMP      joined
+
+joinMov:
+	VPSLLD     $8, Z5, Z5
+	VPTERNLOGD $0xec, Z25, Z5, Z0
+	VPMOVDW    Z0, Y0
+
+joined:
+	CMPQ R10, $3
+	JEQ  istore
+	JMP  fstore
 	Q512STORE(64)
