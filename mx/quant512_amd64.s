@@ -153,17 +153,17 @@ GLOBL q512JoinEvenOdd<>(SB), RODATA|NOPTR, $64
 	VPMINSD   Z22, out, out
 
 // Q512MAX16 finds the largest of the 32 16-bit magnitudes in Z0 and leaves
-// it in the low word of X2: VPMAXUW halves the vector down to 8 words, and
-// VPHMINPOSUW finds their minimum after XOR with 0x7FFF, which reverses
-// the order of values up to 0x7FFF; the XOR again restores it.
+// it XORed with 0x7FFF in the low word of X2: VPMAXUW halves the vector
+// down to 8 words, and VPHMINPOSUW finds their minimum after XOR with
+// 0x7FFF, which reverses the order of values up to 0x7FFF. The callers
+// XOR again to restore it (word 1 of X2 is the minimum's index).
 #define Q512MAX16 \
 	VEXTRACTI64X4 $1, Z0, Y2; \
 	VPMAXUW       Y2, Y0, Y2; \
 	VEXTRACTI128  $1, Y2, X3; \
 	VPMAXUW       X3, X2, X2; \
 	VPXORD        X31, X2, X2; \
-	VPHMINPOSUW   X2, X2; \
-	VPXORD        X31, X2, X2
+	VPHMINPOSUW   X2, X2
 
 // Q512INORDER encodes the magnitudes of elements 0–15 in Z1 and 16–31 in
 // Z2 to 32 code bytes in Y0, then jumps to the float or MXINT8 store.
@@ -296,6 +296,7 @@ loop:
 	// Step 2: amax as binary16, then as float32 (VCVTPH2PS is exact; a
 	// NaN stays NaN, which is all the NaN-block rule looks at).
 	Q512MAX16
+	VPXORD    X31, X2, X2
 	VCVTPH2PS X2, X2
 	VMOVD     X2, AX
 	Q512SCALE(nan)
@@ -326,10 +327,12 @@ loop:
 	VPMOVW2M  Z0, K1
 	VPANDD    Z31, Z0, Z0
 
-	// amax as bfloat16, then as float32 (the high half of its bits).
+	// amax as bfloat16, then as float32 (the high half of its bits; the
+	// shift also drops the index word).
 	Q512MAX16
-	VPSLLD $16, X2, X2
-	VMOVD  X2, AX
+	VMOVD X2, AX
+	XORL  $0x7fff, AX
+	SHLL  $16, AX
 	Q512SCALE(nan)
 
 	// The magnitudes as float32 without moving them across lanes: the even
