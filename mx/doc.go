@@ -74,8 +74,8 @@
 // start-up) selects the portable code on an AVX2 machine. Where the CPU
 // has AVX-512 (F, BW, DQ, VL), the 32-element block quantizers run
 // AVX-512 kernels instead, which read bfloat16 and binary16 inputs
-// directly (no float32 copy); GODEBUG=cpu.avx512f=off selects the AVX2
-// ones.
+// directly (no float32 copy), as AVX2 kernels do without AVX-512;
+// GODEBUG=cpu.avx512f=off selects the AVX2 ones.
 //
 // Sources: OCP Microscaling Formats (MX) v1.0; SPV_EXT_float8 rev 1;
 // SPV_EXT_ocp_microscaling_types rev 1.

@@ -71,11 +71,12 @@ func quant32BF16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quan
 //go:noescape
 func quant32F16AVX512(scales, elements *byte, src *uint16, nblocks int, c *quant512Consts, vbmi bool)
 
-// has512Quant reports whether the AVX-512 kernels handle elem.
-func has512Quant(elem Format) bool {
+// blockQuantKernel reports whether the fused kernels handle elem: every
+// block format's element format.
+func blockQuantKernel(elem Format) bool {
 	switch elem {
 	case E2M1, E2M3, E3M2, E4M3, E5M2, MXINT8:
-		return useAVX512
+		return true
 	}
 	return false
 }
@@ -85,7 +86,7 @@ func has512Quant(elem Format) bool {
 // quantBlocks32's first choice.
 func quant512Blocks32(elem Format, scales, elements []byte, src []float32) int {
 	nb := len(src) / 32
-	if nb == 0 || !has512Quant(elem) {
+	if nb == 0 || !useAVX512 || !blockQuantKernel(elem) {
 		return 0
 	}
 	checkBlockOut(elem, scales, elements, nb)
@@ -95,18 +96,31 @@ func quant512Blocks32(elem Format, scales, elements []byte, src []float32) int {
 
 // quantBlocks32x16 is quant512Blocks32 for bfloat16 (half false) or
 // binary16 (half true) input: the whole 32-element blocks at the start of
-// src, round to nearest even, in a fused kernel if there is one for elem
-// on this machine. It returns how many elements it did (0 if none).
+// src, round to nearest even, in a fused kernel, AVX-512 or else AVX2 (the
+// binary16 one needs F16C), if there is one on this machine. It returns
+// how many elements it did (0 if none).
 func quantBlocks32x16(elem Format, scales, elements []byte, src []uint16, half bool) int {
 	nb := len(src) / 32
-	if nb == 0 || !has512Quant(elem) {
+	if nb == 0 || !blockQuantKernel(elem) {
 		return 0
 	}
-	checkBlockOut(elem, scales, elements, nb)
-	if half {
-		quant32F16AVX512(&scales[0], &elements[0], &src[0], nb, &quant512Table[elem], useVBMI)
-	} else {
-		quant32BF16AVX512(&scales[0], &elements[0], &src[0], nb, &quant512Table[elem], useVBMI)
+	c := &quant512Table[elem]
+	switch {
+	case useAVX512:
+		checkBlockOut(elem, scales, elements, nb)
+		if half {
+			quant32F16AVX512(&scales[0], &elements[0], &src[0], nb, c, useVBMI)
+		} else {
+			quant32BF16AVX512(&scales[0], &elements[0], &src[0], nb, c, useVBMI)
+		}
+	case useAVX2 && half && useF16C:
+		checkBlockOut(elem, scales, elements, nb)
+		quant32F16AVX2(&scales[0], &elements[0], &src[0], nb, c)
+	case useAVX2 && !half:
+		checkBlockOut(elem, scales, elements, nb)
+		quant32BF16AVX2(&scales[0], &elements[0], &src[0], nb, c)
+	default:
+		return 0
 	}
 	return 32 * nb
 }
