@@ -55,11 +55,14 @@ func TestQuantize16(t *testing.T) {
 					}
 				}
 				for _, k := range []int{32, 7, 1, 1000} {
-					for _, opt := range []Options{{BlockSize: k, Workers: 1}, {BlockSize: k, Workers: 3, Rounding: TiesAway}} {
-						for _, n := range []int{len(src), len(src) - 5, 33} {
+					opts := []Options{{BlockSize: k, Workers: 1}, {BlockSize: k, Workers: 3}, {BlockSize: k, Workers: 3, Rounding: TiesAway}}
+					for _, opt := range opts {
+						// Whole input, a tail, a misaligned start, one block and a bit.
+						for _, cut := range [][2]int{{0, len(src)}, {0, len(src) - 5}, {3, len(src) - 40}, {0, 33}} {
+							in, w := src[cut[0]:cut[1]], wide[cut[0]:cut[1]]
 							// The portable float32 loops on the exact widening.
-							s1, e1 := make([]byte, mustScaleBytes(n, k)), make([]byte, mustElementBytes(b, n))
-							if err := quantize(s1, e1, wide[:n], b, opt, true); err != nil {
+							s1, e1 := make([]byte, mustScaleBytes(len(in), k)), make([]byte, mustElementBytes(b, len(in)))
+							if err := quantize(s1, e1, w, b, opt, true); err != nil {
 								t.Fatal(err)
 							}
 							s2, e2 := make([]byte, len(s1)), make([]byte, len(e1))
@@ -67,13 +70,13 @@ func TestQuantize16(t *testing.T) {
 							if half {
 								q = QuantizeHalf
 							}
-							if err := q(s2, e2, src[:n], b, opt); err != nil {
+							if err := q(s2, e2, in, b, opt); err != nil {
 								t.Fatal(err)
 							}
 							if !bytes.Equal(s1, s2) || !bytes.Equal(e1, e2) {
 								blk := firstDiffK(s1, s2, e1, e2, b, k)
-								t.Fatalf("%v half=%v k=%d n=%d %+v: 16-bit quantize differs from the portable float32 loop in block %d: src % x",
-									b, half, k, n, opt, blk, src[blk*k:min(blk*k+k, n)])
+								t.Fatalf("%v half=%v k=%d cut=%v %+v: 16-bit quantize differs from the portable float32 loop in block %d: src % x",
+									b, half, k, cut, opt, blk, in[blk*k:min(blk*k+k, len(in))])
 							}
 						}
 					}
