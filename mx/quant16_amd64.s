@@ -1,13 +1,13 @@
 #include "textflag.h"
 #include "go_asm.h"
 
-// AVX2 block quantizers that read bfloat16 and binary16 directly: the
-// AVX-512 kernels' method (quant512_amd64.s, steps 1–4) on 8-lane
-// vectors, for CPUs without AVX-512. Go operand order: sources first,
+// AVX2 block quantizers with the AVX-512 kernels' method
+// (quant512_amd64.s, steps 1–4) on 8-lane vectors, for CPUs without
+// AVX-512: from bfloat16 and binary16 directly, and from float32. Go operand order: sources first,
 // destination last. Differences from the AVX-512 kernels:
 //  - the signs are the bytes VPACKSSWB makes of the input words (signed
-//    saturation keeps the sign; only +0 gives 0), put in element order by
-//    VPERMQ; the float formats turn them into 0x00/0xFF (VPCMPGTB with
+//    saturation keeps the sign; only +0 gives 0; float32 goes through
+//    VPACKSSDW first), put in element order by VPERMQ or VPERMD; the float formats turn them into 0x00/0xFF (VPCMPGTB with
 //    zero), AND them with the code's sign bit and OR them in, MXINT8 applies them with VPSIGNB (which zeroes a code whose
 //    sign byte is 0: only +0, whose code is 0);
 //  - the code bytes are gathered out of the dwords with VPSHUFB (within
@@ -86,6 +86,8 @@ GLOBL q16Perm6<>(SB), RODATA|NOPTR, $32
 
 DATA q16Abs16<>+0(SB)/4, $0x7fff7fff
 GLOBL q16Abs16<>(SB), RODATA|NOPTR, $4
+DATA q16Abs32<>+0(SB)/4, $0x7fffffff
+GLOBL q16Abs32<>(SB), RODATA|NOPTR, $4
 DATA q16Hi16<>+0(SB)/4, $0xffff0000
 GLOBL q16Hi16<>(SB), RODATA|NOPTR, $4
 DATA q16Sixty4<>+0(SB)/4, $0x42800000
@@ -176,10 +178,13 @@ GLOBL q16MaddW<>(SB), RODATA|NOPTR, $4
 	VPMINSD   160(SP), out, out
 
 // Q16PART encodes the 8 magnitudes in Y3 with enc and ORs the code bytes,
-// placed by the VPSHUFB control ctl, into Y4 (first is the one that
-// starts Y4).
+// placed by the VPSHUFB control ctl, into Y4.
 #define Q16PART(enc, ctl) \
-	enc(Y3, Y5, Y6); \
+	Q16PARTOF(enc, Y3, ctl)
+
+// Q16PARTOF is Q16PART for the magnitudes in a.
+#define Q16PARTOF(enc, a, ctl) \
+	enc(a, Y5, Y6); \
 	VPSHUFB ctl<>(SB), Y6, Y6; \
 	VPOR    Y6, Y4, Y4
 
@@ -213,6 +218,17 @@ GLOBL q16MaddW<>(SB), RODATA|NOPTR, $4
 	Q16PART(enc, q16Part3); \
 	VMOVDQU      q16Order<>(SB), Y5; \
 	VPERMD       Y4, Y5, Y4
+
+// Q16F32 is Q16F16 for the float32 magnitudes of elements 0–7, 8–15,
+// 16–23 and 24–31 in Y0, Y1, Y7 and Y9.
+#define Q16F32(enc) \
+	VPXOR   Y4, Y4, Y4; \
+	Q16PARTOF(enc, Y0, q16Part0); \
+	Q16PARTOF(enc, Y1, q16Part1); \
+	Q16PARTOF(enc, Y7, q16Part2); \
+	Q16PARTOF(enc, Y9, q16Part3); \
+	VMOVDQU q16Order<>(SB), Y5; \
+	VPERMD  Y4, Y5, Y4
 
 // Q16STORE finishes the codes in Y4 with the signs in Y2 (step 4), packs
 // and stores them at (DI), and loops; nan stores a NaN block.
@@ -323,3 +339,55 @@ int8:
 	Q16F16(Q16INT8)
 	JMP istore
 	Q16STORE(64)
+
+// func quant32F32AVX2(scales, elements *byte, src *float32, nblocks int, c *quant512Consts)
+TEXT ·quant32F32AVX2(SB), NOSPLIT, $200-40
+	MOVQ scales+0(FP), BX
+	MOVQ elements+8(FP), DI
+	MOVQ src+16(FP), SI
+	MOVQ nblocks+24(FP), CX
+	MOVQ c+32(FP), R8
+	Q16SETUP
+	VPBROADCASTD q16Abs32<>(SB), Y15
+	TESTQ CX, CX
+	JEQ   done
+
+loop:
+	// Magnitudes of elements 0–7, 8–15, 16–23, 24–31.
+	VPAND 0(SI), Y15, Y0
+	VPAND 32(SI), Y15, Y1
+	VPAND 64(SI), Y15, Y7
+	VPAND 96(SI), Y15, Y9
+
+	// amax: an unsigned maximum over the 32 magnitudes.
+	VPMAXUD      Y1, Y0, Y3
+	VPMAXUD      Y9, Y7, Y4
+	VPMAXUD      Y4, Y3, Y3
+	VEXTRACTI128 $1, Y3, X4
+	VPMAXUD      X4, X3, X3
+	VPSHUFD      $0x4e, X3, X4
+	VPMAXUD      X4, X3, X3
+	VPSHUFD      $0xb1, X3, X4
+	VPMAXUD      X4, X3, X3
+	VMOVD        X3, AX
+
+	// The signs: dwords to words to bytes with signed saturation, which
+	// leaves dwords of 4 elements in the order 0 2 4 6 | 1 3 5 7, as
+	// Q16F32 leaves the codes before its VPERMD.
+	VMOVDQU   0(SI), Y3
+	VPACKSSDW 32(SI), Y3, Y3
+	VMOVDQU   64(SI), Y4
+	VPACKSSDW 96(SI), Y4, Y4
+	VPACKSSWB Y4, Y3, Y2
+	VMOVDQU   q16Order<>(SB), Y5
+	VPERMD    Y2, Y5, Y2
+	Q16SCALE(nan)
+	CMPQ      R10, $3
+	JEQ       int8
+	Q16F32(Q16ENC)
+	JMP       fstore
+
+int8:
+	Q16F32(Q16INT8)
+	JMP istore
+	Q16STORE(128)
