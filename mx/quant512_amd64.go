@@ -86,7 +86,7 @@ func blockQuantKernel(elem Format) bool {
 // quantBlocks32's first choice.
 func quant512Blocks32(elem Format, scales, elements []byte, src []float32) int {
 	nb := len(src) / 32
-	if nb == 0 || !useAVX512 || !blockQuantKernel(elem) {
+	if nb == 0 || !useAVX2 || !useAVX512 || !blockQuantKernel(elem) {
 		return 0
 	}
 	checkBlockOut(elem, scales, elements, nb)
@@ -101,8 +101,8 @@ func quant512Blocks32(elem Format, scales, elements []byte, src []float32) int {
 // how many elements it did (0 if none).
 func quantBlocks32x16(elem Format, scales, elements []byte, src []uint16, half bool) int {
 	nb := len(src) / 32
-	if nb == 0 || !blockQuantKernel(elem) {
-		return 0
+	if nb == 0 || !useAVX2 || !blockQuantKernel(elem) {
+		return 0 // no AVX2 (or cpu.avx2=off, or a test): portable loops
 	}
 	c := &quant512Table[elem]
 	switch {
@@ -113,10 +113,10 @@ func quantBlocks32x16(elem Format, scales, elements []byte, src []uint16, half b
 		} else {
 			quant32BF16AVX512(&scales[0], &elements[0], &src[0], nb, c, useVBMI)
 		}
-	case useAVX2 && half && useF16C:
+	case half && useF16C:
 		checkBlockOut(elem, scales, elements, nb)
 		quant32F16AVX2(&scales[0], &elements[0], &src[0], nb, c)
-	case useAVX2 && !half:
+	case !half:
 		checkBlockOut(elem, scales, elements, nb)
 		quant32BF16AVX2(&scales[0], &elements[0], &src[0], nb, c)
 	default:
