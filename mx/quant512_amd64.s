@@ -27,8 +27,9 @@
 //     that offset (mod 256: n fills the low bits of sum's mantissa and
 //     nothing else), and every code before saturation is below 256, so
 //     the offset is subtracted and the minimum with maxMag taken (which
-//     saturates as the portable table does) on the 32 bytes together. MXINT8 instead multiplies by 64 and rounds with VCVTPS2DQ
-//     (MXCSR round to nearest, Go's setting) and clamps to 127;
+//     saturates as the portable table does) on the 32 bytes together.
+//     MXINT8 instead multiplies by 64 and rounds with VCVTPS2DQ (MXCSR
+//     round to nearest, Go's setting) and clamps to 127;
 //  4. 32 code bytes in element order in Y0, the offset subtracted and
 //     the maximum applied (float formats), the signs added (the sign bit
 //     of a magnitude code is clear; MXINT8 negates), packed and stored.
@@ -85,8 +86,9 @@ GLOBL q512JoinEvenOdd<>(SB), RODATA|NOPTR, $64
 // Y24 the code's sign bit in every byte,
 // Z23 64.0, Z22 127, Y21 zero, Y20 and Y19 the packing multipliers,
 // Y18 and Y17 the FP6 byte shuffle and dword permute, Z16 0xFFFF0000,
-// X15 the shift 23 − m, R9 emax, R10 the kind,
-// R11 the element bytes per block, K2 their byte mask.
+// X15 the shift 23 − m, R9 emax, R10 the kind, R11 the element bytes
+// per block, K2 their byte mask; each function loads Z31 (its magnitude
+// mask) and Z9 (its VPERMT2B index), and R13 says whether VBMI may be used.
 #define Q512SETUP \
 	VPBROADCASTD quant512Consts_eminBits(R8), Z30; \
 	VPBROADCASTD quant512Consts_expMask(R8), Z29; \
@@ -112,9 +114,9 @@ GLOBL q512JoinEvenOdd<>(SB), RODATA|NOPTR, $64
 // Q512SCALE takes amax's float32 bits in AX, jumps to nan for a NaN or
 // Inf block, stores the scale byte max(⌊log2 amax⌋ + 127 − emax, 0) at
 // (BX) (a subnormal or zero amax has exponent field 0, so it gives 0, as
-// sharedScale's clamp does) and broadcasts 2^−shared = 2^(127 − scale)
-// into inv-8(SP): bits (254 − scale)<<23, or the subnormal 2^−127 (0x00400000)
-// for scale 254, which only MXINT8 (emax 0) reaches.
+// sharedScale's clamp does) and stores 2^−shared = 2^(127 − scale) at
+// inv-8(SP): bits (254 − scale)<<23, or the subnormal 2^−127
+// (0x00400000) for scale 254, which only MXINT8 (emax 0) reaches.
 #define Q512SCALE(nan) \
 	CMPL         AX, $0x7f800000; \
 	JAE          nan; \
