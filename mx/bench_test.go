@@ -35,6 +35,28 @@ func BenchmarkQuantize(b *testing.B) {
 	}
 }
 
+// BenchmarkQuantize16 is BenchmarkQuantize from bfloat16 and binary16 (in
+// cache), with BenchmarkSlice's metrics, to compare the 16-bit kernels'
+// arithmetic with the float32 ones.
+func BenchmarkQuantize16(b *testing.B) {
+	src := benchInput()
+	bf, hf := make([]uint16, len(src)), make([]uint16, len(src))
+	for i, x := range src {
+		bf[i], hf[i] = BFloat16FromFloat32(x, RTE), HalfFromFloat32(x, RTE)
+	}
+	for _, f := range BlockFormats {
+		scales := make([]byte, mustScaleBytes(len(src), 32))
+		elems := make([]byte, mustElementBytes(f, len(src)))
+		opt := Options{Workers: 1}
+		b.Run(f.String()+"_bf16", func(b *testing.B) {
+			smallBench(b, 2*benchN, func() { _ = QuantizeBFloat16(scales, elems, bf, f, opt) })
+		})
+		b.Run(f.String()+"_f16", func(b *testing.B) {
+			smallBench(b, 2*benchN, func() { _ = QuantizeHalf(scales, elems, hf, f, opt) })
+		})
+	}
+}
+
 func BenchmarkDequantize(b *testing.B) {
 	src := benchInput()
 	for _, f := range BlockFormats {

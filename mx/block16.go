@@ -53,6 +53,7 @@ func quantize16(scales, elements []byte, src []uint16, b BlockFormat, opt Option
 		} else {
 			buf = make([]float32, step)
 		}
+		lo += q.fused16(scales, elements, src, lo, hi, half)
 		for c := lo; c < hi; c += step {
 			e := min(c+step, hi)
 			widen16(buf[:e-c], src[c:e], half)
@@ -65,6 +66,17 @@ func quantize16(scales, elements []byte, src []uint16, b BlockFormat, opt Option
 	}
 	parallelFor(n, k, opt.Workers, body)
 	return nil
+}
+
+// fused16 quantizes the whole 32-element blocks of src[lo:hi] (lo a block
+// boundary) straight from the 16-bit values, where a kernel does that for
+// this format and rounding, and returns how many elements it did; the
+// rest take the widen-then-quantize loop.
+func (q *quantizer) fused16(scales, elements []byte, src []uint16, lo, hi int, half bool) int {
+	if q.blockSize != 32 || q.tiesAway || q.portable {
+		return 0
+	}
+	return quantBlocks32x16(q.format.Element(), scales[lo/32:], elements[elementBytes(q.format, lo):], src[lo:hi], half)
 }
 
 // widen16 converts bfloat16 or binary16 bits to float32 values, exactly.

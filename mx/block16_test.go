@@ -8,12 +8,24 @@ import (
 )
 
 // blockInputs16 returns bfloat16 or binary16 inputs for the block tests:
-// every 16-bit pattern, then blocks of grid points and specials from
-// kernelBlocks rounded to the format.
+// every 16-bit pattern shuffled (so blocks mix magnitudes, and NaN and Inf
+// make NaN blocks), every finite pattern again in order (so neighbouring
+// patterns share a block and scale, and each is rounded at full
+// resolution in a block that is not NaN), then blocks of grid points and
+// specials from kernelBlocks rounded to the format.
 func blockInputs16(f Format, half bool, rng *rand.Rand) []uint16 {
 	var in []uint16
 	for c := range 1 << 16 {
 		in = append(in, uint16(c*40503))
+	}
+	expMask := uint16(0x7F80)
+	if half {
+		expMask = 0x7C00
+	}
+	for c := range 1 << 16 {
+		if h := uint16(c); h&expMask != expMask {
+			in = append(in, h)
+		}
 	}
 	for _, x := range kernelBlocks(f, rng) {
 		if half {
@@ -26,7 +38,7 @@ func blockInputs16(f Format, half bool, rng *rand.Rand) []uint16 {
 }
 
 func TestQuantize16(t *testing.T) {
-	withEachPath(t, func(t *testing.T) {
+	withEachQuantPath(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(51, 52))
 		for _, b := range BlockFormats {
 			for _, half := range []bool{false, true} {
@@ -43,19 +55,28 @@ func TestQuantize16(t *testing.T) {
 					}
 				}
 				for _, k := range []int{32, 7, 1, 1000} {
-					for _, opt := range []Options{{BlockSize: k, Workers: 1}, {BlockSize: k, Workers: 3, Rounding: TiesAway}} {
-						for _, n := range []int{len(src), len(src) - 5, 33} {
-							s1, e1 := quantizeAll(t, wide[:n], b, opt)
+					opts := []Options{{BlockSize: k, Workers: 1}, {BlockSize: k, Workers: 3}, {BlockSize: k, Workers: 3, Rounding: TiesAway}}
+					for _, opt := range opts {
+						// Whole input, a tail, a misaligned start, one block and a bit.
+						for _, cut := range [][2]int{{0, len(src)}, {0, len(src) - 5}, {3, len(src) - 40}, {0, 33}} {
+							in, w := src[cut[0]:cut[1]], wide[cut[0]:cut[1]]
+							// The portable float32 loops on the exact widening.
+							s1, e1 := make([]byte, mustScaleBytes(len(in), k)), make([]byte, mustElementBytes(b, len(in)))
+							if err := quantize(s1, e1, w, b, opt, true); err != nil {
+								t.Fatal(err)
+							}
 							s2, e2 := make([]byte, len(s1)), make([]byte, len(e1))
 							q := QuantizeBFloat16
 							if half {
 								q = QuantizeHalf
 							}
-							if err := q(s2, e2, src[:n], b, opt); err != nil {
+							if err := q(s2, e2, in, b, opt); err != nil {
 								t.Fatal(err)
 							}
 							if !bytes.Equal(s1, s2) || !bytes.Equal(e1, e2) {
-								t.Fatalf("%v half=%v k=%d n=%d %+v: 16-bit quantize differs from float32 quantize", b, half, k, n, opt)
+								blk := firstDiffK(s1, s2, e1, e2, b, k)
+								t.Fatalf("%v half=%v k=%d cut=%v %+v: 16-bit quantize differs from the portable float32 loop in block %d: src % x",
+									b, half, k, cut, opt, blk, in[blk*k:min(blk*k+k, len(in))])
 							}
 						}
 					}
@@ -63,6 +84,18 @@ func TestQuantize16(t *testing.T) {
 			}
 		}
 	})
+}
+
+// firstDiffK returns the first block of size k whose scale or elements
+// differ.
+func firstDiffK(s1, s2, e1, e2 []byte, b BlockFormat, k int) int {
+	for blk := range s1 {
+		lo, hi := mustElementBytes(b, blk*k), mustElementBytes(b, min(blk*k+k, len(s1)*k))
+		if s1[blk] != s2[blk] || !bytes.Equal(e1[lo:min(hi, len(e1))], e2[lo:min(hi, len(e2))]) {
+			return blk
+		}
+	}
+	return -1
 }
 
 func TestDequantize16(t *testing.T) {

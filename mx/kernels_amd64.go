@@ -7,13 +7,15 @@ import (
 )
 
 // AVX2 kernels for the OCP block size, 32, over whole blocks, round to
-// nearest even: MXFP4 dequantization (a VPERMD lookup); MXFP4, MXFP8 and
-// MXINT8 quantization; MXFP8 and MXINT8 dequantization (a gather from the
-// decode table). MXFP6 goes through the 8-bit kernels with one code per
-// byte in a stack buffer, packed and unpacked in Go. They compute exactly what the portable loops in
-// block.go compute (the same float32 multiplies, the same integer rounding
-// as rneMag, the same NaN-block rule); the tests run both on the same
-// inputs and compare bytes.
+// nearest even: MXFP4 dequantization (a VPERMD lookup); MXINT8
+// quantization; MXFP8 and MXINT8 dequantization (a gather from the decode
+// table). MXFP6 dequantization goes through the 8-bit kernel with one code
+// per byte in a stack buffer, unpacked in vector code. The other block
+// quantizers are in quant16_amd64.s (AVX2) and quant512_amd64.s
+// (AVX-512). They compute exactly what the portable loops in block.go
+// compute (the same float32 multiplies, the same rounding as rneMag, the
+// same NaN-block rule); the tests run both on the same inputs and compare
+// bytes.
 
 var useAVX2 = cpuid.AVX2()
 
@@ -37,44 +39,10 @@ var (
 func dequantFP4x32AVX2(dst *float32, scales, elements *byte, nblocks int)
 
 //go:noescape
-func quantFP4x32AVX2(scales, elements *byte, src *float32, nblocks int, c *quantConsts)
-
-//go:noescape
-func quantFP8x32AVX2(scales, elements *byte, src *float32, nblocks int, c *quantConsts)
-
-//go:noescape
 func quantINT8x32AVX2(scales, elements *byte, src *float32, nblocks int)
 
 //go:noescape
 func dequant8x32AVX2(dst *float32, scales, codes *byte, nblocks int, table *[256]float32)
-
-// quantConsts holds one format's rneMag constants as 8-lane vectors (the
-// kernels use them as memory operands, leaving registers for data). The
-// assembly finds the fields through go_asm.h.
-type quantConsts struct {
-	half, rebias, minNormalM1, magic, maxMag, signBit [8]uint32
-	shift, signShift                                  uint64 // shift counts, for VPSRLD's xmm form
-	emax                                              uint64
-}
-
-func newQuantConsts(f Format) *quantConsts {
-	in := &formatInfos[f]
-	sh, half, rebias, minNormal, _, magicBits := rneConsts(uint32(in.manBits), uint32(in.float.bias))
-	c := &quantConsts{shift: uint64(sh), signShift: uint64(32 - in.bits), emax: uint64(in.emaxElem)}
-	for i := range 8 {
-		c.half[i], c.rebias[i], c.minNormalM1[i], c.magic[i] = half, rebias, minNormal-1, magicBits
-		c.maxMag[i], c.signBit[i] = in.float.maxMag, in.float.signBit
-	}
-	return c
-}
-
-var (
-	e2m1Consts = newQuantConsts(E2M1)
-	e2m3Consts = newQuantConsts(E2M3)
-	e3m2Consts = newQuantConsts(E3M2)
-	e4m3Consts = newQuantConsts(E4M3)
-	e5m2Consts = newQuantConsts(E5M2)
-)
 
 // fp6Chunk is how many FP6 blocks go through the stack buffer at a time.
 const fp6Chunk = 64
@@ -82,36 +50,23 @@ const fp6Chunk = 64
 // quantBlocks32 quantizes the whole 32-element blocks at the start of src
 // with round to nearest even, if a kernel exists for elem, and returns how
 // many elements it did (a multiple of 32, or 0). scales and elements start
-// at the first block's scale and element byte.
+// at the first block's scale and element byte. The AVX-512 kernel comes
+// first; on AVX2 MXINT8 has its own kernel (VCVTPS2DQ and signed packs,
+// faster there than quant16_amd64.s's general one) and the float formats
+// take quant32F32AVX2.
 func quantBlocks32(elem Format, scales, elements []byte, src []float32) int {
+	if n := quant512Blocks32(elem, scales, elements, src); n > 0 {
+		return n
+	}
 	nb := len(src) / 32
-	if !useAVX2 || nb == 0 {
+	if !useAVX2 || nb == 0 || !blockQuantKernel(elem) {
 		return 0
 	}
-	perBlock := 32 * elem.Bits() / 8
-	_, _ = scales[nb-1], elements[nb*perBlock-1] // the kernels write this far
-	switch elem {
-	case E2M1:
-		quantFP4x32AVX2(&scales[0], &elements[0], &src[0], nb, e2m1Consts)
-	case E4M3:
-		quantFP8x32AVX2(&scales[0], &elements[0], &src[0], nb, e4m3Consts)
-	case E5M2:
-		quantFP8x32AVX2(&scales[0], &elements[0], &src[0], nb, e5m2Consts)
-	case MXINT8:
+	checkBlockOut(elem, scales, elements, nb)
+	if elem == MXINT8 {
 		quantINT8x32AVX2(&scales[0], &elements[0], &src[0], nb)
-	case E2M3, E3M2:
-		c := e2m3Consts
-		if elem == E3M2 {
-			c = e3m2Consts
-		}
-		var tmp [fp6Chunk * 32]byte
-		for b0 := 0; b0 < nb; b0 += fp6Chunk {
-			k := min(fp6Chunk, nb-b0)
-			quantFP8x32AVX2(&scales[b0], &tmp[0], &src[32*b0], k, c)
-			packFP6(elements[24*b0:24*(b0+k)], tmp[:32*k])
-		}
-	default:
-		return 0
+	} else {
+		quant32F32AVX2(&scales[0], &elements[0], &src[0], nb, &quant512Table[elem])
 	}
 	return 32 * nb
 }

@@ -46,8 +46,6 @@ DATA nanBits<>+0(SB)/4, $0x7fc00000
 GLOBL nanBits<>(SB), RODATA|NOPTR, $4
 DATA absMask<>+0(SB)/4, $0x7fffffff
 GLOBL absMask<>(SB), RODATA|NOPTR, $4
-DATA ones<>+0(SB)/4, $0x00000001
-GLOBL ones<>(SB), RODATA|NOPTR, $4
 
 // Dword order after VPACKUSDW and VPACKUSWB of four vectors, undone.
 DATA packPerm<>+0(SB)/8, $0x0000000400000000
@@ -56,12 +54,6 @@ DATA packPerm<>+16(SB)/8, $0x0000000600000002
 DATA packPerm<>+24(SB)/8, $0x0000000700000003
 GLOBL packPerm<>(SB), RODATA|NOPTR, $32
 
-// VPMADDUBSW multipliers: byte pairs (c0, c1) become words c0 + 16·c1.
-DATA nibbleMul<>+0(SB)/8, $0x1001100110011001
-DATA nibbleMul<>+8(SB)/8, $0x1001100110011001
-DATA nibbleMul<>+16(SB)/8, $0x1001100110011001
-DATA nibbleMul<>+24(SB)/8, $0x1001100110011001
-GLOBL nibbleMul<>(SB), RODATA|NOPTR, $32
 
 // DEQUANT16 writes 16 floats at off(DI) from the dwords that the VPSHUFB
 // control ctl spreads out of Y1, with the scaled table (XORed with
@@ -131,157 +123,6 @@ dqnan:
 	VMOVDQU Y11, 64(DI)
 	VMOVDQU Y11, 96(DI)
 	JMP dqnext
-
-// QSCALE computes the block's shared scale from the 32 floats at (SI):
-// it stores the scale byte at (BX), jumps to nan for a NaN or Inf block,
-// and leaves 2^−shared broadcast in Y12. Y15 holds the magnitude mask, R9
-// emax_elem. Magnitude bits order like the values, so an unsigned maximum
-// finds amax; the scale is max(⌊log2 amax⌋ + 127 − emax, 0) (subnormal
-// and zero blocks give 0, like sharedScale).
-#define QSCALE(nan) \
-	VPAND        0(SI), Y15, Y0; \
-	VPAND        32(SI), Y15, Y1; \
-	VPAND        64(SI), Y15, Y2; \
-	VPAND        96(SI), Y15, Y3; \
-	VPMAXUD      Y1, Y0, Y0; \
-	VPMAXUD      Y3, Y2, Y2; \
-	VPMAXUD      Y2, Y0, Y0; \
-	VEXTRACTI128 $1, Y0, X1; \
-	VPMAXUD      X1, X0, X0; \
-	VPSHUFD      $0x4e, X0, X1; \
-	VPMAXUD      X1, X0, X0; \
-	VPSHUFD      $0xb1, X0, X1; \
-	VPMAXUD      X1, X0, X0; \
-	VMOVD        X0, AX; \
-	CMPL         AX, $0x7f800000; \
-	JAE          nan; \
-	SHRL         $23, AX; \
-	SUBL         R9, AX; \
-	MOVL         $0, DX; \
-	CMOVLLT      DX, AX; \
-	MOVB         AX, (BX); \
-	MOVL         $254, DX; \
-	SUBL         AX, DX; \
-	SHLL         $23, DX; \
-	VMOVD        DX, X12; \
-	VPBROADCASTD X12, Y12
-
-// ENCODE rounds the 8 floats at off(SI), times 2^−shared (Y12), to codes
-// in the dwords of code: rneMag's integer rounding for normals and the
-// FPU's for subnormals, selected by a compare, then the saturating
-// minimum and the sign. R8 points to the format's quantConsts, X14 holds
-// the rounding shift and X13 the sign shift; Y4–Y8 are scratch.
-#define ENCODE(off, code) \
-	VMULPS       off(SI), Y12, Y4; \
-	VPAND        Y15, Y4, Y5; \
-	VPSRLD       X14, Y5, Y6; \
-	VPAND        Y11, Y6, Y6; \
-	VPADDD       Y5, Y6, Y6; \
-	VPADDD       quantConsts_half(R8), Y6, Y6; \
-	VPSRLD       X14, Y6, Y6; \
-	VPSUBD       quantConsts_rebias(R8), Y6, Y6; \
-	VADDPS       quantConsts_magic(R8), Y5, Y7; \
-	VPSUBD       quantConsts_magic(R8), Y7, Y7; \
-	VPCMPGTD     quantConsts_minNormalM1(R8), Y5, Y8; \
-	VPBLENDVB    Y8, Y6, Y7, code; \
-	VPMINUD      quantConsts_maxMag(R8), code, code; \
-	VPSRLD       X13, Y4, Y4; \
-	VPAND        quantConsts_signBit(R8), Y4, Y4; \
-	VPOR         Y4, code, code
-
-// QENCODE32 encodes a whole block into 32 code bytes in element order in Y0.
-#define QENCODE32 \
-	ENCODE(0, Y0); \
-	ENCODE(32, Y1); \
-	ENCODE(64, Y2); \
-	ENCODE(96, Y3); \
-	VPACKUSDW Y1, Y0, Y0; \
-	VPACKUSDW Y3, Y2, Y2; \
-	VPACKUSWB Y2, Y0, Y0; \
-	VMOVDQU   packPerm<>(SB), Y1; \
-	VPERMD    Y0, Y1, Y0
-
-// QSETUP loads the constants; the arguments are loaded by each function,
-// as go vet checks argument references against the enclosing TEXT only.
-#define QSETUP \
-	VPBROADCASTD absMask<>(SB), Y15; \
-	VPBROADCASTD ones<>(SB), Y11; \
-	VMOVQ        quantConsts_shift(R8), X14; \
-	VMOVQ        quantConsts_signShift(R8), X13; \
-	MOVQ         quantConsts_emax(R8), R9
-
-// func quantFP8x32AVX2(scales, elements *byte, src *float32, nblocks int, c *quantConsts)
-TEXT ·quantFP8x32AVX2(SB), NOSPLIT, $0-40
-	MOVQ scales+0(FP), BX
-	MOVQ elements+8(FP), DI
-	MOVQ src+16(FP), SI
-	MOVQ nblocks+24(FP), CX
-	MOVQ c+32(FP), R8
-	QSETUP
-	TESTQ CX, CX
-	JEQ q8done
-
-q8loop:
-	QSCALE(q8nan)
-	QENCODE32
-	VMOVDQU Y0, (DI)
-
-q8next:
-	ADDQ $128, SI
-	ADDQ $32, DI
-	INCQ BX
-	DECQ CX
-	JNZ q8loop
-
-q8done:
-	VZEROUPPER
-	RET
-
-q8nan:
-	// The NaN scale alone makes the block NaN; its elements are zero.
-	MOVB $0xff, (BX)
-	VPXOR Y0, Y0, Y0
-	VMOVDQU Y0, (DI)
-	JMP q8next
-
-// func quantFP4x32AVX2(scales, elements *byte, src *float32, nblocks int, c *quantConsts)
-TEXT ·quantFP4x32AVX2(SB), NOSPLIT, $0-40
-	MOVQ scales+0(FP), BX
-	MOVQ elements+8(FP), DI
-	MOVQ src+16(FP), SI
-	MOVQ nblocks+24(FP), CX
-	MOVQ c+32(FP), R8
-	QSETUP
-	VMOVDQU nibbleMul<>(SB), Y10
-	TESTQ CX, CX
-	JEQ q4done
-
-q4loop:
-	QSCALE(q4nan)
-	QENCODE32
-	// Byte pairs to nibble pairs, element 2j in the low nibble of byte j,
-	// then the low 8 bytes of each lane together.
-	VPMADDUBSW Y10, Y0, Y0
-	VPACKUSWB  Y0, Y0, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, (DI)
-
-q4next:
-	ADDQ $128, SI
-	ADDQ $16, DI
-	INCQ BX
-	DECQ CX
-	JNZ q4loop
-
-q4done:
-	VZEROUPPER
-	RET
-
-q4nan:
-	MOVB $0xff, (BX)
-	VPXOR X0, X0, X0
-	VMOVDQU X0, (DI)
-	JMP q4next
 
 DATA int8Max<>+0(SB)/4, $127
 GLOBL int8Max<>(SB), RODATA|NOPTR, $4

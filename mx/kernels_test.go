@@ -65,29 +65,52 @@ func kernelBlocks(f Format, rng *rand.Rand) []float32 {
 	return out
 }
 
+// withEachQuantPath is withEachPath plus, where the CPU has AVX512_VBMI,
+// the AVX-512 quantizers without it (they join the codes with VPERMT2B
+// when they may, and with VPMOVDB or VPMOVDW otherwise).
+func withEachQuantPath(t *testing.T, fn func(t *testing.T)) {
+	t.Helper()
+	if useAVX512 && useVBMI {
+		useVBMI = false
+		t.Run("avx512-novbmi", fn)
+		useVBMI = true
+	}
+	withEachPath(t, fn)
+}
+
 func TestQuantizeKernelsMatchPortable(t *testing.T) {
 	logKernels(t)
-	rng := rand.New(rand.NewPCG(21, 22))
-	for _, b := range BlockFormats {
-		src := kernelBlocks(b.Element(), rng)
-		for _, n := range []int{len(src), len(src) - 1, len(src) - 31, 33, 32, 31, 1} {
-			for _, rounding := range []Rounding{TiesEven, TiesAway} {
-				opt := Options{Rounding: rounding, Workers: 1}
-				s1, e1 := make([]byte, mustScaleBytes(n, 32)), make([]byte, mustElementBytes(b, n))
-				s2, e2 := make([]byte, len(s1)), make([]byte, len(e1))
-				if err := quantize(s1, e1, src[:n], b, opt, true); err != nil {
-					t.Fatal(err)
-				}
-				if err := quantize(s2, e2, src[:n], b, opt, false); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(s1, s2) || !bytes.Equal(e1, e2) {
-					blk := firstDiff(s1, s2, e1, e2, b)
-					t.Fatalf("%v %v n=%d: kernel differs from the portable loop in block %d\nsrc %v\nportable % x | % x\nkernel   % x | % x",
-						b, rounding, n, blk, src[32*blk:min(32*blk+32, n)], s1[blk], blockBytes(e1, b, blk), s2[blk], blockBytes(e2, b, blk))
+	withEachQuantPath(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(21, 22))
+		for _, b := range BlockFormats {
+			all := kernelBlocks(b.Element(), rng)
+			for _, cut := range [][2]int{{0, len(all)}, {0, len(all) - 1}, {3, len(all) - 31}, {1, 34}, {0, 32}, {5, 36}, {0, 1}} {
+				src := all[cut[0]:cut[1]] // misaligned starts move every block
+				for _, rounding := range []Rounding{TiesEven, TiesAway} {
+					checkQuantizeKernel(t, src, b, Options{Rounding: rounding, Workers: 1})
 				}
 			}
 		}
+	})
+}
+
+// checkQuantizeKernel compares Quantize on this path with the portable
+// loop on src.
+func checkQuantizeKernel(t *testing.T, src []float32, b BlockFormat, opt Options) {
+	t.Helper()
+	n := len(src)
+	s1, e1 := make([]byte, mustScaleBytes(n, 32)), make([]byte, mustElementBytes(b, n))
+	s2, e2 := make([]byte, len(s1)), make([]byte, len(e1))
+	if err := quantize(s1, e1, src, b, opt, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := quantize(s2, e2, src, b, opt, false); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(s1, s2) || !bytes.Equal(e1, e2) {
+		blk := firstDiff(s1, s2, e1, e2, b)
+		t.Fatalf("%v %v n=%d: kernel differs from the portable loop in block %d\nsrc %v\nportable % x | % x\nkernel   % x | % x",
+			b, opt.Rounding, n, blk, src[32*blk:min(32*blk+32, n)], s1[blk], blockBytes(e1, b, blk), s2[blk], blockBytes(e2, b, blk))
 	}
 }
 

@@ -6,8 +6,9 @@ import "math"
 // integer operations on the float32 bits with the format's parameters as
 // constants, small enough for the compiler to inline into the leaf
 // functions of EncodeFloat32's dispatch table (check with go build
-// -gcflags=-m). The AVX2 quantize kernels do rneMag's arithmetic 8 lanes at
-// a time.
+// -gcflags=-m). The AVX2 slice encoders do rneMag's arithmetic 8 lanes at
+// a time; the block quantizer kernels round with the FPU instead (see
+// quant512_amd64.s) and the tests hold them to the same results.
 //
 // They saturate by taking the minimum of the rounded code and a limit: the
 // integer rounding below gives codes that grow with the input all the way to

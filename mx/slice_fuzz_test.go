@@ -123,8 +123,8 @@ func FuzzDecodeSlice(f *testing.F) {
 	})
 }
 
-// FuzzQuantize16 checks the 16-bit block entry points against Quantize and
-// Dequantize of the exact float32 values, on both paths. The first byte
+// FuzzQuantize16 checks the 16-bit block entry points against the portable
+// Quantize loops and Dequantize of the exact float32 values, on both paths. The first byte
 // chooses the block format and whether the data is binary16, the second
 // the block size.
 func FuzzQuantize16(f *testing.F) {
@@ -154,7 +154,7 @@ func FuzzQuantize16(f *testing.F) {
 			ne, _ := ElementBytes(b, len(src))
 			s1, e1 := make([]byte, ns), make([]byte, ne)
 			s2, e2 := make([]byte, ns), make([]byte, ne)
-			if err := Quantize(s1, e1, wide, b, opt); err != nil {
+			if err := quantize(s1, e1, wide, b, opt, true); err != nil {
 				t.Fatal(err)
 			}
 			q := QuantizeBFloat16
