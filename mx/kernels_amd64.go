@@ -2,6 +2,7 @@ package mx
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"spvx/internal/cpuid"
 )
@@ -165,6 +166,9 @@ func unpackFP6(codes, src []byte) {
 
 // dequantBlocks32 is quantBlocks32's counterpart for Dequantize.
 func dequantBlocks32(elem Format, dst []float32, scales, elements []byte) int {
+	if useAVX512 {
+		return dequant512(elem, unsafe.Pointer(unsafe.SliceData(dst)), len(dst), scales, elements, outF32)
+	}
 	nb := len(dst) / 32
 	if !useAVX2 || nb == 0 {
 		return 0

@@ -107,41 +107,66 @@ func blockBytes(e []byte, b BlockFormat, blk int) []byte {
 }
 
 // TestDequantizeKernelsMatchPortable decodes every element byte under
-// every scale byte, NaN scale included, and random data with a short tail.
+// every scale byte, NaN scale included, and random data with a short tail,
+// on every kernel path, to float32 (against the portable loop) and to
+// bfloat16 and binary16 (against the portable float32 rounded by the
+// scalar functions).
 func TestDequantizeKernelsMatchPortable(t *testing.T) {
 	logKernels(t)
-	for _, b := range BlockFormats {
-		per := mustElementBytes(b, 32)
-		var scales, elems []byte
-		for s := range 256 {
-			for c := 0; c < 256; c += per {
-				scales = append(scales, byte(s))
-				for i := range per {
-					elems = append(elems, byte(c+i))
-				}
+	withEachPath(t, func(t *testing.T) {
+		for _, b := range BlockFormats {
+			checkDequantizeKernels(t, b)
+		}
+	})
+}
+
+func checkDequantizeKernels(t *testing.T, b BlockFormat) {
+	t.Helper()
+	per := mustElementBytes(b, 32)
+	var scales, elems []byte
+	for s := range 256 {
+		for c := 0; c < 256; c += per {
+			scales = append(scales, byte(s))
+			for i := range per {
+				elems = append(elems, byte(c+i))
 			}
 		}
-		rng := rand.New(rand.NewPCG(23, 24))
-		for range 100 {
-			scales = append(scales, byte(rng.IntN(256)))
-			for range per {
-				elems = append(elems, byte(rng.IntN(256)))
-			}
+	}
+	rng := rand.New(rand.NewPCG(23, 24))
+	for range 100 {
+		scales = append(scales, byte(rng.IntN(256)))
+		for range per {
+			elems = append(elems, byte(rng.IntN(256)))
 		}
-		n := 32 * len(scales)
-		for _, m := range []int{n, n - 1, n - 17, 63, 32, 5} {
-			d1, d2 := make([]float32, m), make([]float32, m)
-			if err := dequantize(d1, scales, elems, b, 32, 1, true); err != nil {
-				t.Fatal(err)
+	}
+	n := 32 * len(scales)
+	for _, m := range []int{n, n - 1, n - 17, 63, 32, 5} {
+		// Outputs one element past an aligned start: misaligned stores.
+		d1, d2 := make([]float32, m), make([]float32, m+1)[1:]
+		bf, hf := make([]uint16, m+1)[1:], make([]uint16, m+1)[1:]
+		if err := dequantize(d1, scales, elems, b, 32, 1, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := dequantize(d2, scales, elems, b, 32, 1, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := DequantizeBFloat16(bf, scales, elems, b, 32, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := DequantizeHalf(hf, scales, elems, b, 32, 1); err != nil {
+			t.Fatal(err)
+		}
+		for i := range d1 {
+			s, c := scales[i/32], Code(elems, b.Element(), i)
+			if math.Float32bits(d1[i]) != math.Float32bits(d2[i]) {
+				t.Fatalf("%v n=%d: element %d (scale %#02x, code %#02x): kernel %#08x, portable %#08x",
+					b, m, i, s, c, math.Float32bits(d2[i]), math.Float32bits(d1[i]))
 			}
-			if err := dequantize(d2, scales, elems, b, 32, 1, false); err != nil {
-				t.Fatal(err)
+			if w := BFloat16FromFloat32(d1[i], RTE); bf[i] != w {
+				t.Fatalf("%v n=%d: bfloat16 element %d (scale %#02x, code %#02x): %#04x, want %#04x", b, m, i, s, c, bf[i], w)
 			}
-			for i := range d1 {
-				if math.Float32bits(d1[i]) != math.Float32bits(d2[i]) {
-					t.Fatalf("%v n=%d: element %d (scale %#02x, code %#02x): kernel %#08x, portable %#08x",
-						b, m, i, scales[i/32], Code(elems, b.Element(), i), math.Float32bits(d2[i]), math.Float32bits(d1[i]))
-				}
+			if w := HalfFromFloat32(d1[i], RTE); hf[i] != w {
+				t.Fatalf("%v n=%d: binary16 element %d (scale %#02x, code %#02x): %#04x, want %#04x", b, m, i, s, c, hf[i], w)
 			}
 		}
 	}

@@ -216,6 +216,11 @@ var rteConstTable = func() (t [E5M2 + 1][2]*rteConsts) {
 }()
 
 func decodeF32Kernel(dst []float32, src []uint8, table *[256]float32) int {
+	if useAVX512 {
+		if f := tableFormat(table); f != 0 {
+			return decode512(unsafe.Pointer(unsafe.SliceData(dst)), len(dst), src, f, outF32)
+		}
+	}
 	n := len(src) &^ 31
 	if !useAVX2 || n == 0 {
 		return 0
@@ -232,6 +237,11 @@ func decodeF32Kernel(dst []float32, src []uint8, table *[256]float32) int {
 }
 
 func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
+	if useAVX512 {
+		if f, out := table16Format(table); f != 0 {
+			return decode512(unsafe.Pointer(unsafe.SliceData(dst)), len(dst), src, f, out)
+		}
+	}
 	n := len(src) &^ 31
 	if !useAVX2 || n == 0 {
 		return 0

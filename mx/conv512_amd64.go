@@ -1,0 +1,216 @@
+package mx
+
+import "unsafe"
+
+// AVX-512 kernels (conv512_amd64.s) for the slice decoders and the block
+// dequantizers of the OCP block size, to float32, bfloat16 and binary16.
+// They decode 16 codes per vector by arithmetic, as the AVX2 FDEC8 does
+// (MXINT8 converts the integer, E8M0 shifts the code into the exponent);
+// the dequantizers multiply by the block scale in float32 as the portable
+// loop does and round to the 16-bit format in the same pass (integer RNE
+// for bfloat16, VCVTPS2PH for binary16), so DequantizeBFloat16 and
+// DequantizeHalf no longer dequantize to a float32 buffer first. MXFP4
+// scales its 16-entry table once per block and looks the nibbles up with
+// one permute (for the 16-bit outputs, in the table already rounded).
+// All need only AVX-512 F, BW, DQ and VL (useAVX512). The wrappers check
+// every length before calling the assembly.
+
+// outKind is a kernel's output type.
+type outKind uint8
+
+const (
+	outF32 outKind = iota
+	outBF16
+	outHalf
+)
+
+// The decoders take n, a positive multiple of 32; c is the float
+// format's decConsts (unused by the MXINT8 and E8M0 ones).
+//
+//go:noescape
+func decodeFF32AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+//go:noescape
+func decodeFBF16AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+//go:noescape
+func decodeFHalfAVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+//go:noescape
+func decodeIF32AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+//go:noescape
+func decodeIBF16AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+//go:noescape
+func decodeIHalfAVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+//go:noescape
+func decodeEF32AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+//go:noescape
+func decodeEBF16AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+//go:noescape
+func decodeEHalfAVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+// The dequantizers of one-byte codes (MXFP8, MXINT8, and MXFP6 unpacked
+// to one code per byte) take nblocks ≥ 0 blocks of 32.
+//
+//go:noescape
+func dequantFF32AVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+
+//go:noescape
+func dequantFBF16AVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+
+//go:noescape
+func dequantFHalfAVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+
+//go:noescape
+func dequantIF32AVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+
+//go:noescape
+func dequantIBF16AVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+
+//go:noescape
+func dequantIHalfAVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+
+// The MXFP4 dequantizers read 16 element bytes per block and the first 16
+// entries of table (E2M1's decode table).
+//
+//go:noescape
+func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+
+//go:noescape
+func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+
+//go:noescape
+func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+
+type decode512Func = func(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+
+var (
+	decodeF512 = [...]decode512Func{outF32: decodeFF32AVX512, outBF16: decodeFBF16AVX512, outHalf: decodeFHalfAVX512}
+	decodeI512 = [...]decode512Func{outF32: decodeIF32AVX512, outBF16: decodeIBF16AVX512, outHalf: decodeIHalfAVX512}
+	decodeE512 = [...]decode512Func{outF32: decodeEF32AVX512, outBF16: decodeEBF16AVX512, outHalf: decodeEHalfAVX512}
+)
+
+type dequant512Func = func(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+
+var (
+	dequantI512   = [...]dequant512Func{outF32: dequantIF32AVX512, outBF16: dequantIBF16AVX512, outHalf: dequantIHalfAVX512}
+	dequantFP4512 = [...]func(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32){
+		outF32: dequantFP4F32AVX512, outBF16: dequantFP4BF16AVX512, outHalf: dequantFP4HalfAVX512,
+	}
+)
+
+// dequantF512 calls the float dequantizer for out directly: through a
+// func value escape analysis would not see go:noescape, and FP6's stack
+// buffer would move to the heap.
+func dequantF512(out outKind, dst unsafe.Pointer, scales, codes *byte, nb int, c *decConsts) {
+	switch out {
+	case outF32:
+		dequantFF32AVX512(dst, scales, codes, nb, c)
+	case outBF16:
+		dequantFBF16AVX512(dst, scales, codes, nb, c)
+	default:
+		dequantFHalfAVX512(dst, scales, codes, nb, c)
+	}
+}
+
+// outSize is the byte size of one output element.
+func (o outKind) size() int {
+	if o == outF32 {
+		return 4
+	}
+	return 2
+}
+
+// decode512 decodes the whole groups of 32 at the start of src into dst,
+// which holds at least len(src) elements of kind out (the caller's slice,
+// len(dst)·size bytes), and returns how many it did (0 without AVX-512).
+func decode512(dst unsafe.Pointer, dstLen int, src []uint8, f Format, out outKind) int {
+	n := len(src) &^ 31
+	if !useAVX512 || n == 0 || dstLen < n || !f.valid() {
+		return 0
+	}
+	switch {
+	case f <= E5M2:
+		decodeF512[out](dst, &src[0], n, decConstTable[f])
+	case f == MXINT8:
+		decodeI512[out](dst, &src[0], n, nil)
+	case f == E8M0:
+		decodeE512[out](dst, &src[0], n, nil)
+	default:
+		return 0
+	}
+	return n
+}
+
+// dequant512 dequantizes the whole 32-element blocks at the start of dst
+// (dstLen elements of kind out) and returns how many elements it did (0
+// without AVX-512). scales and elements start at the first block's.
+func dequant512(elem Format, dst unsafe.Pointer, dstLen int, scales, elements []byte, out outKind) int {
+	nb := dstLen / 32
+	if !useAVX512 || nb == 0 {
+		return 0
+	}
+	perBlock := 32 * elem.Bits() / 8
+	_, _ = scales[nb-1], elements[nb*perBlock-1] // the kernels read this far
+	switch elem {
+	case E2M1:
+		dequantFP4512[out](dst, &scales[0], &elements[0], nb, &decodeTables[E2M1])
+	case E4M3, E5M2:
+		dequantF512(out, dst, &scales[0], &elements[0], nb, decConstTable[elem])
+	case MXINT8:
+		dequantI512[out](dst, &scales[0], &elements[0], nb, nil)
+	case E2M3, E3M2:
+		var tmp [fp6Chunk * 32]byte
+		step := out.size() * 32
+		for b0 := 0; b0 < nb; b0 += fp6Chunk {
+			k := min(fp6Chunk, nb-b0)
+			unpackFP6(tmp[:32*k], elements[24*b0:24*(b0+k)])
+			dequantF512(out, unsafe.Add(dst, step*b0), &scales[b0], &tmp[0], k, decConstTable[elem])
+		}
+	default:
+		return 0
+	}
+	return 32 * nb
+}
+
+// dequant16Kernel is dequantize16's fused path: the whole 32-element
+// blocks at the start of dst dequantized straight to bfloat16 (half false)
+// or binary16. It returns how many elements it did (0 without AVX-512).
+func dequant16Kernel(elem Format, dst []uint16, scales, elements []byte, half bool) int {
+	out := outBF16
+	if half {
+		out = outHalf
+	}
+	return dequant512(elem, unsafe.Pointer(unsafe.SliceData(dst)), len(dst), scales, elements, out)
+}
+
+// tableFormat returns the format whose float32 decode table is table, or
+// 0 if none is.
+func tableFormat(table *[256]float32) Format {
+	for _, f := range Formats {
+		if table == &decodeTables[f] {
+			return f
+		}
+	}
+	return 0
+}
+
+// table16Format returns the format and output kind of a 16-bit decode
+// table, or 0 if table is none of decodeTables16's.
+func table16Format(table *[258]uint16) (Format, outKind) {
+	t := decodeTables16()
+	for _, f := range Formats {
+		switch table {
+		case &t[f].bf16:
+			return f, outBF16
+		case &t[f].half:
+			return f, outHalf
+		}
+	}
+	return 0, 0
+}

@@ -1,0 +1,417 @@
+#include "textflag.h"
+#include "go_asm.h"
+
+// AVX-512 (F, BW, DQ, VL) kernels for the slice decoders and the block
+// dequantizers, to float32, bfloat16 and binary16; see conv512_amd64.go.
+// Go operand order: sources first, destination last. They work on 16
+// lanes at a time, two vectors per group of 32 elements or per block, and
+// do what the AVX2 kernels do (the same float32 multiplies, the same
+// integer rounding), with mask registers where those blend.
+
+DATA c512NaN<>+0(SB)/4, $0x7fc00000
+GLOBL c512NaN<>(SB), RODATA|NOPTR, $4
+DATA c512Inf<>+0(SB)/4, $0x7f800000
+GLOBL c512Inf<>(SB), RODATA|NOPTR, $4
+DATA c512Min<>+0(SB)/4, $0x00400000 // 2^-127, E8M0 code 0
+GLOBL c512Min<>(SB), RODATA|NOPTR, $4
+DATA c512FF<>+0(SB)/4, $0x000000ff
+GLOBL c512FF<>(SB), RODATA|NOPTR, $4
+DATA c512One<>+0(SB)/4, $0x00000001
+GLOBL c512One<>(SB), RODATA|NOPTR, $4
+DATA c512Round<>+0(SB)/4, $0x00007fff
+GLOBL c512Round<>(SB), RODATA|NOPTR, $4
+DATA c512Int8<>+0(SB)/4, $0x3c800000 // 1/64, the MXINT8 step
+GLOBL c512Int8<>(SB), RODATA|NOPTR, $4
+
+// c512OddW picks the high word of each dword of two vectors (words 1, 3, ..., 63
+// of the pair), for VPERMT2W: 32 float32 bit patterns to their top halves.
+DATA c512OddW<>+0(SB)/8, $0x0007000500030001
+DATA c512OddW<>+8(SB)/8, $0x000f000d000b0009
+DATA c512OddW<>+16(SB)/8, $0x0017001500130011
+DATA c512OddW<>+24(SB)/8, $0x001f001d001b0019
+DATA c512OddW<>+32(SB)/8, $0x0027002500230021
+DATA c512OddW<>+40(SB)/8, $0x002f002d002b0029
+DATA c512OddW<>+48(SB)/8, $0x0037003500330031
+DATA c512OddW<>+56(SB)/8, $0x003f003d003b0039
+GLOBL c512OddW<>(SB), RODATA|NOPTR, $64
+
+// c512ZipDLo and c512ZipDHi interleave the dwords of two vectors a, b
+// (VPERMI2D/VPERMT2D: 0-15 from a, 16-31 from b): a0 b0 a1 b1 ... a7 b7,
+// then a8 b8 ... a15 b15.
+DATA c512ZipDLo<>+0(SB)/8, $0x0000001000000000
+DATA c512ZipDLo<>+8(SB)/8, $0x0000001100000001
+DATA c512ZipDLo<>+16(SB)/8, $0x0000001200000002
+DATA c512ZipDLo<>+24(SB)/8, $0x0000001300000003
+DATA c512ZipDLo<>+32(SB)/8, $0x0000001400000004
+DATA c512ZipDLo<>+40(SB)/8, $0x0000001500000005
+DATA c512ZipDLo<>+48(SB)/8, $0x0000001600000006
+DATA c512ZipDLo<>+56(SB)/8, $0x0000001700000007
+GLOBL c512ZipDLo<>(SB), RODATA|NOPTR, $64
+DATA c512ZipDHi<>+0(SB)/8, $0x0000001800000008
+DATA c512ZipDHi<>+8(SB)/8, $0x0000001900000009
+DATA c512ZipDHi<>+16(SB)/8, $0x0000001a0000000a
+DATA c512ZipDHi<>+24(SB)/8, $0x0000001b0000000b
+DATA c512ZipDHi<>+32(SB)/8, $0x0000001c0000000c
+DATA c512ZipDHi<>+40(SB)/8, $0x0000001d0000000d
+DATA c512ZipDHi<>+48(SB)/8, $0x0000001e0000000e
+DATA c512ZipDHi<>+56(SB)/8, $0x0000001f0000000f
+GLOBL c512ZipDHi<>(SB), RODATA|NOPTR, $64
+
+// c512ZipW interleaves the low 16 words of two vectors a, b (VPERMT2W:
+// 0-31 from a, 32-63 from b): a0 b0 a1 b1 ... a15 b15.
+DATA c512ZipW<>+0(SB)/8, $0x0021000100200000
+DATA c512ZipW<>+8(SB)/8, $0x0023000300220002
+DATA c512ZipW<>+16(SB)/8, $0x0025000500240004
+DATA c512ZipW<>+24(SB)/8, $0x0027000700260006
+DATA c512ZipW<>+32(SB)/8, $0x0029000900280008
+DATA c512ZipW<>+40(SB)/8, $0x002b000b002a000a
+DATA c512ZipW<>+48(SB)/8, $0x002d000d002c000c
+DATA c512ZipW<>+56(SB)/8, $0x002f000f002e000e
+GLOBL c512ZipW<>(SB), RODATA|NOPTR, $64
+
+// SETUP512 loads the constants every kernel here may use: Z9 the
+// canonical NaN (what the decode tables hold for NaN codes), Z10 +Inf's
+// bits, Z8 2^-127, Z18 0xFF, Z19 1, Z21 0x7FFF, Z20 c512OddW, Z22/Z23
+// c512ZipDLo/Hi, Z24 c512ZipW, Z13 1/64.
+#define SETUP512 \
+	VPBROADCASTD c512NaN<>(SB), Z9; \
+	VPBROADCASTD c512Inf<>(SB), Z10; \
+	VPBROADCASTD c512Min<>(SB), Z8; \
+	VPBROADCASTD c512FF<>(SB), Z18; \
+	VPBROADCASTD c512One<>(SB), Z19; \
+	VPBROADCASTD c512Round<>(SB), Z21; \
+	VPBROADCASTD c512Int8<>(SB), Z13; \
+	VMOVDQU32    c512OddW<>(SB), Z20; \
+	VMOVDQU32    c512ZipDLo<>(SB), Z22; \
+	VMOVDQU32    c512ZipDHi<>(SB), Z23; \
+	VMOVDQU32    c512ZipW<>(SB), Z24
+
+// FSETUP loads a float format's shifts from the decConsts at R8: X12 the
+// mantissa shift, X11 the sign shift.
+#define FSETUP \
+	VMOVQ decConsts_shift(R8), X12; \
+	VMOVQ decConsts_signShift(R8), X11
+
+// DECF decodes the 16 codes at off(SI) of a float format (decConsts at
+// R8) to float32 in z, as FDEC8 in slice_amd64.s: the magnitude shifted to
+// the float32 mantissa position has the code's exponent field (a
+// subnormal code gives a float32 subnormal), and multiplying by
+// 2^(127−bias) makes it the value exactly; then the sign, ±Inf for the Inf
+// magnitude (K1), and the canonical NaN for NaN magnitudes (K2). Z4, Z5,
+// Z7 scratch.
+#define DECF(off, z) \
+	VPMOVZXBD     off(SI), Z4; \
+	VPANDD.BCST   decConsts_magMask(R8), Z4, Z5; \
+	VPSLLD        X12, Z5, z; \
+	VMULPS.BCST   decConsts_scale(R8), z, z; \
+	VPANDD.BCST   decConsts_signMask(R8), Z4, Z7; \
+	VPSLLD        X11, Z7, Z7; \
+	VPORD         Z7, z, z; \
+	VPCMPEQD.BCST decConsts_infMag(R8), Z5, K1; \
+	VPORD         Z10, Z7, K1, z; \
+	VPCMPGTD.BCST decConsts_nanMinM1(R8), Z5, K2; \
+	VMOVDQA32     Z9, K2, z
+
+// DECI decodes 16 MXINT8 codes: int8(c)/64, exact (an 8-bit integer
+// times a power of two).
+#define DECI(off, z) \
+	VPMOVSXBD off(SI), z; \
+	VCVTDQ2PS z, z; \
+	VMULPS    Z13, z, z
+
+// DECE decodes 16 E8M0 codes: 2^(c−127) has the bits c<<23, except code
+// 0 (2^-127, a float32 subnormal: 0x00400000) and code 0xFF (NaN).
+#define DECE(off, z) \
+	VPMOVZXBD off(SI), z; \
+	VPTESTNMD z, z, K1; \
+	VPCMPEQD  Z18, z, K2; \
+	VPSLLD    $23, z, z; \
+	VMOVDQA32 Z8, K1, z; \
+	VMOVDQA32 Z9, K2, z
+
+// NBF rounds the float32 in z to bfloat16 in the high word of each dword,
+// to nearest even as bfloat16RTE does: u + 0x7FFF + (bit 16 of u) carries
+// into the kept bits exactly when the dropped half is above one half, or
+// one half with an odd lsb, and overflow carries into the exponent (IEEE
+// ±Inf). The kernels' only NaN is the canonical 0x7FC00000, which this
+// leaves as 0x7FC0, bfloat16RTE's NaN, so NaN needs no test. Z5 scratch.
+#define NBF(z) \
+	VPSRLD $16, z, Z5; \
+	VPANDD Z19, Z5, Z5; \
+	VPADDD Z5, z, z; \
+	VPADDD Z21, z, z
+
+// OUTF32 stores Z0, Z1 (32 float32); OUTBF the high words of Z0, Z1 (32
+// bfloat16: one word permute picks them from both vectors); OUTHALF
+// converts Z0, Z1 to binary16 with VCVTPS2PH to nearest even (imm 0: the
+// immediate's mode, not MXCSR's), which is HalfFromFloat32's RTE result
+// for every input but a NaN with a payload, and the kernels' only NaN is
+// the canonical one, which gives 0x7E00 as the tables hold.
+#define OUTF32 \
+	VMOVDQU32 Z0, 0(DI); \
+	VMOVDQU32 Z1, 64(DI); \
+	ADDQ      $128, DI
+
+#define OUTBF \
+	VPERMT2W  Z1, Z20, Z0; \
+	VMOVDQU16 Z0, 0(DI); \
+	ADDQ      $64, DI
+
+#define OUTHALF \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VMOVDQU   Y0, 0(DI); \
+	VMOVDQU   Y1, 32(DI); \
+	ADDQ      $64, DI
+
+// DECLOOP decodes CX codes (a multiple of 32) at SI with dec and stores
+// them with out. Every code's value is a bfloat16 (its low 16 bits are
+// zero), so OUTBF needs no rounding here.
+#define DECLOOP(dec, out, label, done) \
+	SHRQ $5, CX; \
+	JEQ  done; \
+label: \
+	dec(0, Z0); \
+	dec(16, Z1); \
+	out; \
+	ADDQ $32, SI; \
+	DECQ CX; \
+	JNZ  label; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define DECARGS \
+	MOVQ dst+0(FP), DI; \
+	MOVQ src+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	MOVQ c+24(FP), R8; \
+	SETUP512
+
+// BSCALE reads the block's scale byte at (BX) and leaves 2^(s−127)
+// broadcast in Z6 (bits s<<23, or 0x00400000 for s = 0, as pow2f32
+// gives) and in K3 all ones for the NaN scale 0xFF, whose block is NaN
+// whatever its elements (Z6 is then +Inf, and K3 overwrites the products).
+#define BSCALE \
+	MOVBLZX      (BX), AX; \
+	XORL         DX, DX; \
+	CMPL         AX, $0xFF; \
+	SETEQ        DL; \
+	NEGL         DX; \
+	KMOVW        DX, K3; \
+	SHLL         $23, AX; \
+	MOVL         $0x00400000, DX; \
+	TESTL        AX, AX; \
+	CMOVLEQ      DX, AX; \
+	VPBROADCASTD AX, Z6
+
+// SCALE multiplies the decoded values in z by the block scale, as the
+// portable loop does (table[c]·scale: one float32 rounding, only where
+// the product leaves the normal range), and makes a NaN block NaN.
+#define SCALE(z) \
+	VMULPS    Z6, z, z; \
+	VMOVDQA32 Z9, K3, z
+
+#define NBFOUT \
+	NBF(Z0); \
+	NBF(Z1); \
+	OUTBF
+
+// DQLOOP dequantizes CX blocks of 32 one-byte codes at SI with scales at
+// BX: decode, scale, store.
+#define DQLOOP(dec, out, label, done) \
+	TESTQ CX, CX; \
+	JEQ   done; \
+label: \
+	BSCALE; \
+	dec(0, Z0); \
+	dec(16, Z1); \
+	SCALE(Z0); \
+	SCALE(Z1); \
+	out; \
+	ADDQ $32, SI; \
+	INCQ BX; \
+	DECQ CX; \
+	JNZ  label; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define DQARGS \
+	MOVQ dst+0(FP), DI; \
+	MOVQ scales+8(FP), BX; \
+	MOVQ codes+16(FP), SI; \
+	MOVQ nblocks+24(FP), CX; \
+	MOVQ c+32(FP), R8; \
+	SETUP512
+
+// MXFP4: the block's 16 values are one vector. FP4TABLE scales the E2M1
+// table (Z15, its first 16 entries) by the block scale into Z16, as the
+// portable loop's t[c] = table[c]·scale, NaN for a NaN block.
+#define FP4TABLE \
+	BSCALE; \
+	VMULPS    Z6, Z15, Z16; \
+	VMOVDQA32 Z9, K3, Z16
+
+// FP4F32 looks the 32 nibbles of the 16 bytes at SI up in Z16: VPERMD
+// reads only an index's low 4 bits, so a byte is the index of its low
+// nibble and the byte shifted right by 4 that of its high one; the two
+// results are interleaved back into element order (low nibble first).
+#define FP4F32 \
+	VPMOVZXBD (SI), Z2; \
+	VPSRLD    $4, Z2, Z3; \
+	VPERMD    Z16, Z2, Z2; \
+	VPERMD    Z16, Z3, Z3; \
+	VMOVDQA32 Z22, Z4; \
+	VPERMI2D  Z3, Z2, Z4; \
+	VPERMT2D  Z3, Z23, Z2; \
+	VMOVDQU32 Z4, 0(DI); \
+	VMOVDQU32 Z2, 64(DI); \
+	ADDQ      $128, DI
+
+// FP4W looks the nibbles up in the 16 words of Z17 (the table rounded to
+// bfloat16 or binary16, repeated in both halves because VPERMW reads 5
+// index bits): the byte and the byte shifted right by 4 as word indices,
+// interleaved, then one word permute.
+#define FP4W \
+	VPMOVZXBW (SI), Y2; \
+	VPSRLW    $4, Y2, Y3; \
+	VPERMT2W  Z3, Z24, Z2; \
+	VPERMW    Z17, Z2, Z2; \
+	VMOVDQU16 Z2, 0(DI); \
+	ADDQ      $64, DI
+
+// FP4BFTAB and FP4HTAB round the scaled table Z16 to 16-bit words in Z17
+// (both halves): integer RNE (NBF) or VCVTPS2PH, as OUTBF and OUTHALF.
+#define FP4BFTAB \
+	NBF(Z16); \
+	VPSRLD        $16, Z16, Z16; \
+	VPMOVDW       Z16, Y17; \
+	VINSERTI64X4  $1, Y17, Z17, Z17
+
+#define FP4HTAB \
+	VCVTPS2PH     $0, Z16, Y17; \
+	VINSERTI64X4  $1, Y17, Z17, Z17
+
+// FP4LOOP dequantizes CX MXFP4 blocks (16 bytes each) at SI.
+#define FP4LOOP(tab, out, label, done) \
+	TESTQ CX, CX; \
+	JEQ   done; \
+label: \
+	FP4TABLE; \
+	tab; \
+	out; \
+	ADDQ $16, SI; \
+	INCQ BX; \
+	DECQ CX; \
+	JNZ  label; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define FP4ARGS \
+	MOVQ      dst+0(FP), DI; \
+	MOVQ      scales+8(FP), BX; \
+	MOVQ      elements+16(FP), SI; \
+	MOVQ      nblocks+24(FP), CX; \
+	MOVQ      table+32(FP), R8; \
+	SETUP512; \
+	VMOVDQU32 (R8), Z15
+
+#define NOTAB
+
+// func decodeFF32AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+TEXT ·decodeFF32AVX512(SB), NOSPLIT, $0-32
+	DECARGS
+	FSETUP
+	DECLOOP(DECF, OUTF32, dff32loop, dff32done)
+
+// func decodeFBF16AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+TEXT ·decodeFBF16AVX512(SB), NOSPLIT, $0-32
+	DECARGS
+	FSETUP
+	DECLOOP(DECF, OUTBF, dfbfloop, dfbfdone)
+
+// func decodeFHalfAVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+TEXT ·decodeFHalfAVX512(SB), NOSPLIT, $0-32
+	DECARGS
+	FSETUP
+	DECLOOP(DECF, OUTHALF, dfhloop, dfhdone)
+
+// func decodeIF32AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+TEXT ·decodeIF32AVX512(SB), NOSPLIT, $0-32
+	DECARGS
+	DECLOOP(DECI, OUTF32, dif32loop, dif32done)
+
+// func decodeIBF16AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+TEXT ·decodeIBF16AVX512(SB), NOSPLIT, $0-32
+	DECARGS
+	DECLOOP(DECI, OUTBF, dibfloop, dibfdone)
+
+// func decodeIHalfAVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+TEXT ·decodeIHalfAVX512(SB), NOSPLIT, $0-32
+	DECARGS
+	DECLOOP(DECI, OUTHALF, dihloop, dihdone)
+
+// func decodeEF32AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+TEXT ·decodeEF32AVX512(SB), NOSPLIT, $0-32
+	DECARGS
+	DECLOOP(DECE, OUTF32, def32loop, def32done)
+
+// func decodeEBF16AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+TEXT ·decodeEBF16AVX512(SB), NOSPLIT, $0-32
+	DECARGS
+	DECLOOP(DECE, OUTBF, debfloop, debfdone)
+
+// func decodeEHalfAVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
+TEXT ·decodeEHalfAVX512(SB), NOSPLIT, $0-32
+	DECARGS
+	DECLOOP(DECE, OUTHALF, dehloop, dehdone)
+
+// func dequantFF32AVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+TEXT ·dequantFF32AVX512(SB), NOSPLIT, $0-40
+	DQARGS
+	FSETUP
+	DQLOOP(DECF, OUTF32, qff32loop, qff32done)
+
+// func dequantFBF16AVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+TEXT ·dequantFBF16AVX512(SB), NOSPLIT, $0-40
+	DQARGS
+	FSETUP
+	DQLOOP(DECF, NBFOUT, qfbfloop, qfbfdone)
+
+// func dequantFHalfAVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+TEXT ·dequantFHalfAVX512(SB), NOSPLIT, $0-40
+	DQARGS
+	FSETUP
+	DQLOOP(DECF, OUTHALF, qfhloop, qfhdone)
+
+// func dequantIF32AVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+TEXT ·dequantIF32AVX512(SB), NOSPLIT, $0-40
+	DQARGS
+	DQLOOP(DECI, OUTF32, qif32loop, qif32done)
+
+// func dequantIBF16AVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+TEXT ·dequantIBF16AVX512(SB), NOSPLIT, $0-40
+	DQARGS
+	DQLOOP(DECI, NBFOUT, qibfloop, qibfdone)
+
+// func dequantIHalfAVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
+TEXT ·dequantIHalfAVX512(SB), NOSPLIT, $0-40
+	DQARGS
+	DQLOOP(DECI, OUTHALF, qihloop, qihdone)
+
+// func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+TEXT ·dequantFP4F32AVX512(SB), NOSPLIT, $0-40
+	FP4ARGS
+	FP4LOOP(NOTAB, FP4F32, q4f32loop, q4f32done)
+
+// func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+TEXT ·dequantFP4BF16AVX512(SB), NOSPLIT, $0-40
+	FP4ARGS
+	FP4LOOP(FP4BFTAB, FP4W, q4bfloop, q4bfdone)
+
+// func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+TEXT ·dequantFP4HalfAVX512(SB), NOSPLIT, $0-40
+	FP4ARGS
+	FP4LOOP(FP4HTAB, FP4W, q4hloop, q4hdone)
