@@ -118,6 +118,138 @@ func dequantF512(out outKind, dst unsafe.Pointer, scales, codes *byte, nb int, c
 	}
 }
 
+// The encoders take n, a positive multiple of 32, inputs of kind in
+// (outF32, outBF16, outHalf name the input type here): float32 bits,
+// bfloat16 or binary16 patterns, each widened exactly in the kernel. The
+// float formats round to nearest even by rneMag's arithmetic (RNE16) and
+// in the directed modes gather from the portable loop's encodeTable;
+// MXINT8 rounds with VRNDSCALEPS, E8M0 is integer arithmetic on the
+// exponent field, as in the AVX2 kernels.
+//
+//go:noescape
+func encodeRTEF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts)
+
+//go:noescape
+func encodeRTEBF16AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts)
+
+//go:noescape
+func encodeRTEHalfAVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts)
+
+//go:noescape
+func encodeTableF32AVX512(dst *byte, src unsafe.Pointer, n int, codes *byte, shift uint64, low uint32)
+
+//go:noescape
+func encodeTableBF16AVX512(dst *byte, src unsafe.Pointer, n int, codes *byte, shift uint64, low uint32)
+
+//go:noescape
+func encodeTableHalfAVX512(dst *byte, src unsafe.Pointer, n int, codes *byte, shift uint64, low uint32)
+
+//go:noescape
+func encodeINT8RTEF32AVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTEBF16AVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTEHalfAVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTZF32AVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTZBF16AVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTZHalfAVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTPF32AVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTPBF16AVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTPHalfAVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTNF32AVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTNBF16AVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeINT8RTNHalfAVX512(dst *byte, src unsafe.Pointer, n int)
+
+//go:noescape
+func encodeE8M0RTEF32AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTEBF16AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTEHalfAVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTZF32AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTZBF16AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTZHalfAVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTPF32AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTPBF16AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+
+//go:noescape
+func encodeE8M0RTPHalfAVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+
+var (
+	encodeRTE512   = [...]func(dst *byte, src unsafe.Pointer, n int, c *rteConsts){encodeRTEF32AVX512, encodeRTEBF16AVX512, encodeRTEHalfAVX512}
+	encodeTable512 = [...]func(dst *byte, src unsafe.Pointer, n int, codes *byte, shift uint64, low uint32){
+		encodeTableF32AVX512, encodeTableBF16AVX512, encodeTableHalfAVX512,
+	}
+	encodeINT8512 = [...][3]func(dst *byte, src unsafe.Pointer, n int){
+		RTE: {encodeINT8RTEF32AVX512, encodeINT8RTEBF16AVX512, encodeINT8RTEHalfAVX512},
+		RTZ: {encodeINT8RTZF32AVX512, encodeINT8RTZBF16AVX512, encodeINT8RTZHalfAVX512},
+		RTP: {encodeINT8RTPF32AVX512, encodeINT8RTPBF16AVX512, encodeINT8RTPHalfAVX512},
+		RTN: {encodeINT8RTNF32AVX512, encodeINT8RTNBF16AVX512, encodeINT8RTNHalfAVX512},
+	}
+	// RTN gives RTZ's codes on the positive values that are not special.
+	encodeE8M0512 = [...][3]func(dst *byte, src unsafe.Pointer, n int, sat bool){
+		RTE: {encodeE8M0RTEF32AVX512, encodeE8M0RTEBF16AVX512, encodeE8M0RTEHalfAVX512},
+		RTZ: {encodeE8M0RTZF32AVX512, encodeE8M0RTZBF16AVX512, encodeE8M0RTZHalfAVX512},
+		RTP: {encodeE8M0RTPF32AVX512, encodeE8M0RTPBF16AVX512, encodeE8M0RTPHalfAVX512},
+		RTN: {encodeE8M0RTZF32AVX512, encodeE8M0RTZBF16AVX512, encodeE8M0RTZHalfAVX512},
+	}
+)
+
+// encode512 encodes the whole groups of 32 at the start of src (srcLen
+// inputs of kind in) into dst and returns how many it did (0 without
+// AVX-512).
+func encode512(e *sliceEncoder, dst []uint8, src unsafe.Pointer, srcLen int, in outKind) int {
+	n := srcLen &^ 31
+	if !useAVX512 || n == 0 || len(dst) < n {
+		return 0
+	}
+	switch {
+	case e.f == E8M0:
+		encodeE8M0512[e.m][in](&dst[0], src, n, e.sat)
+	case e.f == MXINT8:
+		encodeINT8512[e.m][in](&dst[0], src, n)
+	case e.table == nil:
+		return 0
+	case e.m == RTE:
+		encodeRTE512[in](&dst[0], src, n, rteConstTable[e.f][b2u(e.sat)])
+	default:
+		encodeTable512[in](&dst[0], src, n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask)
+	}
+	return n
+}
+
 // outSize is the byte size of one output element.
 func (o outKind) size() int {
 	if o == outF32 {

@@ -23,6 +23,23 @@ GLOBL c512Round<>(SB), RODATA|NOPTR, $4
 DATA c512Int8<>+0(SB)/4, $0x3c800000 // 1/64, the MXINT8 step
 GLOBL c512Int8<>(SB), RODATA|NOPTR, $4
 
+DATA c512Abs<>+0(SB)/4, $0x7fffffff
+GLOBL c512Abs<>(SB), RODATA|NOPTR, $4
+DATA c512F64<>+0(SB)/4, $0x42800000 // 64.0
+GLOBL c512F64<>(SB), RODATA|NOPTR, $4
+DATA c512F127<>+0(SB)/4, $0x42fe0000 // 127.0
+GLOBL c512F127<>(SB), RODATA|NOPTR, $4
+DATA c512Fm128<>+0(SB)/4, $0xc3000000 // -128.0
+GLOBL c512Fm128<>(SB), RODATA|NOPTR, $4
+DATA c512Man<>+0(SB)/4, $0x007fffff
+GLOBL c512Man<>(SB), RODATA|NOPTR, $4
+DATA c512MaxFinite<>+0(SB)/4, $0x7f7fffff
+GLOBL c512MaxFinite<>(SB), RODATA|NOPTR, $4
+DATA c512MaxNormM1<>+0(SB)/4, $0x7f7ffffe
+GLOBL c512MaxNormM1<>(SB), RODATA|NOPTR, $4
+DATA c512Quarter<>+0(SB)/4, $0x00200000
+GLOBL c512Quarter<>(SB), RODATA|NOPTR, $4
+
 // c512OddW picks the high word of each dword of two vectors (words 1, 3, ..., 63
 // of the pair), for VPERMT2W: 32 float32 bit patterns to their top halves.
 DATA c512OddW<>+0(SB)/8, $0x0007000500030001
@@ -320,6 +337,200 @@ done: \
 
 #define NOTAB
 
+// Encoders: 32 inputs per iteration, two vectors of 16, each loaded into
+// Z4 as float32 bits by a load macro, turned into codes in the dwords of
+// Z0 and Z1 by a lane macro, and stored as 32 bytes (VPMOVDB keeps each
+// dword's low byte, which holds the code; MXINT8's clamped integers too).
+
+// LDF32, LDBF and LDH load 16 float32, bfloat16 or binary16 inputs as
+// float32 bits: a bfloat16 is the top half of a float32; VCVTPH2PS is
+// exact (it sets a signalling NaN's quiet bit, which no encoder can
+// observe: every NaN gives the same code).
+#define LDF32(off) \
+	VMOVDQU32 off(SI), Z4
+
+#define LDBF(off) \
+	VPMOVZXWD off(SI), Z4; \
+	VPSLLD    $16, Z4, Z4
+
+#define LDH(off) \
+	VCVTPH2PS off(SI), Z4
+
+// ENCLOOP runs load and lane over CX inputs (a multiple of 32) at SI, off0
+// and off1 the two vectors' offsets and step the bytes per iteration.
+#define ENCLOOP(load, off0, off1, step, lane, label, done) \
+	SHRQ $5, CX; \
+	JEQ  done; \
+label: \
+	load(off0); \
+	lane(Z0); \
+	load(off1); \
+	lane(Z1); \
+	VPMOVDB Z0, X0; \
+	VPMOVDB Z1, X1; \
+	VMOVDQU X0, 0(DI); \
+	VMOVDQU X1, 16(DI); \
+	ADDQ $step, SI; \
+	ADDQ $32, DI; \
+	DECQ CX; \
+	JNZ  label; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define ENCARGS \
+	MOVQ dst+0(FP), DI; \
+	MOVQ src+8(FP), SI; \
+	MOVQ n+16(FP), CX
+
+// RNESETUP: R8 the rteConsts, X12 the rounding shift, X11 the sign shift,
+// Z14 the magnitude mask, Z15 ones, Z9 +Inf's bits.
+#define RNESETUP \
+	ENCARGS; \
+	MOVQ         c+24(FP), R8; \
+	VMOVQ        rteConsts_shift(R8), X12; \
+	VMOVQ        rteConsts_signShift(R8), X11; \
+	VPBROADCASTD c512Abs<>(SB), Z14; \
+	VPBROADCASTD c512One<>(SB), Z15; \
+	VPBROADCASTD c512Inf<>(SB), Z9
+
+// RNE16 is slice_amd64.s's RNE8 on 16 lanes: rneMag's integer rounding to
+// nearest even for normal results (K1) and the FPU's (adding the magic
+// number) for subnormal ones, the minimum with the limit (saturation, or
+// the overflow code), the sign, and NaN inputs (K2) replaced by the
+// format's NaN code with the input's sign where the format keeps it.
+#define RNE16(code) \
+	VPANDD        Z14, Z4, Z5; \
+	VPSRLD        X12, Z5, Z6; \
+	VPANDD        Z15, Z6, Z6; \
+	VPADDD        Z5, Z6, Z6; \
+	VPADDD.BCST   rteConsts_half(R8), Z6, Z6; \
+	VPSRLD        X12, Z6, Z6; \
+	VPSUBD.BCST   rteConsts_rebias(R8), Z6, Z6; \
+	VADDPS.BCST   rteConsts_magic(R8), Z5, code; \
+	VPSUBD.BCST   rteConsts_magic(R8), code, code; \
+	VPCMPGTD.BCST rteConsts_minNormalM1(R8), Z5, K1; \
+	VMOVDQA32     Z6, K1, code; \
+	VPMINUD.BCST  rteConsts_limit(R8), code, code; \
+	VPSRLD        X11, Z4, Z4; \
+	VPANDD.BCST   rteConsts_signBit(R8), Z4, Z4; \
+	VPORD         Z4, code, code; \
+	VPCMPGTD      Z9, Z5, K2; \
+	VPANDD.BCST   rteConsts_nanSign(R8), Z4, Z4; \
+	VPORD.BCST    rteConsts_nanCode(R8), Z4, K2, code
+
+// TABSETUP: R8 the encodeTable's codes, X12 its shift, Z11 its low mask.
+#define TABSETUP \
+	ENCARGS; \
+	MOVQ         codes+24(FP), R8; \
+	VMOVQ        shift+32(FP), X12; \
+	VPBROADCASTD low+40(FP), Z11
+
+// TKEY16 is TKEY on 16 lanes: the key (u >> shift) << 1 | sticky, sticky
+// = ((u & low) + low) >> shift, and a gather of the codes (reading 32
+// bits at each byte entry; the table is padded).
+#define TKEY16(code) \
+	VPANDD     Z11, Z4, Z5; \
+	VPADDD     Z11, Z5, Z5; \
+	VPSRLD     X12, Z5, Z5; \
+	VPSRLD     X12, Z4, Z4; \
+	VPSLLD     $1, Z4, Z4; \
+	VPORD      Z5, Z4, Z4; \
+	KXNORW     K1, K1, K1; \
+	VPGATHERDD (R8)(Z4*1), K1, code
+
+// I8SETUP: Z10 64, Z13 127, Z8 −128.
+#define I8SETUP \
+	ENCARGS; \
+	VPBROADCASTD c512F64<>(SB), Z10; \
+	VPBROADCASTD c512F127<>(SB), Z13; \
+	VPBROADCASTD c512Fm128<>(SB), Z8
+
+// I8LANE is INT8LANE on 16 lanes: x·64 (exact, or ±Inf), clamped to
+// [−128, 127], rounded to an integer in mode imm (VRNDSCALEPS: 0 nearest
+// even, 1 down, 2 up, 3 toward zero), converted; NaN lanes (K1) give 0.
+#define I8LANE(imm, code) \
+	VCMPPS      $3, Z4, Z4, K1; \
+	VMULPS      Z10, Z4, code; \
+	VMAXPS      Z8, code, code; \
+	VMINPS      Z13, code, code; \
+	VRNDSCALEPS $imm, code, code; \
+	VCVTTPS2DQ  code, code; \
+	VPXORD      code, code, K1, code
+
+#define I8RTE(code) I8LANE(0, code)
+#define I8RTN(code) I8LANE(1, code)
+#define I8RTP(code) I8LANE(2, code)
+#define I8RTZ(code) I8LANE(3, code)
+
+// E8SETUP: Z15 the mantissa mask, Z19 1, Z20 0x7F7FFFFE, Z21 0x7F7FFFFF,
+// Z14 the magnitude mask, Z18 0xFF, Z24 2^22, Z25 2^21, and from sat: Z17
+// the code of zero and negative values (0xFF, or 0 when saturating) and
+// Z16 the largest code (0xFF, or 0xFE when saturating).
+#define E8SETUP \
+	ENCARGS; \
+	VPBROADCASTD c512Man<>(SB), Z15; \
+	VPBROADCASTD c512One<>(SB), Z19; \
+	VPBROADCASTD c512MaxNormM1<>(SB), Z20; \
+	VPBROADCASTD c512MaxFinite<>(SB), Z21; \
+	VPBROADCASTD c512Abs<>(SB), Z14; \
+	VPBROADCASTD c512FF<>(SB), Z18; \
+	VPBROADCASTD c512Min<>(SB), Z24; \
+	VPBROADCASTD c512Quarter<>(SB), Z25; \
+	MOVBLZX      sat+24(FP), AX; \
+	NEGL         AX; \
+	VPBROADCASTD AX, Z16; \
+	VPANDND      Z18, Z16, Z17; \
+	VPADDD       Z18, Z16, Z16
+
+// E8SPECIAL replaces the code c in code where u is +0, negative, ±Inf or
+// NaN ((u−1) above 0x7F7FFFFE unsigned, not K1): 0xFF for ±Inf and NaN
+// (|u| above 0x7F7FFFFF, K2), else Z17.
+#define E8SPECIAL(code) \
+	VPSUBD    Z19, Z4, Z10; \
+	VPCMPUD   $2, Z20, Z10, K1; \
+	KNOTW     K1, K1; \
+	VMOVDQA32 Z17, K1, code; \
+	VPANDD    Z14, Z4, Z10; \
+	VPCMPUD   $6, Z21, Z10, K2; \
+	VMOVDQA32 Z18, K2, code
+
+// E8RTE: min((u + r) >> 23, largest), r = 2^21 for a float32 subnormal
+// (u ≤ 0x7FFFFF, K3), else 2^22 (e8m0RTE).
+#define E8RTE(code) \
+	VPCMPUD   $2, Z15, Z4, K3; \
+	VMOVDQA32 Z24, Z12; \
+	VMOVDQA32 Z25, K3, Z12; \
+	VPADDD    Z4, Z12, Z12; \
+	VPSRLD    $23, Z12, Z12; \
+	VPMINUD   Z16, Z12, code; \
+	E8SPECIAL(code)
+
+// E8RTZ: min(u >> 23, largest); RTN is the same on the positive values
+// that reach it.
+#define E8RTZ(code) \
+	VPSRLD  $23, Z4, Z12; \
+	VPMINUD Z16, Z12, code; \
+	E8SPECIAL(code)
+
+// E8RTP: u >> 23, plus one where the mantissa is above t (K4: t = 2^22
+// for a subnormal, whose code 0 stands for 2^-127, else 0), then the
+// minimum with the largest code (e8m0Directed).
+#define E8RTP(code) \
+	VPSRLD    $23, Z4, Z12; \
+	VPTESTNMD Z12, Z12, K3; \
+	VPXORD    Z5, Z5, Z5; \
+	VMOVDQA32 Z24, K3, Z5; \
+	VPANDD    Z15, Z4, Z6; \
+	VPCMPUD   $6, Z5, Z6, K4; \
+	VPADDD    Z19, Z12, K4, Z12; \
+	VPMINUD   Z16, Z12, code; \
+	E8SPECIAL(code)
+
+#define F32LOOP(lane, l, d) ENCLOOP(LDF32, 0, 64, 128, lane, l, d)
+#define BFLOOP(lane, l, d) ENCLOOP(LDBF, 0, 32, 64, lane, l, d)
+#define HLOOP(lane, l, d) ENCLOOP(LDH, 0, 32, 64, lane, l, d)
+
 // func decodeFF32AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
 TEXT ·decodeFF32AVX512(SB), NOSPLIT, $0-32
 	DECARGS
@@ -415,3 +626,138 @@ TEXT ·dequantFP4BF16AVX512(SB), NOSPLIT, $0-40
 TEXT ·dequantFP4HalfAVX512(SB), NOSPLIT, $0-40
 	FP4ARGS
 	FP4LOOP(FP4HTAB, FP4W, q4hloop, q4hdone)
+
+// func encodeRTEF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts)
+TEXT ·encodeRTEF32AVX512(SB), NOSPLIT, $0-32
+	RNESETUP
+	F32LOOP(RNE16, encodertef32avx512loop, encodertef32avx512done)
+
+// func encodeRTEBF16AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts)
+TEXT ·encodeRTEBF16AVX512(SB), NOSPLIT, $0-32
+	RNESETUP
+	BFLOOP(RNE16, encodertebf16avx512loop, encodertebf16avx512done)
+
+// func encodeRTEHalfAVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts)
+TEXT ·encodeRTEHalfAVX512(SB), NOSPLIT, $0-32
+	RNESETUP
+	HLOOP(RNE16, encodertehalfavx512loop, encodertehalfavx512done)
+
+// func encodeTableF32AVX512(dst *byte, src unsafe.Pointer, n int, codes *byte, shift uint64, low uint32)
+TEXT ·encodeTableF32AVX512(SB), NOSPLIT, $0-44
+	TABSETUP
+	F32LOOP(TKEY16, encodetablef32avx512loop, encodetablef32avx512done)
+
+// func encodeTableBF16AVX512(dst *byte, src unsafe.Pointer, n int, codes *byte, shift uint64, low uint32)
+TEXT ·encodeTableBF16AVX512(SB), NOSPLIT, $0-44
+	TABSETUP
+	BFLOOP(TKEY16, encodetablebf16avx512loop, encodetablebf16avx512done)
+
+// func encodeTableHalfAVX512(dst *byte, src unsafe.Pointer, n int, codes *byte, shift uint64, low uint32)
+TEXT ·encodeTableHalfAVX512(SB), NOSPLIT, $0-44
+	TABSETUP
+	HLOOP(TKEY16, encodetablehalfavx512loop, encodetablehalfavx512done)
+
+// func encodeINT8RTEF32AVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTEF32AVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	F32LOOP(I8RTE, encodeint8rtef32avx512loop, encodeint8rtef32avx512done)
+
+// func encodeINT8RTEBF16AVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTEBF16AVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	BFLOOP(I8RTE, encodeint8rtebf16avx512loop, encodeint8rtebf16avx512done)
+
+// func encodeINT8RTEHalfAVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTEHalfAVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	HLOOP(I8RTE, encodeint8rtehalfavx512loop, encodeint8rtehalfavx512done)
+
+// func encodeINT8RTZF32AVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTZF32AVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	F32LOOP(I8RTZ, encodeint8rtzf32avx512loop, encodeint8rtzf32avx512done)
+
+// func encodeINT8RTZBF16AVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTZBF16AVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	BFLOOP(I8RTZ, encodeint8rtzbf16avx512loop, encodeint8rtzbf16avx512done)
+
+// func encodeINT8RTZHalfAVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTZHalfAVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	HLOOP(I8RTZ, encodeint8rtzhalfavx512loop, encodeint8rtzhalfavx512done)
+
+// func encodeINT8RTPF32AVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTPF32AVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	F32LOOP(I8RTP, encodeint8rtpf32avx512loop, encodeint8rtpf32avx512done)
+
+// func encodeINT8RTPBF16AVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTPBF16AVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	BFLOOP(I8RTP, encodeint8rtpbf16avx512loop, encodeint8rtpbf16avx512done)
+
+// func encodeINT8RTPHalfAVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTPHalfAVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	HLOOP(I8RTP, encodeint8rtphalfavx512loop, encodeint8rtphalfavx512done)
+
+// func encodeINT8RTNF32AVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTNF32AVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	F32LOOP(I8RTN, encodeint8rtnf32avx512loop, encodeint8rtnf32avx512done)
+
+// func encodeINT8RTNBF16AVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTNBF16AVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	BFLOOP(I8RTN, encodeint8rtnbf16avx512loop, encodeint8rtnbf16avx512done)
+
+// func encodeINT8RTNHalfAVX512(dst *byte, src unsafe.Pointer, n int)
+TEXT ·encodeINT8RTNHalfAVX512(SB), NOSPLIT, $0-24
+	I8SETUP
+	HLOOP(I8RTN, encodeint8rtnhalfavx512loop, encodeint8rtnhalfavx512done)
+
+// func encodeE8M0RTEF32AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+TEXT ·encodeE8M0RTEF32AVX512(SB), NOSPLIT, $0-25
+	E8SETUP
+	F32LOOP(E8RTE, encodee8m0rtef32avx512loop, encodee8m0rtef32avx512done)
+
+// func encodeE8M0RTEBF16AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+TEXT ·encodeE8M0RTEBF16AVX512(SB), NOSPLIT, $0-25
+	E8SETUP
+	BFLOOP(E8RTE, encodee8m0rtebf16avx512loop, encodee8m0rtebf16avx512done)
+
+// func encodeE8M0RTEHalfAVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+TEXT ·encodeE8M0RTEHalfAVX512(SB), NOSPLIT, $0-25
+	E8SETUP
+	HLOOP(E8RTE, encodee8m0rtehalfavx512loop, encodee8m0rtehalfavx512done)
+
+// func encodeE8M0RTZF32AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+TEXT ·encodeE8M0RTZF32AVX512(SB), NOSPLIT, $0-25
+	E8SETUP
+	F32LOOP(E8RTZ, encodee8m0rtzf32avx512loop, encodee8m0rtzf32avx512done)
+
+// func encodeE8M0RTZBF16AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+TEXT ·encodeE8M0RTZBF16AVX512(SB), NOSPLIT, $0-25
+	E8SETUP
+	BFLOOP(E8RTZ, encodee8m0rtzbf16avx512loop, encodee8m0rtzbf16avx512done)
+
+// func encodeE8M0RTZHalfAVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+TEXT ·encodeE8M0RTZHalfAVX512(SB), NOSPLIT, $0-25
+	E8SETUP
+	HLOOP(E8RTZ, encodee8m0rtzhalfavx512loop, encodee8m0rtzhalfavx512done)
+
+// func encodeE8M0RTPF32AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+TEXT ·encodeE8M0RTPF32AVX512(SB), NOSPLIT, $0-25
+	E8SETUP
+	F32LOOP(E8RTP, encodee8m0rtpf32avx512loop, encodee8m0rtpf32avx512done)
+
+// func encodeE8M0RTPBF16AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+TEXT ·encodeE8M0RTPBF16AVX512(SB), NOSPLIT, $0-25
+	E8SETUP
+	BFLOOP(E8RTP, encodee8m0rtpbf16avx512loop, encodee8m0rtpbf16avx512done)
+
+// func encodeE8M0RTPHalfAVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
+TEXT ·encodeE8M0RTPHalfAVX512(SB), NOSPLIT, $0-25
+	E8SETUP
+	HLOOP(E8RTP, encodee8m0rtphalfavx512loop, encodee8m0rtphalfavx512done)

@@ -265,6 +265,9 @@ func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
 }
 
 func encodeBitsKernel(e *sliceEncoder, dst []uint8, src []uint32) int {
+	if useAVX512 {
+		return encode512(e, dst, unsafe.Pointer(unsafe.SliceData(src)), len(src), outF32)
+	}
 	n := len(src) &^ 31
 	if !useAVX2 || n == 0 {
 		return 0
@@ -297,6 +300,13 @@ func widenMode(half bool) uint8 {
 
 // encode16Kernel widens bfloat16 or binary16 inputs inside the kernels.
 func encode16Kernel(e *sliceEncoder, dst []uint8, src []uint16, half bool) int {
+	if useAVX512 {
+		in := outBF16
+		if half {
+			in = outHalf
+		}
+		return encode512(e, dst, unsafe.Pointer(unsafe.SliceData(src)), len(src), in)
+	}
 	n := len(src) &^ 31
 	if !useAVX2 || n == 0 || e.table == nil {
 		return 0
