@@ -87,6 +87,28 @@ func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks in
 //go:noescape
 func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
 
+// The VBMI kernels look codes up in a 16-bit decode table split into byte
+// planes (VPERMI2B): decodeTab16VBMI gives the table's words,
+// decodeTab32VBMI the float32 of a bfloat16 table, n a positive multiple
+// of 64; the dequantizers do two blocks of 32 one-byte codes per pair,
+// decoding through the element format's bfloat16 table (every element
+// value is a bfloat16) and scaling as the portable loop does.
+//
+//go:noescape
+func decodeTab16VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16)
+
+//go:noescape
+func decodeTab32VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16)
+
+//go:noescape
+func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+
+//go:noescape
+func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+
+//go:noescape
+func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+
 type decode512Func = func(dst unsafe.Pointer, src *byte, n int, c *decConsts)
 
 var (
@@ -95,14 +117,9 @@ var (
 	decodeE512 = [...]decode512Func{outF32: decodeEF32AVX512, outBF16: decodeEBF16AVX512, outHalf: decodeEHalfAVX512}
 )
 
-type dequant512Func = func(dst unsafe.Pointer, scales, codes *byte, nblocks int, c *decConsts)
-
-var (
-	dequantI512   = [...]dequant512Func{outF32: dequantIF32AVX512, outBF16: dequantIBF16AVX512, outHalf: dequantIHalfAVX512}
-	dequantFP4512 = [...]func(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32){
-		outF32: dequantFP4F32AVX512, outBF16: dequantFP4BF16AVX512, outHalf: dequantFP4HalfAVX512,
-	}
-)
+var dequantFP4512 = [...]func(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32){
+	outF32: dequantFP4F32AVX512, outBF16: dequantFP4BF16AVX512, outHalf: dequantFP4HalfAVX512,
+}
 
 // dequantF512 calls the float dequantizer for out directly: through a
 // func value escape analysis would not see go:noescape, and FP6's stack
@@ -250,6 +267,45 @@ func encode512(e *sliceEncoder, dst []uint8, src unsafe.Pointer, srcLen int, in 
 	return n
 }
 
+// dequant8x512 dequantizes nb blocks of one-byte codes: pairs of blocks
+// by lookup with VBMI, the rest by arithmetic.
+func dequant8x512(elem Format, out outKind, dst unsafe.Pointer, scales, codes *byte, nb int) {
+	if np := nb / 2; useVBMI && np > 0 {
+		t := &decodeTables16()[elem].bf16
+		switch out {
+		case outF32:
+			dequantTabF32VBMI(dst, scales, codes, np, t)
+		case outBF16:
+			dequantTabBF16VBMI(dst, scales, codes, np, t)
+		default:
+			dequantTabHalfVBMI(dst, scales, codes, np, t)
+		}
+		if nb%2 == 0 {
+			return
+		}
+		dst = unsafe.Add(dst, 64*np*out.size())
+		scales, codes = (*byte)(unsafe.Add(unsafe.Pointer(scales), 2*np)), (*byte)(unsafe.Add(unsafe.Pointer(codes), 64*np))
+		nb = 1
+	}
+	if elem == MXINT8 {
+		dequantI512(out, dst, scales, codes, nb)
+		return
+	}
+	dequantF512(out, dst, scales, codes, nb, decConstTable[elem])
+}
+
+// dequantI512 is dequantF512 for MXINT8.
+func dequantI512(out outKind, dst unsafe.Pointer, scales, codes *byte, nb int) {
+	switch out {
+	case outF32:
+		dequantIF32AVX512(dst, scales, codes, nb, nil)
+	case outBF16:
+		dequantIBF16AVX512(dst, scales, codes, nb, nil)
+	default:
+		dequantIHalfAVX512(dst, scales, codes, nb, nil)
+	}
+}
+
 // outSize is the byte size of one output element.
 func (o outKind) size() int {
 	if o == outF32 {
@@ -262,21 +318,37 @@ func (o outKind) size() int {
 // which holds at least len(src) elements of kind out (the caller's slice,
 // len(dst)·size bytes), and returns how many it did (0 without AVX-512).
 func decode512(dst unsafe.Pointer, dstLen int, src []uint8, f Format, out outKind) int {
-	n := len(src) &^ 31
+	total := len(src) &^ 31
+	n := total
 	if !useAVX512 || n == 0 || dstLen < n || !f.valid() {
 		return 0
 	}
-	switch {
-	case f <= E5M2:
-		decodeF512[out](dst, &src[0], n, decConstTable[f])
-	case f == MXINT8:
-		decodeI512[out](dst, &src[0], n, nil)
-	case f == E8M0:
-		decodeE512[out](dst, &src[0], n, nil)
-	default:
-		return 0
+	if n64 := n &^ 63; useVBMI && n64 > 0 {
+		t := &decodeTables16()[f]
+		switch out {
+		case outF32:
+			decodeTab32VBMI(dst, &src[0], n64, &t.bf16)
+		case outBF16:
+			decodeTab16VBMI(dst, &src[0], n64, &t.bf16)
+		default:
+			decodeTab16VBMI(dst, &src[0], n64, &t.half)
+		}
+		if n64 == n {
+			return n
+		}
+		n -= n64
+		// One group of 32 is left: the arithmetic kernel below.
+		dst, src = unsafe.Add(dst, n64*out.size()), src[n64:]
 	}
-	return n
+	switch f {
+	case MXINT8:
+		decodeI512[out](dst, &src[0], n, nil)
+	case E8M0:
+		decodeE512[out](dst, &src[0], n, nil)
+	default: // the float formats
+		decodeF512[out](dst, &src[0], n, decConstTable[f])
+	}
+	return total
 }
 
 // dequant512 dequantizes the whole 32-element blocks at the start of dst
@@ -292,17 +364,15 @@ func dequant512(elem Format, dst unsafe.Pointer, dstLen int, scales, elements []
 	switch elem {
 	case E2M1:
 		dequantFP4512[out](dst, &scales[0], &elements[0], nb, &decodeTables[E2M1])
-	case E4M3, E5M2:
-		dequantF512(out, dst, &scales[0], &elements[0], nb, decConstTable[elem])
-	case MXINT8:
-		dequantI512[out](dst, &scales[0], &elements[0], nb, nil)
+	case E4M3, E5M2, MXINT8:
+		dequant8x512(elem, out, dst, &scales[0], &elements[0], nb)
 	case E2M3, E3M2:
 		var tmp [fp6Chunk * 32]byte
 		step := out.size() * 32
 		for b0 := 0; b0 < nb; b0 += fp6Chunk {
 			k := min(fp6Chunk, nb-b0)
 			unpackFP6(tmp[:32*k], elements[24*b0:24*(b0+k)])
-			dequantF512(out, unsafe.Add(dst, step*b0), &scales[b0], &tmp[0], k, decConstTable[elem])
+			dequant8x512(elem, out, unsafe.Add(dst, step*b0), &scales[b0], &tmp[0], k)
 		}
 	default:
 		return 0

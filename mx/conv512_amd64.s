@@ -40,6 +40,53 @@ GLOBL c512MaxNormM1<>(SB), RODATA|NOPTR, $4
 DATA c512Quarter<>+0(SB)/4, $0x00200000
 GLOBL c512Quarter<>(SB), RODATA|NOPTR, $4
 
+// c512EvenB and c512OddB pick the even (low) and odd (high) bytes of the
+// 64 words of two vectors (VPERMT2B): a word table split into byte planes.
+DATA c512EvenB<>+0(SB)/8, $0x0e0c0a0806040200
+DATA c512EvenB<>+8(SB)/8, $0x1e1c1a1816141210
+DATA c512EvenB<>+16(SB)/8, $0x2e2c2a2826242220
+DATA c512EvenB<>+24(SB)/8, $0x3e3c3a3836343230
+DATA c512EvenB<>+32(SB)/8, $0x4e4c4a4846444240
+DATA c512EvenB<>+40(SB)/8, $0x5e5c5a5856545250
+DATA c512EvenB<>+48(SB)/8, $0x6e6c6a6866646260
+DATA c512EvenB<>+56(SB)/8, $0x7e7c7a7876747270
+GLOBL c512EvenB<>(SB), RODATA|NOPTR, $64
+DATA c512OddB<>+0(SB)/8, $0x0f0d0b0907050301
+DATA c512OddB<>+8(SB)/8, $0x1f1d1b1917151311
+DATA c512OddB<>+16(SB)/8, $0x2f2d2b2927252321
+DATA c512OddB<>+24(SB)/8, $0x3f3d3b3937353331
+DATA c512OddB<>+32(SB)/8, $0x4f4d4b4947454341
+DATA c512OddB<>+40(SB)/8, $0x5f5d5b5957555351
+DATA c512OddB<>+48(SB)/8, $0x6f6d6b6967656361
+DATA c512OddB<>+56(SB)/8, $0x7f7d7b7977757371
+GLOBL c512OddB<>(SB), RODATA|NOPTR, $64
+
+// c512QPerm puts qwords k and k+4 in 128-bit lane k, so that VPUNPCKLBW
+// and VPUNPCKHBW of the looked-up byte planes give elements 0-31 and
+// 32-63 in order.
+DATA c512QPerm<>+0(SB)/8, $0x0000000000000000
+DATA c512QPerm<>+8(SB)/8, $0x0000000000000004
+DATA c512QPerm<>+16(SB)/8, $0x0000000000000001
+DATA c512QPerm<>+24(SB)/8, $0x0000000000000005
+DATA c512QPerm<>+32(SB)/8, $0x0000000000000002
+DATA c512QPerm<>+40(SB)/8, $0x0000000000000006
+DATA c512QPerm<>+48(SB)/8, $0x0000000000000003
+DATA c512QPerm<>+56(SB)/8, $0x0000000000000007
+GLOBL c512QPerm<>(SB), RODATA|NOPTR, $64
+
+// c512DTrans transposes the 4x4 dwords (dword 4k+j from 4j+k), so that
+// the byte and then word unpacks of the looked-up planes give elements
+// 0-15, 16-31, 32-47, 48-63 in order.
+DATA c512DTrans<>+0(SB)/8, $0x0000000400000000
+DATA c512DTrans<>+8(SB)/8, $0x0000000c00000008
+DATA c512DTrans<>+16(SB)/8, $0x0000000500000001
+DATA c512DTrans<>+24(SB)/8, $0x0000000d00000009
+DATA c512DTrans<>+32(SB)/8, $0x0000000600000002
+DATA c512DTrans<>+40(SB)/8, $0x0000000e0000000a
+DATA c512DTrans<>+48(SB)/8, $0x0000000700000003
+DATA c512DTrans<>+56(SB)/8, $0x0000000f0000000b
+GLOBL c512DTrans<>(SB), RODATA|NOPTR, $64
+
 // c512OddW picks the high word of each dword of two vectors (words 1, 3, ..., 63
 // of the pair), for VPERMT2W: 32 float32 bit patterns to their top halves.
 DATA c512OddW<>+0(SB)/8, $0x0007000500030001
@@ -205,22 +252,24 @@ done: \
 	MOVQ c+24(FP), R8; \
 	SETUP512
 
-// BSCALE reads the block's scale byte at (BX) and leaves 2^(s−127)
-// broadcast in Z6 (bits s<<23, or 0x00400000 for s = 0, as pow2f32
-// gives) and in K3 all ones for the NaN scale 0xFF, whose block is NaN
-// whatever its elements (Z6 is then +Inf, and K3 overwrites the products).
-#define BSCALE \
-	MOVBLZX      (BX), AX; \
+// BSCALEAT reads the block's scale byte at off(BX) and leaves 2^(s−127)
+// broadcast in zs (bits s<<23, or 0x00400000 for s = 0, as pow2f32
+// gives) and in k all ones for the NaN scale 0xFF, whose block is NaN
+// whatever its elements (zs is then +Inf, and k overwrites the products).
+#define BSCALEAT(off, zs, k) \
+	MOVBLZX      off(BX), AX; \
 	XORL         DX, DX; \
 	CMPL         AX, $0xFF; \
 	SETEQ        DL; \
 	NEGL         DX; \
-	KMOVW        DX, K3; \
+	KMOVW        DX, k; \
 	SHLL         $23, AX; \
 	MOVL         $0x00400000, DX; \
 	TESTL        AX, AX; \
 	CMOVLEQ      DX, AX; \
-	VPBROADCASTD AX, Z6
+	VPBROADCASTD AX, zs
+
+#define BSCALE BSCALEAT(0, Z6, K3)
 
 // SCALE multiplies the decoded values in z by the block scale, as the
 // portable loop does (table[c]·scale: one float32 rounding, only where
@@ -531,6 +580,149 @@ done: \
 #define BFLOOP(lane, l, d) ENCLOOP(LDBF, 0, 32, 64, lane, l, d)
 #define HLOOP(lane, l, d) ENCLOOP(LDH, 0, 32, 64, lane, l, d)
 
+// VBMI kernels: table lookups with byte permutes. A 256-entry table of
+// 16-bit values is split into two byte planes of 4 vectors each (Z24-Z27
+// the low bytes, Z28-Z31 the high bytes); VPERMI2B looks 64 indices up in
+// 128 bytes (two vectors, 7 index bits) and bit 7 of each code (K1)
+// selects between the two halves of a plane. Every code's value is a
+// bfloat16, so the bfloat16 table shifted left by 16 is the float32
+// decode, exactly, with no float arithmetic.
+
+// PLANES splits the 256 words at (R8) into the byte planes.
+#define PLANES \
+	VMOVDQU64 c512EvenB<>(SB), Z16; \
+	VMOVDQU64 c512OddB<>(SB), Z17; \
+	VMOVDQU64 0(R8), Z24; \
+	VMOVDQU64 0(R8), Z28; \
+	VPERMT2B  64(R8), Z16, Z24; \
+	VPERMT2B  64(R8), Z17, Z28; \
+	VMOVDQU64 128(R8), Z25; \
+	VMOVDQU64 128(R8), Z29; \
+	VPERMT2B  192(R8), Z16, Z25; \
+	VPERMT2B  192(R8), Z17, Z29; \
+	VMOVDQU64 256(R8), Z26; \
+	VMOVDQU64 256(R8), Z30; \
+	VPERMT2B  320(R8), Z16, Z26; \
+	VPERMT2B  320(R8), Z17, Z30; \
+	VMOVDQU64 384(R8), Z27; \
+	VMOVDQU64 384(R8), Z31; \
+	VPERMT2B  448(R8), Z16, Z27; \
+	VPERMT2B  448(R8), Z17, Z31
+
+// LOOK looks the 64 codes in Z0 up in one plane (t0-t3) into dst: codes
+// below 128 in t0:t1, the others (K1) in t2:t3. Z5 scratch.
+#define LOOK(t0, t1, t2, t3, dst) \
+	VMOVDQA64 Z0, dst; \
+	VPERMI2B  t1, t0, dst; \
+	VMOVDQA64 Z0, Z5; \
+	VPERMI2B  t3, t2, Z5; \
+	VMOVDQU8  Z5, K1, dst
+
+// LOOK2 loads 64 codes from (SI) permuted by Z23 (VPERMD or VPERMQ as
+// perm) and looks them up in both planes: Z1 low bytes, Z2 high bytes.
+#define LOOK2(perm) \
+	perm     (SI), Z23, Z0; \
+	VPMOVB2M Z0, K1; \
+	LOOK(Z24, Z25, Z26, Z27, Z1); \
+	LOOK(Z28, Z29, Z30, Z31, Z2)
+
+// WIDEN4 makes the float32 of the 64 elements in Z10-Z13 (in order) from
+// bfloat16 planes looked up in c512DTrans order: bytes to words, words to
+// the high halves of dwords (Z3 is zero).
+#define WIDEN4 \
+	VPUNPCKLBW Z2, Z1, Z4; \
+	VPUNPCKHBW Z2, Z1, Z5; \
+	VPUNPCKLWD Z4, Z3, Z10; \
+	VPUNPCKHWD Z4, Z3, Z11; \
+	VPUNPCKLWD Z5, Z3, Z12; \
+	VPUNPCKHWD Z5, Z3, Z13
+
+#define VBMIARGS(perm) \
+	MOVQ      dst+0(FP), DI; \
+	MOVQ      src+8(FP), SI; \
+	MOVQ      n+16(FP), CX; \
+	MOVQ      table+24(FP), R8; \
+	VMOVDQU64 perm<>(SB), Z23; \
+	PLANES; \
+	SHRQ      $6, CX
+
+// BSCALE2 is BSCALE for two blocks: Z6 and K3 for the first, Z7 and K4
+// for the second.
+#define BSCALE2 \
+	BSCALEAT(0, Z6, K3); \
+	BSCALEAT(1, Z7, K4)
+
+// SCALE2 multiplies z by the block scale in zs and makes a NaN block (k)
+// NaN.
+#define SCALE2(zs, k, z) \
+	VMULPS    zs, z, z; \
+	VMOVDQA32 Z9, k, z
+
+// DQVBMI dequantizes CX pairs of blocks of one-byte codes at SI (scales at
+// BX): decode 64 codes by lookup, scale each block's two vectors, out.
+#define DQVBMI(out, label, done) \
+	TESTQ CX, CX; \
+	JEQ   done; \
+label: \
+	BSCALE2; \
+	LOOK2(VPERMD); \
+	WIDEN4; \
+	SCALE2(Z6, K3, Z10); \
+	SCALE2(Z6, K3, Z11); \
+	SCALE2(Z7, K4, Z12); \
+	SCALE2(Z7, K4, Z13); \
+	out; \
+	ADDQ $64, SI; \
+	ADDQ $2, BX; \
+	DECQ CX; \
+	JNZ  label; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define VOUTF32 \
+	VMOVDQU32 Z10, 0(DI); \
+	VMOVDQU32 Z11, 64(DI); \
+	VMOVDQU32 Z12, 128(DI); \
+	VMOVDQU32 Z13, 192(DI); \
+	ADDQ      $256, DI
+
+#define VOUTBF \
+	NBF(Z10); \
+	NBF(Z11); \
+	NBF(Z12); \
+	NBF(Z13); \
+	VPERMT2W  Z11, Z20, Z10; \
+	VPERMT2W  Z13, Z20, Z12; \
+	VMOVDQU16 Z10, 0(DI); \
+	VMOVDQU16 Z12, 64(DI); \
+	ADDQ      $128, DI
+
+#define VOUTHALF \
+	VCVTPS2PH $0, Z10, Y10; \
+	VCVTPS2PH $0, Z11, Y11; \
+	VCVTPS2PH $0, Z12, Y12; \
+	VCVTPS2PH $0, Z13, Y13; \
+	VMOVDQU   Y10, 0(DI); \
+	VMOVDQU   Y11, 32(DI); \
+	VMOVDQU   Y12, 64(DI); \
+	VMOVDQU   Y13, 96(DI); \
+	ADDQ      $128, DI
+
+#define DQVBMIARGS \
+	MOVQ         dst+0(FP), DI; \
+	MOVQ         scales+8(FP), BX; \
+	MOVQ         codes+16(FP), SI; \
+	MOVQ         npairs+24(FP), CX; \
+	MOVQ         table+32(FP), R8; \
+	VMOVDQU64    c512DTrans<>(SB), Z23; \
+	PLANES; \
+	VPXORD       Z3, Z3, Z3; \
+	VPBROADCASTD c512NaN<>(SB), Z9; \
+	VPBROADCASTD c512One<>(SB), Z19; \
+	VPBROADCASTD c512Round<>(SB), Z21; \
+	VMOVDQU32    c512OddW<>(SB), Z20
+
 // func decodeFF32AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
 TEXT ·decodeFF32AVX512(SB), NOSPLIT, $0-32
 	DECARGS
@@ -761,3 +953,65 @@ TEXT ·encodeE8M0RTPBF16AVX512(SB), NOSPLIT, $0-25
 TEXT ·encodeE8M0RTPHalfAVX512(SB), NOSPLIT, $0-25
 	E8SETUP
 	HLOOP(E8RTP, encodee8m0rtphalfavx512loop, encodee8m0rtphalfavx512done)
+
+// func decodeTab16VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16)
+//
+// Codes to 16-bit values by the byte-plane lookup; n is a multiple of 64.
+TEXT ·decodeTab16VBMI(SB), NOSPLIT, $0-32
+	VBMIARGS(c512QPerm)
+	JEQ dt16done
+
+dt16loop:
+	LOOK2(VPERMQ)
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VMOVDQU16  Z3, 0(DI)
+	VMOVDQU16  Z4, 64(DI)
+	ADDQ       $64, SI
+	ADDQ       $128, DI
+	DECQ       CX
+	JNZ        dt16loop
+
+dt16done:
+	VZEROUPPER
+	RET
+
+// func decodeTab32VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16)
+//
+// Codes to float32 by looking up their bfloat16 values (table is the
+// format's bfloat16 decode table) and widening; n is a multiple of 64.
+TEXT ·decodeTab32VBMI(SB), NOSPLIT, $0-32
+	VBMIARGS(c512DTrans)
+	VPXORD Z3, Z3, Z3
+	JEQ    dt32done
+
+dt32loop:
+	LOOK2(VPERMD)
+	WIDEN4
+	VMOVDQU32 Z10, 0(DI)
+	VMOVDQU32 Z11, 64(DI)
+	VMOVDQU32 Z12, 128(DI)
+	VMOVDQU32 Z13, 192(DI)
+	ADDQ      $64, SI
+	ADDQ      $256, DI
+	DECQ      CX
+	JNZ       dt32loop
+
+dt32done:
+	VZEROUPPER
+	RET
+
+// func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+TEXT ·dequantTabF32VBMI(SB), NOSPLIT, $0-40
+	DQVBMIARGS
+	DQVBMI(VOUTF32, qtf32loop, qtf32done)
+
+// func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+TEXT ·dequantTabBF16VBMI(SB), NOSPLIT, $0-40
+	DQVBMIARGS
+	DQVBMI(VOUTBF, qtbfloop, qtbfdone)
+
+// func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+TEXT ·dequantTabHalfVBMI(SB), NOSPLIT, $0-40
+	DQVBMIARGS
+	DQVBMI(VOUTHALF, qthloop, qthdone)
