@@ -67,13 +67,14 @@
 //
 // # CPU features
 //
-// On amd64 the slice conversions of the float formats and the 32-element
-// blocks of every MX format run in AVX2 kernels when the CPU has AVX2;
-// other cases and other architectures run portable Go, which gives the
-// same bits. GODEBUG=cpu.avx2=off (the runtime's syntax, read once at
-// start-up) selects the portable code on an AVX2 machine. There is no
-// AVX-512 code yet; it would sit behind the same dispatch, switched off by
-// GODEBUG=cpu.avx512f=off.
+// On amd64 the slice conversions and the 32-element blocks of every MX
+// format run in AVX2 kernels when the CPU has AVX2; the slice decoders and
+// encoders and the block dequantizers (fused to bfloat16 and binary16) run
+// in AVX-512 kernels instead when it has AVX-512 F, BW, DQ and VL, with
+// byte-permute table lookups where it also has VBMI. Other cases and other
+// architectures run portable Go, which gives the same bits.
+// GODEBUG=cpu.avx512f=off selects the AVX2 kernels and cpu.avx2=off the
+// portable code (the runtime's syntax, read once at start-up).
 //
 // Sources: OCP Microscaling Formats (MX) v1.0; SPV_EXT_float8 rev 1;
 // SPV_EXT_ocp_microscaling_types rev 1.

@@ -13,9 +13,9 @@ import "unsafe"
 // on the exponent field.
 //
 // Dispatch: useAVX2 (kernels_amd64.go) is set once from CPUID and GODEBUG
-// (cpu.avx2=off switches it off); tests flip it to run both paths. A later
-// AVX-512 path would get its own flag (cpu.avx512f=off, the runtime's
-// name) and be tried first in each wrapper below.
+// (cpu.avx2=off switches it off); tests flip it to run both paths. The
+// AVX-512 kernels (conv512_amd64.go, useAVX512, cpu.avx512f=off) are tried
+// first in each wrapper below.
 
 //go:noescape
 func decodeGather32AVX2(dst *float32, src *byte, n int, table *[256]float32)
