@@ -382,13 +382,17 @@ func dequant512(elem Format, dst unsafe.Pointer, dstLen int, scales, elements []
 
 // dequant16Kernel is dequantize16's fused path: the whole 32-element
 // blocks at the start of dst dequantized straight to bfloat16 (half false)
-// or binary16. It returns how many elements it did (0 without AVX-512).
+// or binary16, in the AVX-512 kernels or else the AVX2 ones
+// (conv16_amd64.go). It returns how many elements it did.
 func dequant16Kernel(elem Format, dst []uint16, scales, elements []byte, half bool) int {
 	out := outBF16
 	if half {
 		out = outHalf
 	}
-	return dequant512(elem, unsafe.Pointer(unsafe.SliceData(dst)), len(dst), scales, elements, out)
+	if useAVX512 {
+		return dequant512(elem, unsafe.Pointer(unsafe.SliceData(dst)), len(dst), scales, elements, out)
+	}
+	return dequant16AVX2(elem, dst, scales, elements, half)
 }
 
 // tableFormat returns the format whose float32 decode table is table, or
