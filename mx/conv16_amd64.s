@@ -32,17 +32,23 @@ DATA c16E2M1<>+24(SB)/8, $0x40c0000040800000
 GLOBL c16E2M1<>(SB), RODATA|NOPTR, $32
 
 // FDEC16 decodes the 8 codes at off(SI) of a float format (decConsts at
-// R8) to float32 in code, as FDEC8 in slice_amd64.s: the magnitude shifted
-// to the float32 mantissa position, times 2^(127−bias), exactly; then the
-// sign, ±Inf and the canonical NaN. X12 the mantissa shift, X11 the sign
-// shift, Y10 +Inf, Y9 the NaN; Y4, Y5, Y7, Y8 scratch.
+// R8) to float32 in code, as FDEC8 in slice_amd64.s: the shifted
+// magnitude rebiased, with a subnormal code's exponent field set to 1 and
+// 2^(1−bias) subtracted (exact, and no float32 subnormal through the
+// FPU); then the sign, ±Inf and the canonical NaN. X12 the mantissa shift,
+// X11 the sign shift, Y10 +Inf, Y9 the NaN; Y4, Y5, Y7, Y8 scratch.
 #define FDEC16(off, code) \
 	VPMOVZXBD off(SI), Y4; \
-	VPAND     decConsts_magMask(R8), Y4, Y5; \
-	VPSLLD    X12, Y5, code; \
-	VMULPS    decConsts_scale(R8), code, code; \
 	VPAND     decConsts_signMask(R8), Y4, Y7; \
 	VPSLLD    X11, Y7, Y7; \
+	VPAND     decConsts_magMask(R8), Y4, Y5; \
+	VPSLLD    X12, Y5, code; \
+	VPADDD    decConsts_rebias(R8), code, code; \
+	VPCMPGTD  decConsts_minNormalM1(R8), Y5, Y8; \
+	VPANDN    decConsts_one23(R8), Y8, Y4; \
+	VPADDD    Y4, code, code; \
+	VPANDN    decConsts_sub(R8), Y8, Y4; \
+	VSUBPS    Y4, code, code; \
 	VPOR      Y7, code, code; \
 	VPCMPEQD  decConsts_infMag(R8), Y5, Y8; \
 	VPOR      Y10, Y7, Y7; \

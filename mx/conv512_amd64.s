@@ -157,17 +157,20 @@ GLOBL c512ZipW<>(SB), RODATA|NOPTR, $64
 	VMOVQ decConsts_signShift(R8), X11
 
 // DECF decodes the 16 codes at off(SI) of a float format (decConsts at
-// R8) to float32 in z, as FDEC8 in slice_amd64.s: the magnitude shifted to
-// the float32 mantissa position has the code's exponent field (a
-// subnormal code gives a float32 subnormal), and multiplying by
-// 2^(127−bias) makes it the value exactly; then the sign, ±Inf for the Inf
-// magnitude (K1), and the canonical NaN for NaN magnitudes (K2). Z4, Z5,
-// Z7 scratch.
+// R8) to float32 in z, as FDEC8 in slice_amd64.s: the magnitude shifted
+// to the float32 mantissa position and rebiased is a normal code's value;
+// a subnormal code (K5) gets exponent field 1 and 2^(1−bias) subtracted,
+// exactly (no float32 subnormal through the FPU, which would cost a
+// microcode assist); then the sign, ±Inf for the Inf magnitude (K1), and
+// the canonical NaN for NaN magnitudes (K2). Z4, Z5, Z7 scratch.
 #define DECF(off, z) \
 	VPMOVZXBD     off(SI), Z4; \
 	VPANDD.BCST   decConsts_magMask(R8), Z4, Z5; \
 	VPSLLD        X12, Z5, z; \
-	VMULPS.BCST   decConsts_scale(R8), z, z; \
+	VPADDD.BCST   decConsts_rebias(R8), z, z; \
+	VPCMPUD.BCST  $2, decConsts_minNormalM1(R8), Z5, K5; \
+	VPADDD.BCST   decConsts_one23(R8), z, K5, z; \
+	VSUBPS.BCST   decConsts_sub(R8), z, K5, z; \
 	VPANDD.BCST   decConsts_signMask(R8), Z4, Z7; \
 	VPSLLD        X11, Z7, Z7; \
 	VPORD         Z7, z, z; \

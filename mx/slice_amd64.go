@@ -82,10 +82,17 @@ func decodeFloatBF16AVX2(dst *uint16, src *byte, n int, c *decConsts)
 //go:noescape
 func decodeFloatHalfAVX2(dst *uint16, src *byte, n int, c *decConsts)
 
-// decConsts holds a float format's constants for decodeFloatAVX2.
+// decConsts holds a float format's constants for decodeFloatAVX2 and the
+// AVX-512 decoders. A code's magnitude shifted to the float32 mantissa
+// position plus rebias (the exponent bias difference) is its float32
+// value if its exponent field is not 0 (the magnitude above minNormalM1);
+// a subnormal code gets one more (one23, exponent field 1) and then
+// 2^(1−bias) (sub) subtracted, which is exact. Neither step multiplies a
+// float32 subnormal, which costs a microcode assist on some CPUs.
 type decConsts struct {
-	magMask, scale, signMask, infMag, nanMinM1 [8]uint32
-	shift, signShift                           uint64
+	magMask, signMask, infMag, nanMinM1 [8]uint32
+	rebias, minNormalM1, one23, sub     [8]uint32
+	shift, signShift                    uint64
 }
 
 // decConstTable holds decConsts for the float formats. Magnitudes are
@@ -105,8 +112,9 @@ var decConstTable = func() (t [E5M2 + 1]*decConsts) {
 		c := &decConsts{shift: uint64(23 - p.manBits), signShift: uint64(32 - in.bits)}
 		for i := range 8 {
 			c.magMask[i], c.signMask[i] = p.signBit-1, p.signBit
-			c.scale[i] = uint32(254-p.bias) << 23 // 2^(127−bias)
 			c.infMag[i], c.nanMinM1[i] = infMag, nanMinM1
+			c.rebias[i], c.minNormalM1[i] = uint32(127-p.bias)<<23, 1<<p.manBits-1
+			c.one23[i], c.sub[i] = 1<<23, uint32(128-p.bias)<<23 // 2^(1−bias)
 		}
 		t[f] = c
 	}

@@ -509,19 +509,25 @@ GLOBL sliceNaN<>(SB), RODATA|NOPTR, $4
 
 // FDEC8 decodes the 8 codes at off(SI) of a float format (constants at
 // R8) to float32 in code. The magnitude shifted to the float32 mantissa
-// position has the code's exponent field as its exponent (a subnormal code
-// gives a float32 subnormal); multiplying by 2^(127−bias) makes it the
-// value, exactly. Then the sign, ±Inf for the Inf magnitude and the
-// canonical NaN (what the decode table holds) for NaN magnitudes. X12 is
-// the mantissa shift, X11 the sign shift, Y10 the Inf bits, Y9 the NaN;
-// Y4–Y8 scratch.
+// position, plus the bias difference in the exponent field, is the value
+// of a normal code; a subnormal code (magnitude not above minNormalM1)
+// gets exponent field 1 instead and 2^(1−bias) subtracted, exactly (no
+// float32 subnormal goes through the FPU, which would cost a microcode
+// assist). Then the sign, ±Inf for the Inf magnitude and the canonical NaN
+// (what the decode table holds) for NaN magnitudes. X12 is the mantissa
+// shift, X11 the sign shift, Y10 the Inf bits, Y9 the NaN; Y4–Y8 scratch.
 #define FDEC8(off, code) \
 	VPMOVZXBD off(SI), Y4; \
-	VPAND     decConsts_magMask(R8), Y4, Y5; \
-	VPSLLD    X12, Y5, code; \
-	VMULPS    decConsts_scale(R8), code, code; \
 	VPAND     decConsts_signMask(R8), Y4, Y7; \
 	VPSLLD    X11, Y7, Y7; \
+	VPAND     decConsts_magMask(R8), Y4, Y5; \
+	VPSLLD    X12, Y5, code; \
+	VPADDD    decConsts_rebias(R8), code, code; \
+	VPCMPGTD  decConsts_minNormalM1(R8), Y5, Y8; \
+	VPANDN    decConsts_one23(R8), Y8, Y4; \
+	VPADDD    Y4, code, code; \
+	VPANDN    decConsts_sub(R8), Y8, Y4; \
+	VSUBPS    Y4, code, code; \
 	VPOR      Y7, code, code; \
 	VPCMPEQD  decConsts_infMag(R8), Y5, Y8; \
 	VPOR      Y10, Y7, Y7; \

@@ -23,7 +23,13 @@ func withEachPath(t *testing.T, fn func(t *testing.T)) {
 	t.Helper()
 	if useAVX512 {
 		t.Run("avx512", fn)
-		if !useVBMI {
+		if useVBMI {
+			// The arithmetic AVX-512 kernels, which VBMI's lookups
+			// replace in part.
+			useVBMI = false
+			t.Run("avx512-novbmi", fn)
+			useVBMI = true
+		} else {
 			t.Log("no AVX512_VBMI: the kernels that need it were not run")
 		}
 		if !useBF16 {
