@@ -224,8 +224,43 @@ func encodeE8M0RTPBF16AVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
 //go:noescape
 func encodeE8M0RTPHalfAVX512(dst *byte, src unsafe.Pointer, n int, sat bool)
 
+// The directed-mode encoders of the float formats round by arithmetic
+// too: inc is 2^shift − 1, added to the magnitudes that round up.
+//
+//go:noescape
+func encodeDirRTZF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+
+//go:noescape
+func encodeDirRTZBF16AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+
+//go:noescape
+func encodeDirRTZHalfAVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+
+//go:noescape
+func encodeDirRTPF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+
+//go:noescape
+func encodeDirRTPBF16AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+
+//go:noescape
+func encodeDirRTPHalfAVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+
+//go:noescape
+func encodeDirRTNF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+
+//go:noescape
+func encodeDirRTNBF16AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+
+//go:noescape
+func encodeDirRTNHalfAVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+
 var (
-	encodeRTE512   = [...]func(dst *byte, src unsafe.Pointer, n int, c *rteConsts){encodeRTEF32AVX512, encodeRTEBF16AVX512, encodeRTEHalfAVX512}
+	encodeRTE512 = [...]func(dst *byte, src unsafe.Pointer, n int, c *rteConsts){encodeRTEF32AVX512, encodeRTEBF16AVX512, encodeRTEHalfAVX512}
+	encodeDir512 = [...][3]func(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32){
+		RTZ: {encodeDirRTZF32AVX512, encodeDirRTZBF16AVX512, encodeDirRTZHalfAVX512},
+		RTP: {encodeDirRTPF32AVX512, encodeDirRTPBF16AVX512, encodeDirRTPHalfAVX512},
+		RTN: {encodeDirRTNF32AVX512, encodeDirRTNBF16AVX512, encodeDirRTNHalfAVX512},
+	}
 	encodeTable512 = [...]func(dst *byte, src unsafe.Pointer, n int, codes *byte, shift uint64, low uint32){
 		encodeTableF32AVX512, encodeTableBF16AVX512, encodeTableHalfAVX512,
 	}
@@ -244,6 +279,10 @@ var (
 	}
 )
 
+// useDirArith selects the arithmetic directed-mode encoders over the
+// table gather (the tests run both).
+var useDirArith = true
+
 // encode512 encodes the whole groups of 32 at the start of src (srcLen
 // inputs of kind in) into dst and returns how many it did (0 without
 // AVX-512).
@@ -261,6 +300,9 @@ func encode512(e *sliceEncoder, dst []uint8, src unsafe.Pointer, srcLen int, in 
 		return 0
 	case e.m == RTE:
 		encodeRTE512[in](&dst[0], src, n, rteConstTable[e.f][b2u(e.sat)])
+	case useDirArith:
+		c := rteConstTable[e.f][b2u(e.sat)]
+		encodeDir512[e.m][in](&dst[0], src, n, c, 1<<c.shift-1)
 	default:
 		encodeTable512[in](&dst[0], src, n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask)
 	}

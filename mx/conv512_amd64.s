@@ -471,6 +471,53 @@ done: \
 	VPANDD.BCST   rteConsts_nanSign(R8), Z4, Z4; \
 	VPORD.BCST    rteConsts_nanCode(R8), Z4, K2, code
 
+// DIRSETUP is RNESETUP for the directed modes, plus Z16 the magic number
+// (a register: embedded rounding needs register operands) and Z17 the
+// increment 2^shift − 1 that rounds a magnitude up.
+#define DIRSETUP \
+	RNESETUP; \
+	VPBROADCASTD rteConsts_magic(R8), Z16; \
+	VPBROADCASTD inc+32(FP), Z17
+
+// UPRTZ, UPRTP and UPRTN set K3 on the lanes whose magnitude rounds up:
+// none for RTZ, the positive ones for RTP, the negative ones for RTN (the
+// others round their magnitude down).
+#define UPRTZ KXORW K3, K3, K3
+#define UPRTP VPMOVD2M Z4, K3; KNOTW K3, K3
+#define UPRTN VPMOVD2M Z4, K3
+
+// DIR16 is RNE16 for a directed mode (up sets K3): a normal result
+// truncates the magnitude's bits at the rounding position after adding
+// 2^shift − 1 on the lanes that round up (a ceiling); a subnormal one
+// comes from the magic-number addition with the FPU rounding toward zero,
+// or up on those lanes (EVEX embedded rounding, so MXCSR is untouched).
+// Rounding is on the unbounded grid; the minimum with the limit then
+// gives saturation or the overflow code, as the scalar encoder checks the
+// range on the rounded value.
+#define DIR16(up, code) \
+	VPANDD        Z14, Z4, Z5; \
+	up; \
+	VMOVDQA32     Z5, Z6; \
+	VPADDD        Z17, Z6, K3, Z6; \
+	VPSRLD        X12, Z6, Z6; \
+	VPSUBD.BCST   rteConsts_rebias(R8), Z6, Z6; \
+	VADDPS.RZ_SAE Z16, Z5, code; \
+	VADDPS.RU_SAE Z16, Z5, K3, code; \
+	VPSUBD        Z16, code, code; \
+	VPCMPGTD.BCST rteConsts_minNormalM1(R8), Z5, K1; \
+	VMOVDQA32     Z6, K1, code; \
+	VPMINUD.BCST  rteConsts_limit(R8), code, code; \
+	VPSRLD        X11, Z4, Z4; \
+	VPANDD.BCST   rteConsts_signBit(R8), Z4, Z4; \
+	VPORD         Z4, code, code; \
+	VPCMPGTD      Z9, Z5, K2; \
+	VPANDD.BCST   rteConsts_nanSign(R8), Z4, Z4; \
+	VPORD.BCST    rteConsts_nanCode(R8), Z4, K2, code
+
+#define DIRRTZ(code) DIR16(UPRTZ, code)
+#define DIRRTP(code) DIR16(UPRTP, code)
+#define DIRRTN(code) DIR16(UPRTN, code)
+
 // TABSETUP: R8 the encodeTable's codes, X12 its shift, Z11 its low mask.
 #define TABSETUP \
 	ENCARGS; \
@@ -1018,3 +1065,48 @@ TEXT ·dequantTabBF16VBMI(SB), NOSPLIT, $0-40
 TEXT ·dequantTabHalfVBMI(SB), NOSPLIT, $0-40
 	DQVBMIARGS
 	DQVBMI(VOUTHALF, qthloop, qthdone)
+
+// func encodeDirRTZF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+TEXT ·encodeDirRTZF32AVX512(SB), NOSPLIT, $0-36
+	DIRSETUP
+	F32LOOP(DIRRTZ, encodedirrtzf32avx512loop, encodedirrtzf32avx512done)
+
+// func encodeDirRTZBF16AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+TEXT ·encodeDirRTZBF16AVX512(SB), NOSPLIT, $0-36
+	DIRSETUP
+	BFLOOP(DIRRTZ, encodedirrtzbf16avx512loop, encodedirrtzbf16avx512done)
+
+// func encodeDirRTZHalfAVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+TEXT ·encodeDirRTZHalfAVX512(SB), NOSPLIT, $0-36
+	DIRSETUP
+	HLOOP(DIRRTZ, encodedirrtzhalfavx512loop, encodedirrtzhalfavx512done)
+
+// func encodeDirRTPF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+TEXT ·encodeDirRTPF32AVX512(SB), NOSPLIT, $0-36
+	DIRSETUP
+	F32LOOP(DIRRTP, encodedirrtpf32avx512loop, encodedirrtpf32avx512done)
+
+// func encodeDirRTPBF16AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+TEXT ·encodeDirRTPBF16AVX512(SB), NOSPLIT, $0-36
+	DIRSETUP
+	BFLOOP(DIRRTP, encodedirrtpbf16avx512loop, encodedirrtpbf16avx512done)
+
+// func encodeDirRTPHalfAVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+TEXT ·encodeDirRTPHalfAVX512(SB), NOSPLIT, $0-36
+	DIRSETUP
+	HLOOP(DIRRTP, encodedirrtphalfavx512loop, encodedirrtphalfavx512done)
+
+// func encodeDirRTNF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+TEXT ·encodeDirRTNF32AVX512(SB), NOSPLIT, $0-36
+	DIRSETUP
+	F32LOOP(DIRRTN, encodedirrtnf32avx512loop, encodedirrtnf32avx512done)
+
+// func encodeDirRTNBF16AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+TEXT ·encodeDirRTNBF16AVX512(SB), NOSPLIT, $0-36
+	DIRSETUP
+	BFLOOP(DIRRTN, encodedirrtnbf16avx512loop, encodedirrtnbf16avx512done)
+
+// func encodeDirRTNHalfAVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
+TEXT ·encodeDirRTNHalfAVX512(SB), NOSPLIT, $0-36
+	DIRSETUP
+	HLOOP(DIRRTN, encodedirrtnhalfavx512loop, encodedirrtnhalfavx512done)

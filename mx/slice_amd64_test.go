@@ -16,6 +16,14 @@ func withGatherDecode(fn func()) {
 	fn()
 }
 
+// withGather512 runs fn with the AVX-512 directed-mode encoders gathering
+// from the encodeTable instead of computing.
+func withGather512(fn func()) {
+	useDirArith = false
+	defer func() { useDirArith = true }()
+	fn()
+}
+
 // TestPackFP6Paths: the AVX2 FP6 packer and unpacker give the Go loops'
 // bytes and codes at every length (whole groups of 32 and tails), and
 // unpacking inverts packing.
