@@ -79,13 +79,13 @@ func dequantIHalfAVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c 
 // entries of table (E2M1's decode table).
 //
 //go:noescape
-func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
 
 //go:noescape
-func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
 
 //go:noescape
-func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
 
 // The VBMI kernels look codes up in a 16-bit decode table split into byte
 // planes (VPERMI2B): decodeTab16VBMI gives the table's words,
@@ -95,19 +95,19 @@ func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks in
 // value is a bfloat16) and scaling as the portable loop does.
 //
 //go:noescape
-func decodeTab16VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16)
+func decodeTab16VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16, nt bool)
 
 //go:noescape
-func decodeTab32VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16)
+func decodeTab32VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16, nt bool)
 
 //go:noescape
-func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
 
 //go:noescape
-func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
 
 //go:noescape
-func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
 
 type decode512Func = func(dst unsafe.Pointer, src *byte, n int, c *decConsts)
 
@@ -117,7 +117,7 @@ var (
 	decodeE512 = [...]decode512Func{outF32: decodeEF32AVX512, outBF16: decodeEBF16AVX512, outHalf: decodeEHalfAVX512}
 )
 
-var dequantFP4512 = [...]func(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32){
+var dequantFP4512 = [...]func(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool){
 	outF32: dequantFP4F32AVX512, outBF16: dequantFP4BF16AVX512, outHalf: dequantFP4HalfAVX512,
 }
 
@@ -311,16 +311,16 @@ func encode512(e *sliceEncoder, dst []uint8, src unsafe.Pointer, srcLen int, in 
 
 // dequant8x512 dequantizes nb blocks of one-byte codes: pairs of blocks
 // by lookup with VBMI, the rest by arithmetic.
-func dequant8x512(elem Format, out outKind, dst unsafe.Pointer, scales, codes *byte, nb int) {
+func dequant8x512(elem Format, out outKind, dst unsafe.Pointer, scales, codes *byte, nb int, nt bool) {
 	if np := nb / 2; useVBMI && np > 0 {
 		t := &decodeTables16()[elem].bf16
 		switch out {
 		case outF32:
-			dequantTabF32VBMI(dst, scales, codes, np, t)
+			dequantTabF32VBMI(dst, scales, codes, np, t, nt)
 		case outBF16:
-			dequantTabBF16VBMI(dst, scales, codes, np, t)
+			dequantTabBF16VBMI(dst, scales, codes, np, t, nt)
 		default:
-			dequantTabHalfVBMI(dst, scales, codes, np, t)
+			dequantTabHalfVBMI(dst, scales, codes, np, t, nt)
 		}
 		if nb%2 == 0 {
 			return
@@ -348,6 +348,17 @@ func dequantI512(out outKind, dst unsafe.Pointer, scales, codes *byte, nb int) {
 	}
 }
 
+// ntMinBytes is the output size from which the kernels store
+// non-temporally: the runtime's memmove threshold. Below it the output may
+// be read again soon, from the cache. Tests lower it to run both stores.
+var ntMinBytes = 1 << 20
+
+// useNT reports whether a kernel writing size bytes at dst should use
+// non-temporal stores (which need 64-byte alignment).
+func useNT(dst unsafe.Pointer, size int) bool {
+	return size >= ntMinBytes && uintptr(dst)%64 == 0
+}
+
 // outSize is the byte size of one output element.
 func (o outKind) size() int {
 	if o == outF32 {
@@ -356,41 +367,73 @@ func (o outKind) size() int {
 	return 2
 }
 
-// decode512 decodes the whole groups of 32 at the start of src into dst,
-// which holds at least len(src) elements of kind out (the caller's slice,
-// len(dst)·size bytes), and returns how many it did (0 without AVX-512).
+// decode512 decodes a prefix of src into dst, which holds dstLen ≥
+// len(src) elements of kind out, and returns its length (0 without
+// AVX-512): whole groups of 32 in the kernels, after a few elements in Go
+// where that aligns a large output for non-temporal stores.
 func decode512(dst unsafe.Pointer, dstLen int, src []uint8, f Format, out outKind) int {
-	total := len(src) &^ 31
-	n := total
-	if !useAVX512 || n == 0 || dstLen < n || !f.valid() {
+	if !useAVX512 || len(src) < 32 || dstLen < len(src) || !f.valid() {
 		return 0
+	}
+	head := 0
+	if a := uintptr(dst) % 64; useVBMI && a != 0 && len(src)*out.size() >= ntMinBytes {
+		// Decode up to 63 bytes of output in Go so that the kernel's
+		// stores start on a cache line and can be non-temporal.
+		head = min(int(64-a)/out.size(), len(src))
+		decodeSmall(dst, src[:head], f, out)
+		dst, src = unsafe.Add(dst, head*out.size()), src[head:]
+	}
+	n := len(src) &^ 31
+	if n == 0 {
+		return head
 	}
 	if n64 := n &^ 63; useVBMI && n64 > 0 {
 		t := &decodeTables16()[f]
+		nt := useNT(dst, n64*out.size())
 		switch out {
 		case outF32:
-			decodeTab32VBMI(dst, &src[0], n64, &t.bf16)
+			decodeTab32VBMI(dst, &src[0], n64, &t.bf16, nt)
 		case outBF16:
-			decodeTab16VBMI(dst, &src[0], n64, &t.bf16)
+			decodeTab16VBMI(dst, &src[0], n64, &t.bf16, nt)
 		default:
-			decodeTab16VBMI(dst, &src[0], n64, &t.half)
+			decodeTab16VBMI(dst, &src[0], n64, &t.half, nt)
 		}
 		if n64 == n {
-			return n
+			return head + n
 		}
-		n -= n64
 		// One group of 32 is left: the arithmetic kernel below.
-		dst, src = unsafe.Add(dst, n64*out.size()), src[n64:]
+		dst, src = unsafe.Add(dst, n64*out.size()), src[n64:n]
 	}
 	switch f {
 	case MXINT8:
-		decodeI512[out](dst, &src[0], n, nil)
+		decodeI512[out](dst, &src[0], 32*(len(src)/32), nil)
 	case E8M0:
-		decodeE512[out](dst, &src[0], n, nil)
+		decodeE512[out](dst, &src[0], 32*(len(src)/32), nil)
 	default: // the float formats
-		decodeF512[out](dst, &src[0], n, decConstTable[f])
+		decodeF512[out](dst, &src[0], 32*(len(src)/32), decConstTable[f])
 	}
-	return total
+	return head + n
+}
+
+// decodeSmall decodes a few codes by table lookup into dst, which holds
+// len(src) elements of kind out.
+func decodeSmall(dst unsafe.Pointer, src []uint8, f Format, out outKind) {
+	switch out {
+	case outF32:
+		d := unsafe.Slice((*float32)(dst), len(src))
+		for i, c := range src {
+			d[i] = decodeTables[f][c]
+		}
+	default:
+		t := &decodeTables16()[f].bf16
+		if out == outHalf {
+			t = &decodeTables16()[f].half
+		}
+		d := unsafe.Slice((*uint16)(dst), len(src))
+		for i, c := range src {
+			d[i] = t[c]
+		}
+	}
 }
 
 // dequant512 dequantizes the whole 32-element blocks at the start of dst
@@ -405,16 +448,16 @@ func dequant512(elem Format, dst unsafe.Pointer, dstLen int, scales, elements []
 	_, _ = scales[nb-1], elements[nb*perBlock-1] // the kernels read this far
 	switch elem {
 	case E2M1:
-		dequantFP4512[out](dst, &scales[0], &elements[0], nb, &decodeTables[E2M1])
+		dequantFP4512[out](dst, &scales[0], &elements[0], nb, &decodeTables[E2M1], useNT(dst, 32*nb*out.size()))
 	case E4M3, E5M2, MXINT8:
-		dequant8x512(elem, out, dst, &scales[0], &elements[0], nb)
+		dequant8x512(elem, out, dst, &scales[0], &elements[0], nb, useNT(dst, 32*nb*out.size()))
 	case E2M3, E3M2:
 		var tmp [fp6Chunk * 32]byte
 		step := out.size() * 32
 		for b0 := 0; b0 < nb; b0 += fp6Chunk {
 			k := min(fp6Chunk, nb-b0)
 			unpackFP6(tmp[:32*k], elements[24*b0:24*(b0+k)])
-			dequant8x512(elem, out, unsafe.Add(dst, step*b0), &scales[b0], &tmp[0], k)
+			dequant8x512(elem, out, unsafe.Add(dst, step*b0), &scales[b0], &tmp[0], k, false)
 		}
 	default:
 		return 0

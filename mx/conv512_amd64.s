@@ -7,6 +7,13 @@
 // lanes at a time, two vectors per group of 32 elements or per block, and
 // do what the AVX2 kernels do (the same float32 multiplies, the same
 // integer rounding), with mask registers where those blend.
+//
+// The table-lookup decoders and the block dequantizers take nt: the Go
+// wrappers set it for outputs far larger than the caches, 64-byte
+// aligned, and the kernels then store with VMOVNTDQ, which writes whole
+// lines without reading them first (as the runtime's memmove does for
+// large copies); every kernel ends with SFENCE so the stores are ordered
+// before the caller reads the output.
 
 DATA c512NaN<>+0(SB)/4, $0x7fc00000
 GLOBL c512NaN<>(SB), RODATA|NOPTR, $4
@@ -326,7 +333,7 @@ done: \
 // reads only an index's low 4 bits, so a byte is the index of its low
 // nibble and the byte shifted right by 4 that of its high one; the two
 // results are interleaved back into element order (low nibble first).
-#define FP4F32 \
+#define FP4F32(st) \
 	VPMOVZXBD (SI), Z2; \
 	VPSRLD    $4, Z2, Z3; \
 	VPERMD    Z16, Z2, Z2; \
@@ -334,20 +341,20 @@ done: \
 	VMOVDQA32 Z22, Z4; \
 	VPERMI2D  Z3, Z2, Z4; \
 	VPERMT2D  Z3, Z23, Z2; \
-	VMOVDQU32 Z4, 0(DI); \
-	VMOVDQU32 Z2, 64(DI); \
+	st        Z4, 0(DI); \
+	st        Z2, 64(DI); \
 	ADDQ      $128, DI
 
 // FP4W looks the nibbles up in the 16 words of Z17 (the table rounded to
 // bfloat16 or binary16, repeated in both halves because VPERMW reads 5
 // index bits): the byte and the byte shifted right by 4 as word indices,
 // interleaved, then one word permute.
-#define FP4W \
+#define FP4W(st) \
 	VPMOVZXBW (SI), Y2; \
 	VPSRLW    $4, Y2, Y3; \
 	VPERMT2W  Z3, Z24, Z2; \
 	VPERMW    Z17, Z2, Z2; \
-	VMOVDQU16 Z2, 0(DI); \
+	st        Z2, 0(DI); \
 	ADDQ      $64, DI
 
 // FP4BFTAB and FP4HTAB round the scaled table Z16 to 16-bit words in Z17
@@ -362,19 +369,27 @@ done: \
 	VCVTPS2PH     $0, Z16, Y17; \
 	VINSERTI64X4  $1, Y17, Z17, Z17
 
-// FP4LOOP dequantizes CX MXFP4 blocks (16 bytes each) at SI.
-#define FP4LOOP(tab, out, label, done) \
+// FP4LOOP dequantizes CX MXFP4 blocks (16 bytes each) at SI, with
+// non-temporal stores when R9 (nt) is set (see the file comment).
+#define FP4LOOP(tab, out, label, ntl, next, done) \
 	TESTQ CX, CX; \
 	JEQ   done; \
 label: \
 	FP4TABLE; \
 	tab; \
-	out; \
+	TESTQ R9, R9; \
+	JNZ   ntl; \
+	out(VMOVDQU64); \
+	JMP   next; \
+ntl: \
+	out(VMOVNTDQ); \
+next: \
 	ADDQ $16, SI; \
 	INCQ BX; \
 	DECQ CX; \
 	JNZ  label; \
 done: \
+	SFENCE; \
 	VZEROUPPER; \
 	RET
 
@@ -384,6 +399,7 @@ done: \
 	MOVQ      elements+16(FP), SI; \
 	MOVQ      nblocks+24(FP), CX; \
 	MOVQ      table+32(FP), R8; \
+	MOVBQZX   nt+40(FP), R9; \
 	SETUP512; \
 	VMOVDQU32 (R8), Z15
 
@@ -692,6 +708,7 @@ done: \
 	MOVQ      src+8(FP), SI; \
 	MOVQ      n+16(FP), CX; \
 	MOVQ      table+24(FP), R8; \
+	MOVBQZX   nt+32(FP), R9; \
 	VMOVDQU64 perm<>(SB), Z23; \
 	PLANES; \
 	SHRQ      $6, CX
@@ -710,7 +727,7 @@ done: \
 
 // DQVBMI dequantizes CX pairs of blocks of one-byte codes at SI (scales at
 // BX): decode 64 codes by lookup, scale each block's two vectors, out.
-#define DQVBMI(out, label, done) \
+#define DQVBMI(out, label, ntl, next, done) \
 	TESTQ CX, CX; \
 	JEQ   done; \
 label: \
@@ -721,42 +738,49 @@ label: \
 	SCALE2(Z6, K3, Z11); \
 	SCALE2(Z7, K4, Z12); \
 	SCALE2(Z7, K4, Z13); \
-	out; \
+	TESTQ R9, R9; \
+	JNZ   ntl; \
+	out(VMOVDQU64); \
+	JMP   next; \
+ntl: \
+	out(VMOVNTDQ); \
+next: \
 	ADDQ $64, SI; \
 	ADDQ $2, BX; \
 	DECQ CX; \
 	JNZ  label; \
 done: \
+	SFENCE; \
 	VZEROUPPER; \
 	RET
 
-#define VOUTF32 \
-	VMOVDQU32 Z10, 0(DI); \
-	VMOVDQU32 Z11, 64(DI); \
-	VMOVDQU32 Z12, 128(DI); \
-	VMOVDQU32 Z13, 192(DI); \
+#define VOUTF32(st) \
+	st        Z10, 0(DI); \
+	st        Z11, 64(DI); \
+	st        Z12, 128(DI); \
+	st        Z13, 192(DI); \
 	ADDQ      $256, DI
 
-#define VOUTBF \
+#define VOUTBF(st) \
 	NBF(Z10); \
 	NBF(Z11); \
 	NBF(Z12); \
 	NBF(Z13); \
 	VPERMT2W  Z11, Z20, Z10; \
 	VPERMT2W  Z13, Z20, Z12; \
-	VMOVDQU16 Z10, 0(DI); \
-	VMOVDQU16 Z12, 64(DI); \
+	st        Z10, 0(DI); \
+	st        Z12, 64(DI); \
 	ADDQ      $128, DI
 
-#define VOUTHALF \
+#define VOUTHALF(st) \
 	VCVTPS2PH $0, Z10, Y10; \
 	VCVTPS2PH $0, Z11, Y11; \
 	VCVTPS2PH $0, Z12, Y12; \
 	VCVTPS2PH $0, Z13, Y13; \
-	VMOVDQU   Y10, 0(DI); \
-	VMOVDQU   Y11, 32(DI); \
-	VMOVDQU   Y12, 64(DI); \
-	VMOVDQU   Y13, 96(DI); \
+	st        Y10, 0(DI); \
+	st        Y11, 32(DI); \
+	st        Y12, 64(DI); \
+	st        Y13, 96(DI); \
 	ADDQ      $128, DI
 
 #define DQVBMIARGS \
@@ -765,6 +789,7 @@ done: \
 	MOVQ         codes+16(FP), SI; \
 	MOVQ         npairs+24(FP), CX; \
 	MOVQ         table+32(FP), R8; \
+	MOVBQZX      nt+40(FP), R9; \
 	VMOVDQU64    c512DTrans<>(SB), Z23; \
 	PLANES; \
 	VPXORD       Z3, Z3, Z3; \
@@ -854,20 +879,20 @@ TEXT ·dequantIHalfAVX512(SB), NOSPLIT, $0-40
 	DQARGS
 	DQLOOP(DECI, OUTHALF, qihloop, qihdone)
 
-// func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
-TEXT ·dequantFP4F32AVX512(SB), NOSPLIT, $0-40
+// func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
+TEXT ·dequantFP4F32AVX512(SB), NOSPLIT, $0-41
 	FP4ARGS
-	FP4LOOP(NOTAB, FP4F32, q4f32loop, q4f32done)
+	FP4LOOP(NOTAB, FP4F32, q4f32loop, q4f32nt, q4f32next, q4f32done)
 
-// func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
-TEXT ·dequantFP4BF16AVX512(SB), NOSPLIT, $0-40
+// func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
+TEXT ·dequantFP4BF16AVX512(SB), NOSPLIT, $0-41
 	FP4ARGS
-	FP4LOOP(FP4BFTAB, FP4W, q4bfloop, q4bfdone)
+	FP4LOOP(FP4BFTAB, FP4W, q4bfloop, q4bfnt, q4bfnext, q4bfdone)
 
-// func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
-TEXT ·dequantFP4HalfAVX512(SB), NOSPLIT, $0-40
+// func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
+TEXT ·dequantFP4HalfAVX512(SB), NOSPLIT, $0-41
 	FP4ARGS
-	FP4LOOP(FP4HTAB, FP4W, q4hloop, q4hdone)
+	FP4LOOP(FP4HTAB, FP4W, q4hloop, q4hnt, q4hnext, q4hdone)
 
 // func encodeRTEF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts)
 TEXT ·encodeRTEF32AVX512(SB), NOSPLIT, $0-32
@@ -1004,10 +1029,10 @@ TEXT ·encodeE8M0RTPHalfAVX512(SB), NOSPLIT, $0-25
 	E8SETUP
 	HLOOP(E8RTP, encodee8m0rtphalfavx512loop, encodee8m0rtphalfavx512done)
 
-// func decodeTab16VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16)
+// func decodeTab16VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16, nt bool)
 //
 // Codes to 16-bit values by the byte-plane lookup; n is a multiple of 64.
-TEXT ·decodeTab16VBMI(SB), NOSPLIT, $0-32
+TEXT ·decodeTab16VBMI(SB), NOSPLIT, $0-33
 	VBMIARGS(c512QPerm)
 	JEQ dt16done
 
@@ -1015,22 +1040,32 @@ dt16loop:
 	LOOK2(VPERMQ)
 	VPUNPCKLBW Z2, Z1, Z3
 	VPUNPCKHBW Z2, Z1, Z4
-	VMOVDQU16  Z3, 0(DI)
-	VMOVDQU16  Z4, 64(DI)
-	ADDQ       $64, SI
-	ADDQ       $128, DI
-	DECQ       CX
-	JNZ        dt16loop
+	TESTQ      R9, R9
+	JNZ        dt16nt
+	VMOVDQU64  Z3, 0(DI)
+	VMOVDQU64  Z4, 64(DI)
+	JMP        dt16next
+
+dt16nt:
+	VMOVNTDQ Z3, 0(DI)
+	VMOVNTDQ Z4, 64(DI)
+
+dt16next:
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  dt16loop
 
 dt16done:
+	SFENCE
 	VZEROUPPER
 	RET
 
-// func decodeTab32VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16)
+// func decodeTab32VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16, nt bool)
 //
 // Codes to float32 by looking up their bfloat16 values (table is the
 // format's bfloat16 decode table) and widening; n is a multiple of 64.
-TEXT ·decodeTab32VBMI(SB), NOSPLIT, $0-32
+TEXT ·decodeTab32VBMI(SB), NOSPLIT, $0-33
 	VBMIARGS(c512DTrans)
 	VPXORD Z3, Z3, Z3
 	JEQ    dt32done
@@ -1038,33 +1073,38 @@ TEXT ·decodeTab32VBMI(SB), NOSPLIT, $0-32
 dt32loop:
 	LOOK2(VPERMD)
 	WIDEN4
-	VMOVDQU32 Z10, 0(DI)
-	VMOVDQU32 Z11, 64(DI)
-	VMOVDQU32 Z12, 128(DI)
-	VMOVDQU32 Z13, 192(DI)
-	ADDQ      $64, SI
-	ADDQ      $256, DI
-	DECQ      CX
-	JNZ       dt32loop
+	TESTQ     R9, R9
+	JNZ       dt32nt
+	VOUTF32(VMOVDQU64)
+	JMP       dt32next
+
+dt32nt:
+	VOUTF32(VMOVNTDQ)
+
+dt32next:
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  dt32loop
 
 dt32done:
+	SFENCE
 	VZEROUPPER
 	RET
 
-// func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
-TEXT ·dequantTabF32VBMI(SB), NOSPLIT, $0-40
+// func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
+TEXT ·dequantTabF32VBMI(SB), NOSPLIT, $0-41
 	DQVBMIARGS
-	DQVBMI(VOUTF32, qtf32loop, qtf32done)
+	DQVBMI(VOUTF32, qtf32loop, qtf32nt, qtf32next, qtf32done)
 
-// func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
-TEXT ·dequantTabBF16VBMI(SB), NOSPLIT, $0-40
+// func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
+TEXT ·dequantTabBF16VBMI(SB), NOSPLIT, $0-41
 	DQVBMIARGS
-	DQVBMI(VOUTBF, qtbfloop, qtbfdone)
+	DQVBMI(VOUTBF, qtbfloop, qtbfnt, qtbfnext, qtbfdone)
 
-// func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
-TEXT ·dequantTabHalfVBMI(SB), NOSPLIT, $0-40
+// func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
+TEXT ·dequantTabHalfVBMI(SB), NOSPLIT, $0-41
 	DQVBMIARGS
-	DQVBMI(VOUTHALF, qthloop, qthdone)
+	DQVBMI(VOUTHALF, qthloop, qthnt, qthnext, qthdone)
 
 // func encodeDirRTZF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
 TEXT ·encodeDirRTZF32AVX512(SB), NOSPLIT, $0-36

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // The assembly kernels (where the machine has them; see kernels_amd64.go)
@@ -141,33 +142,53 @@ func checkDequantizeKernels(t *testing.T, b BlockFormat) {
 	}
 	n := 32 * len(scales)
 	for _, m := range []int{n, n - 1, n - 17, 63, 32, 5} {
-		// Outputs one element past an aligned start: misaligned stores.
-		d1, d2 := make([]float32, m), make([]float32, m+1)[1:]
-		bf, hf := make([]uint16, m+1)[1:], make([]uint16, m+1)[1:]
-		if err := dequantize(d1, scales, elems, b, 32, 1, true); err != nil {
-			t.Fatal(err)
+		for _, mis := range []int{0, 1} {
+			checkDequantizeLen(t, b, scales, elems, m, mis)
 		}
-		if err := dequantize(d2, scales, elems, b, 32, 1, false); err != nil {
-			t.Fatal(err)
+	}
+}
+
+// alignedF32 and alignedU16 return slices of n elements starting on a
+// 64-byte boundary (where the kernels may store non-temporally).
+func alignedF32(n int) []float32 {
+	s := make([]float32, n+16)
+	return s[(64-int(uintptr(unsafe.Pointer(&s[0]))%64))%64/4:][:n]
+}
+
+func alignedU16(n int) []uint16 {
+	s := make([]uint16, n+32)
+	return s[(64-int(uintptr(unsafe.Pointer(&s[0]))%64))%64/2:][:n]
+}
+
+// checkDequantizeLen dequantizes m elements to outputs mis elements past
+// a 64-byte boundary.
+func checkDequantizeLen(t *testing.T, b BlockFormat, scales, elems []byte, m, mis int) {
+	t.Helper()
+	d1, d2 := make([]float32, m), alignedF32(m + mis)[mis:]
+	bf, hf := alignedU16(m + mis)[mis:], alignedU16(m + mis)[mis:]
+	if err := dequantize(d1, scales, elems, b, 32, 1, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := dequantize(d2, scales, elems, b, 32, 1, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := DequantizeBFloat16(bf, scales, elems, b, 32, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := DequantizeHalf(hf, scales, elems, b, 32, 1); err != nil {
+		t.Fatal(err)
+	}
+	for i := range d1 {
+		s, c := scales[i/32], Code(elems, b.Element(), i)
+		if math.Float32bits(d1[i]) != math.Float32bits(d2[i]) {
+			t.Fatalf("%v n=%d+%d: element %d (scale %#02x, code %#02x): kernel %#08x, portable %#08x",
+				b, mis, m, i, s, c, math.Float32bits(d2[i]), math.Float32bits(d1[i]))
 		}
-		if err := DequantizeBFloat16(bf, scales, elems, b, 32, 1); err != nil {
-			t.Fatal(err)
+		if w := BFloat16FromFloat32(d1[i], RTE); bf[i] != w {
+			t.Fatalf("%v n=%d+%d: bfloat16 element %d (scale %#02x, code %#02x): %#04x, want %#04x", b, mis, m, i, s, c, bf[i], w)
 		}
-		if err := DequantizeHalf(hf, scales, elems, b, 32, 1); err != nil {
-			t.Fatal(err)
-		}
-		for i := range d1 {
-			s, c := scales[i/32], Code(elems, b.Element(), i)
-			if math.Float32bits(d1[i]) != math.Float32bits(d2[i]) {
-				t.Fatalf("%v n=%d: element %d (scale %#02x, code %#02x): kernel %#08x, portable %#08x",
-					b, m, i, s, c, math.Float32bits(d2[i]), math.Float32bits(d1[i]))
-			}
-			if w := BFloat16FromFloat32(d1[i], RTE); bf[i] != w {
-				t.Fatalf("%v n=%d: bfloat16 element %d (scale %#02x, code %#02x): %#04x, want %#04x", b, m, i, s, c, bf[i], w)
-			}
-			if w := HalfFromFloat32(d1[i], RTE); hf[i] != w {
-				t.Fatalf("%v n=%d: binary16 element %d (scale %#02x, code %#02x): %#04x, want %#04x", b, m, i, s, c, hf[i], w)
-			}
+		if w := HalfFromFloat32(d1[i], RTE); hf[i] != w {
+			t.Fatalf("%v n=%d+%d: binary16 element %d (scale %#02x, code %#02x): %#04x, want %#04x", b, mis, m, i, s, c, hf[i], w)
 		}
 	}
 }

@@ -24,6 +24,14 @@ func withGather512(fn func()) {
 	fn()
 }
 
+// withNT runs fn with the AVX-512 kernels storing non-temporally
+// wherever the output is aligned, whatever its size.
+func withNT(fn func()) {
+	ntMinBytes = 0
+	defer func() { ntMinBytes = 1 << 20 }()
+	fn()
+}
+
 // TestPackFP6Paths: the AVX2 FP6 packer and unpacker give the Go loops'
 // bytes and codes at every length (whole groups of 32 and tails), and
 // unpacking inverts packing.

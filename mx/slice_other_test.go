@@ -7,3 +7,6 @@ func withGatherDecode(fn func()) {}
 
 // withGather512: no kernels to switch here.
 func withGather512(fn func()) {}
+
+// withNT: no kernels to switch here.
+func withNT(fn func()) {}

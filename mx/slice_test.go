@@ -23,6 +23,7 @@ func withEachPath(t *testing.T, fn func(t *testing.T)) {
 	t.Helper()
 	if useAVX512 {
 		t.Run("avx512", fn)
+		withNT(func() { t.Run("avx512-nt", fn) })
 		if useVBMI {
 			// The arithmetic AVX-512 kernels, which VBMI's lookups
 			// replace in part, and the directed-mode encoders' gather.
