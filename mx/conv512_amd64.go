@@ -79,13 +79,13 @@ func dequantIHalfAVX512(dst unsafe.Pointer, scales, codes *byte, nblocks int, c 
 // entries of table (E2M1's decode table).
 //
 //go:noescape
-func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
+func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
 
 //go:noescape
-func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
+func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
 
 //go:noescape
-func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
+func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
 
 // The VBMI kernels look codes up in a 16-bit decode table split into byte
 // planes (VPERMI2B): decodeTab16VBMI gives the table's words,
@@ -101,13 +101,13 @@ func decodeTab16VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16, n
 func decodeTab32VBMI(dst unsafe.Pointer, src *byte, n int, table *[258]uint16, nt bool)
 
 //go:noescape
-func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
+func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
 
 //go:noescape
-func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
+func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
 
 //go:noescape
-func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
+func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
 
 type decode512Func = func(dst unsafe.Pointer, src *byte, n int, c *decConsts)
 
@@ -117,7 +117,7 @@ var (
 	decodeE512 = [...]decode512Func{outF32: decodeEF32AVX512, outBF16: decodeEBF16AVX512, outHalf: decodeEHalfAVX512}
 )
 
-var dequantFP4512 = [...]func(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool){
+var dequantFP4512 = [...]func(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32){
 	outF32: dequantFP4F32AVX512, outBF16: dequantFP4BF16AVX512, outHalf: dequantFP4HalfAVX512,
 }
 
@@ -311,16 +311,16 @@ func encode512(e *sliceEncoder, dst []uint8, src unsafe.Pointer, srcLen int, in 
 
 // dequant8x512 dequantizes nb blocks of one-byte codes: pairs of blocks
 // by lookup with VBMI, the rest by arithmetic.
-func dequant8x512(elem Format, out outKind, dst unsafe.Pointer, scales, codes *byte, nb int, nt bool) {
+func dequant8x512(elem Format, out outKind, dst unsafe.Pointer, scales, codes *byte, nb int) {
 	if np := nb / 2; useVBMI && np > 0 {
 		t := &decodeTables16()[elem].bf16
 		switch out {
 		case outF32:
-			dequantTabF32VBMI(dst, scales, codes, np, t, nt)
+			dequantTabF32VBMI(dst, scales, codes, np, t)
 		case outBF16:
-			dequantTabBF16VBMI(dst, scales, codes, np, t, nt)
+			dequantTabBF16VBMI(dst, scales, codes, np, t)
 		default:
-			dequantTabHalfVBMI(dst, scales, codes, np, t, nt)
+			dequantTabHalfVBMI(dst, scales, codes, np, t)
 		}
 		if nb%2 == 0 {
 			return
@@ -448,16 +448,16 @@ func dequant512(elem Format, dst unsafe.Pointer, dstLen int, scales, elements []
 	_, _ = scales[nb-1], elements[nb*perBlock-1] // the kernels read this far
 	switch elem {
 	case E2M1:
-		dequantFP4512[out](dst, &scales[0], &elements[0], nb, &decodeTables[E2M1], useNT(dst, 32*nb*out.size()))
+		dequantFP4512[out](dst, &scales[0], &elements[0], nb, &decodeTables[E2M1])
 	case E4M3, E5M2, MXINT8:
-		dequant8x512(elem, out, dst, &scales[0], &elements[0], nb, useNT(dst, 32*nb*out.size()))
+		dequant8x512(elem, out, dst, &scales[0], &elements[0], nb)
 	case E2M3, E3M2:
 		var tmp [fp6Chunk * 32]byte
 		step := out.size() * 32
 		for b0 := 0; b0 < nb; b0 += fp6Chunk {
 			k := min(fp6Chunk, nb-b0)
 			unpackFP6(tmp[:32*k], elements[24*b0:24*(b0+k)])
-			dequant8x512(elem, out, unsafe.Add(dst, step*b0), &scales[b0], &tmp[0], k, false)
+			dequant8x512(elem, out, unsafe.Add(dst, step*b0), &scales[b0], &tmp[0], k)
 		}
 	default:
 		return 0

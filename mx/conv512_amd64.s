@@ -8,12 +8,14 @@
 // do what the AVX2 kernels do (the same float32 multiplies, the same
 // integer rounding), with mask registers where those blend.
 //
-// The table-lookup decoders and the block dequantizers take nt: the Go
+// The table-lookup decoders take nt: the Go
 // wrappers set it for outputs far larger than the caches, 64-byte
 // aligned, and the kernels then store with VMOVNTDQ, which writes whole
 // lines without reading them first (as the runtime's memmove does for
-// large copies); every kernel ends with SFENCE so the stores are ordered
-// before the caller reads the output.
+// large copies); both end with SFENCE so the stores are ordered
+// before the caller reads the output. The dequantizers store normally:
+// they are bound by their arithmetic, and non-temporal stores measured
+// slower there.
 
 DATA c512NaN<>+0(SB)/4, $0x7fc00000
 GLOBL c512NaN<>(SB), RODATA|NOPTR, $4
@@ -369,27 +371,19 @@ done: \
 	VCVTPS2PH     $0, Z16, Y17; \
 	VINSERTI64X4  $1, Y17, Z17, Z17
 
-// FP4LOOP dequantizes CX MXFP4 blocks (16 bytes each) at SI, with
-// non-temporal stores when R9 (nt) is set (see the file comment).
-#define FP4LOOP(tab, out, label, ntl, next, done) \
+// FP4LOOP dequantizes CX MXFP4 blocks (16 bytes each) at SI.
+#define FP4LOOP(tab, out, label, done) \
 	TESTQ CX, CX; \
 	JEQ   done; \
 label: \
 	FP4TABLE; \
 	tab; \
-	TESTQ R9, R9; \
-	JNZ   ntl; \
 	out(VMOVDQU64); \
-	JMP   next; \
-ntl: \
-	out(VMOVNTDQ); \
-next: \
 	ADDQ $16, SI; \
 	INCQ BX; \
 	DECQ CX; \
 	JNZ  label; \
 done: \
-	SFENCE; \
 	VZEROUPPER; \
 	RET
 
@@ -399,7 +393,6 @@ done: \
 	MOVQ      elements+16(FP), SI; \
 	MOVQ      nblocks+24(FP), CX; \
 	MOVQ      table+32(FP), R8; \
-	MOVBQZX   nt+40(FP), R9; \
 	SETUP512; \
 	VMOVDQU32 (R8), Z15
 
@@ -727,7 +720,7 @@ done: \
 
 // DQVBMI dequantizes CX pairs of blocks of one-byte codes at SI (scales at
 // BX): decode 64 codes by lookup, scale each block's two vectors, out.
-#define DQVBMI(out, label, ntl, next, done) \
+#define DQVBMI(out, label, done) \
 	TESTQ CX, CX; \
 	JEQ   done; \
 label: \
@@ -738,19 +731,12 @@ label: \
 	SCALE2(Z6, K3, Z11); \
 	SCALE2(Z7, K4, Z12); \
 	SCALE2(Z7, K4, Z13); \
-	TESTQ R9, R9; \
-	JNZ   ntl; \
-	out(VMOVDQU64); \
-	JMP   next; \
-ntl: \
-	out(VMOVNTDQ); \
-next: \
+	out; \
 	ADDQ $64, SI; \
 	ADDQ $2, BX; \
 	DECQ CX; \
 	JNZ  label; \
 done: \
-	SFENCE; \
 	VZEROUPPER; \
 	RET
 
@@ -762,10 +748,6 @@ done: \
 	ADDQ      $256, DI
 
 #define VOUTBF(st) \
-	NBF(Z10); \
-	NBF(Z11); \
-	NBF(Z12); \
-	NBF(Z13); \
 	VPERMT2W  Z11, Z20, Z10; \
 	VPERMT2W  Z13, Z20, Z12; \
 	st        Z10, 0(DI); \
@@ -783,13 +765,33 @@ done: \
 	st        Y13, 96(DI); \
 	ADDQ      $128, DI
 
+// VOUTBFX stores the pair's 64 values as bfloat16. Every element value
+// is a bfloat16 no smaller than 2^-16 in magnitude (E5M2's least), so
+// when both scale codes are at least 17 each product is a bfloat16 too
+// (normal in float32, or an infinity), its low half zero, and taking the
+// high halves is bfloat16RTE; smaller scales can give float32 subnormals,
+// which NBF rounds. (The label makes it usable once, in
+// dequantTabBF16VBMI.)
+#define VOUTBFX \
+	MOVBLZX 0(BX), AX; \
+	MOVBLZX 1(BX), DX; \
+	CMPL    AX, DX; \
+	CMOVLHI DX, AX; \
+	CMPL    AX, $17; \
+	JCC     qtbfexact; \
+	NBF(Z10); \
+	NBF(Z11); \
+	NBF(Z12); \
+	NBF(Z13); \
+qtbfexact: \
+	VOUTBF(VMOVDQU64)
+
 #define DQVBMIARGS \
 	MOVQ         dst+0(FP), DI; \
 	MOVQ         scales+8(FP), BX; \
 	MOVQ         codes+16(FP), SI; \
 	MOVQ         npairs+24(FP), CX; \
 	MOVQ         table+32(FP), R8; \
-	MOVBQZX      nt+40(FP), R9; \
 	VMOVDQU64    c512DTrans<>(SB), Z23; \
 	PLANES; \
 	VPXORD       Z3, Z3, Z3; \
@@ -879,20 +881,20 @@ TEXT ·dequantIHalfAVX512(SB), NOSPLIT, $0-40
 	DQARGS
 	DQLOOP(DECI, OUTHALF, qihloop, qihdone)
 
-// func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
-TEXT ·dequantFP4F32AVX512(SB), NOSPLIT, $0-41
+// func dequantFP4F32AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+TEXT ·dequantFP4F32AVX512(SB), NOSPLIT, $0-40
 	FP4ARGS
-	FP4LOOP(NOTAB, FP4F32, q4f32loop, q4f32nt, q4f32next, q4f32done)
+	FP4LOOP(NOTAB, FP4F32, q4f32loop, q4f32done)
 
-// func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
-TEXT ·dequantFP4BF16AVX512(SB), NOSPLIT, $0-41
+// func dequantFP4BF16AVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+TEXT ·dequantFP4BF16AVX512(SB), NOSPLIT, $0-40
 	FP4ARGS
-	FP4LOOP(FP4BFTAB, FP4W, q4bfloop, q4bfnt, q4bfnext, q4bfdone)
+	FP4LOOP(FP4BFTAB, FP4W, q4bfloop, q4bfdone)
 
-// func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32, nt bool)
-TEXT ·dequantFP4HalfAVX512(SB), NOSPLIT, $0-41
+// func dequantFP4HalfAVX512(dst unsafe.Pointer, scales, elements *byte, nblocks int, table *[256]float32)
+TEXT ·dequantFP4HalfAVX512(SB), NOSPLIT, $0-40
 	FP4ARGS
-	FP4LOOP(FP4HTAB, FP4W, q4hloop, q4hnt, q4hnext, q4hdone)
+	FP4LOOP(FP4HTAB, FP4W, q4hloop, q4hdone)
 
 // func encodeRTEF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts)
 TEXT ·encodeRTEF32AVX512(SB), NOSPLIT, $0-32
@@ -1091,20 +1093,20 @@ dt32done:
 	VZEROUPPER
 	RET
 
-// func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
-TEXT ·dequantTabF32VBMI(SB), NOSPLIT, $0-41
+// func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+TEXT ·dequantTabF32VBMI(SB), NOSPLIT, $0-40
 	DQVBMIARGS
-	DQVBMI(VOUTF32, qtf32loop, qtf32nt, qtf32next, qtf32done)
+	DQVBMI(VOUTF32(VMOVDQU64), qtf32loop, qtf32done)
 
-// func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
-TEXT ·dequantTabBF16VBMI(SB), NOSPLIT, $0-41
+// func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+TEXT ·dequantTabBF16VBMI(SB), NOSPLIT, $0-40
 	DQVBMIARGS
-	DQVBMI(VOUTBF, qtbfloop, qtbfnt, qtbfnext, qtbfdone)
+	DQVBMI(VOUTBFX, qtbfloop, qtbfdone)
 
-// func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16, nt bool)
-TEXT ·dequantTabHalfVBMI(SB), NOSPLIT, $0-41
+// func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+TEXT ·dequantTabHalfVBMI(SB), NOSPLIT, $0-40
 	DQVBMIARGS
-	DQVBMI(VOUTHALF, qthloop, qthnt, qthnext, qthdone)
+	DQVBMI(VOUTHALF(VMOVDQU64), qthloop, qthdone)
 
 // func encodeDirRTZF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
 TEXT ·encodeDirRTZF32AVX512(SB), NOSPLIT, $0-36
