@@ -91,11 +91,26 @@ GLOBL c16E2M1<>(SB), RODATA|NOPTR, $32
 // OUTBF16 and OUTH16 store the block's 32 values in Y0-Y3 (element
 // order) as bfloat16 or binary16 (VCVTPS2PH to nearest even, imm 0, which
 // gives HalfFromFloat32's RTE result; the canonical NaN gives 0x7E00).
-#define OUTBF16 \
+// Every element value is a bfloat16 no smaller than 2^-16 in magnitude
+// (E5M2's least), so with a scale code of at least 17 each product is a
+// bfloat16 too (normal in float32, or an infinity) and its top half is
+// bfloat16RTE (exact); smaller scales can give float32 subnormals, which
+// RNEBF rounds. OUTBF16 takes two labels for that branch.
+#define OUTBF16(exact, pack) \
+	MOVBLZX   (BX), AX; \
+	CMPL      AX, $17; \
+	JCC       exact; \
 	RNEBF(Y0); \
 	RNEBF(Y1); \
 	RNEBF(Y2); \
 	RNEBF(Y3); \
+	JMP       pack; \
+exact: \
+	VPSRLD    $16, Y0, Y0; \
+	VPSRLD    $16, Y1, Y1; \
+	VPSRLD    $16, Y2, Y2; \
+	VPSRLD    $16, Y3, Y3; \
+pack: \
 	VPACKUSDW Y1, Y0, Y0; \
 	VPACKUSDW Y3, Y2, Y2; \
 	VPERMQ    $0xd8, Y0, Y0; \
@@ -232,7 +247,7 @@ nan: \
 TEXT ·dequantFBF16AVX2(SB), NOSPLIT, $0-40
 	DQ16ARGS
 	FSHIFTS
-	DQ16LOOP(FDEC16, OUTBF16, c16NaNBF, qfb2loop, qfb2next, qfb2nan, qfb2done)
+	DQ16LOOP(FDEC16, OUTBF16(qfb2exact, qfb2pack), c16NaNBF, qfb2loop, qfb2next, qfb2nan, qfb2done)
 
 // func dequantFHalfAVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
 TEXT ·dequantFHalfAVX2(SB), NOSPLIT, $0-40
@@ -243,7 +258,7 @@ TEXT ·dequantFHalfAVX2(SB), NOSPLIT, $0-40
 // func dequantIBF16AVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
 TEXT ·dequantIBF16AVX2(SB), NOSPLIT, $0-40
 	DQ16ARGS
-	DQ16LOOP(IDEC16, OUTBF16, c16NaNBF, qib2loop, qib2next, qib2nan, qib2done)
+	DQ16LOOP(IDEC16, OUTBF16(qib2exact, qib2pack), c16NaNBF, qib2loop, qib2next, qib2nan, qib2done)
 
 // func dequantIHalfAVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
 TEXT ·dequantIHalfAVX2(SB), NOSPLIT, $0-40
