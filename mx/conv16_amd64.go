@@ -1,24 +1,19 @@
 package mx
 
 // AVX2 block dequantizers fused to bfloat16 and binary16 (conv16_amd64.s),
-// for dequantize16 on CPUs without AVX-512: the float formats decode by
-// arithmetic (FDEC8's steps), MXINT8 by conversion, MXFP4 through its 8
-// magnitudes scaled per block; each value is multiplied by the block scale
-// in float32 as the portable loop does and rounded in the same pass
-// (integer RNE for bfloat16, VCVTPS2PH for binary16, which needs F16C).
+// for dequantize16 on CPUs without AVX-512: the float formats decode to
+// bfloat16 in 16-bit lanes (below), MXINT8 by conversion, MXFP4 through
+// its 8 magnitudes scaled per block; each value is multiplied by the block
+// scale in float32 as the portable loop does (or, where that is exact, its
+// exponent added) and rounded in the same pass (integer RNE for bfloat16,
+// VCVTPS2PH for binary16, which needs F16C).
 // They take nblocks ≥ 0 blocks of 32; the wrapper checks the lengths.
 
 //go:noescape
-func dequantFBF16AVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
+func dequantIBF16AVX2(dst *uint16, scales, codes *byte, nblocks int)
 
 //go:noescape
-func dequantFHalfAVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
-
-//go:noescape
-func dequantIBF16AVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
-
-//go:noescape
-func dequantIHalfAVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
+func dequantIHalfAVX2(dst *uint16, scales, codes *byte, nblocks int)
 
 //go:noescape
 func dequantFP4BF16AVX2(dst *uint16, scales, elements *byte, nblocks int)
@@ -61,15 +56,73 @@ func dequant16AVX2(elem Format, dst []uint16, scales, elements []byte, half bool
 // dequant8x16AVX2 dequantizes nb blocks of one-byte codes (the caller
 // checked the lengths).
 func dequant8x16AVX2(elem Format, dst []uint16, scales, codes []byte, nb int, half bool) {
-	c := decConstTable[min(elem, E5M2)] // unused for MXINT8
 	switch {
 	case elem == MXINT8 && half:
-		dequantIHalfAVX2(&dst[0], &scales[0], &codes[0], nb, c)
+		dequantIHalfAVX2(&dst[0], &scales[0], &codes[0], nb)
 	case elem == MXINT8:
-		dequantIBF16AVX2(&dst[0], &scales[0], &codes[0], nb, c)
+		dequantIBF16AVX2(&dst[0], &scales[0], &codes[0], nb)
 	case half:
-		dequantFHalfAVX2(&dst[0], &scales[0], &codes[0], nb, c)
+		dequantWHalfAVX2(&dst[0], &scales[0], &codes[0], nb, wConstTable[elem])
 	default:
-		dequantFBF16AVX2(&dst[0], &scales[0], &codes[0], nb, c)
+		dequantWBF16AVX2(&dst[0], &scales[0], &codes[0], nb, wConstTable[elem])
 	}
 }
+
+// AVX2 decoders of the float formats straight to bfloat16 in 16-bit
+// lanes, 16 codes per vector (every code's value is a bfloat16): a normal
+// code's bfloat16 is its magnitude shifted to the bfloat16 mantissa
+// position plus the exponent bias difference; the few subnormal codes come
+// from a 16-entry VPSHUFB table. decodeWBF16AVX2 stores those words,
+// decodeWHalfAVX2 widens them and converts with VCVTPS2PH (F16C), and the
+// dequantizers add the block's exponent to the bfloat16 bits where every
+// product is a normal bfloat16 (scale codes 17 to 238: the values lie
+// between 2^-16 and 2^16) and otherwise multiply in float32 as the
+// portable loop does.
+//
+//go:noescape
+func decodeWBF16AVX2(dst *uint16, src *byte, n int, c *wConsts)
+
+//go:noescape
+func decodeWHalfAVX2(dst *uint16, src *byte, n int, c *wConsts)
+
+//go:noescape
+func dequantWBF16AVX2(dst *uint16, scales, codes *byte, nblocks int, c *wConsts)
+
+//go:noescape
+func dequantWHalfAVX2(dst *uint16, scales, codes *byte, nblocks int, c *wConsts)
+
+// wConsts holds a float format's constants for the 16-bit-lane decoders
+// as 16-word vectors (the assembly finds them through go_asm.h).
+type wConsts struct {
+	magMask, rebias, minNormalM1, signMask, infMag, nanMinM1 [16]uint16
+	subLo, subHi                                             [32]byte // bfloat16 of subnormal magnitudes, both lanes
+	shift, signShift                                         uint64
+}
+
+// wConstTable holds wConsts for the float formats.
+var wConstTable = func() (t [E5M2 + 1]*wConsts) {
+	for f := E2M1; f <= E5M2; f++ {
+		in := &formatInfos[f]
+		p := &in.float
+		infMag, nanMinM1 := uint16(0xFFFF), uint16(0x7FFF) // none
+		switch p.overflow {
+		case overflowNaN:
+			nanMinM1 = uint16(p.maxMag)
+		case overflowInf:
+			infMag, nanMinM1 = uint16(p.infMag), uint16(p.infMag)
+		}
+		c := &wConsts{shift: uint64(7 - p.manBits), signShift: uint64(16 - in.bits)}
+		for i := range 16 {
+			c.magMask[i], c.signMask[i] = uint16(p.signBit-1), uint16(p.signBit)
+			c.rebias[i], c.minNormalM1[i] = uint16(127-p.bias)<<7, 1<<p.manBits-1
+			c.infMag[i], c.nanMinM1[i] = infMag, nanMinM1
+		}
+		for m := range 16 {
+			b := BFloat16FromFloat32(decodeTables[f][m&(1<<p.manBits-1)], RTE)
+			c.subLo[m], c.subLo[16+m] = byte(b), byte(b)
+			c.subHi[m], c.subHi[16+m] = byte(b>>8), byte(b>>8)
+		}
+		t[f] = c
+	}
+	return t
+}()

@@ -7,10 +7,6 @@
 // dequantizing to a float32 buffer and narrowing it in a second pass. Go
 // operand order: sources first, destination last.
 
-DATA c16NaN<>+0(SB)/4, $0x7fc00000
-GLOBL c16NaN<>(SB), RODATA|NOPTR, $4
-DATA c16Inf<>+0(SB)/4, $0x7f800000
-GLOBL c16Inf<>(SB), RODATA|NOPTR, $4
 DATA c16One<>+0(SB)/4, $0x00000001
 GLOBL c16One<>(SB), RODATA|NOPTR, $4
 DATA c16Round<>+0(SB)/4, $0x00007fff
@@ -30,31 +26,6 @@ DATA c16E2M1<>+8(SB)/8, $0x3fc000003f800000
 DATA c16E2M1<>+16(SB)/8, $0x4040000040000000
 DATA c16E2M1<>+24(SB)/8, $0x40c0000040800000
 GLOBL c16E2M1<>(SB), RODATA|NOPTR, $32
-
-// FDEC16 decodes the 8 codes at off(SI) of a float format (decConsts at
-// R8) to float32 in code, as FDEC8 in slice_amd64.s: the shifted
-// magnitude rebiased, with a subnormal code's exponent field set to 1 and
-// 2^(1−bias) subtracted (exact, and no float32 subnormal through the
-// FPU); then the sign, ±Inf and the canonical NaN. X12 the mantissa shift,
-// X11 the sign shift, Y10 +Inf, Y9 the NaN; Y4, Y5, Y7, Y8 scratch.
-#define FDEC16(off, code) \
-	VPMOVZXBD off(SI), Y4; \
-	VPAND     decConsts_signMask(R8), Y4, Y7; \
-	VPSLLD    X11, Y7, Y7; \
-	VPAND     decConsts_magMask(R8), Y4, Y5; \
-	VPSLLD    X12, Y5, code; \
-	VPADDD    decConsts_rebias(R8), code, code; \
-	VPCMPGTD  decConsts_minNormalM1(R8), Y5, Y8; \
-	VPANDN    decConsts_one23(R8), Y8, Y4; \
-	VPADDD    Y4, code, code; \
-	VPANDN    decConsts_sub(R8), Y8, Y4; \
-	VSUBPS    Y4, code, code; \
-	VPOR      Y7, code, code; \
-	VPCMPEQD  decConsts_infMag(R8), Y5, Y8; \
-	VPOR      Y10, Y7, Y7; \
-	VPBLENDVB Y8, Y7, code, code; \
-	VPCMPGTD  decConsts_nanMinM1(R8), Y5, Y8; \
-	VPBLENDVB Y8, Y9, code, code
 
 // IDEC16 decodes 8 MXINT8 codes: int8(c)/64, exact. Y15 1/64.
 #define IDEC16(off, code) \
@@ -165,16 +136,9 @@ nan: \
 	MOVQ         scales+8(FP), BX; \
 	MOVQ         codes+16(FP), SI; \
 	MOVQ         nblocks+24(FP), CX; \
-	MOVQ         c+32(FP), R8; \
-	VPBROADCASTD c16NaN<>(SB), Y9; \
-	VPBROADCASTD c16Inf<>(SB), Y10; \
 	VPBROADCASTD c16One<>(SB), Y13; \
 	VPBROADCASTD c16Round<>(SB), Y14; \
 	VPBROADCASTD c16Int8<>(SB), Y15
-
-#define FSHIFTS \
-	VMOVQ decConsts_shift(R8), X12; \
-	VMOVQ decConsts_signShift(R8), X11
 
 // FP4HALF16 decodes the 16 nibbles of the 8 bytes at off(SI) with the
 // scaled magnitudes in Y12: VPERMD reads an index's low 3 bits, so a byte
@@ -243,25 +207,13 @@ nan: \
 	VMOVDQU Y0, 32(DI); \
 	JMP     next
 
-// func dequantFBF16AVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
-TEXT ·dequantFBF16AVX2(SB), NOSPLIT, $0-40
-	DQ16ARGS
-	FSHIFTS
-	DQ16LOOP(FDEC16, OUTBF16(qfb2exact, qfb2pack), c16NaNBF, qfb2loop, qfb2next, qfb2nan, qfb2done)
-
-// func dequantFHalfAVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
-TEXT ·dequantFHalfAVX2(SB), NOSPLIT, $0-40
-	DQ16ARGS
-	FSHIFTS
-	DQ16LOOP(FDEC16, OUTH16, c16NaNH, qfh2loop, qfh2next, qfh2nan, qfh2done)
-
-// func dequantIBF16AVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
-TEXT ·dequantIBF16AVX2(SB), NOSPLIT, $0-40
+// func dequantIBF16AVX2(dst *uint16, scales, codes *byte, nblocks int)
+TEXT ·dequantIBF16AVX2(SB), NOSPLIT, $0-32
 	DQ16ARGS
 	DQ16LOOP(IDEC16, OUTBF16(qib2exact, qib2pack), c16NaNBF, qib2loop, qib2next, qib2nan, qib2done)
 
-// func dequantIHalfAVX2(dst *uint16, scales, codes *byte, nblocks int, c *decConsts)
-TEXT ·dequantIHalfAVX2(SB), NOSPLIT, $0-40
+// func dequantIHalfAVX2(dst *uint16, scales, codes *byte, nblocks int)
+TEXT ·dequantIHalfAVX2(SB), NOSPLIT, $0-32
 	DQ16ARGS
 	DQ16LOOP(IDEC16, OUTH16, c16NaNH, qih2loop, qih2next, qih2nan, qih2done)
 
@@ -282,3 +234,264 @@ TEXT ·dequantFP4HalfAVX2(SB), NOSPLIT, $0-32
 	MOVQ elements+16(FP), SI
 	MOVQ nblocks+24(FP), CX
 	FP4LOOP16(FP4H16, c16NaNH, q4h2loop, q4h2next, q4h2nan, q4h2done)
+
+// 16-bit-lane decoders (see conv16_amd64.go): R8 the wConsts, X12 the
+// shift to the bfloat16 mantissa position, X11 the sign shift, Y9 the
+// bfloat16 NaN, Y10 0x7F80 (Inf), Y13 0x8000 (a VPSHUFB index high byte
+// that gives 0), Y14 zero, Y15 0x7F7F (the largest finite magnitude).
+DATA c16WNaN<>+0(SB)/4, $0x7fc07fc0
+GLOBL c16WNaN<>(SB), RODATA|NOPTR, $4
+DATA c16WInf<>+0(SB)/4, $0x7f807f80
+GLOBL c16WInf<>(SB), RODATA|NOPTR, $4
+DATA c16WHi<>+0(SB)/4, $0x80008000
+GLOBL c16WHi<>(SB), RODATA|NOPTR, $4
+DATA c16WMax<>+0(SB)/4, $0x7f7f7f7f
+GLOBL c16WMax<>(SB), RODATA|NOPTR, $4
+DATA c16WAbs<>+0(SB)/8, $0x7fff7fff7fff7fff
+DATA c16WAbs<>+8(SB)/8, $0x7fff7fff7fff7fff
+DATA c16WAbs<>+16(SB)/8, $0x7fff7fff7fff7fff
+DATA c16WAbs<>+24(SB)/8, $0x7fff7fff7fff7fff
+GLOBL c16WAbs<>(SB), RODATA|NOPTR, $32
+DATA c16OneV<>+0(SB)/8, $0x0000000100000001
+DATA c16OneV<>+8(SB)/8, $0x0000000100000001
+DATA c16OneV<>+16(SB)/8, $0x0000000100000001
+DATA c16OneV<>+24(SB)/8, $0x0000000100000001
+GLOBL c16OneV<>(SB), RODATA|NOPTR, $32
+DATA c16RoundV<>+0(SB)/8, $0x00007fff00007fff
+DATA c16RoundV<>+8(SB)/8, $0x00007fff00007fff
+DATA c16RoundV<>+16(SB)/8, $0x00007fff00007fff
+DATA c16RoundV<>+24(SB)/8, $0x00007fff00007fff
+GLOBL c16RoundV<>(SB), RODATA|NOPTR, $32
+
+// BDEC decodes the 16 codes at off(SI) to bfloat16 in w: a normal code's
+// magnitude shifted and rebiased; a subnormal one (magnitude not above
+// minNormalM1) from the subLo/subHi byte tables; then the sign, ±Inf and
+// the canonical NaN (0x7FC0, as the decode table gives). Y3, Y4, Y5, Y7,
+// Y8 scratch.
+#define BDEC(off, w) \
+	VPMOVZXBW off(SI), Y4; \
+	VPAND     wConsts_magMask(R8), Y4, Y5; \
+	VPSLLW    X12, Y5, w; \
+	VPADDW    wConsts_rebias(R8), w, w; \
+	VPOR      Y13, Y5, Y7; \
+	VMOVDQU   wConsts_subLo(R8), Y8; \
+	VPSHUFB   Y7, Y8, Y8; \
+	VMOVDQU   wConsts_subHi(R8), Y3; \
+	VPSHUFB   Y7, Y3, Y3; \
+	VPSLLW    $8, Y3, Y3; \
+	VPOR      Y3, Y8, Y8; \
+	VPCMPGTW  wConsts_minNormalM1(R8), Y5, Y7; \
+	VPBLENDVB Y7, w, Y8, w; \
+	VPAND     wConsts_signMask(R8), Y4, Y7; \
+	VPSLLW    X11, Y7, Y7; \
+	VPOR      Y7, w, w; \
+	VPCMPEQW  wConsts_infMag(R8), Y5, Y8; \
+	VPOR      Y10, Y7, Y7; \
+	VPBLENDVB Y8, Y7, w, w; \
+	VPCMPGTW  wConsts_nanMinM1(R8), Y5, Y8; \
+	VPBLENDVB Y8, Y9, w, w
+
+// WHALF widens the 16 bfloat16 in w to float32 (the word in the high
+// half of a dword: VPUNPCKLWD/VPUNPCKHWD with zero give elements 0-3,
+// 8-11 and 4-7, 12-15), applies mul (nothing, or the block scale), and
+// stores them as binary16 (VCVTPS2PH to nearest even, imm 0) in order.
+#define WHALF(w, mul, off) \
+	VPUNPCKLWD  w, Y14, Y4; \
+	VPUNPCKHWD  w, Y14, Y5; \
+	mul(Y4); \
+	mul(Y5); \
+	VCVTPS2PH   $0, Y4, X4; \
+	VCVTPS2PH   $0, Y5, X5; \
+	VPUNPCKLQDQ X5, X4, X7; \
+	VPUNPCKHQDQ X5, X4, X4; \
+	VMOVDQU     X7, off(DI); \
+	VMOVDQU     X4, off+16(DI)
+
+#define NOMUL(z)
+#define MULS(z) VMULPS Y6, z, z
+
+// RNEBFM is RNEBF with its constants in memory.
+#define RNEBFM(z) \
+	VPSRLD $16, z, Y4; \
+	VPAND  c16OneV<>(SB), Y4, Y4; \
+	VPADDD Y4, z, z; \
+	VPADDD c16RoundV<>(SB), z, z; \
+	VPSRLD $16, z, z
+
+// WBFMUL multiplies the 16 bfloat16 in w by the block scale in float32
+// (Y6) and stores them rounded to bfloat16 at off(DI): VPACKUSDW of the
+// unpacked halves restores element order lane by lane.
+#define WBFMUL(w, off) \
+	VPUNPCKLWD w, Y14, Y2; \
+	VPUNPCKHWD w, Y14, Y3; \
+	VMULPS     Y6, Y2, Y2; \
+	VMULPS     Y6, Y3, Y3; \
+	RNEBFM(Y2); \
+	RNEBFM(Y3); \
+	VPACKUSDW  Y3, Y2, Y2; \
+	VMOVDQU    Y2, off(DI)
+
+// ADJ adds the block's exponent (Y6: (s − 127) << 7 in each word) to the
+// nonzero finite bfloat16 in w; zeros, infinities and NaNs stay.
+#define ADJ(w) \
+	VPAND    c16WAbs<>(SB), w, Y4; \
+	VPCMPGTW Y14, Y4, Y5; \
+	VPCMPGTW Y15, Y4, Y7; \
+	VPANDN   Y5, Y7, Y5; \
+	VPAND    Y6, Y5, Y5; \
+	VPADDW   Y5, w, w
+
+// WSETUP loads the registers the 16-bit-lane decoders share.
+#define WSETUP \
+	VMOVQ        wConsts_shift(R8), X12; \
+	VMOVQ        wConsts_signShift(R8), X11; \
+	VPBROADCASTD c16WNaN<>(SB), Y9; \
+	VPBROADCASTD c16WInf<>(SB), Y10; \
+	VPBROADCASTD c16WHi<>(SB), Y13; \
+	VPXOR        Y14, Y14, Y14; \
+	VPBROADCASTD c16WMax<>(SB), Y15
+
+// func decodeWBF16AVX2(dst *uint16, src *byte, n int, c *wConsts)
+TEXT ·decodeWBF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), R8
+	WSETUP
+	SHRQ $5, CX
+	JEQ  dwbdone
+
+dwbloop:
+	BDEC(0, Y0)
+	BDEC(16, Y1)
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	ADDQ    $32, SI
+	ADDQ    $64, DI
+	DECQ    CX
+	JNZ     dwbloop
+
+dwbdone:
+	VZEROUPPER
+	RET
+
+// func decodeWHalfAVX2(dst *uint16, src *byte, n int, c *wConsts)
+TEXT ·decodeWHalfAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), R8
+	WSETUP
+	SHRQ $5, CX
+	JEQ  dwhdone
+
+dwhloop:
+	BDEC(0, Y0)
+	BDEC(16, Y1)
+	WHALF(Y0, NOMUL, 0)
+	WHALF(Y1, NOMUL, 32)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  dwhloop
+
+dwhdone:
+	VZEROUPPER
+	RET
+
+// func dequantWBF16AVX2(dst *uint16, scales, codes *byte, nblocks int, c *wConsts)
+//
+// Scale codes 17 to 238 add the exponent to the bfloat16 bits (every
+// product is a normal bfloat16, exact); the others multiply in float32
+// and round, as the portable loop and narrow16 do; 0xFF stores NaN.
+TEXT ·dequantWBF16AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ scales+8(FP), BX
+	MOVQ codes+16(FP), SI
+	MOVQ nblocks+24(FP), CX
+	MOVQ c+32(FP), R8
+	WSETUP
+	TESTQ CX, CX
+	JEQ   qwbdone
+
+qwbloop:
+	MOVBLZX (BX), AX
+	CMPL    AX, $0xFF
+	JEQ     qwbnan
+	BDEC(0, Y0)
+	BDEC(16, Y1)
+	CMPL    AX, $17
+	JCS     qwbmul
+	CMPL    AX, $238
+	JHI     qwbmul
+	LEAL    -127(AX), DX
+	SHLL    $7, DX
+	VMOVD   DX, X6
+	VPBROADCASTW X6, Y6
+	ADJ(Y0)
+	ADJ(Y1)
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	JMP     qwbnext
+
+qwbmul:
+	// 2^(s−127): bits s<<23, or 0x00400000 for s = 0.
+	SHLL         $23, AX
+	MOVL         $0x00400000, DX
+	TESTL        AX, AX
+	CMOVLEQ      DX, AX
+	VMOVD        AX, X6
+	VPBROADCASTD X6, Y6
+	WBFMUL(Y0, 0)
+	WBFMUL(Y1, 32)
+
+qwbnext:
+	ADDQ $32, SI
+	ADDQ $64, DI
+	INCQ BX
+	DECQ CX
+	JNZ  qwbloop
+
+qwbdone:
+	VZEROUPPER
+	RET
+
+qwbnan:
+	VMOVDQU Y9, 0(DI)
+	VMOVDQU Y9, 32(DI)
+	JMP     qwbnext
+
+// func dequantWHalfAVX2(dst *uint16, scales, codes *byte, nblocks int, c *wConsts)
+TEXT ·dequantWHalfAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ scales+8(FP), BX
+	MOVQ codes+16(FP), SI
+	MOVQ nblocks+24(FP), CX
+	MOVQ c+32(FP), R8
+	WSETUP
+	TESTQ CX, CX
+	JEQ   qwhdone
+
+qwhloop:
+	SCALE16(qwhnan)
+	BDEC(0, Y0)
+	BDEC(16, Y1)
+	WHALF(Y0, MULS, 0)
+	WHALF(Y1, MULS, 32)
+
+qwhnext:
+	ADDQ $32, SI
+	ADDQ $64, DI
+	INCQ BX
+	DECQ CX
+	JNZ  qwhloop
+
+qwhdone:
+	VZEROUPPER
+	RET
+
+qwhnan:
+	VPBROADCASTD c16NaNH<>(SB), Y0
+	VMOVDQU      Y0, 0(DI)
+	VMOVDQU      Y0, 32(DI)
+	JMP          qwhnext

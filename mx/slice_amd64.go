@@ -4,9 +4,9 @@ import "unsafe"
 
 // AVX2 kernels for the slice conversions (slice_amd64.s), over whole
 // groups of 32 elements; the portable loops in slice.go finish the tail.
-// Decoding a float format to float32 is arithmetic (decodeFloatAVX2);
-// E8M0, MXINT8 and the 16-bit outputs gather from the same tables the
-// portable loops read.
+// Decoding a float format to float32 is arithmetic (decodeFloatAVX2), to
+// 16 bits too (decodeWBF16AVX2, decodeWHalfAVX2 in conv16_amd64.go); E8M0
+// and MXINT8 gather from the same tables the portable loops read.
 // Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
 // at a time; the directed modes gather from the encodeTable the portable
 // loop reads. MXINT8 rounds with VROUNDPS; E8M0 is integer arithmetic
@@ -72,15 +72,6 @@ var encodeINT8AVX2 = [...]func(dst *byte, src *uint32, n int){
 
 //go:noescape
 func decodeFloatAVX2(dst *float32, src *byte, n int, c *decConsts)
-
-// decodeFloatBF16AVX2 and decodeFloatHalfAVX2 (the latter needs F16C)
-// decode as decodeFloatAVX2 does and narrow exactly.
-//
-//go:noescape
-func decodeFloatBF16AVX2(dst *uint16, src *byte, n int, c *decConsts)
-
-//go:noescape
-func decodeFloatHalfAVX2(dst *uint16, src *byte, n int, c *decConsts)
 
 // decConsts holds a float format's constants for decodeFloatAVX2 and the
 // AVX-512 decoders. A code's magnitude shifted to the float32 mantissa
@@ -260,10 +251,10 @@ func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
 		for f := E2M1; f <= E5M2; f++ {
 			switch {
 			case table == &t[f].bf16:
-				decodeFloatBF16AVX2(&dst[0], &src[0], n, decConstTable[f])
+				decodeWBF16AVX2(&dst[0], &src[0], n, wConstTable[f])
 				return n
 			case table == &t[f].half && useF16C:
-				decodeFloatHalfAVX2(&dst[0], &src[0], n, decConstTable[f])
+				decodeWHalfAVX2(&dst[0], &src[0], n, wConstTable[f])
 				return n
 			}
 		}

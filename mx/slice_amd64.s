@@ -571,65 +571,6 @@ fddone:
 	VZEROUPPER
 	RET
 
-// func decodeFloatBF16AVX2(dst *uint16, src *byte, n int, c *decConsts)
-//
-// A float format's codes to bfloat16: FDEC8's float32, whose low 16 bits
-// are zero (every code's value is a bfloat16, and FDEC8's NaN is the
-// canonical one), shifted down and packed to words.
-TEXT ·decodeFloatBF16AVX2(SB), NOSPLIT, $0-32
-	FDECSETUP
-	JEQ  fbdone
-
-fbloop:
-	FDEC8(0, Y0)
-	FDEC8(8, Y1)
-	FDEC8(16, Y2)
-	FDEC8(24, Y3)
-	VPSRLD    $16, Y0, Y0
-	VPSRLD    $16, Y1, Y1
-	VPSRLD    $16, Y2, Y2
-	VPSRLD    $16, Y3, Y3
-	PACKW32
-	ADDQ      $32, SI
-	ADDQ      $64, DI
-	DECQ      CX
-	JNZ       fbloop
-
-fbdone:
-	VZEROUPPER
-	RET
-
-// func decodeFloatHalfAVX2(dst *uint16, src *byte, n int, c *decConsts)
-//
-// A float format's codes to binary16: FDEC8's float32 converted by
-// VCVTPS2PH to nearest even, which is exact (every code's value is a
-// binary16; the canonical NaN becomes 0x7E00, as the table holds).
-TEXT ·decodeFloatHalfAVX2(SB), NOSPLIT, $0-32
-	FDECSETUP
-	JEQ  fhdone
-
-fhloop:
-	FDEC8(0, Y0)
-	FDEC8(8, Y1)
-	FDEC8(16, Y2)
-	FDEC8(24, Y3)
-	VCVTPS2PH $0, Y0, X0
-	VCVTPS2PH $0, Y1, X1
-	VCVTPS2PH $0, Y2, X2
-	VCVTPS2PH $0, Y3, X3
-	VMOVDQU   X0, 0(DI)
-	VMOVDQU   X1, 16(DI)
-	VMOVDQU   X2, 32(DI)
-	VMOVDQU   X3, 48(DI)
-	ADDQ      $32, SI
-	ADDQ      $64, DI
-	DECQ      CX
-	JNZ       fhloop
-
-fhdone:
-	VZEROUPPER
-	RET
-
 // func narrowRTE16AVX2(dst *uint16, src *uint32, n int, c *rteConsts)
 //
 // float32 to bfloat16 or binary16, to nearest even, with IEEE overflow to
