@@ -109,6 +109,18 @@ func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, tab
 //go:noescape
 func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
 
+// The MXFP6 dequantizers unpack the packed codes in registers (VBMI's
+// VPERMB and VPMULTISHIFTQB), 48 bytes per pair of blocks.
+//
+//go:noescape
+func dequantFP6F32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+
+//go:noescape
+func dequantFP6BF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+
+//go:noescape
+func dequantFP6HalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+
 type decode512Func = func(dst unsafe.Pointer, src *byte, n int, c *decConsts)
 
 var (
@@ -452,9 +464,22 @@ func dequant512(elem Format, dst unsafe.Pointer, dstLen int, scales, elements []
 	case E4M3, E5M2, MXINT8:
 		dequant8x512(elem, out, dst, &scales[0], &elements[0], nb)
 	case E2M3, E3M2:
-		var tmp [fp6Chunk * 32]byte
 		step := out.size() * 32
-		for b0 := 0; b0 < nb; b0 += fp6Chunk {
+		b0 := 0
+		if np := nb / 2; useVBMI && np > 0 {
+			t := &decodeTables16()[elem].bf16
+			switch out {
+			case outF32:
+				dequantFP6F32VBMI(dst, &scales[0], &elements[0], np, t)
+			case outBF16:
+				dequantFP6BF16VBMI(dst, &scales[0], &elements[0], np, t)
+			default:
+				dequantFP6HalfVBMI(dst, &scales[0], &elements[0], np, t)
+			}
+			b0 = 2 * np // an odd last block continues below
+		}
+		var tmp [fp6Chunk * 32]byte
+		for ; b0 < nb; b0 += fp6Chunk {
 			k := min(fp6Chunk, nb-b0)
 			unpackFP6(tmp[:32*k], elements[24*b0:24*(b0+k)])
 			dequant8x512(elem, out, unsafe.Add(dst, step*b0), &scales[b0], &tmp[0], k)

@@ -96,6 +96,33 @@ DATA c512DTrans<>+48(SB)/8, $0x0000000700000003
 DATA c512DTrans<>+56(SB)/8, $0x0000000f0000000b
 GLOBL c512DTrans<>(SB), RODATA|NOPTR, $64
 
+// c512FP6Idx gathers the packed FP6 bytes of two blocks (48) for
+// VPMULTISHIFTQB: quadword q gets the 3 bytes of the 4 codes of
+// c512DTrans dword 2q and those of dword 2q+1, so the codes come out in
+// c512DTrans order.
+DATA c512FP6Idx<>+0(SB)/8, $0x00000e0d0c020100
+DATA c512FP6Idx<>+8(SB)/8, $0x00002625241a1918
+DATA c512FP6Idx<>+16(SB)/8, $0x000011100f050403
+DATA c512FP6Idx<>+24(SB)/8, $0x00002928271d1c1b
+DATA c512FP6Idx<>+32(SB)/8, $0x0000141312080706
+DATA c512FP6Idx<>+40(SB)/8, $0x00002c2b2a201f1e
+DATA c512FP6Idx<>+48(SB)/8, $0x00001716150b0a09
+DATA c512FP6Idx<>+56(SB)/8, $0x00002f2e2d232221
+GLOBL c512FP6Idx<>(SB), RODATA|NOPTR, $64
+
+// c512FP6Shift: the bit offsets of the 8 codes in each quadword.
+DATA c512FP6Shift<>+0(SB)/8, $0x2a241e18120c0600
+DATA c512FP6Shift<>+8(SB)/8, $0x2a241e18120c0600
+DATA c512FP6Shift<>+16(SB)/8, $0x2a241e18120c0600
+DATA c512FP6Shift<>+24(SB)/8, $0x2a241e18120c0600
+DATA c512FP6Shift<>+32(SB)/8, $0x2a241e18120c0600
+DATA c512FP6Shift<>+40(SB)/8, $0x2a241e18120c0600
+DATA c512FP6Shift<>+48(SB)/8, $0x2a241e18120c0600
+DATA c512FP6Shift<>+56(SB)/8, $0x2a241e18120c0600
+GLOBL c512FP6Shift<>(SB), RODATA|NOPTR, $64
+DATA c512Low6<>+0(SB)/4, $0x3f3f3f3f
+GLOBL c512Low6<>(SB), RODATA|NOPTR, $4
+
 // c512OddW picks the high word of each dword of two vectors (words 1, 3, ..., 63
 // of the pair), for VPERMT2W: 32 float32 bit patterns to their top halves.
 DATA c512OddW<>+0(SB)/8, $0x0007000500030001
@@ -681,6 +708,25 @@ done: \
 // perm) and looks them up in both planes: Z1 low bytes, Z2 high bytes.
 #define LOOK2(perm) \
 	perm     (SI), Z23, Z0; \
+	LOOKZ0
+
+// LOAD8 loads 64 one-byte codes for the dequantizers, in c512DTrans
+// order; LOAD6 unpacks 64 FP6 codes from 48 packed bytes in that order:
+// a masked load (it cannot fault beyond the 48 bytes), VPERMB to put each
+// dword's 3 bytes in place (Z22 c512FP6Idx, K6 the low 48 bytes),
+// VPMULTISHIFTQB to pick the 6-bit fields (Z18 c512FP6Shift) and a mask
+// (Z17 0x3F).
+#define LOAD8 \
+	VPERMD (SI), Z23, Z0
+
+#define LOAD6 \
+	VMOVDQU8       (SI), K6, Z0; \
+	VPERMB         Z0, Z22, Z0; \
+	VPMULTISHIFTQB Z0, Z18, Z0; \
+	VPANDD         Z17, Z0, Z0
+
+// LOOKZ0 looks the codes in Z0 up in both planes: Z1 low bytes, Z2 high.
+#define LOOKZ0 \
 	VPMOVB2M Z0, K1; \
 	LOOK(Z24, Z25, Z26, Z27, Z1); \
 	LOOK(Z28, Z29, Z30, Z31, Z2)
@@ -720,19 +766,20 @@ done: \
 
 // DQVBMI dequantizes CX pairs of blocks of one-byte codes at SI (scales at
 // BX): decode 64 codes by lookup, scale each block's two vectors, out.
-#define DQVBMI(out, label, done) \
+#define DQVBMI(load, step, out, label, done) \
 	TESTQ CX, CX; \
 	JEQ   done; \
 label: \
 	BSCALE2; \
-	LOOK2(VPERMD); \
+	load; \
+	LOOKZ0; \
 	WIDEN4; \
 	SCALE2(Z6, K3, Z10); \
 	SCALE2(Z6, K3, Z11); \
 	SCALE2(Z7, K4, Z12); \
 	SCALE2(Z7, K4, Z13); \
 	out; \
-	ADDQ $64, SI; \
+	ADDQ $step, SI; \
 	ADDQ $2, BX; \
 	DECQ CX; \
 	JNZ  label; \
@@ -770,20 +817,19 @@ done: \
 // when both scale codes are at least 17 each product is a bfloat16 too
 // (normal in float32, or an infinity), its low half zero, and taking the
 // high halves is bfloat16RTE; smaller scales can give float32 subnormals,
-// which NBF rounds. (The label makes it usable once, in
-// dequantTabBF16VBMI.)
-#define VOUTBFX \
+// which NBF rounds; exact is a label for that branch.
+#define VOUTBFX(exact) \
 	MOVBLZX 0(BX), AX; \
 	MOVBLZX 1(BX), DX; \
 	CMPL    AX, DX; \
 	CMOVLHI DX, AX; \
 	CMPL    AX, $17; \
-	JCC     qtbfexact; \
+	JCC     exact; \
 	NBF(Z10); \
 	NBF(Z11); \
 	NBF(Z12); \
 	NBF(Z13); \
-qtbfexact: \
+exact: \
 	VOUTBF(VMOVDQU64)
 
 #define DQVBMIARGS \
@@ -799,6 +845,14 @@ qtbfexact: \
 	VPBROADCASTD c512One<>(SB), Z19; \
 	VPBROADCASTD c512Round<>(SB), Z21; \
 	VMOVDQU32    c512OddW<>(SB), Z20
+
+#define FP6ARGS \
+	DQVBMIARGS; \
+	MOVQ         $0xffffffffffff, AX; \
+	KMOVQ        AX, K6; \
+	VMOVDQU64    c512FP6Idx<>(SB), Z22; \
+	VMOVDQU64    c512FP6Shift<>(SB), Z18; \
+	VPBROADCASTD c512Low6<>(SB), Z17
 
 // func decodeFF32AVX512(dst unsafe.Pointer, src *byte, n int, c *decConsts)
 TEXT ·decodeFF32AVX512(SB), NOSPLIT, $0-32
@@ -1096,17 +1150,17 @@ dt32done:
 // func dequantTabF32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
 TEXT ·dequantTabF32VBMI(SB), NOSPLIT, $0-40
 	DQVBMIARGS
-	DQVBMI(VOUTF32(VMOVDQU64), qtf32loop, qtf32done)
+	DQVBMI(LOAD8, 64, VOUTF32(VMOVDQU64), qtf32loop, qtf32done)
 
 // func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
 TEXT ·dequantTabBF16VBMI(SB), NOSPLIT, $0-40
 	DQVBMIARGS
-	DQVBMI(VOUTBFX, qtbfloop, qtbfdone)
+	DQVBMI(LOAD8, 64, VOUTBFX(qtbfexact), qtbfloop, qtbfdone)
 
 // func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
 TEXT ·dequantTabHalfVBMI(SB), NOSPLIT, $0-40
 	DQVBMIARGS
-	DQVBMI(VOUTHALF(VMOVDQU64), qthloop, qthdone)
+	DQVBMI(LOAD8, 64, VOUTHALF(VMOVDQU64), qthloop, qthdone)
 
 // func encodeDirRTZF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts, inc uint32)
 TEXT ·encodeDirRTZF32AVX512(SB), NOSPLIT, $0-36
@@ -1152,3 +1206,21 @@ TEXT ·encodeDirRTNBF16AVX512(SB), NOSPLIT, $0-36
 TEXT ·encodeDirRTNHalfAVX512(SB), NOSPLIT, $0-36
 	DIRSETUP
 	HLOOP(DIRRTN, encodedirrtnhalfavx512loop, encodedirrtnhalfavx512done)
+
+// The MXFP6 dequantizers: DQVBMI with the codes unpacked in registers
+// (LOAD6), 48 bytes per pair of blocks.
+
+// func dequantFP6F32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+TEXT ·dequantFP6F32VBMI(SB), NOSPLIT, $0-40
+	FP6ARGS
+	DQVBMI(LOAD6, 48, VOUTF32(VMOVDQU64), q6f32loop, q6f32done)
+
+// func dequantFP6BF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+TEXT ·dequantFP6BF16VBMI(SB), NOSPLIT, $0-40
+	FP6ARGS
+	DQVBMI(LOAD6, 48, VOUTBFX(q6bfexact), q6bfloop, q6bfdone)
+
+// func dequantFP6HalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
+TEXT ·dequantFP6HalfVBMI(SB), NOSPLIT, $0-40
+	FP6ARGS
+	DQVBMI(LOAD6, 48, VOUTHALF(VMOVDQU64), q6hloop, q6hdone)
