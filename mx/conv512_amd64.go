@@ -2,18 +2,20 @@ package mx
 
 import "unsafe"
 
-// AVX-512 kernels (conv512_amd64.s) for the slice decoders and the block
-// dequantizers of the OCP block size, to float32, bfloat16 and binary16.
-// They decode 16 codes per vector by arithmetic, as the AVX2 FDEC8 does
-// (MXINT8 converts the integer, E8M0 shifts the code into the exponent);
-// the dequantizers multiply by the block scale in float32 as the portable
-// loop does and round to the 16-bit format in the same pass (integer RNE
-// for bfloat16, VCVTPS2PH for binary16), so DequantizeBFloat16 and
-// DequantizeHalf no longer dequantize to a float32 buffer first. MXFP4
-// scales its 16-entry table once per block and looks the nibbles up with
-// one permute (for the 16-bit outputs, in the table already rounded).
-// All need only AVX-512 F, BW, DQ and VL (useAVX512). The wrappers check
-// every length before calling the assembly.
+// AVX-512 kernels (conv512_amd64.s) for the slice decoders and encoders
+// and the block dequantizers of the OCP block size, to and from float32,
+// bfloat16 and binary16. The decoders work by arithmetic, 16 codes per
+// vector, as the AVX2 FDEC8 does (MXINT8 converts the integer, E8M0
+// shifts the code into the exponent), or with VBMI by byte-plane table
+// lookups, 64 codes per step. The dequantizers multiply by the block
+// scale in float32 as the portable loop does and round to the 16-bit
+// format in the same pass (integer RNE for bfloat16, VCVTPS2PH for
+// binary16), so DequantizeBFloat16 and DequantizeHalf no longer
+// dequantize to a float32 buffer first. MXFP4 scales its 16-entry table
+// once per block and looks the nibbles up with one permute; MXFP6 unpacks
+// in registers with VBMI. The kernels need AVX-512 F, BW, DQ and VL
+// (useAVX512), the lookups VBMI too (useVBMI). The wrappers check every
+// length before calling the assembly.
 
 // outKind is a kernel's output type.
 type outKind uint8
@@ -151,9 +153,10 @@ func dequantF512(out outKind, dst unsafe.Pointer, scales, codes *byte, nb int, c
 // (outF32, outBF16, outHalf name the input type here): float32 bits,
 // bfloat16 or binary16 patterns, each widened exactly in the kernel. The
 // float formats round to nearest even by rneMag's arithmetic (RNE16) and
-// in the directed modes gather from the portable loop's encodeTable;
-// MXINT8 rounds with VRNDSCALEPS, E8M0 is integer arithmetic on the
-// exponent field, as in the AVX2 kernels.
+// in the directed modes by arithmetic too (DIR16; the encodeTable gather
+// of the AVX2 kernels remains, useDirArith false); MXINT8 rounds with
+// VRNDSCALEPS, E8M0 is integer arithmetic on the exponent field, as in the
+// AVX2 kernels.
 //
 //go:noescape
 func encodeRTEF32AVX512(dst *byte, src unsafe.Pointer, n int, c *rteConsts)
