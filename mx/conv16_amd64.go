@@ -126,3 +126,27 @@ var wConstTable = func() (t [E5M2 + 1]*wConsts) {
 	}
 	return t
 }()
+
+// dequantWF32AVX2 and dequantIF32AVX2 dequantize nblocks blocks of 32
+// one-byte codes of a float format (through BDEC) or of MXINT8 to float32
+// by arithmetic; dequantBlocks32 uses them unless useArithDecode is off
+// (then the table gather, dequant8x32AVX2).
+//
+//go:noescape
+func dequantWF32AVX2(dst *float32, scales, codes *byte, nblocks int, c *wConsts)
+
+//go:noescape
+func dequantIF32AVX2(dst *float32, scales, codes *byte, nblocks int)
+
+// dequant8x32 dequantizes nb blocks of one-byte codes to float32 (the
+// caller checked the lengths).
+func dequant8x32(elem Format, dst []float32, scales, codes []byte, nb int) {
+	switch {
+	case !useArithDecode:
+		dequant8x32AVX2(&dst[0], &scales[0], &codes[0], nb, &decodeTables[elem])
+	case elem == MXINT8:
+		dequantIF32AVX2(&dst[0], &scales[0], &codes[0], nb)
+	default:
+		dequantWF32AVX2(&dst[0], &scales[0], &codes[0], nb, wConstTable[elem])
+	}
+}

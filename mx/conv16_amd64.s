@@ -495,3 +495,106 @@ qwhnan:
 	VMOVDQU      Y0, 0(DI)
 	VMOVDQU      Y0, 32(DI)
 	JMP          qwhnext
+
+// WF32 widens the 16 bfloat16 in w to float32 (VPUNPCKLWD/VPUNPCKHWD
+// with zero give elements 0-3, 8-11 and 4-7, 12-15), multiplies them by
+// the block scale (Y6) and stores them in order (VPERM2I128 joins the
+// lanes).
+#define WF32(w, off) \
+	VPUNPCKLWD w, Y14, Y4; \
+	VPUNPCKHWD w, Y14, Y5; \
+	VMULPS     Y6, Y4, Y4; \
+	VMULPS     Y6, Y5, Y5; \
+	VPERM2I128 $0x20, Y5, Y4, Y7; \
+	VPERM2I128 $0x31, Y5, Y4, Y8; \
+	VMOVDQU    Y7, off(DI); \
+	VMOVDQU    Y8, off+32(DI)
+
+// F32NAN stores a NaN block: 32 canonical NaNs (what pow2f32's caller
+// stores for the NaN scale).
+#define F32NAN \
+	VPBROADCASTD c16NaN32<>(SB), Y0; \
+	VMOVDQU      Y0, 0(DI); \
+	VMOVDQU      Y0, 32(DI); \
+	VMOVDQU      Y0, 64(DI); \
+	VMOVDQU      Y0, 96(DI)
+
+DATA c16NaN32<>+0(SB)/4, $0x7fc00000
+GLOBL c16NaN32<>(SB), RODATA|NOPTR, $4
+
+// func dequantWF32AVX2(dst *float32, scales, codes *byte, nblocks int, c *wConsts)
+//
+// Float formats to float32: BDEC's exact bfloat16, widened, times the
+// block scale (the portable loop's table[c]·scale).
+TEXT ·dequantWF32AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ scales+8(FP), BX
+	MOVQ codes+16(FP), SI
+	MOVQ nblocks+24(FP), CX
+	MOVQ c+32(FP), R8
+	WSETUP
+	TESTQ CX, CX
+	JEQ   qwfdone
+
+qwfloop:
+	SCALE16(qwfnan)
+	BDEC(0, Y0)
+	BDEC(16, Y1)
+	WF32(Y0, 0)
+	WF32(Y1, 64)
+
+qwfnext:
+	ADDQ $32, SI
+	ADDQ $128, DI
+	INCQ BX
+	DECQ CX
+	JNZ  qwfloop
+
+qwfdone:
+	VZEROUPPER
+	RET
+
+qwfnan:
+	F32NAN
+	JMP qwfnext
+
+// IF32 converts the 8 MXINT8 codes at off(SI) to float32, int8(c)/64
+// (exact, Y15), times the block scale (Y6), and stores them at 4·off(DI).
+#define IF32(off) \
+	VPMOVSXBD off(SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VMULPS    Y15, Y0, Y0; \
+	VMULPS    Y6, Y0, Y0; \
+	VMOVDQU   Y0, (4*off)(DI)
+
+// func dequantIF32AVX2(dst *float32, scales, codes *byte, nblocks int)
+TEXT ·dequantIF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ scales+8(FP), BX
+	MOVQ codes+16(FP), SI
+	MOVQ nblocks+24(FP), CX
+	VPBROADCASTD c16Int8<>(SB), Y15
+	TESTQ CX, CX
+	JEQ   qifdone
+
+qifloop:
+	SCALE16(qifnan)
+	IF32(0)
+	IF32(8)
+	IF32(16)
+	IF32(24)
+
+qifnext:
+	ADDQ $32, SI
+	ADDQ $128, DI
+	INCQ BX
+	DECQ CX
+	JNZ  qifloop
+
+qifdone:
+	VZEROUPPER
+	RET
+
+qifnan:
+	F32NAN
+	JMP qifnext

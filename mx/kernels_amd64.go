@@ -179,13 +179,13 @@ func dequantBlocks32(elem Format, dst []float32, scales, elements []byte) int {
 	case E2M1:
 		dequantFP4x32AVX2(&dst[0], &scales[0], &elements[0], nb)
 	case E4M3, E5M2, MXINT8:
-		dequant8x32AVX2(&dst[0], &scales[0], &elements[0], nb, &decodeTables[elem])
+		dequant8x32(elem, dst, scales, elements, nb)
 	case E2M3, E3M2:
 		var tmp [fp6Chunk * 32]byte
 		for b0 := 0; b0 < nb; b0 += fp6Chunk {
 			k := min(fp6Chunk, nb-b0)
 			unpackFP6(tmp[:32*k], elements[24*b0:24*(b0+k)])
-			dequant8x32AVX2(&dst[32*b0], &scales[b0], &tmp[0], k, &decodeTables[elem])
+			dequant8x32(elem, dst[32*b0:], scales[b0:], tmp[:32*k], k)
 		}
 	default:
 		return 0
