@@ -150,3 +150,42 @@ func dequant8x32(elem Format, dst []float32, scales, codes []byte, nb int) {
 		dequantWF32AVX2(&dst[0], &scales[0], &codes[0], nb, wConstTable[elem])
 	}
 }
+
+// The AVX2 decoders of MXINT8 and E8M0 to bfloat16 and binary16 (the
+// latter with F16C) compute the float32 value (int8/64, or 2^(c−127)) and
+// narrow it, exactly for bfloat16 and by VCVTPS2PH for binary16; n is a
+// positive multiple of 32.
+//
+//go:noescape
+func decodeIBF16AVX2(dst *uint16, src *byte, n int)
+
+//go:noescape
+func decodeIHalfAVX2(dst *uint16, src *byte, n int)
+
+//go:noescape
+func decodeEBF16AVX2(dst *uint16, src *byte, n int)
+
+//go:noescape
+func decodeEHalfAVX2(dst *uint16, src *byte, n int)
+
+// decodeIE16AVX2 decodes MXINT8 or E8M0 codes (f) to 16 bits by those
+// kernels and reports whether it did (not for other formats, nor for
+// binary16 without F16C).
+func decodeIE16AVX2(dst []uint16, src []uint8, n int, f Format, out outKind) bool {
+	if out == outHalf && !useF16C {
+		return false
+	}
+	switch {
+	case f == MXINT8 && out == outBF16:
+		decodeIBF16AVX2(&dst[0], &src[0], n)
+	case f == MXINT8:
+		decodeIHalfAVX2(&dst[0], &src[0], n)
+	case f == E8M0 && out == outBF16:
+		decodeEBF16AVX2(&dst[0], &src[0], n)
+	case f == E8M0:
+		decodeEHalfAVX2(&dst[0], &src[0], n)
+	default:
+		return false
+	}
+	return true
+}

@@ -598,3 +598,103 @@ qifdone:
 qifnan:
 	F32NAN
 	JMP qifnext
+
+// AVX2 decoders of MXINT8 and E8M0 to 16 bits, by arithmetic instead of
+// a table gather: IDEC8 gives int8(c)/64 (exact, Y15 1/64); EDEC8 gives
+// 2^(c−127), bits c<<23 except code 0 (2^-127: 0x00400000, Y12) and code
+// 0xFF (the canonical NaN, Y9); Y14 zero, Y13 0xFF; Y4, Y5 scratch.
+#define IDEC8(off, y) \
+	VPMOVSXBD off(SI), y; \
+	VCVTDQ2PS y, y; \
+	VMULPS    Y15, y, y
+
+#define EDEC8(off, y) \
+	VPMOVZXBD off(SI), y; \
+	VPCMPEQD  Y14, y, Y4; \
+	VPCMPEQD  Y13, y, Y5; \
+	VPSLLD    $23, y, y; \
+	VPBLENDVB Y4, Y12, y, y; \
+	VPBLENDVB Y5, Y9, y, y
+
+// D16BF stores the float32 in Y0-Y3 (elements 0-31; every value is a
+// bfloat16, so the top halves are exact) as 32 bfloat16; D16H converts
+// them with VCVTPS2PH to nearest even (imm 0), HalfFromFloat32's RTE
+// result (the canonical NaN gives 0x7E00).
+#define D16BF \
+	VPSRLD    $16, Y0, Y0; \
+	VPSRLD    $16, Y1, Y1; \
+	VPSRLD    $16, Y2, Y2; \
+	VPSRLD    $16, Y3, Y3; \
+	VPACKUSDW Y1, Y0, Y0; \
+	VPACKUSDW Y3, Y2, Y2; \
+	VPERMQ    $0xd8, Y0, Y0; \
+	VPERMQ    $0xd8, Y2, Y2; \
+	VMOVDQU   Y0, 0(DI); \
+	VMOVDQU   Y2, 32(DI)
+
+#define D16H \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VCVTPS2PH $0, Y2, X2; \
+	VCVTPS2PH $0, Y3, X3; \
+	VMOVDQU   X0, 0(DI); \
+	VMOVDQU   X1, 16(DI); \
+	VMOVDQU   X2, 32(DI); \
+	VMOVDQU   X3, 48(DI)
+
+// D16LOOP decodes CX codes (a multiple of 32) at SI with dec and stores
+// them with out at DI.
+#define D16LOOP(dec, out, label, done) \
+	VPBROADCASTD c16Int8<>(SB), Y15; \
+	VPBROADCASTD c16NaN32<>(SB), Y9; \
+	VPBROADCASTD c16E8Min<>(SB), Y12; \
+	VPBROADCASTD c16FF<>(SB), Y13; \
+	VPXOR        Y14, Y14, Y14; \
+	SHRQ         $5, CX; \
+	JEQ          done; \
+label: \
+	dec(0, Y0); \
+	dec(8, Y1); \
+	dec(16, Y2); \
+	dec(24, Y3); \
+	out; \
+	ADDQ $32, SI; \
+	ADDQ $64, DI; \
+	DECQ CX; \
+	JNZ  label; \
+done: \
+	VZEROUPPER; \
+	RET
+
+DATA c16E8Min<>+0(SB)/4, $0x00400000
+GLOBL c16E8Min<>(SB), RODATA|NOPTR, $4
+DATA c16FF<>+0(SB)/4, $0x000000ff
+GLOBL c16FF<>(SB), RODATA|NOPTR, $4
+
+// func decodeIBF16AVX2(dst *uint16, src *byte, n int)
+TEXT ·decodeIBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	D16LOOP(IDEC8, D16BF, dibf2loop, dibf2done)
+
+// func decodeIHalfAVX2(dst *uint16, src *byte, n int)
+TEXT ·decodeIHalfAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	D16LOOP(IDEC8, D16H, dih2loop, dih2done)
+
+// func decodeEBF16AVX2(dst *uint16, src *byte, n int)
+TEXT ·decodeEBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	D16LOOP(EDEC8, D16BF, debf2loop, debf2done)
+
+// func decodeEHalfAVX2(dst *uint16, src *byte, n int)
+TEXT ·decodeEHalfAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	D16LOOP(EDEC8, D16H, deh2loop, deh2done)

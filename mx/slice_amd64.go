@@ -247,6 +247,9 @@ func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
 	}
 	_ = dst[n-1]
 	if useArithDecode {
+		if f, out := table16Format(table); f != 0 && decodeIE16AVX2(dst, src, n, f, out) {
+			return n
+		}
 		t := decodeTables16()
 		for f := E2M1; f <= E5M2; f++ {
 			switch {
