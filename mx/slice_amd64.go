@@ -5,8 +5,9 @@ import "unsafe"
 // AVX2 kernels for the slice conversions (slice_amd64.s), over whole
 // groups of 32 elements; the portable loops in slice.go finish the tail.
 // Decoding a float format to float32 is arithmetic (decodeFloatAVX2), to
-// 16 bits too (decodeWBF16AVX2, decodeWHalfAVX2 in conv16_amd64.go); E8M0
-// and MXINT8 gather from the same tables the portable loops read.
+// 16 bits too (decodeWBF16AVX2, decodeWHalfAVX2 in conv16_amd64.go), and
+// so is decoding E8M0 and MXINT8 to 16 bits; E8M0 and MXINT8 to float32
+// gather from the same tables the portable loops read.
 // Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
 // at a time; the directed modes gather from the encodeTable the portable
 // loop reads. MXINT8 rounds with VROUNDPS; E8M0 is integer arithmetic
