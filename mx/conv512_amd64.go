@@ -112,7 +112,8 @@ func dequantTabBF16VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, tab
 func dequantTabHalfVBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
 
 // The MXFP6 dequantizers unpack the packed codes in registers (VBMI's
-// VPERMB and VPMULTISHIFTQB), 48 bytes per pair of blocks.
+// VPERMB and VPMULTISHIFTQB), 48 bytes per pair of blocks, reading 64:
+// the 16 bytes after the last pair must be in the elements slice.
 //
 //go:noescape
 func dequantFP6F32VBMI(dst unsafe.Pointer, scales, codes *byte, npairs int, table *[258]uint16)
@@ -469,7 +470,11 @@ func dequant512(elem Format, dst unsafe.Pointer, dstLen int, scales, elements []
 	case E2M3, E3M2:
 		step := out.size() * 32
 		b0 := 0
-		if np := nb / 2; useVBMI && np > 0 {
+		np := nb / 2
+		if len(elements) < 48*np+16 {
+			np-- // the kernel reads 16 bytes past a pair; the last one goes below
+		}
+		if useVBMI && np > 0 {
 			t := &decodeTables16()[elem].bf16
 			switch out {
 			case outF32:

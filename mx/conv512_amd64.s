@@ -712,15 +712,16 @@ done: \
 
 // LOAD8 loads 64 one-byte codes for the dequantizers, in c512DTrans
 // order; LOAD6 unpacks 64 FP6 codes from 48 packed bytes in that order:
-// a masked load (it cannot fault beyond the 48 bytes), VPERMB to put each
-// dword's 3 bytes in place (Z22 c512FP6Idx, K6 the low 48 bytes),
+// a 64-byte load (the wrapper makes sure the 16 bytes after the pair are
+// in the slice; a masked load would not need that but is twice as slow
+// here), VPERMB to put each dword's 3 bytes in place (Z22 c512FP6Idx),
 // VPMULTISHIFTQB to pick the 6-bit fields (Z18 c512FP6Shift) and a mask
 // (Z17 0x3F).
 #define LOAD8 \
 	VPERMD (SI), Z23, Z0
 
 #define LOAD6 \
-	VMOVDQU8       (SI), K6, Z0; \
+	VMOVDQU8       (SI), Z0; \
 	VPERMB         Z0, Z22, Z0; \
 	VPMULTISHIFTQB Z0, Z18, Z0; \
 	VPANDD         Z17, Z0, Z0
@@ -848,8 +849,6 @@ exact: \
 
 #define FP6ARGS \
 	DQVBMIARGS; \
-	MOVQ         $0xffffffffffff, AX; \
-	KMOVQ        AX, K6; \
 	VMOVDQU64    c512FP6Idx<>(SB), Z22; \
 	VMOVDQU64    c512FP6Shift<>(SB), Z18; \
 	VPBROADCASTD c512Low6<>(SB), Z17
