@@ -123,6 +123,12 @@ func dequantize16(dst []uint16, scales, elements []byte, b BlockFormat, blockSiz
 	}
 	d := dequantizer{format: b, blockSize: k}
 	body := func(lo, hi int) {
+		if k == 32 {
+			// Whole OCP-size blocks go straight to 16 bits where a fused
+			// kernel exists; lo is a multiple of 4 blocks, so the
+			// elements start on a byte (and FP6 group) boundary.
+			lo += dequant16Kernel(b.Element(), dst[lo:hi], scales[lo/32:], elements[elementBytes(b, lo):], half)
+		}
 		step := 4 * k
 		var stack [chunk16]float32
 		buf := stack[:]

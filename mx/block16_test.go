@@ -38,7 +38,7 @@ func blockInputs16(f Format, half bool, rng *rand.Rand) []uint16 {
 }
 
 func TestQuantize16(t *testing.T) {
-	withEachQuantPath(t, func(t *testing.T) {
+	withEachPath(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(51, 52))
 		for _, b := range BlockFormats {
 			for _, half := range []bool{false, true} {

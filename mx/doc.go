@@ -67,15 +67,15 @@
 //
 // # CPU features
 //
-// On amd64 the slice conversions of the float formats and the 32-element
-// blocks of every MX format run in AVX2 kernels when the CPU has AVX2;
-// other cases and other architectures run portable Go, which gives the
-// same bits. GODEBUG=cpu.avx2=off (the runtime's syntax, read once at
-// start-up) selects the portable code on an AVX2 machine. Where the CPU
-// has AVX-512 (F, BW, DQ, VL), the 32-element block quantizers run
-// AVX-512 kernels instead, which read bfloat16 and binary16 inputs
-// directly (no float32 copy), as AVX2 kernels do without AVX-512;
-// GODEBUG=cpu.avx512f=off selects the AVX2 ones.
+// On amd64 the slice conversions and the 32-element blocks of every MX
+// format run in AVX2 kernels when the CPU has AVX2; where it has AVX-512
+// F, BW, DQ and VL, the slice decoders and encoders, the block quantizers
+// and the block dequantizers run AVX-512 kernels instead, with
+// byte-permute table lookups where it also has VBMI. Both read and write
+// bfloat16 and binary16 directly (no float32 copy). Other cases and other
+// architectures run portable Go, which gives the same bits.
+// GODEBUG=cpu.avx512f=off selects the AVX2 kernels and cpu.avx2=off the
+// portable code (the runtime's syntax, read once at start-up).
 //
 // Sources: OCP Microscaling Formats (MX) v1.0; SPV_EXT_float8 rev 1;
 // SPV_EXT_ocp_microscaling_types rev 1.

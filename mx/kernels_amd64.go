@@ -2,6 +2,7 @@ package mx
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"spvx/internal/cpuid"
 )
@@ -23,13 +24,13 @@ var useAVX2 = cpuid.AVX2()
 var useF16C = cpuid.F16C()
 
 // useAVX512 allows the AVX-512 (F, BW, DQ, VL) kernels, which take
-// precedence over the AVX2 ones; useVBMI and useBF16 allow the ones that
-// also need VBMI's byte permutes or AVX512_BF16's conversions. Each implies
-// useAVX2, and the tests clear them to run the AVX2 kernels.
+// precedence over the AVX2 ones; useVBMI allows the ones that also need
+// VBMI's byte permutes. Each implies useAVX2, and the tests clear them to
+// run the AVX2 kernels. (No kernel uses AVX512_BF16: VCVTNEPS2BF16 flushes
+// subnormals, and integer rounding to nearest even is as fast here.)
 var (
 	useAVX512 = cpuid.AVX512()
 	useVBMI   = cpuid.AVX512VBMI()
-	useBF16   = cpuid.AVX512BF16()
 )
 
 // The kernels are in kernels_amd64.s. Pointers and counts come from the
@@ -72,34 +73,11 @@ func quantBlocks32(elem Format, scales, elements []byte, src []float32) int {
 }
 
 //go:noescape
-func packFP6AVX2(dst, codes *byte, n int)
-
-//go:noescape
 func unpackFP6AVX2(codes, src *byte, n int)
 
-// packFP6 packs 6-bit codes, one per byte, 4 to 3 bytes (len(codes) a
-// multiple of 4, len(dst) = 3/4 of it): 32 codes at a time in the AVX2
+// unpackFP6 unpacks 6-bit codes, 3 bytes to 4 codes of a byte each (code
+// k of a group from bits 6k of its 24): 32 codes at a time in the AVX2
 // kernel, the rest in Go.
-func packFP6(dst, codes []byte) {
-	if n := len(codes) &^ 31; useAVX2 && n > 0 && len(dst) >= n/4*3 {
-		packFP6AVX2(&dst[0], &codes[0], n)
-		dst, codes = dst[n/4*3:], codes[n:]
-	}
-	for len(codes) >= 8 && len(dst) >= 6 {
-		w := binary.LittleEndian.Uint64(codes)
-		p := w&0x3F | w>>2&0xFC0 | w>>4&0x3F000 | w>>6&0xFC0000 |
-			w>>8&0x3F000000 | w>>10&0xFC0000000 | w>>12&0x3F000000000 | w>>14&0xFC0000000000
-		dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = byte(p), byte(p>>8), byte(p>>16), byte(p>>24), byte(p>>32), byte(p>>40)
-		codes, dst = codes[8:], dst[6:]
-	}
-	for len(codes) >= 4 && len(dst) >= 3 {
-		w := uint32(codes[0]) | uint32(codes[1])<<6 | uint32(codes[2])<<12 | uint32(codes[3])<<18
-		dst[0], dst[1], dst[2] = byte(w), byte(w>>8), byte(w>>16)
-		codes, dst = codes[4:], dst[3:]
-	}
-}
-
-// unpackFP6 is packFP6 reversed.
 func unpackFP6(codes, src []byte) {
 	if n := min(len(codes), len(src)/3*4) &^ 31; useAVX2 && n > 0 {
 		unpackFP6AVX2(&codes[0], &src[0], n)
@@ -120,6 +98,9 @@ func unpackFP6(codes, src []byte) {
 
 // dequantBlocks32 is quantBlocks32's counterpart for Dequantize.
 func dequantBlocks32(elem Format, dst []float32, scales, elements []byte) int {
+	if useAVX512 {
+		return dequant512(elem, unsafe.Pointer(unsafe.SliceData(dst)), len(dst), scales, elements, outF32)
+	}
 	nb := len(dst) / 32
 	if !useAVX2 || nb == 0 {
 		return 0
@@ -130,13 +111,13 @@ func dequantBlocks32(elem Format, dst []float32, scales, elements []byte) int {
 	case E2M1:
 		dequantFP4x32AVX2(&dst[0], &scales[0], &elements[0], nb)
 	case E4M3, E5M2, MXINT8:
-		dequant8x32AVX2(&dst[0], &scales[0], &elements[0], nb, &decodeTables[elem])
+		dequant8x32(elem, dst, scales, elements, nb)
 	case E2M3, E3M2:
 		var tmp [fp6Chunk * 32]byte
 		for b0 := 0; b0 < nb; b0 += fp6Chunk {
 			k := min(fp6Chunk, nb-b0)
 			unpackFP6(tmp[:32*k], elements[24*b0:24*(b0+k)])
-			dequant8x32AVX2(&dst[32*b0], &scales[b0], &tmp[0], k, &decodeTables[elem])
+			dequant8x32(elem, dst[32*b0:], scales[b0:], tmp[:32*k], k)
 		}
 	default:
 		return 0

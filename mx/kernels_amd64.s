@@ -266,37 +266,18 @@ dq8nan:
 	VMOVDQU Y11, 96(DI)
 	JMP dq8next
 
-// FP6 packing: 4 codes (one per byte of a dword, low 6 bits) to 3 bytes,
-// code k at bits 6k of the 24. In a dword d = c0 | c1<<8 | c2<<16 | c3<<24
-// the packed value is d&0x3F | (d>>2)&0xFC0 | (d>>4)&0x3F000 |
-// (d>>6)&0xFC0000, as packFP6 computes; unpacking shifts the other way.
+// FP6 unpacking: 3 bytes to 4 codes (one per byte of a dword, low 6
+// bits), code k from bits 6k of the 24: the dword d of the 3 bytes gives
+// d&0x3F | (d<<2)&0x3F00 | (d<<4)&0x3F0000 | (d<<6)&0x3F000000. (The
+// quantizers pack FP6 in their own registers.)
 DATA fp6M0<>+0(SB)/4, $0x0000003f
 GLOBL fp6M0<>(SB), RODATA|NOPTR, $4
-DATA fp6M1<>+0(SB)/4, $0x00000fc0
-GLOBL fp6M1<>(SB), RODATA|NOPTR, $4
-DATA fp6M2<>+0(SB)/4, $0x0003f000
-GLOBL fp6M2<>(SB), RODATA|NOPTR, $4
-DATA fp6M3<>+0(SB)/4, $0x00fc0000
-GLOBL fp6M3<>(SB), RODATA|NOPTR, $4
 DATA fp6U1<>+0(SB)/4, $0x00003f00
 GLOBL fp6U1<>(SB), RODATA|NOPTR, $4
 DATA fp6U2<>+0(SB)/4, $0x003f0000
 GLOBL fp6U2<>(SB), RODATA|NOPTR, $4
 DATA fp6U3<>+0(SB)/4, $0x3f000000
 GLOBL fp6U3<>(SB), RODATA|NOPTR, $4
-// VPSHUFB control (both lanes): the low 3 bytes of each dword, packed into
-// the first 12 bytes of the lane.
-DATA fp6Squeeze<>+0(SB)/8, $0x0908060504020100
-DATA fp6Squeeze<>+8(SB)/8, $0x808080800e0d0c0a
-DATA fp6Squeeze<>+16(SB)/8, $0x0908060504020100
-DATA fp6Squeeze<>+24(SB)/8, $0x808080800e0d0c0a
-GLOBL fp6Squeeze<>(SB), RODATA|NOPTR, $32
-// VPERMD indexes: lane 0's three packed dwords, then lane 1's.
-DATA fp6Join<>+0(SB)/8, $0x0000000100000000
-DATA fp6Join<>+8(SB)/8, $0x0000000400000002
-DATA fp6Join<>+16(SB)/8, $0x0000000600000005
-DATA fp6Join<>+24(SB)/8, $0x0000000700000003
-GLOBL fp6Join<>(SB), RODATA|NOPTR, $32
 // VPERMD indexes for unpacking: input bytes 0–11 to lane 0, 12–23 to
 // lane 1.
 DATA fp6Split<>+0(SB)/8, $0x0000000100000000
@@ -310,48 +291,6 @@ DATA fp6Spread<>+8(SB)/8, $0x800b0a0980080706
 DATA fp6Spread<>+16(SB)/8, $0x8005040380020100
 DATA fp6Spread<>+24(SB)/8, $0x800b0a0980080706
 GLOBL fp6Spread<>(SB), RODATA|NOPTR, $32
-
-// func packFP6AVX2(dst, codes *byte, n int)
-//
-// n codes (a positive multiple of 32) to 3n/4 bytes, 32 codes a loop.
-TEXT ·packFP6AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ codes+8(FP), SI
-	MOVQ n+16(FP), CX
-	VPBROADCASTD fp6M0<>(SB), Y15
-	VPBROADCASTD fp6M1<>(SB), Y14
-	VPBROADCASTD fp6M2<>(SB), Y13
-	VPBROADCASTD fp6M3<>(SB), Y12
-	VMOVDQU      fp6Squeeze<>(SB), Y11
-	VMOVDQU      fp6Join<>(SB), Y10
-	SHRQ         $5, CX
-	JEQ          pk6done
-
-pk6loop:
-	VMOVDQU      (SI), Y0
-	VPAND        Y15, Y0, Y1
-	VPSRLD       $2, Y0, Y2
-	VPAND        Y14, Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSRLD       $4, Y0, Y2
-	VPAND        Y13, Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSRLD       $6, Y0, Y2
-	VPAND        Y12, Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      Y11, Y1, Y1
-	VPERMD       Y1, Y10, Y1
-	VMOVDQU      X1, (DI)
-	VEXTRACTI128 $1, Y1, X2
-	VMOVQ        X2, 16(DI)
-	ADDQ         $32, SI
-	ADDQ         $24, DI
-	DECQ         CX
-	JNZ          pk6loop
-
-pk6done:
-	VZEROUPPER
-	RET
 
 // func unpackFP6AVX2(codes, src *byte, n int)
 //

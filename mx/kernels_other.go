@@ -16,5 +16,5 @@ var useAVX2 bool
 // useF16C is always false here too.
 var useF16C bool
 
-// useAVX512, useVBMI and useBF16 are always false here too.
-var useAVX512, useVBMI, useBF16 bool
+// useAVX512 and useVBMI are always false here too.
+var useAVX512, useVBMI bool

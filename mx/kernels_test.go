@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // The assembly kernels (where the machine has them; see kernels_amd64.go)
@@ -65,22 +66,9 @@ func kernelBlocks(f Format, rng *rand.Rand) []float32 {
 	return out
 }
 
-// withEachQuantPath is withEachPath plus, where the CPU has AVX512_VBMI,
-// the AVX-512 quantizers without it (they join the codes with VPERMT2B
-// when they may, and with VPMOVDB or VPMOVDW otherwise).
-func withEachQuantPath(t *testing.T, fn func(t *testing.T)) {
-	t.Helper()
-	if useAVX512 && useVBMI {
-		useVBMI = false
-		t.Run("avx512-novbmi", fn)
-		useVBMI = true
-	}
-	withEachPath(t, fn)
-}
-
 func TestQuantizeKernelsMatchPortable(t *testing.T) {
 	logKernels(t)
-	withEachQuantPath(t, func(t *testing.T) {
+	withEachPath(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(21, 22))
 		for _, b := range BlockFormats {
 			all := kernelBlocks(b.Element(), rng)
@@ -130,42 +118,87 @@ func blockBytes(e []byte, b BlockFormat, blk int) []byte {
 }
 
 // TestDequantizeKernelsMatchPortable decodes every element byte under
-// every scale byte, NaN scale included, and random data with a short tail.
+// every scale byte, NaN scale included, and random data with a short tail,
+// on every kernel path, to float32 (against the portable loop) and to
+// bfloat16 and binary16 (against the portable float32 rounded by the
+// scalar functions).
 func TestDequantizeKernelsMatchPortable(t *testing.T) {
 	logKernels(t)
-	for _, b := range BlockFormats {
-		per := mustElementBytes(b, 32)
-		var scales, elems []byte
-		for s := range 256 {
-			for c := 0; c < 256; c += per {
-				scales = append(scales, byte(s))
-				for i := range per {
-					elems = append(elems, byte(c+i))
-				}
+	withEachPath(t, func(t *testing.T) {
+		for _, b := range BlockFormats {
+			checkDequantizeKernels(t, b)
+		}
+	})
+}
+
+func checkDequantizeKernels(t *testing.T, b BlockFormat) {
+	t.Helper()
+	per := mustElementBytes(b, 32)
+	var scales, elems []byte
+	for s := range 256 {
+		for c := 0; c < 256; c += per {
+			scales = append(scales, byte(s))
+			for i := range per {
+				elems = append(elems, byte(c+i))
 			}
 		}
-		rng := rand.New(rand.NewPCG(23, 24))
-		for range 100 {
-			scales = append(scales, byte(rng.IntN(256)))
-			for range per {
-				elems = append(elems, byte(rng.IntN(256)))
-			}
+	}
+	rng := rand.New(rand.NewPCG(23, 24))
+	for range 100 {
+		scales = append(scales, byte(rng.IntN(256)))
+		for range per {
+			elems = append(elems, byte(rng.IntN(256)))
 		}
-		n := 32 * len(scales)
-		for _, m := range []int{n, n - 1, n - 17, 63, 32, 5} {
-			d1, d2 := make([]float32, m), make([]float32, m)
-			if err := dequantize(d1, scales, elems, b, 32, 1, true); err != nil {
-				t.Fatal(err)
-			}
-			if err := dequantize(d2, scales, elems, b, 32, 1, false); err != nil {
-				t.Fatal(err)
-			}
-			for i := range d1 {
-				if math.Float32bits(d1[i]) != math.Float32bits(d2[i]) {
-					t.Fatalf("%v n=%d: element %d (scale %#02x, code %#02x): kernel %#08x, portable %#08x",
-						b, m, i, scales[i/32], Code(elems, b.Element(), i), math.Float32bits(d2[i]), math.Float32bits(d1[i]))
-				}
-			}
+	}
+	n := 32 * len(scales)
+	for _, m := range []int{n, n - 1, n - 17, 63, 32, 5} {
+		for _, mis := range []int{0, 1} {
+			checkDequantizeLen(t, b, scales, elems, m, mis)
+		}
+	}
+}
+
+// alignedF32 and alignedU16 return slices of n elements starting on a
+// 64-byte boundary (where the kernels may store non-temporally).
+func alignedF32(n int) []float32 {
+	s := make([]float32, n+16)
+	return s[(64-int(uintptr(unsafe.Pointer(&s[0]))%64))%64/4:][:n]
+}
+
+func alignedU16(n int) []uint16 {
+	s := make([]uint16, n+32)
+	return s[(64-int(uintptr(unsafe.Pointer(&s[0]))%64))%64/2:][:n]
+}
+
+// checkDequantizeLen dequantizes m elements to outputs mis elements past
+// a 64-byte boundary.
+func checkDequantizeLen(t *testing.T, b BlockFormat, scales, elems []byte, m, mis int) {
+	t.Helper()
+	d1, d2 := make([]float32, m), alignedF32(m + mis)[mis:]
+	bf, hf := alignedU16(m + mis)[mis:], alignedU16(m + mis)[mis:]
+	if err := dequantize(d1, scales, elems, b, 32, 1, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := dequantize(d2, scales, elems, b, 32, 1, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := DequantizeBFloat16(bf, scales, elems, b, 32, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := DequantizeHalf(hf, scales, elems, b, 32, 1); err != nil {
+		t.Fatal(err)
+	}
+	for i := range d1 {
+		s, c := scales[i/32], Code(elems, b.Element(), i)
+		if math.Float32bits(d1[i]) != math.Float32bits(d2[i]) {
+			t.Fatalf("%v n=%d+%d: element %d (scale %#02x, code %#02x): kernel %#08x, portable %#08x",
+				b, mis, m, i, s, c, math.Float32bits(d2[i]), math.Float32bits(d1[i]))
+		}
+		if w := BFloat16FromFloat32(d1[i], RTE); bf[i] != w {
+			t.Fatalf("%v n=%d+%d: bfloat16 element %d (scale %#02x, code %#02x): %#04x, want %#04x", b, mis, m, i, s, c, bf[i], w)
+		}
+		if w := HalfFromFloat32(d1[i], RTE); hf[i] != w {
+			t.Fatalf("%v n=%d+%d: binary16 element %d (scale %#02x, code %#02x): %#04x, want %#04x", b, mis, m, i, s, c, hf[i], w)
 		}
 	}
 }

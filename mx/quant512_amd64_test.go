@@ -6,7 +6,7 @@ import "testing"
 // kernels wherever the CPU has them (TestQuantize16 and
 // TestQuantizeKernelsMatchPortable would pass on the fallback paths too).
 func TestQuantizeKernelsTaken(t *testing.T) {
-	withEachQuantPath(t, func(t *testing.T) {
+	withEachPath(t, func(t *testing.T) {
 		src32, src16 := make([]float32, 70), make([]uint16, 70)
 		for _, b := range BlockFormats {
 			elem := b.Element()

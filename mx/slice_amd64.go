@@ -4,18 +4,19 @@ import "unsafe"
 
 // AVX2 kernels for the slice conversions (slice_amd64.s), over whole
 // groups of 32 elements; the portable loops in slice.go finish the tail.
-// Decoding a float format to float32 is arithmetic (decodeFloatAVX2);
-// E8M0, MXINT8 and the 16-bit outputs gather from the same tables the
-// portable loops read.
+// Decoding a float format to float32 is arithmetic (decodeFloatAVX2), to
+// 16 bits too (decodeWBF16AVX2, decodeWHalfAVX2 in conv16_amd64.go), and
+// so is decoding E8M0 and MXINT8 to 16 bits; E8M0 and MXINT8 to float32
+// gather from the same tables the portable loops read.
 // Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
 // at a time; the directed modes gather from the encodeTable the portable
 // loop reads. MXINT8 rounds with VROUNDPS; E8M0 is integer arithmetic
 // on the exponent field.
 //
 // Dispatch: useAVX2 (kernels_amd64.go) is set once from CPUID and GODEBUG
-// (cpu.avx2=off switches it off); tests flip it to run both paths. A later
-// AVX-512 path would get its own flag (cpu.avx512f=off, the runtime's
-// name) and be tried first in each wrapper below.
+// (cpu.avx2=off switches it off); tests flip it to run both paths. The
+// AVX-512 kernels (conv512_amd64.go, useAVX512, cpu.avx512f=off) are tried
+// first in each wrapper below.
 
 //go:noescape
 func decodeGather32AVX2(dst *float32, src *byte, n int, table *[256]float32)
@@ -73,19 +74,17 @@ var encodeINT8AVX2 = [...]func(dst *byte, src *uint32, n int){
 //go:noescape
 func decodeFloatAVX2(dst *float32, src *byte, n int, c *decConsts)
 
-// decodeFloatBF16AVX2 and decodeFloatHalfAVX2 (the latter needs F16C)
-// decode as decodeFloatAVX2 does and narrow exactly.
-//
-//go:noescape
-func decodeFloatBF16AVX2(dst *uint16, src *byte, n int, c *decConsts)
-
-//go:noescape
-func decodeFloatHalfAVX2(dst *uint16, src *byte, n int, c *decConsts)
-
-// decConsts holds a float format's constants for decodeFloatAVX2.
+// decConsts holds a float format's constants for decodeFloatAVX2 and the
+// AVX-512 decoders. A code's magnitude shifted to the float32 mantissa
+// position plus rebias (the exponent bias difference) is its float32
+// value if its exponent field is not 0 (the magnitude above minNormalM1);
+// a subnormal code gets one more (one23, exponent field 1) and then
+// 2^(1−bias) (sub) subtracted, which is exact. Neither step multiplies a
+// float32 subnormal, which costs a microcode assist on some CPUs.
 type decConsts struct {
-	magMask, scale, signMask, infMag, nanMinM1 [8]uint32
-	shift, signShift                           uint64
+	magMask, signMask, infMag, nanMinM1 [8]uint32
+	rebias, minNormalM1, one23, sub     [8]uint32
+	shift, signShift                    uint64
 }
 
 // decConstTable holds decConsts for the float formats. Magnitudes are
@@ -105,8 +104,9 @@ var decConstTable = func() (t [E5M2 + 1]*decConsts) {
 		c := &decConsts{shift: uint64(23 - p.manBits), signShift: uint64(32 - in.bits)}
 		for i := range 8 {
 			c.magMask[i], c.signMask[i] = p.signBit-1, p.signBit
-			c.scale[i] = uint32(254-p.bias) << 23 // 2^(127−bias)
 			c.infMag[i], c.nanMinM1[i] = infMag, nanMinM1
+			c.rebias[i], c.minNormalM1[i] = uint32(127-p.bias)<<23, 1<<p.manBits-1
+			c.one23[i], c.sub[i] = 1<<23, uint32(128-p.bias)<<23 // 2^(1−bias)
 		}
 		t[f] = c
 	}
@@ -216,6 +216,11 @@ var rteConstTable = func() (t [E5M2 + 1][2]*rteConsts) {
 }()
 
 func decodeF32Kernel(dst []float32, src []uint8, table *[256]float32) int {
+	if useAVX512 {
+		if f := tableFormat(table); f != 0 {
+			return decode512(unsafe.Pointer(unsafe.SliceData(dst)), len(dst), src, f, outF32)
+		}
+	}
 	n := len(src) &^ 31
 	if !useAVX2 || n == 0 {
 		return 0
@@ -232,20 +237,28 @@ func decodeF32Kernel(dst []float32, src []uint8, table *[256]float32) int {
 }
 
 func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
+	if useAVX512 {
+		if f, out := table16Format(table); f != 0 {
+			return decode512(unsafe.Pointer(unsafe.SliceData(dst)), len(dst), src, f, out)
+		}
+	}
 	n := len(src) &^ 31
 	if !useAVX2 || n == 0 {
 		return 0
 	}
 	_ = dst[n-1]
 	if useArithDecode {
+		if f, out := table16Format(table); f != 0 && decodeIE16AVX2(dst, src, n, f, out) {
+			return n
+		}
 		t := decodeTables16()
 		for f := E2M1; f <= E5M2; f++ {
 			switch {
 			case table == &t[f].bf16:
-				decodeFloatBF16AVX2(&dst[0], &src[0], n, decConstTable[f])
+				decodeWBF16AVX2(&dst[0], &src[0], n, wConstTable[f])
 				return n
 			case table == &t[f].half && useF16C:
-				decodeFloatHalfAVX2(&dst[0], &src[0], n, decConstTable[f])
+				decodeWHalfAVX2(&dst[0], &src[0], n, wConstTable[f])
 				return n
 			}
 		}
@@ -255,6 +268,9 @@ func decodeU16Kernel(dst []uint16, src []uint8, table *[258]uint16) int {
 }
 
 func encodeBitsKernel(e *sliceEncoder, dst []uint8, src []uint32) int {
+	if useAVX512 {
+		return encode512(e, dst, unsafe.Pointer(unsafe.SliceData(src)), len(src), outF32)
+	}
 	n := len(src) &^ 31
 	if !useAVX2 || n == 0 {
 		return 0
@@ -287,6 +303,13 @@ func widenMode(half bool) uint8 {
 
 // encode16Kernel widens bfloat16 or binary16 inputs inside the kernels.
 func encode16Kernel(e *sliceEncoder, dst []uint8, src []uint16, half bool) int {
+	if useAVX512 {
+		in := outBF16
+		if half {
+			in = outHalf
+		}
+		return encode512(e, dst, unsafe.Pointer(unsafe.SliceData(src)), len(src), in)
+	}
 	n := len(src) &^ 31
 	if !useAVX2 || n == 0 || e.table == nil {
 		return 0

@@ -509,19 +509,25 @@ GLOBL sliceNaN<>(SB), RODATA|NOPTR, $4
 
 // FDEC8 decodes the 8 codes at off(SI) of a float format (constants at
 // R8) to float32 in code. The magnitude shifted to the float32 mantissa
-// position has the code's exponent field as its exponent (a subnormal code
-// gives a float32 subnormal); multiplying by 2^(127−bias) makes it the
-// value, exactly. Then the sign, ±Inf for the Inf magnitude and the
-// canonical NaN (what the decode table holds) for NaN magnitudes. X12 is
-// the mantissa shift, X11 the sign shift, Y10 the Inf bits, Y9 the NaN;
-// Y4–Y8 scratch.
+// position, plus the bias difference in the exponent field, is the value
+// of a normal code; a subnormal code (magnitude not above minNormalM1)
+// gets exponent field 1 instead and 2^(1−bias) subtracted, exactly (no
+// float32 subnormal goes through the FPU, which would cost a microcode
+// assist). Then the sign, ±Inf for the Inf magnitude and the canonical NaN
+// (what the decode table holds) for NaN magnitudes. X12 is the mantissa
+// shift, X11 the sign shift, Y10 the Inf bits, Y9 the NaN; Y4–Y8 scratch.
 #define FDEC8(off, code) \
 	VPMOVZXBD off(SI), Y4; \
-	VPAND     decConsts_magMask(R8), Y4, Y5; \
-	VPSLLD    X12, Y5, code; \
-	VMULPS    decConsts_scale(R8), code, code; \
 	VPAND     decConsts_signMask(R8), Y4, Y7; \
 	VPSLLD    X11, Y7, Y7; \
+	VPAND     decConsts_magMask(R8), Y4, Y5; \
+	VPSLLD    X12, Y5, code; \
+	VPADDD    decConsts_rebias(R8), code, code; \
+	VPCMPGTD  decConsts_minNormalM1(R8), Y5, Y8; \
+	VPANDN    decConsts_one23(R8), Y8, Y4; \
+	VPADDD    Y4, code, code; \
+	VPANDN    decConsts_sub(R8), Y8, Y4; \
+	VSUBPS    Y4, code, code; \
 	VPOR      Y7, code, code; \
 	VPCMPEQD  decConsts_infMag(R8), Y5, Y8; \
 	VPOR      Y10, Y7, Y7; \
@@ -562,65 +568,6 @@ fdloop:
 	JNZ     fdloop
 
 fddone:
-	VZEROUPPER
-	RET
-
-// func decodeFloatBF16AVX2(dst *uint16, src *byte, n int, c *decConsts)
-//
-// A float format's codes to bfloat16: FDEC8's float32, whose low 16 bits
-// are zero (every code's value is a bfloat16, and FDEC8's NaN is the
-// canonical one), shifted down and packed to words.
-TEXT ·decodeFloatBF16AVX2(SB), NOSPLIT, $0-32
-	FDECSETUP
-	JEQ  fbdone
-
-fbloop:
-	FDEC8(0, Y0)
-	FDEC8(8, Y1)
-	FDEC8(16, Y2)
-	FDEC8(24, Y3)
-	VPSRLD    $16, Y0, Y0
-	VPSRLD    $16, Y1, Y1
-	VPSRLD    $16, Y2, Y2
-	VPSRLD    $16, Y3, Y3
-	PACKW32
-	ADDQ      $32, SI
-	ADDQ      $64, DI
-	DECQ      CX
-	JNZ       fbloop
-
-fbdone:
-	VZEROUPPER
-	RET
-
-// func decodeFloatHalfAVX2(dst *uint16, src *byte, n int, c *decConsts)
-//
-// A float format's codes to binary16: FDEC8's float32 converted by
-// VCVTPS2PH to nearest even, which is exact (every code's value is a
-// binary16; the canonical NaN becomes 0x7E00, as the table holds).
-TEXT ·decodeFloatHalfAVX2(SB), NOSPLIT, $0-32
-	FDECSETUP
-	JEQ  fhdone
-
-fhloop:
-	FDEC8(0, Y0)
-	FDEC8(8, Y1)
-	FDEC8(16, Y2)
-	FDEC8(24, Y3)
-	VCVTPS2PH $0, Y0, X0
-	VCVTPS2PH $0, Y1, X1
-	VCVTPS2PH $0, Y2, X2
-	VCVTPS2PH $0, Y3, X3
-	VMOVDQU   X0, 0(DI)
-	VMOVDQU   X1, 16(DI)
-	VMOVDQU   X2, 32(DI)
-	VMOVDQU   X3, 48(DI)
-	ADDQ      $32, SI
-	ADDQ      $64, DI
-	DECQ      CX
-	JNZ       fhloop
-
-fhdone:
 	VZEROUPPER
 	RET
 

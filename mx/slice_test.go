@@ -23,15 +23,19 @@ func withEachPath(t *testing.T, fn func(t *testing.T)) {
 	t.Helper()
 	if useAVX512 {
 		t.Run("avx512", fn)
-		if !useVBMI {
+		withNT(func() { t.Run("avx512-nt", fn) })
+		if useVBMI {
+			// The arithmetic AVX-512 kernels, which VBMI's lookups
+			// replace in part, and the directed-mode encoders' gather.
+			useVBMI = false
+			withGather512(func() { t.Run("avx512-novbmi-gather", fn) })
+			useVBMI = true
+		} else {
 			t.Log("no AVX512_VBMI: the kernels that need it were not run")
 		}
-		if !useBF16 {
-			t.Log("no AVX512_BF16: the kernels that need it were not run")
-		}
-		vbmi, bf16 := useVBMI, useBF16
-		useAVX512, useVBMI, useBF16 = false, false, false
-		defer func() { useAVX512, useVBMI, useBF16 = true, vbmi, bf16 }()
+		vbmi := useVBMI
+		useAVX512, useVBMI = false, false
+		defer func() { useAVX512, useVBMI = true, vbmi }()
 	} else {
 		t.Log("no AVX-512 (F, BW, DQ, VL, or GODEBUG cpu.avx512f=off): the AVX-512 kernels were not run")
 	}

@@ -45,12 +45,6 @@ func AVX512VBMI() bool { return hasVBMI }
 
 var hasVBMI = hasAVX512 && detectVBMI() && !disabled(os.Getenv("GODEBUG"), "avx512vbmi")
 
-// AVX512BF16 reports AVX512() and the bfloat16 conversions (VCVTNEPS2BF16);
-// GODEBUG cpu.avx512bf16=off turns it off.
-func AVX512BF16() bool { return hasBF16 }
-
-var hasBF16 = hasAVX512 && detectBF16() && !disabled(os.Getenv("GODEBUG"), "avx512bf16")
-
 // disabled reports whether a GODEBUG value holds cpu.<name>=off (or
 // cpu.all=off), the runtime's syntax; a later setting overrides an earlier.
 func disabled(godebug, name string) bool {

@@ -50,13 +50,3 @@ func detectVBMI() bool {
 	_, _, ecx7, _ := cpuid(7, 0)
 	return ecx7&(1<<1) != 0
 }
-
-// detectBF16 reads CPUID.(7,1):EAX bit 5 (leaf 7's subleaf 1 exists when
-// CPUID.(7,0):EAX is at least 1).
-func detectBF16() bool {
-	if max7, _, _, _ := cpuid(7, 0); max7 < 1 {
-		return false
-	}
-	eax71, _, _, _ := cpuid(7, 1)
-	return eax71&(1<<5) != 0
-}

@@ -13,6 +13,3 @@ func detectAVX512() bool { return false }
 
 // detectVBMI: no x86 kernels on other architectures.
 func detectVBMI() bool { return false }
-
-// detectBF16: no x86 kernels on other architectures.
-func detectBF16() bool { return false }
