@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"sync"
 
 	"spvx/internal/tensorfile"
 	"spvx/mx"
@@ -15,7 +16,7 @@ type DequantizeOptions struct {
 	// "" restores the dtype recorded at quantization (BF16 for a gpt-oss
 	// pair without a record).
 	DType    string
-	Workers  int
+	Workers  int // goroutines converting pieces of a tensor; 0 means GOMAXPROCS
 	Progress func(Progress)
 	Force    bool // overwrite existing output files
 }
@@ -82,20 +83,20 @@ func dequantizeFile(inName, outName string, opts DequantizeOptions, r *Report) (
 	if err != nil {
 		return nil, err
 	}
-	var buf buffers
+	bufs := make([]buffers, workerCount(opts.Workers))
 	progress := progressCounter(opts.Progress, totalIn)
 	for _, t := range in.h.Tensors {
 		if used[t.Name] {
 			continue
 		}
-		if err := copyTensor(o.f, o.placed[t.Name].Offset, in, t, &buf); err != nil {
+		if err := copyTensor(o.f, o.placed[t.Name].Offset, in, t, &bufs[0]); err != nil {
 			return nil, o.close(err)
 		}
 		progress(t.Name, t.Size)
 		r.add(TensorReport{Name: t.Name, DType: t.DType, Shape: t.Shape, Action: "copied", InBytes: t.Size, OutBytes: t.Size})
 	}
 	for i := range qs {
-		tr, err := dequantizeTensor(in, o, &qs[i], opts.Workers, &buf, progress)
+		tr, err := dequantizeTensor(in, o, &qs[i], bufs, progress)
 		if err != nil {
 			return nil, o.close(fmt.Errorf("%s: tensor %q: %w", inName, qs[i].name, err))
 		}
@@ -104,60 +105,83 @@ func dequantizeFile(inName, outName string, opts DequantizeOptions, r *Report) (
 	return names, o.close(nil)
 }
 
-func dequantizeTensor(in *input, o *output, q *qtensor, workers int, buf *buffers, progress func(string, int64)) (TensorReport, error) {
+// dequantizeTensor dequantizes one tensor piece by piece on the workers
+// of bufs (runPieces), each reading, converting and writing its own.
+func dequantizeTensor(in *input, o *output, q *qtensor, bufs []buffers, progress func(string, int64)) (TensorReport, error) {
 	esize, _ := tensorfile.DTypeSize(q.meta.DType)
-	g := newGeometry(q.meta.Shape, q.format, q.meta.BlockSize, esize, segTarget)
+	g := newGeometry(q.meta.Shape, q.format, q.meta.BlockSize, esize, quantSeg)
 	dst := o.placed[q.name]
-	err := g.pieces(func(pc piece) error {
-		n := pc.nrows * pc.n
+	var mu sync.Mutex
+	err := runPieces(g, len(bufs), func(w, _ int, pc piece) error {
+		buf := &bufs[w]
 		sl, el := g.scaleLen(pc), g.elemLen(pc, q.format)
 		buf.scales, buf.elems = grow(buf.scales, sl), grow(buf.elems, el)
-		buf.raw = grow(buf.raw, n*esize)
-		if esize > 2 {
-			buf.f32 = grow(buf.f32, n)
-		}
 		if _, err := in.f.ReadAt(buf.scales, q.scales.Offset+g.scaleOff(pc)); err != nil {
 			return err
 		}
 		if _, err := in.f.ReadAt(buf.elems, q.blocks.Offset+g.elemOff(pc)); err != nil {
 			return err
 		}
-		half := q.meta.DType == "BF16" || q.meta.DType == "F16"
-		if half {
-			buf.u16 = grow(buf.u16, n)
-		}
-		for r := 0; r < pc.nrows; r++ {
-			s, e := buf.scales, buf.elems
-			if pc.nrows > 1 {
-				s, e = s[r*g.scaleRow:(r+1)*g.scaleRow], e[r*g.elemRow:(r+1)*g.elemRow]
-			}
-			var err error
-			switch q.meta.DType {
-			case "BF16": // mx rounds to the 16-bit format itself (RTE)
-				err = mx.DequantizeBFloat16(buf.u16[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, workers)
-			case "F16":
-				err = mx.DequantizeHalf(buf.u16[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, workers)
-			default:
-				err = mx.Dequantize(buf.f32[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, workers)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if half {
-			for i, v := range buf.u16 {
-				binary.LittleEndian.PutUint16(buf.raw[2*i:], v)
-			}
-		} else {
-			fromFloat32(buf.raw, buf.f32, q.meta.DType)
-		}
-		if _, err := o.f.WriteAt(buf.raw, dst.Offset+g.srcOff(pc)); err != nil {
+		out, err := dequantizePiece(q, g, pc, buf)
+		if err != nil {
 			return err
 		}
+		if _, err := o.f.WriteAt(out, dst.Offset+g.srcOff(pc)); err != nil {
+			return err
+		}
+		mu.Lock()
 		progress(q.name, int64(sl+el))
+		mu.Unlock()
 		return nil
 	})
 	return TensorReport{Name: q.name, DType: q.meta.DType, Shape: q.meta.Shape, Action: "dequantized",
 		Note:    fmt.Sprintf("from %s, blocks of %d, %s layout", q.format, q.meta.BlockSize, q.layout),
 		InBytes: q.scales.Size + q.blocks.Size, OutBytes: dst.Size}, err
+}
+
+// dequantizePiece dequantizes piece pc from buf.scales and buf.elems and
+// returns its bytes in the tensor's dtype: bfloat16 and binary16 (which mx
+// rounds to itself, RTE) and float32 written from mx's output as they are
+// on a little-endian host.
+func dequantizePiece(q *qtensor, g geometry, pc piece, buf *buffers) ([]byte, error) {
+	n := pc.nrows * pc.n
+	half := q.meta.DType == "BF16" || q.meta.DType == "F16"
+	if half {
+		buf.u16 = grow(buf.u16, n)
+	} else {
+		buf.f32 = grow(buf.f32, n)
+	}
+	for r := range pc.nrows {
+		s, e := buf.scales, buf.elems
+		if pc.nrows > 1 {
+			s, e = s[r*g.scaleRow:(r+1)*g.scaleRow], e[r*g.elemRow:(r+1)*g.elemRow]
+		}
+		var err error
+		switch q.meta.DType {
+		case "BF16":
+			err = mx.DequantizeBFloat16(buf.u16[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, 1)
+		case "F16":
+			err = mx.DequantizeHalf(buf.u16[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, 1)
+		default:
+			err = mx.Dequantize(buf.f32[r*pc.n:(r+1)*pc.n], s, e, q.format, q.meta.BlockSize, 1)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case half && hostLittleEndian:
+		return asBytes(buf.u16), nil
+	case q.meta.DType == "F32" && hostLittleEndian:
+		return asBytes(buf.f32), nil
+	}
+	buf.raw = grow(buf.raw, n*g.esize)
+	if half {
+		for i, v := range buf.u16 {
+			binary.LittleEndian.PutUint16(buf.raw[2*i:], v)
+		}
+	} else {
+		fromFloat32(buf.raw, buf.f32, q.meta.DType)
+	}
+	return buf.raw, nil
 }

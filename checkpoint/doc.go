@@ -9,7 +9,7 @@
 // io.ReaderAt in segments of whole blocks (at most a few million
 // elements), converted, and written at its place in the output with
 // io.WriterAt, so the output's header is written first, from the sizes
-// the shapes give. Quantize converts a tensor's segments on
+// the shapes give. Quantize and Dequantize convert a tensor's segments on
 // Options.Workers goroutines at once, each reading, converting and
 // writing its own (pieces.go), so the working set is a few segments per
 // worker.

@@ -94,3 +94,55 @@ func TestRunPiecesFirstError(t *testing.T) {
 		}
 	}
 }
+
+// TestDequantizePiecesInParallel: tensors of several pieces dequantize to
+// the bytes of mx.Dequantize row by row, rounded to the output dtype,
+// whatever the number of workers.
+func TestDequantizePiecesInParallel(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	ts := []testTensor{
+		makeTensor(rng, "bf16.folded", "BF16", 3*quantSeg/64+5, 64),
+		makeTensor(rng, "f16.long_rows", "F16", 2, quantSeg+45),
+		makeTensor(rng, "f32.short_rows", "F32", 9000, 45),
+	}
+	dir := t.TempDir()
+	in, q := filepath.Join(dir, "in.safetensors"), filepath.Join(dir, "q.safetensors")
+	writeCheckpoint(t, in, nil, ts...)
+	const b = mx.MXFP6E2M3
+	if _, err := Quantize(in, q, Options{Format: b}); err != nil {
+		t.Fatal(err)
+	}
+	st := readST(t, q)
+	for _, dtype := range []string{"", "F32", "F16", "BF16"} {
+		for _, workers := range []int{1, 2, 5} {
+			out := filepath.Join(dir, fmt.Sprintf("d-%s-%d.safetensors", dtype, workers))
+			if _, err := Dequantize(q, out, DequantizeOptions{DType: dtype, Workers: workers}); err != nil {
+				t.Fatalf("dtype %q workers %d: %v", dtype, workers, err)
+			}
+			ds := readST(t, out)
+			for _, x := range ts {
+				want := dtype
+				if want == "" {
+					want = x.dtype
+				}
+				rows, c := rowsAndLen(x.shape)
+				vals := make([]float32, rows*c)
+				s, e := st.Tensor(x.name+".scales").Data, st.Tensor(x.name+".blocks").Data
+				sr, _ := mx.ScaleBytes(c, 32)
+				er, _ := mx.ElementBytes(b, c)
+				for r := range rows {
+					if err := mx.Dequantize(vals[r*c:(r+1)*c], s[r*sr:(r+1)*sr], e[r*er:(r+1)*er], b, 32, 1); err != nil {
+						t.Fatal(err)
+					}
+				}
+				esize := map[string]int{"F32": 4, "F16": 2, "BF16": 2}[want]
+				raw := make([]byte, len(vals)*esize)
+				fromFloat32(raw, vals, want)
+				got := ds.Tensor(x.name)
+				if got == nil || got.DType != want || !bytes.Equal(got.Data, raw) {
+					t.Errorf("dtype %q workers %d: %s differs from mx.Dequantize per row", dtype, workers, x.name)
+				}
+			}
+		}
+	}
+}
