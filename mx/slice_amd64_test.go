@@ -7,11 +7,12 @@ import (
 
 // withGatherDecode runs fn with the float formats' decoders gathering from
 // the tables instead of computing (the path of a machine without F16C for
-// binary16 output, and the kernels' first form).
+// binary16 output, and the kernels' first form), and the directed-mode
+// encoders gathering from the encodeTable.
 func withGatherDecode(fn func()) {
-	arith, f16c := useArithDecode, useF16C
-	useArithDecode, useF16C = false, false
-	defer func() { useArithDecode, useF16C = arith, f16c }()
+	arith, f16c, dir := useArithDecode, useF16C, useDirArith
+	useArithDecode, useF16C, useDirArith = false, false, false
+	defer func() { useArithDecode, useF16C, useDirArith = arith, f16c, dir }()
 	fn()
 }
 

@@ -1,0 +1,69 @@
+package mx
+
+import "unsafe"
+
+// AVX2 encoders of the float formats in the directed modes (RTZ, RTP,
+// RTN) by arithmetic (enc16_amd64.s), from float32 and fused from
+// bfloat16 and binary16 (the latter with F16C): a normal result truncates
+// the magnitude at the rounding position after adding 2^shift − 1 on the
+// lanes that round up (a ceiling), as the AVX-512 kernels do; a subnormal
+// one is the magnitude divided by the format's subnormal quantum (an
+// exact power-of-two multiply), rounded up with VROUNDPS on those lanes
+// and truncated by the conversion on the others. The rest (limit, sign,
+// NaN) is RNE8's. useDirArith false selects the encodeTable gather.
+
+//go:noescape
+func encodeDirF32AVX2(dst *byte, src *uint32, n int, c *rteConsts, d *dirConsts)
+
+//go:noescape
+func encodeDirBF16AVX2(dst *byte, src *uint16, n int, c *rteConsts, d *dirConsts)
+
+//go:noescape
+func encodeDirHalfAVX2(dst *byte, src *uint16, n int, c *rteConsts, d *dirConsts)
+
+// dirConsts holds one (float format, directed mode) pair's constants as
+// 8-lane vectors: the sign of u XOR flip, ANDed with enable, marks the
+// lanes whose magnitude rounds up (enable 0 for RTZ, flip all ones for
+// RTP so that the positive lanes are marked); inc is 2^shift − 1 and
+// scale 2^(m − emin), the reciprocal of the subnormal quantum.
+type dirConsts struct {
+	flip, enable, inc, scale [8]uint32
+}
+
+// dirConstTable holds dirConsts for the float formats and the directed
+// modes (the RTE row is unused).
+var dirConstTable = func() (t [E5M2 + 1][RTN + 1]*dirConsts) {
+	for f := E2M1; f <= E5M2; f++ {
+		p := &formatInfos[f].float
+		for m := RTZ; m <= RTN; m++ {
+			d := new(dirConsts)
+			for i := range 8 {
+				d.inc[i] = 1<<(23-p.manBits) - 1
+				d.scale[i] = uint32(127+int(p.manBits)-p.emin) << 23
+				d.enable[i] = 0xFFFFFFFF * b2u(m != RTZ)
+				d.flip[i] = 0xFFFFFFFF * b2u(m == RTP)
+			}
+			t[f][m] = d
+		}
+	}
+	return t
+}()
+
+// encodeDirAVX2 encodes n inputs (a positive multiple of 32) of kind in
+// in a directed mode by arithmetic and reports whether it did (not for
+// binary16 without F16C).
+func encodeDirAVX2(e *sliceEncoder, dst *byte, src unsafe.Pointer, n int, in outKind) bool {
+	c, d := rteConstTable[e.f][b2u(e.sat)], dirConstTable[e.f][e.m]
+	switch in {
+	case outF32:
+		encodeDirF32AVX2(dst, (*uint32)(src), n, c, d)
+	case outBF16:
+		encodeDirBF16AVX2(dst, (*uint16)(src), n, c, d)
+	default:
+		if !useF16C {
+			return false
+		}
+		encodeDirHalfAVX2(dst, (*uint16)(src), n, c, d)
+	}
+	return true
+}

@@ -1,0 +1,124 @@
+#include "textflag.h"
+#include "go_asm.h"
+
+// AVX2 directed-mode encoders of the float formats; see enc16_amd64.go.
+// Each takes a count that is a positive multiple of 32 (the wrapper
+// checks) and loops over groups of 32 inputs.
+
+DATA encAbs<>+0(SB)/4, $0x7fffffff
+GLOBL encAbs<>(SB), RODATA|NOPTR, $4
+DATA encInf<>+0(SB)/4, $0x7f800000
+GLOBL encInf<>(SB), RODATA|NOPTR, $4
+
+// Dword order after VPACKUSDW and VPACKUSWB of four vectors, undone.
+DATA encPackPerm<>+0(SB)/8, $0x0000000400000000
+DATA encPackPerm<>+8(SB)/8, $0x0000000500000001
+DATA encPackPerm<>+16(SB)/8, $0x0000000600000002
+DATA encPackPerm<>+24(SB)/8, $0x0000000700000003
+GLOBL encPackPerm<>(SB), RODATA|NOPTR, $32
+
+// The loads put 8 inputs at off(SI) in Y4 as float32 bits, exactly: a
+// bfloat16 is the top half of a float32, and VCVTPH2PS widens binary16
+// exactly (it quiets a signalling NaN, which no encoder can observe: a
+// NaN's payload decides nothing).
+#define LDF32(off) VMOVDQU off(SI), Y4
+#define LDBF(off) \
+	VPMOVZXWD off(SI), Y4; \
+	VPSLLD    $16, Y4, Y4
+#define LDH(off) VCVTPH2PS off(SI), Y4
+
+// DIR8 rounds the 8 float32 bit patterns in Y4 to codes of a float format
+// in a directed mode, in the dwords of code. Y15 marks the lanes whose
+// magnitude rounds up (the sign of u XOR flip, ANDed with enable). A
+// normal result is the magnitude plus inc on those lanes (a ceiling),
+// shifted to the code's mantissa position, minus the exponent rebias; a
+// subnormal one is the magnitude times scale (exact: a power of two),
+// rounded up by VROUNDPS on those lanes, truncated by VCVTTPS2DQ on all.
+// Both are computed and one selected, as the mix is unpredictable.
+// Rounding is on the unbounded grid: the minimum with the limit then gives
+// saturation or the overflow code, as the scalar encoder checks the range
+// on the rounded value. Then the sign, and NaN inputs replaced by the
+// format's NaN code, as in RNE8. R8 the rteConsts, R10 the dirConsts, X12
+// the rounding shift, X11 the sign shift, Y14 the magnitude mask, Y9 the
+// Inf bits, Y10 flip; Y4–Y8 and Y15 scratch.
+#define DIR8(code) \
+	VPAND      Y14, Y4, Y5; \
+	VPXOR      Y10, Y4, Y15; \
+	VPSRAD     $31, Y15, Y15; \
+	VPAND      dirConsts_enable(R10), Y15, Y15; \
+	VPAND      dirConsts_inc(R10), Y15, Y6; \
+	VPADDD     Y5, Y6, Y6; \
+	VPSRLD     X12, Y6, Y6; \
+	VPSUBD     rteConsts_rebias(R8), Y6, Y6; \
+	VMULPS     dirConsts_scale(R10), Y5, Y7; \
+	VROUNDPS   $2, Y7, Y8; \
+	VBLENDVPS  Y15, Y8, Y7, Y7; \
+	VCVTTPS2DQ Y7, Y7; \
+	VPCMPGTD   rteConsts_minNormalM1(R8), Y5, Y8; \
+	VPBLENDVB  Y8, Y6, Y7, code; \
+	VPMINUD    rteConsts_limit(R8), code, code; \
+	VPSRLD     X11, Y4, Y4; \
+	VPAND      rteConsts_signBit(R8), Y4, Y4; \
+	VPOR       Y4, code, code; \
+	VPCMPGTD   Y9, Y5, Y8; \
+	VPAND      rteConsts_nanSign(R8), Y4, Y4; \
+	VPOR       rteConsts_nanCode(R8), Y4, Y4; \
+	VPBLENDVB  Y8, Y4, code, code
+
+// DIRSETUP loads the arguments (dst, src, n, c, d) and DIR8's constants;
+// CX becomes the group count.
+#define DIRSETUP \
+	MOVQ         dst+0(FP), DI; \
+	MOVQ         src+8(FP), SI; \
+	MOVQ         n+16(FP), CX; \
+	MOVQ         c+24(FP), R8; \
+	MOVQ         d+32(FP), R10; \
+	VMOVQ        rteConsts_shift(R8), X12; \
+	VMOVQ        rteConsts_signShift(R8), X11; \
+	VPBROADCASTD encAbs<>(SB), Y14; \
+	VPBROADCASTD encInf<>(SB), Y9; \
+	VMOVDQU      dirConsts_flip(R10), Y10; \
+	VMOVDQU      encPackPerm<>(SB), Y13; \
+	SHRQ         $5, CX
+
+// DIRLOOP encodes CX groups of 32 inputs loaded by load at SI (step
+// bytes apart, the four vectors w bytes apart) and packs the codes to
+// 32 bytes at DI.
+#define DIRLOOP(load, w, step, label, done) \
+	JEQ done; \
+label: \
+	load(0); \
+	DIR8(Y0); \
+	load(w); \
+	DIR8(Y1); \
+	load(2*w); \
+	DIR8(Y2); \
+	load(3*w); \
+	DIR8(Y3); \
+	VPACKUSDW Y1, Y0, Y0; \
+	VPACKUSDW Y3, Y2, Y2; \
+	VPACKUSWB Y2, Y0, Y0; \
+	VPERMD    Y0, Y13, Y0; \
+	VMOVDQU   Y0, (DI); \
+	ADDQ      $step, SI; \
+	ADDQ      $32, DI; \
+	DECQ      CX; \
+	JNZ       label; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// func encodeDirF32AVX2(dst *byte, src *uint32, n int, c *rteConsts, d *dirConsts)
+TEXT ·encodeDirF32AVX2(SB), NOSPLIT, $0-40
+	DIRSETUP
+	DIRLOOP(LDF32, 32, 128, edf32loop, edf32done)
+
+// func encodeDirBF16AVX2(dst *byte, src *uint16, n int, c *rteConsts, d *dirConsts)
+TEXT ·encodeDirBF16AVX2(SB), NOSPLIT, $0-40
+	DIRSETUP
+	DIRLOOP(LDBF, 16, 64, edbf16loop, edbf16done)
+
+// func encodeDirHalfAVX2(dst *byte, src *uint16, n int, c *rteConsts, d *dirConsts)
+TEXT ·encodeDirHalfAVX2(SB), NOSPLIT, $0-40
+	DIRSETUP
+	DIRLOOP(LDH, 16, 64, edhalfloop, edhalfdone)

@@ -1,0 +1,33 @@
+package mx
+
+import "testing"
+
+// BenchmarkBigEncodeDir compares the AVX2 directed-mode encoders out of
+// cache: the arithmetic kernels (enc16_amd64.s) against the encodeTable
+// gather, from float32, bfloat16 and binary16. Run it on the AVX2 path:
+//
+//	GODEBUG=cpu.avx512f=off go test ./mx -run '^$' -bench BigEncodeDir -benchtime 2x -cpu 1
+func BenchmarkBigEncodeDir(b *testing.B) {
+	in := bigInputs()
+	dst := make([]uint8, bigN)
+	for _, f := range []Format{E4M3, E5M2} {
+		for _, m := range []RoundingMode{RTZ, RTP} {
+			for _, arith := range []bool{true, false} {
+				name := f.String() + "_" + m.String() + "_gather"
+				if arith {
+					name = f.String() + "_" + m.String() + "_arith"
+				}
+				run := func(kind string, side int, fn func()) {
+					b.Run(kind+"_"+name, func(b *testing.B) {
+						useDirArith = arith
+						defer func() { useDirArith = true }()
+						bigBench(b, side, fn)
+					})
+				}
+				run("f32", 4*bigN, func() { _ = f.EncodeSlice(dst, in.f32, m, false) })
+				run("bf16", 2*bigN, func() { _ = f.EncodeSliceBFloat16(dst, in.bf16, m, false) })
+				run("f16", 2*bigN, func() { _ = f.EncodeSliceHalf(dst, in.f16, m, false) })
+			}
+		}
+	}
+}
