@@ -16,11 +16,19 @@ package mx
 //go:noescape
 func dequantHDirectAVX2(dst *uint16, scales, codes *byte, nblocks int, c *hConsts)
 
+// dequantHFP6AVX2 is dequantHDirectAVX2 for packed FP6 elements (24
+// bytes a block), unpacked in registers: each code's two bytes moved into
+// its word by VPSHUFB, the code moved to the top by VPMULLW.
+//
+//go:noescape
+func dequantHFP6AVX2(dst *uint16, scales, packed *byte, nblocks int, c *hConsts)
+
 // hConsts holds a format's constants for dequantHDirectAVX2 (the assembly
 // finds them through go_asm.h): the code shifted left by lshift puts the
 // sign at bit 15, an arithmetic shift right by rshift moves the exponent
 // field to binary16's low exponent bits, and keep clears the sign's copies
-// there; magnitudes above nanMinM1 are NaN. rebias is 15 − bias, pre the
+// there and any bits below the magnitude; magnitudes above nanMinM1 are
+// NaN. rebias is 15 − bias, pre the
 // float32 bits of 2^(15 − bias).
 type hConsts struct {
 	keep, magMask, nanMinM1 [16]uint16
@@ -39,7 +47,7 @@ var hConstTable = func() (t [E5M2 + 1]*hConsts) {
 		c.pre = (127 + c.rebias) << 23
 		w := wConstTable[f]
 		for i := range 16 {
-			c.keep[i] = 0x8000 | 0x7FFF>>c.rshift
+			c.keep[i] = uint16(0x8000 | (1<<(in.bits-1)-1)<<(16-in.bits-uint(c.rshift)))
 			c.magMask[i], c.nanMinM1[i] = w.magMask[i], w.nanMinM1[i]
 		}
 		t[f] = c
