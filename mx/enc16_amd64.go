@@ -67,3 +67,46 @@ func encodeDirAVX2(e *sliceEncoder, dst *byte, src unsafe.Pointer, n int, in out
 	}
 	return true
 }
+
+// E5M2 is binary16 without its low 8 mantissa bits (same exponent bias,
+// subnormals included), so encoding binary16 to E5M2 is integer rounding
+// at bit 8 of the 16-bit pattern, 16 lanes at a time: the magnitude plus
+// an increment, shifted right by 8 (RTE adds 0x7F plus the kept lsb, the
+// directed modes 0xFF on the lanes that round up, as DIR8 does), a
+// carry moving into the exponent as it should; then the minimum with the
+// limit, the sign, and NaN inputs replaced by the NaN code, as in RNE8.
+//
+//go:noescape
+func encodeE5M2RTEHalfAVX2(dst *byte, src *uint16, n int, c *e5hConsts)
+
+//go:noescape
+func encodeE5M2DirHalfAVX2(dst *byte, src *uint16, n int, c *e5hConsts)
+
+// e5hConsts holds the constants of one (mode, saturation) pair of the
+// binary16 to E5M2 encoders as 16-word vectors: RNE8's limit, nanSign and
+// nanCode, and for the directed modes DIR8's flip and the increment
+// (0xFF, or 0 for RTZ).
+type e5hConsts struct {
+	limit, nanSign, nanCode, flip, inc [16]uint16
+}
+
+// e5hConstTable holds e5hConsts by mode and saturation.
+var e5hConstTable = func() (t [RTN + 1][2]*e5hConsts) {
+	for m := RTE; m <= RTN; m++ {
+		for sat := range 2 {
+			r := rteConstTable[E5M2][sat]
+			c := new(e5hConsts)
+			for i := range 16 {
+				c.limit[i], c.nanSign[i], c.nanCode[i] = uint16(r.limit[0]), uint16(r.nanSign[0]), uint16(r.nanCode[0])
+				c.flip[i] = 0xFFFF * uint16(b2u(m == RTP))
+				c.inc[i] = 0xFF * uint16(b2u(m != RTZ))
+			}
+			t[m][sat] = c
+		}
+	}
+	return t
+}()
+
+// useE5Half selects the binary16 to E5M2 encoders over the general ones
+// (the tests run both).
+var useE5Half = true

@@ -122,3 +122,88 @@ TEXT ·encodeDirBF16AVX2(SB), NOSPLIT, $0-40
 TEXT ·encodeDirHalfAVX2(SB), NOSPLIT, $0-40
 	DIRSETUP
 	DIRLOOP(LDH, 16, 64, edhalfloop, edhalfdone)
+
+DATA e5hAbs<>+0(SB)/4, $0x7fff7fff
+GLOBL e5hAbs<>(SB), RODATA|NOPTR, $4
+DATA e5hOne<>+0(SB)/4, $0x00010001
+GLOBL e5hOne<>(SB), RODATA|NOPTR, $4
+DATA e5hHalf<>+0(SB)/4, $0x007f007f
+GLOBL e5hHalf<>(SB), RODATA|NOPTR, $4
+DATA e5hSign<>+0(SB)/4, $0x00800080
+GLOBL e5hSign<>(SB), RODATA|NOPTR, $4
+DATA e5hInf<>+0(SB)/4, $0x7c007c00
+GLOBL e5hInf<>(SB), RODATA|NOPTR, $4
+
+// INCRTE puts in Y6 RTE's increment for the magnitudes in Y5: 0x7F plus
+// the lsb kept (bit 8), which gives ties to even.
+#define INCRTE \
+	VPSRLW $8, Y5, Y6; \
+	VPAND  Y13, Y6, Y6; \
+	VPADDW Y12, Y6, Y6
+
+// INCDIR puts in Y6 the directed modes' increment: inc (0xFF, or 0 for
+// RTZ) where the sign of h XOR flip is set (the lanes that round up).
+#define INCDIR \
+	VPXOR  Y10, Y4, Y6; \
+	VPSRAW $15, Y6, Y6; \
+	VPAND  Y11, Y6, Y6
+
+// E5H16 encodes the 16 binary16 patterns at off(SI) to E5M2 in the words
+// of code (see enc16_amd64.go). Y14 0x7FFF, Y9 binary16 +Inf, Y8 the
+// limit, Y7 0x80, Y3 nanSign, Y2 nanCode; Y4–Y6 scratch.
+#define E5H16(inc, off, code) \
+	VMOVDQU   off(SI), Y4; \
+	VPAND     Y14, Y4, Y5; \
+	inc; \
+	VPADDW    Y5, Y6, Y6; \
+	VPSRLW    $8, Y6, Y6; \
+	VPMINUW   Y8, Y6, Y6; \
+	VPSRLW    $8, Y4, Y4; \
+	VPAND     Y7, Y4, Y4; \
+	VPOR      Y4, Y6, Y6; \
+	VPCMPGTW  Y9, Y5, Y5; \
+	VPAND     Y3, Y4, Y4; \
+	VPOR      Y2, Y4, Y4; \
+	VPBLENDVB Y5, Y4, Y6, code
+
+// E5HLOOP loads the arguments and constants and encodes CX inputs (a
+// multiple of 32) to 32 bytes a group: VPACKUSWB packs the two vectors'
+// words lane by lane, VPERMQ restores element order.
+#define E5HLOOP(inc, loop, done) \
+	MOVQ         dst+0(FP), DI; \
+	MOVQ         src+8(FP), SI; \
+	MOVQ         n+16(FP), CX; \
+	MOVQ         c+24(FP), R8; \
+	VMOVDQU      e5hConsts_nanCode(R8), Y2; \
+	VMOVDQU      e5hConsts_nanSign(R8), Y3; \
+	VPBROADCASTD e5hSign<>(SB), Y7; \
+	VMOVDQU      e5hConsts_limit(R8), Y8; \
+	VPBROADCASTD e5hInf<>(SB), Y9; \
+	VMOVDQU      e5hConsts_flip(R8), Y10; \
+	VMOVDQU      e5hConsts_inc(R8), Y11; \
+	VPBROADCASTD e5hHalf<>(SB), Y12; \
+	VPBROADCASTD e5hOne<>(SB), Y13; \
+	VPBROADCASTD e5hAbs<>(SB), Y14; \
+	SHRQ         $5, CX; \
+	JEQ          done; \
+loop: \
+	E5H16(inc, 0, Y0); \
+	E5H16(inc, 32, Y1); \
+	VPACKUSWB Y1, Y0, Y0; \
+	VPERMQ    $0xd8, Y0, Y0; \
+	VMOVDQU   Y0, (DI); \
+	ADDQ      $64, SI; \
+	ADDQ      $32, DI; \
+	DECQ      CX; \
+	JNZ       loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// func encodeE5M2RTEHalfAVX2(dst *byte, src *uint16, n int, c *e5hConsts)
+TEXT ·encodeE5M2RTEHalfAVX2(SB), NOSPLIT, $0-32
+	E5HLOOP(INCRTE, e5rteloop, e5rtedone)
+
+// func encodeE5M2DirHalfAVX2(dst *byte, src *uint16, n int, c *e5hConsts)
+TEXT ·encodeE5M2DirHalfAVX2(SB), NOSPLIT, $0-32
+	E5HLOOP(INCDIR, e5dirloop, e5dirdone)

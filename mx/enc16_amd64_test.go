@@ -31,3 +31,23 @@ func BenchmarkBigEncodeDir(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBigEncodeE5Half compares binary16 to E5M2 out of cache through
+// the 16-lane integer encoders and through the general AVX2 ones.
+func BenchmarkBigEncodeE5Half(b *testing.B) {
+	in := bigInputs()
+	dst := make([]uint8, bigN)
+	for _, m := range []RoundingMode{RTE, RTZ, RTP} {
+		for _, e5 := range []bool{true, false} {
+			name := m.String() + "_general"
+			if e5 {
+				name = m.String() + "_e5half"
+			}
+			b.Run(name, func(b *testing.B) {
+				useE5Half = e5
+				defer func() { useE5Half = true }()
+				bigBench(b, 2*bigN, func() { _ = E5M2.EncodeSliceHalf(dst, in.f16, m, false) })
+			})
+		}
+	}
+}

@@ -7,12 +7,13 @@ import (
 
 // withGatherDecode runs fn with the float formats' decoders gathering from
 // the tables instead of computing (the path of a machine without F16C for
-// binary16 output, and the kernels' first form), and the directed-mode
-// encoders gathering from the encodeTable.
+// binary16 output, and the kernels' first form), the directed-mode
+// encoders gathering from the encodeTable, and binary16 to E5M2 through
+// the general encoders.
 func withGatherDecode(fn func()) {
-	arith, f16c, dir := useArithDecode, useF16C, useDirArith
-	useArithDecode, useF16C, useDirArith = false, false, false
-	defer func() { useArithDecode, useF16C, useDirArith = arith, f16c, dir }()
+	arith, f16c, dir, e5 := useArithDecode, useF16C, useDirArith, useE5Half
+	useArithDecode, useF16C, useDirArith, useE5Half = false, false, false, false
+	defer func() { useArithDecode, useF16C, useDirArith, useE5Half = arith, f16c, dir, e5 }()
 	fn()
 }
 
