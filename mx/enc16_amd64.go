@@ -110,3 +110,50 @@ var e5hConstTable = func() (t [RTN + 1][2]*e5hConsts) {
 // useE5Half selects the binary16 to E5M2 encoders over the general ones
 // (the tests run both).
 var useE5Half = true
+
+// encodeRTEW16AVX2 encodes bfloat16 to a float format, to nearest even,
+// in 16-bit lanes: rneMag's integer rounding on the bfloat16 pattern
+// (whose float32 low half is zero, so rounding at bit 7 − m of the 16 bits
+// is rounding at bit 23 − m of the 32) for normal results; for subnormal
+// ones the FPU's magic-number addition on the even and odd words widened
+// to float32 in place (shifted up, or the low half cleared), the two codes
+// then joined in the words again. Then RNE8's limit, sign and NaN code.
+//
+//go:noescape
+func encodeRTEW16AVX2(dst *byte, src *uint16, n int, c *w16Consts)
+
+// w16Consts holds one (float format, saturation) pair's constants for
+// encodeRTEW16AVX2: rteConsts' fields for bfloat16 patterns as 16-word
+// vectors, the float32 magic number as 8 dwords.
+type w16Consts struct {
+	half, rebias, minNormalM1, limit, signBit, nanSign, nanCode [16]uint16
+	magic                                                       [8]uint32
+	shift, signShift                                            uint64
+}
+
+// w16ConstTable holds w16Consts for every float format and saturation.
+var w16ConstTable = func() (t [E5M2 + 1][2]*w16Consts) {
+	for f := E2M1; f <= E5M2; f++ {
+		in := &formatInfos[f]
+		p := &in.float
+		for sat := range 2 {
+			r := rteConstTable[f][sat]
+			c := &w16Consts{shift: uint64(7 - p.manBits), signShift: uint64(16 - in.bits)}
+			for i := range 16 {
+				c.half[i], c.rebias[i] = uint16(1<<(6-p.manBits)-1), uint16(r.rebias[0])
+				c.minNormalM1[i] = uint16(r.minNormalM1[0] >> 16) // 2^emin has a zero low half
+				c.limit[i], c.signBit[i] = uint16(r.limit[0]), uint16(r.signBit[0])
+				c.nanSign[i], c.nanCode[i] = uint16(r.nanSign[0]), uint16(r.nanCode[0])
+			}
+			for i := range 8 {
+				c.magic[i] = r.magic[0]
+			}
+			t[f][sat] = c
+		}
+	}
+	return t
+}()
+
+// useRTEW16 selects encodeRTEW16AVX2 for bfloat16 inputs in RTE (the
+// tests run both).
+var useRTEW16 = true

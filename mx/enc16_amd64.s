@@ -207,3 +207,75 @@ TEXT ·encodeE5M2RTEHalfAVX2(SB), NOSPLIT, $0-32
 // func encodeE5M2DirHalfAVX2(dst *byte, src *uint16, n int, c *e5hConsts)
 TEXT ·encodeE5M2DirHalfAVX2(SB), NOSPLIT, $0-32
 	E5HLOOP(INCDIR, e5dirloop, e5dirdone)
+
+DATA w16Hi<>+0(SB)/4, $0xffff0000
+GLOBL w16Hi<>(SB), RODATA|NOPTR, $4
+DATA w16Inf<>+0(SB)/4, $0x7f807f80
+GLOBL w16Inf<>(SB), RODATA|NOPTR, $4
+
+// RNEW16 encodes the 16 bfloat16 patterns at off(SI) in the words of
+// code (see encodeRTEW16AVX2 in enc16_amd64.go). The subnormal codes are
+// joined by VPBLENDW, not OR: an even word's dword holds garbage above
+// the code where the value is normal. R8 the w16Consts, X12
+// the rounding shift, X11 the sign shift, Y14 0x7FFF, Y13 ones (words),
+// Y15 0xFFFF0000, Y10 the magic number, Y9 bfloat16 +Inf; Y4–Y8 scratch.
+#define RNEW16(off, code) \
+	VMOVDQU   off(SI), Y4; \
+	VPAND     Y14, Y4, Y5; \
+	VPSRLW    X12, Y5, Y6; \
+	VPAND     Y13, Y6, Y6; \
+	VPADDW    Y5, Y6, Y6; \
+	VPADDW    w16Consts_half(R8), Y6, Y6; \
+	VPSRLW    X12, Y6, Y6; \
+	VPSUBW    w16Consts_rebias(R8), Y6, Y6; \
+	VPSLLD    $16, Y5, Y7; \
+	VADDPS    Y10, Y7, Y7; \
+	VPSUBD    Y10, Y7, Y7; \
+	VPAND     Y15, Y5, Y8; \
+	VADDPS    Y10, Y8, Y8; \
+	VPSUBD    Y10, Y8, Y8; \
+	VPSLLD    $16, Y8, Y8; \
+	VPBLENDW  $0xaa, Y8, Y7, Y7; \
+	VPCMPGTW  w16Consts_minNormalM1(R8), Y5, Y8; \
+	VPBLENDVB Y8, Y6, Y7, code; \
+	VPMINUW   w16Consts_limit(R8), code, code; \
+	VPSRLW    X11, Y4, Y4; \
+	VPAND     w16Consts_signBit(R8), Y4, Y4; \
+	VPOR      Y4, code, code; \
+	VPCMPGTW  Y9, Y5, Y8; \
+	VPAND     w16Consts_nanSign(R8), Y4, Y4; \
+	VPOR      w16Consts_nanCode(R8), Y4, Y4; \
+	VPBLENDVB Y8, Y4, code, code
+
+// func encodeRTEW16AVX2(dst *byte, src *uint16, n int, c *w16Consts)
+TEXT ·encodeRTEW16AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         n+16(FP), CX
+	MOVQ         c+24(FP), R8
+	VMOVQ        w16Consts_shift(R8), X12
+	VMOVQ        w16Consts_signShift(R8), X11
+	VPBROADCASTD e5hAbs<>(SB), Y14
+	VPBROADCASTD e5hOne<>(SB), Y13
+	VPBROADCASTD w16Hi<>(SB), Y15
+	VMOVDQU      w16Consts_magic(R8), Y10
+	VPBROADCASTD w16Inf<>(SB), Y9
+	SHRQ         $5, CX
+	JEQ          ew16done
+
+ew16loop:
+	// Two vectors of 16 codes in words, packed to bytes lane by lane and
+	// put back in element order.
+	RNEW16(0, Y0)
+	RNEW16(32, Y1)
+	VPACKUSWB Y1, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	ADDQ      $64, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       ew16loop
+
+ew16done:
+	VZEROUPPER
+	RET

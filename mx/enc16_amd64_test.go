@@ -51,3 +51,24 @@ func BenchmarkBigEncodeE5Half(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBigEncodeRTEW16 compares bfloat16 to the float formats in RTE
+// out of cache through encodeRTEW16AVX2 (16-bit lanes) and through
+// encodeRTE16AVX2 (float32 lanes).
+func BenchmarkBigEncodeRTEW16(b *testing.B) {
+	in := bigInputs()
+	dst := make([]uint8, bigN)
+	for _, f := range []Format{E2M1, E4M3, E5M2} {
+		for _, w16 := range []bool{true, false} {
+			name := f.String() + "_f32lanes"
+			if w16 {
+				name = f.String() + "_w16"
+			}
+			b.Run(name, func(b *testing.B) {
+				useRTEW16 = w16
+				defer func() { useRTEW16 = true }()
+				bigBench(b, 2*bigN, func() { _ = f.EncodeSliceBFloat16(dst, in.bf16, RTE, false) })
+			})
+		}
+	}
+}
