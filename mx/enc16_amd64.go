@@ -118,42 +118,53 @@ var useE5Half = true
 // ones the FPU's magic-number addition on the even and odd words widened
 // to float32 in place (shifted up, or the low half cleared), the two codes
 // then joined in the words again. Then RNE8's limit, sign and NaN code.
+// encodeRTEWHalfAVX2 does the same on binary16 patterns (rounding at bit
+// 10 − m; a magnitude shifted left by 13 is its value times 2^-112 as a
+// float32, rounded by the magic number times 2^-112).
 //
 //go:noescape
 func encodeRTEW16AVX2(dst *byte, src *uint16, n int, c *w16Consts)
 
-// w16Consts holds one (float format, saturation) pair's constants for
-// encodeRTEW16AVX2: rteConsts' fields for bfloat16 patterns as 16-word
-// vectors, the float32 magic number as 8 dwords.
+//go:noescape
+func encodeRTEWHalfAVX2(dst *byte, src *uint16, n int, c *w16Consts)
+
+// w16Consts holds one (input kind, float format, saturation) triple's
+// constants for encodeRTEW16AVX2 and encodeRTEWHalfAVX2: rneMag's and
+// RNE8's constants for 16-bit patterns as 16-word vectors (inf is the
+// input's +Inf), the float32 magic number as 8 dwords.
 type w16Consts struct {
-	half, rebias, minNormalM1, limit, signBit, nanSign, nanCode [16]uint16
-	magic                                                       [8]uint32
-	shift, signShift                                            uint64
+	half, rebias, minNormalM1, limit, signBit, nanSign, nanCode, inf [16]uint16
+	magic                                                            [8]uint32
+	shift, signShift                                                 uint64
 }
 
-// w16ConstTable holds w16Consts for every float format and saturation.
-var w16ConstTable = func() (t [E5M2 + 1][2]*w16Consts) {
+// w16ConstTable holds w16Consts for bfloat16 (0) and binary16 (1) inputs,
+// every float format and saturation.
+var w16ConstTable = func() (t [2][E5M2 + 1][2]*w16Consts) {
 	for f := E2M1; f <= E5M2; f++ {
 		in := &formatInfos[f]
 		p := &in.float
+		m, bias := uint32(p.manBits), uint32(p.bias)
 		for sat := range 2 {
 			r := rteConstTable[f][sat]
-			c := &w16Consts{shift: uint64(7 - p.manBits), signShift: uint64(16 - in.bits)}
-			for i := range 16 {
-				c.half[i], c.rebias[i] = uint16(1<<(6-p.manBits)-1), uint16(r.rebias[0])
-				c.minNormalM1[i] = uint16(r.minNormalM1[0] >> 16) // 2^emin has a zero low half
-				c.limit[i], c.signBit[i] = uint16(r.limit[0]), uint16(r.signBit[0])
-				c.nanSign[i], c.nanCode[i] = uint16(r.nanSign[0]), uint16(r.nanCode[0])
+			for kind, q := range [2]struct{ man, bias, inf, magicAdj uint32 }{{7, 127, 0x7F80, 0}, {10, 15, 0x7C00, 112 << 23}} {
+				c := &w16Consts{shift: uint64(q.man - m), signShift: uint64(16 - in.bits)}
+				for i := range 16 {
+					c.half[i], c.rebias[i] = uint16(1<<(q.man-m-1)-1), uint16((q.bias-bias)<<m)
+					c.minNormalM1[i] = uint16((q.bias+1-bias)<<q.man - 1) // 2^emin
+					c.limit[i], c.signBit[i], c.inf[i] = uint16(r.limit[0]), uint16(r.signBit[0]), uint16(q.inf)
+					c.nanSign[i], c.nanCode[i] = uint16(r.nanSign[0]), uint16(r.nanCode[0])
+				}
+				for i := range 8 {
+					c.magic[i] = r.magic[0] - q.magicAdj
+				}
+				t[kind][f][sat] = c
 			}
-			for i := range 8 {
-				c.magic[i] = r.magic[0]
-			}
-			t[f][sat] = c
 		}
 	}
 	return t
 }()
 
-// useRTEW16 selects encodeRTEW16AVX2 for bfloat16 inputs in RTE (the
-// tests run both).
+// useRTEW16 selects encodeRTEW16AVX2 and encodeRTEWHalfAVX2 for 16-bit
+// inputs in RTE (the tests run both).
 var useRTEW16 = true

@@ -210,16 +210,16 @@ TEXT ·encodeE5M2DirHalfAVX2(SB), NOSPLIT, $0-32
 
 DATA w16Hi<>+0(SB)/4, $0xffff0000
 GLOBL w16Hi<>(SB), RODATA|NOPTR, $4
-DATA w16Inf<>+0(SB)/4, $0x7f807f80
-GLOBL w16Inf<>(SB), RODATA|NOPTR, $4
 
-// RNEW16 encodes the 16 bfloat16 patterns at off(SI) in the words of
-// code (see encodeRTEW16AVX2 in enc16_amd64.go). The subnormal codes are
+// RNEW16 encodes the 16 bfloat16 or binary16 patterns at off(SI) in the
+// words of code (see encodeRTEW16AVX2 in enc16_amd64.go); even and odd
+// widen the even and odd magnitudes in Y5 to float32 in the dwords of Y7
+// and Y8. The subnormal codes are
 // joined by VPBLENDW, not OR: an even word's dword holds garbage above
 // the code where the value is normal. R8 the w16Consts, X12
 // the rounding shift, X11 the sign shift, Y14 0x7FFF, Y13 ones (words),
-// Y15 0xFFFF0000, Y10 the magic number, Y9 bfloat16 +Inf; Y4–Y8 scratch.
-#define RNEW16(off, code) \
+// Y15 0xFFFF0000, Y10 the magic number, Y9 +Inf; Y4–Y8 scratch.
+#define RNEW16(even, odd, off, code) \
 	VMOVDQU   off(SI), Y4; \
 	VPAND     Y14, Y4, Y5; \
 	VPSRLW    X12, Y5, Y6; \
@@ -228,10 +228,10 @@ GLOBL w16Inf<>(SB), RODATA|NOPTR, $4
 	VPADDW    w16Consts_half(R8), Y6, Y6; \
 	VPSRLW    X12, Y6, Y6; \
 	VPSUBW    w16Consts_rebias(R8), Y6, Y6; \
-	VPSLLD    $16, Y5, Y7; \
+	even; \
 	VADDPS    Y10, Y7, Y7; \
 	VPSUBD    Y10, Y7, Y7; \
-	VPAND     Y15, Y5, Y8; \
+	odd; \
 	VADDPS    Y10, Y8, Y8; \
 	VPSUBD    Y10, Y8, Y8; \
 	VPSLLD    $16, Y8, Y8; \
@@ -247,35 +247,60 @@ GLOBL w16Inf<>(SB), RODATA|NOPTR, $4
 	VPOR      w16Consts_nanCode(R8), Y4, Y4; \
 	VPBLENDVB Y8, Y4, code, code
 
+// A bfloat16 is the top half of a float32: the even word shifted up, the
+// odd one with the low half cleared. A binary16 magnitude shifted left by
+// 13 is its value times 2^-112 as a float32 (a subnormal one included),
+// which the magic number (scaled by 2^-112 too) rounds alike.
+#define EVENBF VPSLLD $16, Y5, Y7
+#define ODDBF VPAND Y15, Y5, Y8
+#define EVENH \
+	VPAND  w16Lo<>(SB), Y5, Y7; \
+	VPSLLD $13, Y7, Y7
+#define ODDH \
+	VPAND  Y15, Y5, Y8; \
+	VPSRLD $3, Y8, Y8
+
+DATA w16Lo<>+0(SB)/8, $0x0000ffff0000ffff
+DATA w16Lo<>+8(SB)/8, $0x0000ffff0000ffff
+DATA w16Lo<>+16(SB)/8, $0x0000ffff0000ffff
+DATA w16Lo<>+24(SB)/8, $0x0000ffff0000ffff
+GLOBL w16Lo<>(SB), RODATA|NOPTR, $32
+
+// W16LOOP loads the arguments and constants and encodes CX inputs in
+// groups of 32: two vectors of 16 codes in words, packed to bytes lane by
+// lane and put back in element order.
+#define W16LOOP(even, odd, loop, done) \
+	MOVQ         dst+0(FP), DI; \
+	MOVQ         src+8(FP), SI; \
+	MOVQ         n+16(FP), CX; \
+	MOVQ         c+24(FP), R8; \
+	VMOVQ        w16Consts_shift(R8), X12; \
+	VMOVQ        w16Consts_signShift(R8), X11; \
+	VPBROADCASTD e5hAbs<>(SB), Y14; \
+	VPBROADCASTD e5hOne<>(SB), Y13; \
+	VPBROADCASTD w16Hi<>(SB), Y15; \
+	VMOVDQU      w16Consts_magic(R8), Y10; \
+	VMOVDQU      w16Consts_inf(R8), Y9; \
+	SHRQ         $5, CX; \
+	JEQ          done; \
+loop: \
+	RNEW16(even, odd, 0, Y0); \
+	RNEW16(even, odd, 32, Y1); \
+	VPACKUSWB Y1, Y0, Y0; \
+	VPERMQ    $0xd8, Y0, Y0; \
+	VMOVDQU   Y0, (DI); \
+	ADDQ      $64, SI; \
+	ADDQ      $32, DI; \
+	DECQ      CX; \
+	JNZ       loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
 // func encodeRTEW16AVX2(dst *byte, src *uint16, n int, c *w16Consts)
 TEXT ·encodeRTEW16AVX2(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), DI
-	MOVQ         src+8(FP), SI
-	MOVQ         n+16(FP), CX
-	MOVQ         c+24(FP), R8
-	VMOVQ        w16Consts_shift(R8), X12
-	VMOVQ        w16Consts_signShift(R8), X11
-	VPBROADCASTD e5hAbs<>(SB), Y14
-	VPBROADCASTD e5hOne<>(SB), Y13
-	VPBROADCASTD w16Hi<>(SB), Y15
-	VMOVDQU      w16Consts_magic(R8), Y10
-	VPBROADCASTD w16Inf<>(SB), Y9
-	SHRQ         $5, CX
-	JEQ          ew16done
+	W16LOOP(EVENBF, ODDBF, ew16loop, ew16done)
 
-ew16loop:
-	// Two vectors of 16 codes in words, packed to bytes lane by lane and
-	// put back in element order.
-	RNEW16(0, Y0)
-	RNEW16(32, Y1)
-	VPACKUSWB Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
-	ADDQ      $64, SI
-	ADDQ      $32, DI
-	DECQ      CX
-	JNZ       ew16loop
-
-ew16done:
-	VZEROUPPER
-	RET
+// func encodeRTEWHalfAVX2(dst *byte, src *uint16, n int, c *w16Consts)
+TEXT ·encodeRTEWHalfAVX2(SB), NOSPLIT, $0-32
+	W16LOOP(EVENH, ODDH, ewhloop, ewhdone)

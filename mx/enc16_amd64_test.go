@@ -52,9 +52,10 @@ func BenchmarkBigEncodeE5Half(b *testing.B) {
 	}
 }
 
-// BenchmarkBigEncodeRTEW16 compares bfloat16 to the float formats in RTE
-// out of cache through encodeRTEW16AVX2 (16-bit lanes) and through
-// encodeRTE16AVX2 (float32 lanes).
+// BenchmarkBigEncodeRTEW16 compares bfloat16 and binary16 to the float
+// formats in RTE out of cache through encodeRTEW16AVX2 and
+// encodeRTEWHalfAVX2 (16-bit lanes) and through encodeRTE16AVX2 (float32
+// lanes).
 func BenchmarkBigEncodeRTEW16(b *testing.B) {
 	in := bigInputs()
 	dst := make([]uint8, bigN)
@@ -68,6 +69,11 @@ func BenchmarkBigEncodeRTEW16(b *testing.B) {
 				useRTEW16 = w16
 				defer func() { useRTEW16 = true }()
 				bigBench(b, 2*bigN, func() { _ = f.EncodeSliceBFloat16(dst, in.bf16, RTE, false) })
+			})
+			b.Run("f16_"+name, func(b *testing.B) {
+				useRTEW16 = w16
+				defer func() { useRTEW16 = true }()
+				bigBench(b, 2*bigN, func() { _ = f.EncodeSliceHalf(dst, in.f16, RTE, false) })
 			})
 		}
 	}

@@ -323,8 +323,10 @@ func encode16Kernel(e *sliceEncoder, dst []uint8, src []uint16, half bool) int {
 		encodeE5M2RTEHalfAVX2(&dst[0], &src[0], n, e5hConstTable[e.m][b2u(e.sat)])
 	case half && e.f == E5M2 && useE5Half:
 		encodeE5M2DirHalfAVX2(&dst[0], &src[0], n, e5hConstTable[e.m][b2u(e.sat)])
-	case !half && e.m == RTE && useRTEW16:
-		encodeRTEW16AVX2(&dst[0], &src[0], n, w16ConstTable[e.f][b2u(e.sat)])
+	case e.m == RTE && useRTEW16 && !half:
+		encodeRTEW16AVX2(&dst[0], &src[0], n, w16ConstTable[0][e.f][b2u(e.sat)])
+	case e.m == RTE && useRTEW16:
+		encodeRTEWHalfAVX2(&dst[0], &src[0], n, w16ConstTable[1][e.f][b2u(e.sat)])
 	case e.m == RTE:
 		encodeRTE16AVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)], widenMode(half))
 	case useDirArith && encodeDirAVX2(e, &dst[0], unsafe.Pointer(&src[0]), n, in):
