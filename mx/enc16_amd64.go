@@ -165,6 +165,75 @@ var w16ConstTable = func() (t [2][E5M2 + 1][2]*w16Consts) {
 	return t
 }()
 
-// useRTEW16 selects encodeRTEW16AVX2 and encodeRTEWHalfAVX2 for 16-bit
-// inputs in RTE (the tests run both).
+// useRTEW16 selects the 16-bit-lane encoders (encodeRTEW16AVX2,
+// encodeRTEWHalfAVX2, and encodeDirW16 in the directed modes) for 16-bit
+// inputs (the tests run both).
 var useRTEW16 = true
+
+// encodeDirW16AVX2 and encodeDirWHalfAVX2 are DIR8's directed rounding
+// for bfloat16 and binary16 inputs in 16-bit lanes, as encodeRTEW16AVX2
+// is RNE8's: the ceiling add on the normal results; the subnormal ones
+// from the even and odd words widened to float32 in place, multiplied by
+// the reciprocal of the quantum (times 2^112 for binary16, whose widened
+// magnitudes are their values times 2^-112), rounded up by VROUNDPS on the
+// lanes that round up and truncated by VCVTTPS2DQ.
+//
+//go:noescape
+func encodeDirW16AVX2(dst *byte, src *uint16, n int, c *w16Consts, d *w16DirConsts)
+
+//go:noescape
+func encodeDirWHalfAVX2(dst *byte, src *uint16, n int, c *w16Consts, d *w16DirConsts)
+
+// w16DirConsts holds dirConsts for 16-bit patterns: flip, enable and inc
+// as 16-word vectors, scale as 8 dwords.
+type w16DirConsts struct {
+	flip, enable, inc [16]uint16
+	scale             [8]uint32
+}
+
+// w16DirConstTable holds w16DirConsts for bfloat16 (0) and binary16 (1)
+// inputs, the float formats and the directed modes (not for binary16 to
+// E5M2, whose scale 2^(16+112) is beyond float32; useE5Half's kernel
+// takes that case).
+var w16DirConstTable = func() (t [2][E5M2 + 1][RTN + 1]*w16DirConsts) {
+	for f := E2M1; f <= E5M2; f++ {
+		p := &formatInfos[f].float
+		for kind, q := range [2]struct{ man, adj int }{{7, 0}, {10, 112}} {
+			e := 127 + int(p.manBits) - p.emin + q.adj
+			if e > 254 {
+				continue
+			}
+			for m := RTZ; m <= RTN; m++ {
+				d := new(w16DirConsts)
+				for i := range 16 {
+					d.flip[i] = 0xFFFF * uint16(b2u(m == RTP))
+					d.enable[i] = 0xFFFF * uint16(b2u(m != RTZ))
+					d.inc[i] = uint16(1<<(q.man-int(p.manBits)) - 1)
+				}
+				for i := range 8 {
+					d.scale[i] = uint32(e) << 23
+				}
+				t[kind][f][m] = d
+			}
+		}
+	}
+	return t
+}()
+
+// encodeDirW16 runs encodeDirW16AVX2 or encodeDirWHalfAVX2 on n inputs (a
+// positive multiple of 32) in a directed mode and reports whether it did
+// (not where w16DirConstTable has no constants).
+func encodeDirW16(e *sliceEncoder, dst *byte, src *uint16, n int, half bool) bool {
+	kind := b2u(half)
+	d := w16DirConstTable[kind][e.f][e.m]
+	if d == nil {
+		return false
+	}
+	c := w16ConstTable[kind][e.f][b2u(e.sat)]
+	if half {
+		encodeDirWHalfAVX2(dst, src, n, c, d)
+	} else {
+		encodeDirW16AVX2(dst, src, n, c, d)
+	}
+	return true
+}

@@ -304,3 +304,85 @@ TEXT ·encodeRTEW16AVX2(SB), NOSPLIT, $0-32
 // func encodeRTEWHalfAVX2(dst *byte, src *uint16, n int, c *w16Consts)
 TEXT ·encodeRTEWHalfAVX2(SB), NOSPLIT, $0-32
 	W16LOOP(EVENH, ODDH, ewhloop, ewhdone)
+
+// DIRW16 is RNEW16 for a directed mode (see encodeDirW16AVX2): Y2 marks
+// the lanes that round up (words all ones), Y3 scratch; R10 the
+// w16DirConsts, Y10 their scale. An even word's up mask goes to its
+// dword's sign bit (VPSLLD) for VBLENDVPS; an odd word's is there already.
+#define DIRW16(even, odd, off, code) \
+	VMOVDQU    off(SI), Y4; \
+	VPAND      Y14, Y4, Y5; \
+	VPXOR      w16DirConsts_flip(R10), Y4, Y2; \
+	VPSRAW     $15, Y2, Y2; \
+	VPAND      w16DirConsts_enable(R10), Y2, Y2; \
+	VPAND      w16DirConsts_inc(R10), Y2, Y6; \
+	VPADDW     Y5, Y6, Y6; \
+	VPSRLW     X12, Y6, Y6; \
+	VPSUBW     w16Consts_rebias(R8), Y6, Y6; \
+	even; \
+	VMULPS     Y10, Y7, Y7; \
+	VROUNDPS   $2, Y7, Y3; \
+	VPSLLD     $16, Y2, Y8; \
+	VBLENDVPS  Y8, Y3, Y7, Y7; \
+	VCVTTPS2DQ Y7, Y7; \
+	odd; \
+	VMULPS     Y10, Y8, Y8; \
+	VROUNDPS   $2, Y8, Y3; \
+	VBLENDVPS  Y2, Y3, Y8, Y8; \
+	VCVTTPS2DQ Y8, Y8; \
+	VPSLLD     $16, Y8, Y8; \
+	VPBLENDW   $0xaa, Y8, Y7, Y7; \
+	VPCMPGTW   w16Consts_minNormalM1(R8), Y5, Y8; \
+	VPBLENDVB  Y8, Y6, Y7, code; \
+	VPMINUW    w16Consts_limit(R8), code, code; \
+	VPSRLW     X11, Y4, Y4; \
+	VPAND      w16Consts_signBit(R8), Y4, Y4; \
+	VPOR       Y4, code, code; \
+	VPCMPGTW   Y9, Y5, Y8; \
+	VPAND      w16Consts_nanSign(R8), Y4, Y4; \
+	VPOR       w16Consts_nanCode(R8), Y4, Y4; \
+	VPBLENDVB  Y8, Y4, code, code
+
+// DIRW16LOOP is W16LOOP with DIRW16, with the arguments
+// loaded outside the macro, where go vet can match them to the
+// function).
+#define DIRW16LOOP(even, odd, loop, done) \
+	VMOVQ        w16Consts_shift(R8), X12; \
+	VMOVQ        w16Consts_signShift(R8), X11; \
+	VPBROADCASTD e5hAbs<>(SB), Y14; \
+	VPBROADCASTD w16Hi<>(SB), Y15; \
+	VMOVDQU      w16DirConsts_scale(R10), Y10; \
+	VMOVDQU      w16Consts_inf(R8), Y9; \
+	SHRQ         $5, CX; \
+	JEQ          done; \
+loop: \
+	DIRW16(even, odd, 0, Y0); \
+	DIRW16(even, odd, 32, Y1); \
+	VPACKUSWB Y1, Y0, Y0; \
+	VPERMQ    $0xd8, Y0, Y0; \
+	VMOVDQU   Y0, (DI); \
+	ADDQ      $64, SI; \
+	ADDQ      $32, DI; \
+	DECQ      CX; \
+	JNZ       loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// func encodeDirW16AVX2(dst *byte, src *uint16, n int, c *w16Consts, d *w16DirConsts)
+TEXT ·encodeDirW16AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), R8
+	MOVQ d+32(FP), R10
+	DIRW16LOOP(EVENBF, ODDBF, edw16loop, edw16done)
+
+// func encodeDirWHalfAVX2(dst *byte, src *uint16, n int, c *w16Consts, d *w16DirConsts)
+TEXT ·encodeDirWHalfAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), R8
+	MOVQ d+32(FP), R10
+	DIRW16LOOP(EVENH, ODDH, edwhloop, edwhdone)

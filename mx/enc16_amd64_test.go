@@ -3,24 +3,28 @@ package mx
 import "testing"
 
 // BenchmarkBigEncodeDir compares the AVX2 directed-mode encoders out of
-// cache: the arithmetic kernels (enc16_amd64.s) against the encodeTable
-// gather, from float32, bfloat16 and binary16. Run it on the AVX2 path:
+// cache, from float32, bfloat16 and binary16: the 16-bit-lane kernels
+// (w16, for 16-bit inputs), the float32-lane arithmetic (enc16_amd64.s's
+// DIR8) and the encodeTable gather. Run it on the AVX2 path:
 //
 //	GODEBUG=cpu.avx512f=off go test ./mx -run '^$' -bench BigEncodeDir -benchtime 2x -cpu 1
 func BenchmarkBigEncodeDir(b *testing.B) {
 	in := bigInputs()
 	dst := make([]uint8, bigN)
+	variants := []struct {
+		name          string
+		w16, dirArith bool
+	}{{"w16", true, true}, {"arith", false, true}, {"gather", false, false}}
 	for _, f := range []Format{E4M3, E5M2} {
 		for _, m := range []RoundingMode{RTZ, RTP} {
-			for _, arith := range []bool{true, false} {
-				name := f.String() + "_" + m.String() + "_gather"
-				if arith {
-					name = f.String() + "_" + m.String() + "_arith"
-				}
+			for _, v := range variants {
 				run := func(kind string, side int, fn func()) {
-					b.Run(kind+"_"+name, func(b *testing.B) {
-						useDirArith = arith
-						defer func() { useDirArith = true }()
+					if kind == "f32" && v.w16 {
+						return
+					}
+					b.Run(kind+"_"+f.String()+"_"+m.String()+"_"+v.name, func(b *testing.B) {
+						useRTEW16, useE5Half, useDirArith = v.w16, v.w16, v.dirArith
+						defer func() { useRTEW16, useE5Half, useDirArith = true, true, true }()
 						bigBench(b, side, fn)
 					})
 				}
@@ -75,6 +79,44 @@ func BenchmarkBigEncodeRTEW16(b *testing.B) {
 				defer func() { useRTEW16 = true }()
 				bigBench(b, 2*bigN, func() { _ = f.EncodeSliceHalf(dst, in.f16, RTE, false) })
 			})
+		}
+	}
+}
+
+// TestEncode16FloatLanes runs the float32-lane AVX2 encoders of 16-bit
+// inputs, which the 16-bit-lane kernels displace on the avx2 path (DIR8
+// with its bfloat16 and binary16 loads, and encodeRTE16AVX2 with F16C),
+// on every bfloat16 and binary16 pattern, every float format, mode and
+// saturation, against the scalar encoder.
+func TestEncode16FloatLanes(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer func(a512 bool) { useAVX512, useRTEW16, useE5Half = a512, true, true }(useAVX512)
+	useAVX512, useRTEW16, useE5Half = false, false, false
+	src := make([]uint16, 1<<16)
+	for i := range src {
+		src[i] = uint16(i * 40503) // every pattern, neighbours far apart
+	}
+	dst := make([]uint8, len(src))
+	for f := E2M1; f <= E5M2; f++ {
+		for _, m := range modes {
+			for _, sat := range []bool{false, true} {
+				for _, half := range []bool{false, true} {
+					widen, enc := BFloat16ToFloat32, f.EncodeSliceBFloat16
+					if half {
+						widen, enc = HalfToFloat32, f.EncodeSliceHalf
+					}
+					if err := enc(dst, src, m, sat); err != nil {
+						t.Fatal(err)
+					}
+					for i, h := range src {
+						if w := f.EncodeFloat32(widen(h), m, sat); dst[i] != w {
+							t.Fatalf("%v %v sat=%v half=%v: %#04x gives %#02x, scalar %#02x", f, m, sat, half, h, dst[i], w)
+						}
+					}
+				}
+			}
 		}
 	}
 }

@@ -329,6 +329,7 @@ func encode16Kernel(e *sliceEncoder, dst []uint8, src []uint16, half bool) int {
 		encodeRTEWHalfAVX2(&dst[0], &src[0], n, w16ConstTable[1][e.f][b2u(e.sat)])
 	case e.m == RTE:
 		encodeRTE16AVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)], widenMode(half))
+	case useRTEW16 && encodeDirW16(e, &dst[0], &src[0], n, half):
 	case useDirArith && encodeDirAVX2(e, &dst[0], unsafe.Pointer(&src[0]), n, in):
 	default:
 		encodeTable16AVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask, widenMode(half))
