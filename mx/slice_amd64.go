@@ -11,7 +11,9 @@ import "unsafe"
 // Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
 // at a time; the directed modes round by arithmetic too (enc16_amd64.go),
 // or, with useDirArith off, gather from the encodeTable the portable loop
-// reads. MXINT8 rounds with VROUNDPS; E8M0 is integer arithmetic
+// reads. bfloat16 and binary16 inputs are encoded in 16-bit lanes
+// (encodeRTEW16AVX2 and its kin, and binary16 to E5M2 by integer rounding
+// alone) unless useRTEW16 and useE5Half are off. MXINT8 rounds with VROUNDPS; E8M0 is integer arithmetic
 // on the exponent field.
 //
 // Dispatch: useAVX2 (kernels_amd64.go) is set once from CPUID and GODEBUG
