@@ -43,8 +43,12 @@ func dequant16AVX2(elem Format, dst []uint16, scales, elements []byte, half bool
 	case E4M3, E5M2, MXINT8:
 		dequant8x16AVX2(elem, dst, scales, elements, nb, half)
 	case E2M3, E3M2:
-		if half && useHDirect {
-			dequantHFP6AVX2(&dst[0], &scales[0], &elements[0], nb, hConstTable[elem])
+		if useHDirect {
+			if half {
+				dequantHFP6AVX2(&dst[0], &scales[0], &elements[0], nb, hConstTable[elem])
+			} else {
+				dequantHFP6BF16AVX2(&dst[0], &scales[0], &elements[0], nb, hConstTable[elem])
+			}
 			break
 		}
 		var tmp [fp6Chunk * 32]byte

@@ -23,6 +23,13 @@ func dequantHDirectAVX2(dst *uint16, scales, codes *byte, nblocks int, c *hConst
 //go:noescape
 func dequantHFP6AVX2(dst *uint16, scales, packed *byte, nblocks int, c *hConsts)
 
+// dequantHFP6BF16AVX2 is dequantHFP6AVX2 with bfloat16 results: the top
+// halves of the float32 products, which are bfloat16 values already (see
+// HMULBF); FP6 has no NaN codes, and NaN blocks give 0x7FC0.
+//
+//go:noescape
+func dequantHFP6BF16AVX2(dst *uint16, scales, packed *byte, nblocks int, c *hConsts)
+
 // hConsts holds a format's constants for dequantHDirectAVX2 (the assembly
 // finds them through go_asm.h): the code shifted left by lshift puts the
 // sign at bit 15, an arithmetic shift right by rshift moves the exponent
@@ -55,6 +62,7 @@ var hConstTable = func() (t [E5M2 + 1]*hConsts) {
 	return t
 }()
 
-// useHDirect selects dequantHDirectAVX2 over dequantWHalfAVX2 (the tests
-// run both).
+// useHDirect selects these kernels (dequantHDirectAVX2 and the FP6 ones)
+// over the bfloat16-decoding ones (dequantWHalfAVX2, and unpackFP6 then
+// dequantWBF16AVX2); the tests run both.
 var useHDirect = true

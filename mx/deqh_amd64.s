@@ -152,3 +152,35 @@ TEXT ·dequantHDirectAVX2(SB), NOSPLIT, $0-40
 TEXT ·dequantHFP6AVX2(SB), NOSPLIT, $0-40
 	HSETUP
 	HLOOP(H6LO, H6HI, 24, dh6loop, dh6next, dh6nan, dh6big, dh6done)
+
+DATA deqhBFNaN<>+0(SB)/4, $0x7fc07fc0 // two bfloat16 NaNs
+GLOBL deqhBFNaN<>(SB), RODATA|NOPTR, $4
+
+// HMULBF is HMUL with bfloat16 results. Every float32 product of an FP6
+// value (at most 4 significant bits) and a power of two is a bfloat16,
+// ±0 or ±Inf: its lowest significant bit is at least 2^-131 (E3M2's
+// smallest 2^-4 times 2^-127), bit 18 of a float32 subnormal, so no bit
+// below bit 16 is ever set and the top half is the result, rounded or
+// not. VPACKUSDW interleaves the two vectors' 128-bit lanes; VPERMQ
+// restores element order.
+#define HMULBF(pre) \
+	VEXTRACTI128 $1, Y4, X7; \
+	VCVTPH2PS    X4, Y4; \
+	VCVTPH2PS    X7, Y7; \
+	pre(Y4); \
+	pre(Y7); \
+	VMULPS       Y6, Y4, Y4; \
+	VMULPS       Y6, Y7, Y7; \
+	VPSRLD       $16, Y4, Y4; \
+	VPSRLD       $16, Y7, Y7; \
+	VPACKUSDW    Y7, Y4, Y4; \
+	VPERMQ       $0xd8, Y4, Y4
+
+#define H6BLO(pre) HPAT6(0, Y0); HMULBF(pre); VMOVDQU Y4, 0(DI)
+#define H6BHI(pre) HPAT6(8, Y1); HMULBF(pre); VMOVDQU Y4, 32(DI)
+
+// func dequantHFP6BF16AVX2(dst *uint16, scales, packed *byte, nblocks int, c *hConsts)
+TEXT ·dequantHFP6BF16AVX2(SB), NOSPLIT, $0-40
+	HSETUP
+	VPBROADCASTD deqhBFNaN<>(SB), Y9
+	HLOOP(H6BLO, H6BHI, 24, dh6bloop, dh6bnext, dh6bnan, dh6bbig, dh6bdone)

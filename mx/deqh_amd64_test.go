@@ -7,9 +7,9 @@ import (
 
 // TestDequantHalfKernels runs both AVX2 binary16 dequantizers of the
 // one-byte float formats (dequantHDirectAVX2, and dequantWHalfAVX2 with
-// useHDirect off) on every scale code with every element byte (random
+// useHDirect off), and both bfloat16 ones of FP6, on every scale code with every element byte (random
 // packed bytes for FP6) and holds them bit for bit to the portable float32
-// result rounded by HalfFromFloat32.
+// result rounded by HalfFromFloat32 and BFloat16FromFloat32.
 func TestDequantHalfKernels(t *testing.T) {
 	if !useAVX2 || !useF16C {
 		t.Skip("no AVX2 and F16C")
@@ -36,15 +36,19 @@ func TestDequantHalfKernels(t *testing.T) {
 		}
 		for _, direct := range []bool{true, false} {
 			useHDirect = direct
-			got := make([]uint16, n)
+			got, gotBF := make([]uint16, n), make([]uint16, n)
 			err := DequantizeHalf(got, scales, elems, b, 32, 1)
+			errBF := DequantizeBFloat16(gotBF, scales, elems, b, 32, 1)
 			useHDirect = true
-			if err != nil {
-				t.Fatal(err)
+			if err != nil || errBF != nil {
+				t.Fatal(err, errBF)
 			}
 			for i, x := range want {
 				if w := HalfFromFloat32(x, RTE); got[i] != w {
 					t.Fatalf("%v direct=%v: element %d (scale %#02x) = %#04x, want %#04x (%v)", b, direct, i, scales[i/32], got[i], w, x)
+				}
+				if w := BFloat16FromFloat32(x, RTE); gotBF[i] != w {
+					t.Fatalf("%v direct=%v: bfloat16 element %d (scale %#02x) = %#04x, want %#04x (%v)", b, direct, i, scales[i/32], gotBF[i], w, x)
 				}
 			}
 		}
