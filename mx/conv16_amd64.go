@@ -6,7 +6,9 @@ package mx
 // its 8 magnitudes scaled per block; each value is multiplied by the block
 // scale in float32 as the portable loop does (or, where that is exact, its
 // exponent added) and rounded in the same pass (integer RNE for bfloat16,
-// VCVTPS2PH for binary16, which needs F16C).
+// VCVTPS2PH for binary16, which needs F16C). The one-byte float formats
+// go to binary16 through dequantHDirectAVX2 (deqh_amd64.go) unless
+// useHDirect is off.
 // They take nblocks ≥ 0 blocks of 32; the wrapper checks the lengths.
 
 //go:noescape
@@ -41,6 +43,14 @@ func dequant16AVX2(elem Format, dst []uint16, scales, elements []byte, half bool
 	case E4M3, E5M2, MXINT8:
 		dequant8x16AVX2(elem, dst, scales, elements, nb, half)
 	case E2M3, E3M2:
+		if useHDirect {
+			if half {
+				dequantHFP6AVX2(&dst[0], &scales[0], &elements[0], nb, hConstTable[elem])
+			} else {
+				dequantHFP6BF16AVX2(&dst[0], &scales[0], &elements[0], nb, hConstTable[elem])
+			}
+			break
+		}
 		var tmp [fp6Chunk * 32]byte
 		for b0 := 0; b0 < nb; b0 += fp6Chunk {
 			k := min(fp6Chunk, nb-b0)
@@ -61,6 +71,8 @@ func dequant8x16AVX2(elem Format, dst []uint16, scales, codes []byte, nb int, ha
 		dequantIHalfAVX2(&dst[0], &scales[0], &codes[0], nb)
 	case elem == MXINT8:
 		dequantIBF16AVX2(&dst[0], &scales[0], &codes[0], nb)
+	case half && useHDirect:
+		dequantHDirectAVX2(&dst[0], &scales[0], &codes[0], nb, hConstTable[elem])
 	case half:
 		dequantWHalfAVX2(&dst[0], &scales[0], &codes[0], nb, wConstTable[elem])
 	default:

@@ -9,8 +9,11 @@ import "unsafe"
 // so is decoding E8M0 and MXINT8 to 16 bits; E8M0 and MXINT8 to float32
 // gather from the same tables the portable loops read.
 // Encoding a float format in RTE does rneMag's integer arithmetic 8 lanes
-// at a time; the directed modes gather from the encodeTable the portable
-// loop reads. MXINT8 rounds with VROUNDPS; E8M0 is integer arithmetic
+// at a time; the directed modes round by arithmetic too (enc16_amd64.go),
+// or, with useDirArith off, gather from the encodeTable the portable loop
+// reads. bfloat16 and binary16 inputs are encoded in 16-bit lanes
+// (encodeRTEW16AVX2 and its kin, and binary16 to E5M2 by integer rounding
+// alone) unless useRTEW16 and useE5Half are off. MXINT8 rounds with VROUNDPS; E8M0 is integer arithmetic
 // on the exponent field.
 //
 // Dispatch: useAVX2 (kernels_amd64.go) is set once from CPUID and GODEBUG
@@ -283,6 +286,8 @@ func encodeBitsKernel(e *sliceEncoder, dst []uint8, src []uint32) int {
 		encodeINT8AVX2[e.m](&dst[0], &src[0], n)
 	case e.m == RTE:
 		encodeRTEAVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)])
+	case useDirArith:
+		encodeDirAVX2(e, &dst[0], unsafe.Pointer(&src[0]), n, outF32)
 	default:
 		encodeTableAVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask)
 	}
@@ -303,21 +308,40 @@ func widenMode(half bool) uint8 {
 
 // encode16Kernel widens bfloat16 or binary16 inputs inside the kernels.
 func encode16Kernel(e *sliceEncoder, dst []uint8, src []uint16, half bool) int {
-	if useAVX512 {
-		in := outBF16
-		if half {
-			in = outHalf
-		}
-		return encode512(e, dst, unsafe.Pointer(unsafe.SliceData(src)), len(src), in)
+	in := outBF16
+	if half {
+		in = outHalf
 	}
 	n := len(src) &^ 31
+	if half && e.f == E5M2 && useE5Half && useAVX2 && n > 0 {
+		// Binary16 to E5M2 by integer rounding alone runs at copy speed on
+		// AVX2, faster than the general AVX-512 encoder, so AVX-512 CPUs
+		// take it too.
+		_ = dst[n-1]
+		if e.m == RTE {
+			encodeE5M2RTEHalfAVX2(&dst[0], &src[0], n, e5hConstTable[e.m][b2u(e.sat)])
+		} else {
+			encodeE5M2DirHalfAVX2(&dst[0], &src[0], n, e5hConstTable[e.m][b2u(e.sat)])
+		}
+		return n
+	}
+	if useAVX512 {
+		return encode512(e, dst, unsafe.Pointer(unsafe.SliceData(src)), len(src), in)
+	}
 	if !useAVX2 || n == 0 || e.table == nil {
 		return 0
 	}
 	_ = dst[n-1]
-	if e.m == RTE {
+	switch {
+	case e.m == RTE && useRTEW16 && !half:
+		encodeRTEW16AVX2(&dst[0], &src[0], n, w16ConstTable[0][e.f][b2u(e.sat)])
+	case e.m == RTE && useRTEW16:
+		encodeRTEWHalfAVX2(&dst[0], &src[0], n, w16ConstTable[1][e.f][b2u(e.sat)])
+	case e.m == RTE:
 		encodeRTE16AVX2(&dst[0], &src[0], n, rteConstTable[e.f][b2u(e.sat)], widenMode(half))
-	} else {
+	case useRTEW16 && encodeDirW16(e, &dst[0], &src[0], n, half):
+	case useDirArith && encodeDirAVX2(e, &dst[0], unsafe.Pointer(&src[0]), n, in):
+	default:
 		encodeTable16AVX2(&dst[0], &src[0], n, &e.table.codes[0], uint64(e.table.shift), e.table.lowMask, widenMode(half))
 	}
 	return n

@@ -7,11 +7,15 @@ import (
 
 // withGatherDecode runs fn with the float formats' decoders gathering from
 // the tables instead of computing (the path of a machine without F16C for
-// binary16 output, and the kernels' first form).
+// binary16 output, and the kernels' first form), the directed-mode
+// encoders gathering from the encodeTable, and binary16 to E5M2 and
+// bfloat16 in RTE through the general encoders.
 func withGatherDecode(fn func()) {
-	arith, f16c := useArithDecode, useF16C
-	useArithDecode, useF16C = false, false
-	defer func() { useArithDecode, useF16C = arith, f16c }()
+	arith, f16c, dir, e5, w16 := useArithDecode, useF16C, useDirArith, useE5Half, useRTEW16
+	useArithDecode, useF16C, useDirArith, useE5Half, useRTEW16 = false, false, false, false, false
+	defer func() {
+		useArithDecode, useF16C, useDirArith, useE5Half, useRTEW16 = arith, f16c, dir, e5, w16
+	}()
 	fn()
 }
 
