@@ -72,7 +72,7 @@ func BenchmarkBigDequantHalf(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				useHDirect = direct
 				defer func() { useHDirect = true }()
-				bigBench(b, 2*bigN, func() { _ = DequantizeHalf(dst, scales, elems, f, 32, 0) })
+				bigBench(b, 2*bigN, func() error { return DequantizeHalf(dst, scales, elems, f, 32, 0) })
 			})
 		}
 	}

@@ -18,7 +18,7 @@ func BenchmarkBigEncodeDir(b *testing.B) {
 	for _, f := range []Format{E4M3, E5M2} {
 		for _, m := range []RoundingMode{RTZ, RTP} {
 			for _, v := range variants {
-				run := func(kind string, side int, fn func()) {
+				run := func(kind string, side int, fn func() error) {
 					if kind == "f32" && v.w16 {
 						return
 					}
@@ -28,9 +28,9 @@ func BenchmarkBigEncodeDir(b *testing.B) {
 						bigBench(b, side, fn)
 					})
 				}
-				run("f32", 4*bigN, func() { _ = f.EncodeSlice(dst, in.f32, m, false) })
-				run("bf16", 2*bigN, func() { _ = f.EncodeSliceBFloat16(dst, in.bf16, m, false) })
-				run("f16", 2*bigN, func() { _ = f.EncodeSliceHalf(dst, in.f16, m, false) })
+				run("f32", 4*bigN, func() error { return f.EncodeSlice(dst, in.f32, m, false) })
+				run("bf16", 2*bigN, func() error { return f.EncodeSliceBFloat16(dst, in.bf16, m, false) })
+				run("f16", 2*bigN, func() error { return f.EncodeSliceHalf(dst, in.f16, m, false) })
 			}
 		}
 	}
@@ -50,7 +50,7 @@ func BenchmarkBigEncodeE5Half(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				useE5Half = e5
 				defer func() { useE5Half = true }()
-				bigBench(b, 2*bigN, func() { _ = E5M2.EncodeSliceHalf(dst, in.f16, m, false) })
+				bigBench(b, 2*bigN, func() error { return E5M2.EncodeSliceHalf(dst, in.f16, m, false) })
 			})
 		}
 	}
@@ -72,12 +72,12 @@ func BenchmarkBigEncodeRTEW16(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				useRTEW16 = w16
 				defer func() { useRTEW16 = true }()
-				bigBench(b, 2*bigN, func() { _ = f.EncodeSliceBFloat16(dst, in.bf16, RTE, false) })
+				bigBench(b, 2*bigN, func() error { return f.EncodeSliceBFloat16(dst, in.bf16, RTE, false) })
 			})
 			b.Run("f16_"+name, func(b *testing.B) {
 				useRTEW16 = w16
 				defer func() { useRTEW16 = true }()
-				bigBench(b, 2*bigN, func() { _ = f.EncodeSliceHalf(dst, in.f16, RTE, false) })
+				bigBench(b, 2*bigN, func() error { return f.EncodeSliceHalf(dst, in.f16, RTE, false) })
 			})
 		}
 	}
