@@ -10,6 +10,13 @@ import "spvx/spirv"
 // OpGroupMemberDecorate. The descriptor-heap parts of ArrayStrideIdEXT and
 // OffsetIdEXT (SPV_EXT_descriptor_heap) are not written yet.
 
+// annotationOps reports whether annotationPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func annotationOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpDecorate, spirv.OpDecorateId, spirv.OpMemberDecorate, spirv.OpMemberDecorateIdEXT,
+		spirv.OpDecorationGroup, spirv.OpGroupDecorate, spirv.OpGroupMemberDecorate)
+}
+
 func (s *state) annotationPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpDecorate:

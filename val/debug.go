@@ -5,6 +5,12 @@ import "spvx/spirv"
 // This file holds validate_debug.cpp's rules (DebugPass): OpMemberName
 // names a member of a struct type, and OpLine's file is an OpString.
 
+// debugOps reports whether debugPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func debugOps(op spirv.Opcode) bool {
+	return op == spirv.OpMemberName || op == spirv.OpLine
+}
+
 func (s *state) debugPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpMemberName:

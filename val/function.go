@@ -12,6 +12,12 @@ import (
 // count, argument types and pointer arguments.
 // (OpCooperativeMatrixPerElementOpEXT's function rules are not written.)
 
+// functionOps reports whether functionPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func functionOps(op spirv.Opcode) bool {
+	return op == spirv.OpFunction || op == spirv.OpFunctionParameter || op == spirv.OpFunctionCall
+}
+
 func (s *state) functionPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpFunction:

@@ -96,6 +96,13 @@ func (s *state) graphEntryPoints() bool {
 	return false
 }
 
+// graphOps reports whether graphPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func graphOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpTypeGraphARM, spirv.OpGraphConstantARM, spirv.OpGraphEntryPointARM, spirv.OpGraphARM,
+		spirv.OpGraphInputARM, spirv.OpGraphSetOutputARM, spirv.OpGraphEndARM)
+}
+
 // graphPass is GraphPass: it applies the rule of in's opcode.
 func (s *state) graphPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {

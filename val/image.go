@@ -114,6 +114,13 @@ func isImageProj(op spirv.Opcode) bool {
 	return false
 }
 
+// imagePassOps reports whether imagePass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func imagePassOps(op spirv.Opcode) bool {
+	return opNamed(op, "OpImage") ||
+		opIn(op, spirv.OpTypeImage, spirv.OpTypeSampledImage, spirv.OpSampledImage, spirv.OpUntypedImageTexelPointerEXT)
+}
+
 func (s *state) imagePass(i int, in *spirv.Instruction) bool {
 	switch op := in.Opcode; op {
 	case spirv.OpTypeImage:

@@ -165,6 +165,12 @@ func (s *state) structUnderArrays(id uint32) uint32 {
 	return t
 }
 
+// meshShadingOps reports whether meshShadingPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func meshShadingOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpEmitMeshTasksEXT, spirv.OpSetMeshOutputsEXT, spirv.OpVariable, spirv.OpLoad)
+}
+
 // meshShadingPass is MeshShadingPass.
 func (s *state) meshShadingPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {

@@ -10,6 +10,12 @@ import "spvx/spirv"
 // OpMemoryModel's environment rules, OpCapability CooperativeMatrixKHR,
 // ValidateFloatControls2 and ValidateDuplicateExecutionModes.
 
+// modeSettingOps reports whether modeSettingPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func modeSettingOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpEntryPoint, spirv.OpExecutionMode, spirv.OpExecutionModeId, spirv.OpMemoryModel, spirv.OpCapability)
+}
+
 func (s *state) modeSettingPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpEntryPoint:

@@ -19,6 +19,12 @@ const (
 	rqFloatPtResult = "expected Result Type to be 32-bit floating point scalar type"
 )
 
+// rayQueryOps reports whether rayQueryPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func rayQueryOps(op spirv.Opcode) bool {
+	return opNamed(op, "OpRayQuery")
+}
+
 // rayQueryPass is RayQueryPass: it applies the rule of in's opcode. The
 // rules are chosen by switches over constants, never function values: a
 // function value given in would move every instruction of the second

@@ -20,6 +20,12 @@ const (
 	tsAvail  = "MakeElementAvailableARM requires NonPrivateElementARM."
 )
 
+// tensorOps reports whether tensorPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func tensorOps(op spirv.Opcode) bool {
+	return op == spirv.OpTensorReadARM || op == spirv.OpTensorWriteARM || op == spirv.OpTensorQuerySizeARM
+}
+
 // tensorPass is TensorPass: it applies the rule of in's opcode.
 func (s *state) tensorPass(i int, in *spirv.Instruction) bool {
 	var msg string
@@ -190,6 +196,15 @@ func (s *state) tensorQuerySize(in *spirv.Instruction) string {
 		return fmt.Sprintf("Dimension (%d) must be less than the Rank of Tensor (%d).", dim, rank)
 	}
 	return ""
+}
+
+// tensorLayoutOps reports whether tensorLayoutPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func tensorLayoutOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpCreateTensorLayoutNV, spirv.OpCreateTensorViewNV, spirv.OpTensorLayoutSetBlockSizeNV,
+		spirv.OpTensorLayoutSetDimensionNV, spirv.OpTensorLayoutSetStrideNV, spirv.OpTensorLayoutSliceNV,
+		spirv.OpTensorLayoutSetClampValueNV, spirv.OpTensorViewSetDimensionNV, spirv.OpTensorViewSetStrideNV,
+		spirv.OpTensorViewSetClipNV)
 }
 
 // tensorLayoutPass is TensorLayoutPass (SPV_NV_tensor_addressing): the

@@ -7,6 +7,12 @@ import "spvx/spirv"
 // which is where SPV_EXT_float8 and SPV_EXT_ocp_microscaling_types types
 // are gated (OCP-MX-RULES.md §2.2 B).
 
+// typeOps reports whether typePass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func typeOps(op spirv.Opcode) bool {
+	return spirv.DeclaresType(op) || op == spirv.OpTypeForwardPointer
+}
+
 func (s *state) typePass(i int, in *spirv.Instruction) bool {
 	if !spirv.DeclaresType(in.Opcode) && in.Opcode != spirv.OpTypeForwardPointer {
 		return false
