@@ -53,6 +53,11 @@ func (s *state) decorationsCompatibility() bool {
 		return -1
 	}
 	for i := 0; i < s.m.Len(); i++ {
+		switch s.m.Opcode(i) {
+		case spirv.OpDecorate, spirv.OpMemberDecorate, spirv.OpMemberDecorateIdEXT:
+		default:
+			continue // the opcode alone, for most of the module
+		}
 		in := s.m.Inst(i)
 		w := in.Words
 		switch in.Opcode {

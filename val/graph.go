@@ -42,14 +42,13 @@ func (s *state) getGraphShared() *graphShared {
 	}
 	g.firstConst = map[uint32]int{}
 	for i := 0; i < s.m.Len(); i++ {
-		in := s.m.Inst(i)
-		switch in.Opcode {
+		switch s.m.Opcode(i) {
 		case spirv.OpGraphARM:
 			g.starts = append(g.starts, i)
 		case spirv.OpGraphEntryPointARM:
 			g.entries++
 		case spirv.OpGraphConstantARM:
-			if len(in.Words) > 3 {
+			if in := s.m.Inst(i); len(in.Words) > 3 {
 				if _, dup := g.firstConst[in.Words[3]]; !dup {
 					g.firstConst[in.Words[3]] = i
 				}

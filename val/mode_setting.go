@@ -60,10 +60,14 @@ func (s *state) getModeInfo() *modeInfo {
 		mi.byFn[ep.Function] = e
 	}
 	for k := 0; k < s.m.Len(); k++ {
-		d := s.m.Inst(k)
-		if d.Opcode == spirv.OpFunction {
+		op := s.m.Opcode(k)
+		if op == spirv.OpFunction {
 			break
 		}
+		if op != spirv.OpDecorate && op != spirv.OpExecutionModeId {
+			continue // the opcode alone, for most of the declarations
+		}
+		d := s.m.Inst(k)
 		if d.Opcode == spirv.OpDecorate && len(d.Words) > 3 && spirv.Decoration(d.Words[2]) == spirv.DecorationBuiltIn &&
 			spirv.BuiltIn(d.Words[3]) == spirv.BuiltInWorkgroupSize {
 			mi.hasWGSize = true

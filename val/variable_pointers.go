@@ -181,7 +181,10 @@ func (s *state) vpCalls(vp *varPointers) {
 		}
 	}
 	for i := 0; i < s.m.Len(); i++ {
-		if in := s.m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
+		if s.m.Opcode(i) != spirv.OpFunctionCall {
+			continue
+		}
+		if in := s.m.Inst(i); len(in.Words) > 3 {
 			vp.calls[in.Words[3]] = append(vp.calls[in.Words[3]], i)
 		}
 	}
