@@ -224,16 +224,21 @@ func buildIndex(m *Module) *Index {
 	// Like the decoder's id table, the dense part is bounded by the
 	// module's size, whatever the header's bound says.
 	ndefs := min(uint64(m.Header.Bound), uint64(len(m.words))+64)
+	n := countIndexed(m)
 	x := &Index{
 		defs:           make([]int32, ndefs),
 		valueTypes:     make([]uint32, ndefs),
-		Types:          map[uint32]*Type{},
-		Constants:      map[uint32]*Constant{},
-		Names:          map[uint32]string{},
+		Types:          make(map[uint32]*Type, n.types),
+		Constants:      make(map[uint32]*Constant, n.constants),
+		Names:          make(map[uint32]string, n.names),
 		MemberNames:    map[uint32]map[uint32]string{},
-		Decorations:    map[uint32][]DecorationEntry{},
+		Decorations:    make(map[uint32][]DecorationEntry, n.decorated),
 		ExtInstImports: map[uint32]string{},
 	}
+	if n.functions > 0 {
+		x.Functions = make([]Function, 0, n.functions)
+	}
+	constants := make([]Constant, n.constants) // one allocation for all
 	var fn *Function
 	var block *Block
 	// Execution modes by the function they name, attached to the entry
@@ -313,7 +318,10 @@ func buildIndex(m *Module) *Index {
 			x.Types[t.ID] = t
 			typeInsts = append(typeInsts, int32(i))
 		}
-		if c := constantOf(in); c != nil {
+		if isIndexedConstant(in.Opcode) {
+			c := &constants[0]
+			constants = constants[1:]
+			constantOf(in, c)
 			x.Constants[c.ID] = c
 		}
 	}
@@ -404,14 +412,8 @@ func typeOf(in *Instruction, x *Index) *Type {
 	return t
 }
 
-func constantOf(in *Instruction) *Constant {
-	switch in.Opcode {
-	case OpConstantTrue, OpSpecConstantTrue, OpConstantFalse, OpSpecConstantFalse, OpConstant, OpSpecConstant,
-		OpConstantComposite, OpSpecConstantComposite, OpConstantNull, OpSpecConstantOp:
-	default:
-		return nil
-	}
-	c := &Constant{ID: in.ResultID, Type: in.TypeID, Op: in.Opcode}
+func constantOf(in *Instruction, c *Constant) {
+	*c = Constant{ID: in.ResultID, Type: in.TypeID, Op: in.Opcode}
 	w := in.Words
 	switch in.Opcode {
 	case OpConstantTrue, OpSpecConstantTrue:
@@ -427,7 +429,49 @@ func constantOf(in *Instruction) *Constant {
 	case OpSpecConstantTrue, OpSpecConstantFalse, OpSpecConstant, OpSpecConstantComposite, OpSpecConstantOp:
 		c.Spec = true
 	}
-	return c
+}
+
+// isIndexedConstant reports whether the index describes constants of
+// opcode op (constantOf).
+func isIndexedConstant(op Opcode) bool {
+	switch op {
+	case OpConstantTrue, OpSpecConstantTrue, OpConstantFalse, OpSpecConstantFalse, OpConstant, OpSpecConstant,
+		OpConstantComposite, OpSpecConstantComposite, OpConstantNull, OpSpecConstantOp:
+		return true
+	}
+	return false
+}
+
+// indexSizes are the numbers of things buildIndex stores, counted from
+// the opcodes alone first so that its maps and lists are made at their
+// size once, not grown and copied as they fill (a large module's index
+// allocated twice its size that way).
+type indexSizes struct {
+	types, constants, names, decorated, functions int
+}
+
+// countIndexed counts m's opcodes for buildIndex. decorated counts
+// decorations, more than the decorated ids; types counts the type
+// declarations' opcodes, whatever their words.
+func countIndexed(m *Module) indexSizes {
+	var n indexSizes
+	for i := range m.insts {
+		op := m.insts[i].opcode
+		switch op {
+		case OpName:
+			n.names++
+		case OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate, OpMemberDecorateString:
+			n.decorated++
+		case OpFunction:
+			n.functions++
+		}
+		if isIndexedConstant(op) {
+			n.constants++
+		} else if DeclaresType(op) {
+			n.types++
+		}
+	}
+	return n
 }
 
 // depthFrame is one type on typeDepths' explicit stack: the type, the

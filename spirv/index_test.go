@@ -224,3 +224,58 @@ func firstUseChild(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// constantsModule declares n 32-bit integer constants, each named and
+// decorated (a SpecId on the spec constants among them).
+func constantsModule(n int) []uint32 {
+	m := header(uint32(n + 2))
+	m = append(m,
+		w(OpCapability, 2), uint32(CapabilityShader),
+		w(OpMemoryModel, 3), uint32(AddressingModelLogical), uint32(MemoryModelGLSL450))
+	for k := range n {
+		m = append(m, w(OpName, 3), uint32(k+2), 'c')
+	}
+	for k := range n {
+		m = append(m, w(OpDecorate, 4), uint32(k+2), uint32(DecorationSpecId), uint32(k))
+	}
+	m = append(m, w(OpTypeInt, 4), 1, 32, 0)
+	for k := range n {
+		m = append(m, w(OpSpecConstant, 4), 1, uint32(k+2), uint32(k))
+	}
+	return m
+}
+
+// TestIndexAllocationsPerConstant: the index makes its maps and its
+// constants at their size, so a module with 4x the constants, names and
+// decorations costs one more allocation per item, its decoration list
+// (the one-letter names need none), where one allocation per constant
+// made it two.
+func TestIndexAllocationsPerConstant(t *testing.T) {
+	allocs := func(n int) float64 {
+		m, err := DecodeWords(constantsModule(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() { buildIndex(m) })
+	}
+	const n = 2000
+	small, large := allocs(n), allocs(4*n)
+	if perItem := (large - small) / (3 * n); perItem > 1.5 {
+		t.Fatalf("%.2f allocations per constant (%.0f for %d, %.0f for %d), want 1 (its decoration list)", perItem, small, n, large, 4*n)
+	}
+	for k, c := range mustIndex(t, constantsModule(3)).Constants {
+		if c.ID != k || !c.Spec || len(c.Value) != 1 || c.Value[0] != k-2 {
+			t.Errorf("constant %d: %+v", k, c)
+		}
+	}
+}
+
+// mustIndex decodes words and indexes them.
+func mustIndex(t *testing.T, words []uint32) *Index {
+	t.Helper()
+	m, err := DecodeWords(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Index()
+}
