@@ -62,7 +62,7 @@ func (s *state) compositesPass(i int, in *spirv.Instruction) bool {
 // definition ("Nop" for none).
 func (s *state) idOpName(id uint32) string {
 	if j, ok := s.x.Def(id); ok {
-		return opName(s.m.Inst(j).Opcode)
+		return opName(s.m.Opcode(j))
 	}
 	return opName(spirv.OpNop)
 }

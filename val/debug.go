@@ -19,7 +19,7 @@ func (s *state) debugPass(i int, in *spirv.Instruction) bool {
 		}
 		t, member := in.Words[1], in.Words[2]
 		j, ok := s.x.Def(t)
-		if !ok || s.m.Inst(j).Opcode != spirv.OpTypeStruct {
+		if !ok || s.m.Opcode(j) != spirv.OpTypeStruct {
 			return s.fail(i, "", "OpMemberName Type <id> %s is not a struct type.", s.idName(t))
 		}
 		if n := uint32(len(s.m.Inst(j).Words) - 2); n <= member {

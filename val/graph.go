@@ -278,7 +278,7 @@ func (s *state) graphInOut(i int, in *spirv.Instruction) bool {
 // isConstantID reports whether id is defined by a constant instruction.
 func (s *state) isConstantID(id uint32) bool {
 	j, ok := s.x.Def(id)
-	return ok && isConstantOp(s.m.Inst(j).Opcode)
+	return ok && isConstantOp(s.m.Opcode(j))
 }
 
 // graphIOType checks an input or output whose index idx is known against
@@ -350,7 +350,7 @@ func (s *state) graphEnd(i int) bool {
 	}
 	var ins, outs []int
 	for j := g + 1; j < i; j++ {
-		switch s.m.Inst(j).Opcode {
+		switch s.m.Opcode(j) {
 		case spirv.OpGraphInputARM:
 			ins = append(ins, j)
 		case spirv.OpGraphSetOutputARM:

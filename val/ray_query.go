@@ -285,7 +285,7 @@ func (s *state) rayQueryPointer(in *spirv.Instruction, k int) string {
 func (s *state) intersectionID(in *spirv.Instruction) string {
 	id := s.opWord(in, 3)
 	j, ok := s.x.Def(id)
-	if !ok || !isConstantOp(s.m.Inst(j).Opcode) || !s.isIntN(s.typeOfValue(id), 32) {
+	if !ok || !isConstantOp(s.m.Opcode(j)) || !s.isIntN(s.typeOfValue(id), 32) {
 		return "expected Intersection ID to be a constant 32-bit int scalar"
 	}
 	return ""

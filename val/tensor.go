@@ -83,7 +83,7 @@ func (s *state) isArrayOfLength(t uint32, length uint64) bool {
 	}
 	lid := s.typeWord(t, 3)
 	j, ok := s.x.Def(lid)
-	if !ok || !isConstantOp(s.m.Inst(j).Opcode) {
+	if !ok || !isConstantOp(s.m.Opcode(j)) {
 		return false
 	}
 	v, ok := s.constUint(lid)
@@ -187,7 +187,7 @@ func (s *state) tensorQuerySize(in *spirv.Instruction) string {
 		return tsRanked
 	}
 	j, ok := s.x.Def(w[4])
-	if !ok || !isConstantOp(s.m.Inst(j).Opcode) || !s.isIntScalar(s.m.Inst(j).TypeID) {
+	if !ok || !isConstantOp(s.m.Opcode(j)) || !s.isIntScalar(s.m.Inst(j).TypeID) {
 		return "Dimension must come from a constant instruction of scalar integer type."
 	}
 	rank, ok1 := s.constUint(s.typeWord(tt, 3))
@@ -430,7 +430,7 @@ func (s *state) tensorARMType(in *spirv.Instruction) string {
 // not known).
 func (s *state) tensorShape(shape uint32, r uint64) string {
 	j, ok := s.x.Def(shape)
-	if !ok || !isConstantOp(s.m.Inst(j).Opcode) {
+	if !ok || !isConstantOp(s.m.Opcode(j)) {
 		return fmt.Sprintf("OpTypeTensorARM Shape <id> %s is not a constant instruction.", s.idName(shape))
 	}
 	st := s.typeOfValue(shape)
@@ -506,7 +506,7 @@ func (s *state) tensorConstituent(i int, in *spirv.Instruction, rt, p, ct uint32
 	tw := s.m.Inst(s.defInst(rt)).Words
 	rank, _ := s.constUint(tw[3])
 	cj := s.defInst(ct)
-	if cj < 0 || s.m.Inst(cj).Opcode != spirv.OpTypeTensorARM {
+	if cj < 0 || s.m.Opcode(cj) != spirv.OpTypeTensorARM {
 		return s.fail(i, "", "Op%s Constituent <id> %s must be an OpTypeTensorARM.", name, s.idName(p))
 	}
 	cw := s.m.Inst(cj).Words

@@ -562,7 +562,7 @@ func (s *state) vpReturns(vp *varPointers, w []uint32, out []int) []int {
 	{
 		fn := s.x.Functions[f]
 		for _, b := range fn.Blocks {
-			if b.End >= 0 && b.End < s.m.Len() && s.m.Inst(b.End).Opcode == spirv.OpReturnValue {
+			if b.End >= 0 && b.End < s.m.Len() && s.m.Opcode(b.End) == spirv.OpReturnValue {
 				out = append(out, b.End)
 			}
 		}
