@@ -136,7 +136,10 @@ func Dominators(g *Graph, root int32) *DomTree {
 // edges and path-compression steps), for the tests of its complexity.
 func dominators(g *Graph, root int32, work *int) *DomTree {
 	n := g.Len()
-	d := &DomTree{Idom: make([]int32, n), pre: make([]int32, n), post: make([]int32, n)}
+	// One allocation for the tree's three tables (a function's CFG is
+	// often a handful of blocks, and a module has thousands).
+	buf := make([]int32, 3*n)
+	d := &DomTree{Idom: buf[:n:n], pre: buf[n : 2*n : 2*n], post: buf[2*n:]}
 	for v := range d.Idom {
 		d.Idom[v], d.pre[v], d.post[v] = -1, -1, -1
 	}
@@ -164,8 +167,9 @@ type lt struct {
 // lists each one's reached predecessors.
 func newLT(g *Graph, root int32) *lt {
 	n := g.Len()
-	dfn := make([]int32, n) // node -> dfs number + 1 (0: unreached)
-	l := &lt{vertex: make([]int32, 0, n), parent: make([]int32, 0, n)}
+	buf := make([]int32, 3*n) // one allocation for the three tables
+	dfn := buf[:n:n]          // node -> dfs number + 1 (0: unreached)
+	l := &lt{vertex: buf[n : n : 2*n], parent: buf[2*n : 2*n : 3*n]}
 	type frame struct{ v, next int32 }
 	stack := []frame{{root, g.Start[root]}}
 	dfn[root] = 1
@@ -243,8 +247,9 @@ func (l *lt) eval(v int32) int32 {
 func (l *lt) run() {
 	m := int32(len(l.vertex))
 	l.count(int(m) + len(l.pred))
-	l.semi, l.idom, l.ancestor = make([]int32, m), make([]int32, m), make([]int32, m)
-	l.label, l.bktHead, l.bktNext = make([]int32, m), make([]int32, m), make([]int32, m)
+	buf := make([]int32, 6*m) // one allocation for the six tables
+	l.semi, l.idom, l.ancestor = buf[:m:m], buf[m:2*m:2*m], buf[2*m:3*m:3*m]
+	l.label, l.bktHead, l.bktNext = buf[3*m:4*m:4*m], buf[4*m:5*m:5*m], buf[5*m:]
 	for v := int32(0); v < m; v++ {
 		l.semi[v], l.label[v], l.ancestor[v], l.bktHead[v] = v, v, -1, -1
 	}
@@ -288,7 +293,7 @@ func (l *lt) number(d *DomTree) {
 		d.Idom[l.vertex[w]] = l.vertex[p]
 	}
 	clock := int32(0)
-	walk := []int32{0}
+	walk := append(l.path[:0], 0) // path is free again too
 	d.pre[l.vertex[0]] = clock
 	clock++
 	for len(walk) > 0 {
