@@ -167,11 +167,13 @@ type lt struct {
 // lists each one's reached predecessors.
 func newLT(g *Graph, root int32) *lt {
 	n := g.Len()
-	buf := make([]int32, 3*n) // one allocation for the three tables
-	dfn := buf[:n:n]          // node -> dfs number + 1 (0: unreached)
+	// One allocation for dfn, vertex, parent, predStart and fill below.
+	buf := make([]int32, 5*n+1)
+	dfn := buf[:n:n] // node -> dfs number + 1 (0: unreached)
 	l := &lt{vertex: buf[n : n : 2*n], parent: buf[2*n : 2*n : 3*n]}
 	type frame struct{ v, next int32 }
-	stack := []frame{{root, g.Start[root]}}
+	stack := make([]frame, 1, n) // the walk is at most n deep
+	stack[0] = frame{root, g.Start[root]}
 	dfn[root] = 1
 	l.vertex, l.parent = append(l.vertex, root), append(l.parent, -1)
 	for len(stack) > 0 {
@@ -191,7 +193,7 @@ func newLT(g *Graph, root int32) *lt {
 		stack = append(stack, frame{t, g.Start[t]})
 	}
 	m := int32(len(l.vertex))
-	l.predStart = make([]int32, m+1)
+	l.predStart = buf[3*n : 3*n+int(m)+1 : 4*n+1]
 	for v := int32(0); v < m; v++ {
 		for _, t := range g.Succ(l.vertex[v]) {
 			if x := dfn[t]; x != 0 {
@@ -203,7 +205,8 @@ func newLT(g *Graph, root int32) *lt {
 		l.predStart[v] += l.predStart[v-1]
 	}
 	l.pred = make([]int32, l.predStart[m])
-	fill := append([]int32(nil), l.predStart[:m]...)
+	fill := buf[4*n+1 : 4*n+1+int(m)]
+	copy(fill, l.predStart[:m])
 	for v := int32(0); v < m; v++ {
 		for _, t := range g.Succ(l.vertex[v]) {
 			if x := dfn[t]; x != 0 {
@@ -376,17 +379,21 @@ type CFG struct {
 // instruction are none, so a caller may pass the last instruction.
 func NewCFG(m *Module, blocks []Block) *CFG {
 	n := len(blocks)
+	mc := make([]int32, 2*n) // one allocation for Merge and Continue
 	c := &CFG{Blocks: blocks, byLabel: make(map[uint32]int32, n),
-		MergeInst: make([]int, n), Merge: make([]int32, n), Continue: make([]int32, n)}
+		MergeInst: make([]int, n), Merge: mc[:n:n], Continue: mc[n:]}
 	for k, b := range blocks {
 		if _, dup := c.byLabel[b.Label]; !dup {
 			c.byLabel[b.Label] = int32(k)
 		}
 	}
-	undef := map[uint32]bool{}
+	var undef map[uint32]bool // made on the first label not a block, which valid modules lack
 	ref := func(id uint32) int32 {
 		if t, ok := c.byLabel[id]; ok {
 			return t
+		}
+		if undef == nil {
+			undef = map[uint32]bool{}
 		}
 		if !undef[id] {
 			undef[id] = true
@@ -394,7 +401,9 @@ func NewCFG(m *Module, blocks []Block) *CFG {
 		}
 		return -1
 	}
-	var gb GraphBuilder
+	// Sized for n nodes and two edges a block, the most a block without
+	// an OpSwitch has: grown, they cost a few allocations a function.
+	gb := GraphBuilder{Graph{Start: make([]int32, 0, n+1), Adj: make([]int32, 0, 2*n)}}
 	var ts []uint32
 	for k, b := range blocks {
 		gb.Node()
