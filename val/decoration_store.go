@@ -168,7 +168,8 @@ func (d *decorationStore) indexGroups() {
 // kinds, sorted and without duplicates: its own, and its groups'. (At
 // least one kind: a query names what it reads.)
 func (d *decorationStore) ofKinds(id uint32, kind spirv.Decoration, more ...spirv.Decoration) []spirv.DecorationEntry {
-	return d.collect(id, d.refs[id], -1, append([]spirv.Decoration{kind}, more...))
+	var buf [8]spirv.Decoration // the kinds on the stack: queries name a few
+	return d.collect(id, d.refs[id], -1, append(append(buf[:0], kind), more...))
 }
 
 // collect gathers the decorations of the given kinds of id (member -1) or
