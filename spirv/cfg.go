@@ -46,7 +46,7 @@ func (g *Graph) Reverse() Graph {
 // (len g.Len()); the other nodes stay, without edges. Dominators of the
 // result are those of the subgraph the marked nodes induce.
 func (g *Graph) Induced(keep []bool) Graph {
-	var gb GraphBuilder
+	gb := NewGraphBuilder(g.Len(), len(g.Adj))
 	for v := int32(0); v < int32(g.Len()); v++ {
 		gb.Node()
 		if !keep[v] {
@@ -64,6 +64,13 @@ func (g *Graph) Induced(keep []bool) Graph {
 // GraphBuilder builds a Graph node by node: Node starts the next node,
 // Edge adds an edge from the node started last.
 type GraphBuilder struct{ g Graph }
+
+// NewGraphBuilder returns a GraphBuilder with room for nodes nodes and
+// edges edges: a graph of about that size then takes one allocation per
+// table instead of one each time a table grows.
+func NewGraphBuilder(nodes, edges int) GraphBuilder {
+	return GraphBuilder{Graph{Start: make([]int32, 0, nodes+1), Adj: make([]int32, 0, edges)}}
+}
 
 // Node starts the next node.
 func (b *GraphBuilder) Node() { b.g.Start = append(b.g.Start, int32(len(b.g.Adj))) }
@@ -403,7 +410,7 @@ func NewCFG(m *Module, blocks []Block) *CFG {
 	}
 	// Sized for n nodes and two edges a block, the most a block without
 	// an OpSwitch has: grown, they cost a few allocations a function.
-	gb := GraphBuilder{Graph{Start: make([]int32, 0, n+1), Adj: make([]int32, 0, 2*n)}}
+	gb := NewGraphBuilder(n, 2*n)
 	var ts []uint32
 	for k, b := range blocks {
 		gb.Node()
@@ -441,7 +448,7 @@ func (c *CFG) Block(id uint32) (int32, bool) {
 // Structural returns SPIRV-Tools' structural successors: each block's
 // merge block and continue target (where named) before its branch targets.
 func (c *CFG) Structural() Graph {
-	var gb GraphBuilder
+	gb := NewGraphBuilder(len(c.Blocks), len(c.Succ.Adj)+2*len(c.Blocks))
 	for b := range c.Blocks {
 		gb.Node()
 		if c.Merge[b] >= 0 {

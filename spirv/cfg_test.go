@@ -297,3 +297,22 @@ func TestNewCFGShares(t *testing.T) {
 		t.Fatalf("Merge %v, Continue %v, Undefined %v", c.Merge, c.Continue, c.Undefined)
 	}
 }
+
+// TestNewGraphBuilder: a sized builder builds the same graph as a zero
+// one, in its two tables' allocations when the sizes hold.
+func TestNewGraphBuilder(t *testing.T) {
+	build := func(gb GraphBuilder) Graph {
+		for v := range int32(50) {
+			gb.Node()
+			gb.Edge(v, (v+1)%50)
+		}
+		return gb.Graph()
+	}
+	want := build(GraphBuilder{})
+	if got := build(NewGraphBuilder(50, 100)); !slices.Equal(got.Start, want.Start) || !slices.Equal(got.Adj, want.Adj) {
+		t.Fatalf("sized builder: %v, want %v", got, want)
+	}
+	if n := testing.AllocsPerRun(10, func() { build(NewGraphBuilder(50, 100)) }); n > 2 {
+		t.Fatalf("%.0f allocations, want 2", n)
+	}
+}

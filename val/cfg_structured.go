@@ -411,8 +411,11 @@ func (s *state) cfgFunction(fn *spirv.Function, c *spirv.CFG) bool {
 	for _, b := range sinks {
 		isSink[b] = true
 	}
+	// The structural graphs hold the others' edges: room for the
+	// augmented ones.
+	augEdges := len(sources) + len(sinks) + len(f.ssucc.Adj)
 	augSucc := func(structural bool) spirv.Graph {
-		var ab spirv.GraphBuilder
+		ab := spirv.NewGraphBuilder(n+2, augEdges)
 		for v := int32(0); v < int32(n+2); v++ {
 			ab.Node()
 			switch {
@@ -430,7 +433,7 @@ func (s *state) cfgFunction(fn *spirv.Function, c *spirv.CFG) bool {
 		return ab.Graph()
 	}
 	augPred := func(structural bool) spirv.Graph {
-		var ab spirv.GraphBuilder
+		ab := spirv.NewGraphBuilder(n+2, augEdges)
 		for v := int32(0); v < int32(n+2); v++ {
 			ab.Node()
 			switch {
