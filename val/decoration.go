@@ -35,8 +35,19 @@ func (s *state) decorationsCompatibility() bool {
 		dec        spirv.Decoration
 		id, member uint32
 	}
-	perID := map[idKey]bool{}
-	perMember := map[memberKey]bool{}
+	// The maps made at their size (a count of opcodes is cheap next to
+	// growing them).
+	nID, nMember := 0, 0
+	for i := 0; i < s.m.Len(); i++ {
+		switch s.m.Opcode(i) {
+		case spirv.OpDecorate:
+			nID++
+		case spirv.OpMemberDecorate, spirv.OpMemberDecorateIdEXT:
+			nMember++
+		}
+	}
+	perID := make(map[idKey]bool, nID)
+	perMember := make(map[memberKey]bool, nMember)
 	exclusiveID := map[spirv.Decoration]spirv.Decoration{
 		spirv.DecorationBlock: spirv.DecorationBufferBlock, spirv.DecorationBufferBlock: spirv.DecorationBlock,
 		spirv.DecorationRestrict: spirv.DecorationAliased, spirv.DecorationAliased: spirv.DecorationRestrict,

@@ -71,7 +71,9 @@ func (s *state) decorations() *decorationStore {
 	if s.decs != nil {
 		return s.decs
 	}
-	d := &decorationStore{own: map[uint32][]spirv.DecorationEntry{}, bufferPtr: map[uint32]bool{}}
+	n := len(s.x.Decorations) // own and ids made at their size: grown, they cost twice that
+	d := &decorationStore{own: make(map[uint32][]spirv.DecorationEntry, n), ids: make([]uint32, 0, n),
+		bufferPtr: map[uint32]bool{}}
 	// The index has every direct decoration: share its lists where they
 	// are already in order (the index is read-only, so never sort them in
 	// place).
