@@ -235,8 +235,9 @@ func decodeParamsString(words []uint32) string {
 // entryPointFunctions returns the entry-point functions in the order of
 // their first OpEntryPoint, each with its OpEntryPoints.
 func (s *state) entryPointFunctions() ([]uint32, map[uint32][]*spirv.EntryPoint) {
-	var order []uint32
-	by := map[uint32][]*spirv.EntryPoint{}
+	n := len(s.x.EntryPoints) // at most that many functions: made at that size
+	order := make([]uint32, 0, n)
+	by := make(map[uint32][]*spirv.EntryPoint, n)
 	for k := range s.x.EntryPoints {
 		ep := &s.x.EntryPoints[k]
 		if _, ok := by[ep.Function]; !ok {

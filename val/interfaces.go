@@ -42,7 +42,7 @@ func (s *state) interfaces() bool {
 	// The function holding each instruction (OpFunction excluded, as
 	// spirv-val sets it), and each function's entry points.
 	fnOf := s.bodies()
-	fnIndex := map[uint32]int{}
+	fnIndex := make(map[uint32]int, len(x.Functions))
 	for f, fn := range x.Functions {
 		fnIndex[fn.ID] = f
 	}
@@ -58,7 +58,7 @@ func (s *state) interfaces() bool {
 		}
 	}
 	entryOf := make([][]uint32, len(x.Functions)) // entry point function ids reaching each function
-	seenEP := map[uint32]bool{}
+	seenEP := make(map[uint32]bool, len(x.EntryPoints))
 	visited := make([]int32, len(x.Functions)) // stamp: the entry point's index + 1
 	var stack []int
 	for e, ep := range x.EntryPoints {
@@ -82,7 +82,7 @@ func (s *state) interfaces() bool {
 			stack = append(stack, calls[g]...)
 		}
 	}
-	epByFn := map[uint32][]int{}
+	epByFn := make(map[uint32][]int, len(x.EntryPoints))
 	for k := range x.EntryPoints {
 		epByFn[x.EntryPoints[k].Function] = append(epByFn[x.EntryPoints[k].Function], k)
 	}
