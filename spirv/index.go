@@ -239,6 +239,7 @@ func buildIndex(m *Module) *Index {
 		x.Functions = make([]Function, 0, n.functions)
 	}
 	constants := make([]Constant, n.constants) // one allocation for all
+	x.decorationWindows(m, n.decorated)
 	var fn *Function
 	var block *Block
 	// Execution modes by the function they name, attached to the entry
@@ -440,6 +441,46 @@ func isIndexedConstant(op Opcode) bool {
 		return true
 	}
 	return false
+}
+
+// decorationWindows gives each decorated id below len(x.defs) its
+// decoration list as an empty window, with room for exactly its
+// decorations, of one allocation of total entries, so that buildIndex's
+// appends fill the lists without growing them (one allocation where each
+// list took one to a few). x.defs, not filled yet, serves as the count
+// table and is left zero.
+func (x *Index) decorationWindows(m *Module, total int) {
+	if total == 0 {
+		return
+	}
+	count := x.defs
+	for i := range m.insts {
+		if t, ok := decorationTarget(m, i); ok && int(t) < len(count) {
+			count[t]++
+		}
+	}
+	slab := make([]DecorationEntry, total)
+	off := 0
+	for id, c := range count {
+		if c > 0 {
+			x.Decorations[uint32(id)] = slab[off : off : off+int(c)]
+			off += int(c)
+			count[id] = 0
+		}
+	}
+}
+
+// decorationTarget returns the id instruction i decorates if it is one
+// of the decorations the index lists.
+func decorationTarget(m *Module, i int) (uint32, bool) {
+	r := &m.insts[i]
+	switch r.opcode {
+	case OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate, OpMemberDecorateString:
+		if r.nwords > 1 {
+			return m.words[int(r.offset)+1], true
+		}
+	}
+	return 0, false
 }
 
 // indexSizes are the numbers of things buildIndex stores, counted from

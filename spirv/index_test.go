@@ -245,11 +245,11 @@ func constantsModule(n int) []uint32 {
 	return m
 }
 
-// TestIndexAllocationsPerConstant: the index makes its maps and its
-// constants at their size, so a module with 4x the constants, names and
-// decorations costs one more allocation per item, its decoration list
-// (the one-letter names need none), where one allocation per constant
-// made it two.
+// TestIndexAllocationsPerConstant: the index makes its maps, its
+// constants and its decoration lists at their size, so a module with 4x
+// the constants, names and decorations costs no more allocations (the
+// one-letter names need none), where one allocation per constant and one
+// per decoration list made it two per item.
 func TestIndexAllocationsPerConstant(t *testing.T) {
 	allocs := func(n int) float64 {
 		m, err := DecodeWords(constantsModule(n))
@@ -260,12 +260,16 @@ func TestIndexAllocationsPerConstant(t *testing.T) {
 	}
 	const n = 2000
 	small, large := allocs(n), allocs(4*n)
-	if perItem := (large - small) / (3 * n); perItem > 1.5 {
-		t.Fatalf("%.2f allocations per constant (%.0f for %d, %.0f for %d), want 1 (its decoration list)", perItem, small, n, large, 4*n)
+	if perItem := (large - small) / (3 * n); perItem > 0.1 {
+		t.Fatalf("%.2f allocations per constant (%.0f for %d, %.0f for %d), want none", perItem, small, n, large, 4*n)
 	}
-	for k, c := range mustIndex(t, constantsModule(3)).Constants {
+	x := mustIndex(t, constantsModule(3))
+	for k, c := range x.Constants {
 		if c.ID != k || !c.Spec || len(c.Value) != 1 || c.Value[0] != k-2 {
 			t.Errorf("constant %d: %+v", k, c)
+		}
+		if d := x.Decorations[k]; len(d) != 1 || cap(d) != 1 || d[0].Kind != DecorationSpecId || d[0].Params[0] != k-2 {
+			t.Errorf("decorations of %d: %+v (cap %d)", k, d, cap(d))
 		}
 	}
 }
@@ -278,4 +282,39 @@ func mustIndex(t *testing.T, words []uint32) *Index {
 		t.Fatal(err)
 	}
 	return m.Index()
+}
+
+// TestIndexDecorationWindows: decorations of ids interleaved in the
+// module land in each id's list in module order, and filling one list
+// never writes into its neighbour in the shared allocation.
+func TestIndexDecorationWindows(t *testing.T) {
+	m := header(10)
+	m = append(m,
+		w(OpDecorate, 4), 2, uint32(DecorationSpecId), 0,
+		w(OpDecorate, 4), 3, uint32(DecorationSpecId), 1,
+		w(OpDecorate, 3), 2, uint32(DecorationRelaxedPrecision),
+		w(OpMemberDecorate, 5), 3, 0, uint32(DecorationOffset), 4,
+		w(OpDecorate, 3), 5, uint32(DecorationRelaxedPrecision))
+	x := mustIndex(t, m)
+	kinds := func(id uint32) (out []Decoration) {
+		for _, d := range x.Decorations[id] {
+			out = append(out, d.Kind)
+		}
+		return out
+	}
+	for id, want := range map[uint32][]Decoration{
+		2: {DecorationSpecId, DecorationRelaxedPrecision},
+		3: {DecorationSpecId, DecorationOffset},
+		5: {DecorationRelaxedPrecision},
+	} {
+		if got := kinds(id); !reflect.DeepEqual(got, want) || cap(x.Decorations[id]) != len(want) {
+			t.Errorf("decorations of %d: %v (cap %d), want %v", id, got, cap(x.Decorations[id]), want)
+		}
+	}
+	if d := x.Decorations[3][1]; d.Member != 0 || d.Params[0] != 4 {
+		t.Errorf("member decoration: %+v", d)
+	}
+	if len(x.Decorations) != 3 {
+		t.Errorf("%d decorated ids, want 3", len(x.Decorations))
+	}
 }
