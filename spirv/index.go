@@ -1,5 +1,7 @@
 package spirv
 
+import "strings"
+
 // Index is a read-only summary of a module, built once on demand by
 // (*Module).Index and shared by every consumer. It describes the module as
 // written: an invalid module gets a best-effort index (dangling ids are
@@ -240,6 +242,8 @@ func buildIndex(m *Module) *Index {
 	}
 	constants := make([]Constant, n.constants) // one allocation for all
 	x.decorationWindows(m, n.decorated)
+	var names nameArena
+	names.b.Grow(n.nameBytes)
 	var fn *Function
 	var block *Block
 	// Execution modes by the function they name, attached to the entry
@@ -275,14 +279,14 @@ func buildIndex(m *Module) *Index {
 			}
 			modes[w[1]] = append(modes[w[1]], ExecutionModeEntry{Inst: i, Mode: ExecutionMode(w[2]), Params: w[3:]})
 		case OpName:
-			x.Names[w[1]] = in.String(1)
+			x.Names[w[1]] = names.name(in.OperandWords(1))
 		case OpMemberName:
 			mm := x.MemberNames[w[1]]
 			if mm == nil {
 				mm = map[uint32]string{}
 				x.MemberNames[w[1]] = mm
 			}
-			mm[w[2]] = in.String(2)
+			mm[w[2]] = names.name(in.OperandWords(2))
 		case OpDecorate, OpDecorateId, OpDecorateString:
 			x.Decorations[w[1]] = append(x.Decorations[w[1]], DecorationEntry{Inst: i, Member: -1, Kind: Decoration(w[2]), Params: w[3:]})
 		case OpMemberDecorate, OpMemberDecorateString:
@@ -443,6 +447,28 @@ func isIndexedConstant(op Opcode) bool {
 	return false
 }
 
+// nameArena makes the module's OpName and OpMemberName strings in one
+// buffer, made at its size first (one allocation where each name took
+// two: a module names most of its ids). Each name is a view of the bytes
+// written so far, which a strings.Builder never changes; a name kept
+// alone keeps the buffer, the size of all the names, alive.
+type nameArena struct{ b strings.Builder }
+
+// name returns the string packed in words (AppendString's reading).
+func (a *nameArena) name(words []uint32) string {
+	start := a.b.Len()
+	for _, w := range words {
+		for k := 0; k < 4; k++ {
+			c := byte(w >> (8 * k))
+			if c == 0 {
+				return a.b.String()[start:]
+			}
+			a.b.WriteByte(c)
+		}
+	}
+	return a.b.String()[start:]
+}
+
 // decorationWindows gives each decorated id below len(x.defs) its
 // decoration list as an empty window, with room for exactly its
 // decorations, of one allocation of total entries, so that buildIndex's
@@ -489,6 +515,7 @@ func decorationTarget(m *Module, i int) (uint32, bool) {
 // allocated twice its size that way).
 type indexSizes struct {
 	types, constants, names, decorated, functions int
+	nameBytes                                     int // at most, of the OpName and OpMemberName strings
 }
 
 // countIndexed counts m's opcodes for buildIndex. decorated counts
@@ -501,6 +528,9 @@ func countIndexed(m *Module) indexSizes {
 		switch op {
 		case OpName:
 			n.names++
+			n.nameBytes += 4 * max(int(m.insts[i].nwords)-2, 0)
+		case OpMemberName:
+			n.nameBytes += 4 * max(int(m.insts[i].nwords)-3, 0)
 		case OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate, OpMemberDecorateString:
 			n.decorated++
 		case OpFunction:

@@ -318,3 +318,50 @@ func TestIndexDecorationWindows(t *testing.T) {
 		t.Errorf("%d decorated ids, want 3", len(x.Decorations))
 	}
 }
+
+// namesModule names n ids ("n" and the id, zero-padded: 8 bytes, three
+// words with the nul) and member 1 of each, then renames id 2 ("last").
+func namesModule(n int) []uint32 {
+	m := header(uint32(n + 2))
+	named := func(op Opcode, str string, ids ...uint32) {
+		s := EncodeString(nil, str)
+		m = append(m, w(op, 1+len(ids)+len(s)))
+		m = append(append(m, ids...), s...)
+	}
+	for k := range n {
+		id := uint32(k + 2)
+		named(OpName, fmt.Sprintf("n%07d", id), id)
+		named(OpMemberName, fmt.Sprintf("m%07d", id), id, 1)
+	}
+	named(OpName, "last", 2)
+	return m
+}
+
+// TestIndexNames: the index files every name and member name, a later
+// OpName of an id replacing an earlier one, and the names' strings share
+// one allocation.
+func TestIndexNames(t *testing.T) {
+	x := mustIndex(t, namesModule(3))
+	want := map[uint32]string{2: "last", 3: "n0000003", 4: "n0000004"}
+	if !reflect.DeepEqual(x.Names, want) {
+		t.Errorf("Names %v, want %v", x.Names, want)
+	}
+	for id := uint32(2); id <= 4; id++ {
+		if got, want := x.MemberNames[id][1], fmt.Sprintf("m%07d", id); got != want || len(x.MemberNames[id]) != 1 {
+			t.Errorf("member names of %d: %v, want 1: %s", id, x.MemberNames[id], want)
+		}
+	}
+	allocs := func(n int) float64 {
+		m, err := DecodeWords(namesModule(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() { buildIndex(m) })
+	}
+	const n = 1000
+	// Each id's member-name map takes two allocations of its own; the
+	// two names took two more.
+	if perID := (allocs(4*n) - allocs(n)) / (3 * n); perID > 2.1 {
+		t.Fatalf("%.2f allocations per named id, want 2 (its member-name map)", perID)
+	}
+}
