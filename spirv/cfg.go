@@ -46,7 +46,7 @@ func (g *Graph) Reverse() Graph {
 // (len g.Len()); the other nodes stay, without edges. Dominators of the
 // result are those of the subgraph the marked nodes induce.
 func (g *Graph) Induced(keep []bool) Graph {
-	var gb GraphBuilder
+	gb := NewGraphBuilder(g.Len(), len(g.Adj))
 	for v := int32(0); v < int32(g.Len()); v++ {
 		gb.Node()
 		if !keep[v] {
@@ -64,6 +64,13 @@ func (g *Graph) Induced(keep []bool) Graph {
 // GraphBuilder builds a Graph node by node: Node starts the next node,
 // Edge adds an edge from the node started last.
 type GraphBuilder struct{ g Graph }
+
+// NewGraphBuilder returns a GraphBuilder with room for nodes nodes and
+// edges edges: a graph of about that size then takes one allocation per
+// table instead of one each time a table grows.
+func NewGraphBuilder(nodes, edges int) GraphBuilder {
+	return GraphBuilder{Graph{Start: make([]int32, 0, nodes+1), Adj: make([]int32, 0, edges)}}
+}
 
 // Node starts the next node.
 func (b *GraphBuilder) Node() { b.g.Start = append(b.g.Start, int32(len(b.g.Adj))) }
@@ -136,7 +143,10 @@ func Dominators(g *Graph, root int32) *DomTree {
 // edges and path-compression steps), for the tests of its complexity.
 func dominators(g *Graph, root int32, work *int) *DomTree {
 	n := g.Len()
-	d := &DomTree{Idom: make([]int32, n), pre: make([]int32, n), post: make([]int32, n)}
+	// One allocation for the tree's three tables (a function's CFG is
+	// often a handful of blocks, and a module has thousands).
+	buf := make([]int32, 3*n)
+	d := &DomTree{Idom: buf[:n:n], pre: buf[n : 2*n : 2*n], post: buf[2*n:]}
 	for v := range d.Idom {
 		d.Idom[v], d.pre[v], d.post[v] = -1, -1, -1
 	}
@@ -164,10 +174,13 @@ type lt struct {
 // lists each one's reached predecessors.
 func newLT(g *Graph, root int32) *lt {
 	n := g.Len()
-	dfn := make([]int32, n) // node -> dfs number + 1 (0: unreached)
-	l := &lt{vertex: make([]int32, 0, n), parent: make([]int32, 0, n)}
+	// One allocation for dfn, vertex, parent, predStart and fill below.
+	buf := make([]int32, 5*n+1)
+	dfn := buf[:n:n] // node -> dfs number + 1 (0: unreached)
+	l := &lt{vertex: buf[n : n : 2*n], parent: buf[2*n : 2*n : 3*n]}
 	type frame struct{ v, next int32 }
-	stack := []frame{{root, g.Start[root]}}
+	stack := make([]frame, 1, n) // the walk is at most n deep
+	stack[0] = frame{root, g.Start[root]}
 	dfn[root] = 1
 	l.vertex, l.parent = append(l.vertex, root), append(l.parent, -1)
 	for len(stack) > 0 {
@@ -187,7 +200,7 @@ func newLT(g *Graph, root int32) *lt {
 		stack = append(stack, frame{t, g.Start[t]})
 	}
 	m := int32(len(l.vertex))
-	l.predStart = make([]int32, m+1)
+	l.predStart = buf[3*n : 3*n+int(m)+1 : 4*n+1]
 	for v := int32(0); v < m; v++ {
 		for _, t := range g.Succ(l.vertex[v]) {
 			if x := dfn[t]; x != 0 {
@@ -199,7 +212,8 @@ func newLT(g *Graph, root int32) *lt {
 		l.predStart[v] += l.predStart[v-1]
 	}
 	l.pred = make([]int32, l.predStart[m])
-	fill := append([]int32(nil), l.predStart[:m]...)
+	fill := buf[4*n+1 : 4*n+1+int(m)]
+	copy(fill, l.predStart[:m])
 	for v := int32(0); v < m; v++ {
 		for _, t := range g.Succ(l.vertex[v]) {
 			if x := dfn[t]; x != 0 {
@@ -243,8 +257,9 @@ func (l *lt) eval(v int32) int32 {
 func (l *lt) run() {
 	m := int32(len(l.vertex))
 	l.count(int(m) + len(l.pred))
-	l.semi, l.idom, l.ancestor = make([]int32, m), make([]int32, m), make([]int32, m)
-	l.label, l.bktHead, l.bktNext = make([]int32, m), make([]int32, m), make([]int32, m)
+	buf := make([]int32, 6*m) // one allocation for the six tables
+	l.semi, l.idom, l.ancestor = buf[:m:m], buf[m:2*m:2*m], buf[2*m:3*m:3*m]
+	l.label, l.bktHead, l.bktNext = buf[3*m:4*m:4*m], buf[4*m:5*m:5*m], buf[5*m:]
 	for v := int32(0); v < m; v++ {
 		l.semi[v], l.label[v], l.ancestor[v], l.bktHead[v] = v, v, -1, -1
 	}
@@ -288,7 +303,7 @@ func (l *lt) number(d *DomTree) {
 		d.Idom[l.vertex[w]] = l.vertex[p]
 	}
 	clock := int32(0)
-	walk := []int32{0}
+	walk := append(l.path[:0], 0) // path is free again too
 	d.pre[l.vertex[0]] = clock
 	clock++
 	for len(walk) > 0 {
@@ -371,17 +386,21 @@ type CFG struct {
 // instruction are none, so a caller may pass the last instruction.
 func NewCFG(m *Module, blocks []Block) *CFG {
 	n := len(blocks)
+	mc := make([]int32, 2*n) // one allocation for Merge and Continue
 	c := &CFG{Blocks: blocks, byLabel: make(map[uint32]int32, n),
-		MergeInst: make([]int, n), Merge: make([]int32, n), Continue: make([]int32, n)}
+		MergeInst: make([]int, n), Merge: mc[:n:n], Continue: mc[n:]}
 	for k, b := range blocks {
 		if _, dup := c.byLabel[b.Label]; !dup {
 			c.byLabel[b.Label] = int32(k)
 		}
 	}
-	undef := map[uint32]bool{}
+	var undef map[uint32]bool // made on the first label not a block, which valid modules lack
 	ref := func(id uint32) int32 {
 		if t, ok := c.byLabel[id]; ok {
 			return t
+		}
+		if undef == nil {
+			undef = map[uint32]bool{}
 		}
 		if !undef[id] {
 			undef[id] = true
@@ -389,7 +408,9 @@ func NewCFG(m *Module, blocks []Block) *CFG {
 		}
 		return -1
 	}
-	var gb GraphBuilder
+	// Sized for n nodes and two edges a block, the most a block without
+	// an OpSwitch has: grown, they cost a few allocations a function.
+	gb := NewGraphBuilder(n, 2*n)
 	var ts []uint32
 	for k, b := range blocks {
 		gb.Node()
@@ -427,7 +448,7 @@ func (c *CFG) Block(id uint32) (int32, bool) {
 // Structural returns SPIRV-Tools' structural successors: each block's
 // merge block and continue target (where named) before its branch targets.
 func (c *CFG) Structural() Graph {
-	var gb GraphBuilder
+	gb := NewGraphBuilder(len(c.Blocks), len(c.Succ.Adj)+2*len(c.Blocks))
 	for b := range c.Blocks {
 		gb.Node()
 		if c.Merge[b] >= 0 {

@@ -1,5 +1,7 @@
 package spirv
 
+import "strings"
+
 // Index is a read-only summary of a module, built once on demand by
 // (*Module).Index and shared by every consumer. It describes the module as
 // written: an invalid module gets a best-effort index (dangling ids are
@@ -224,16 +226,24 @@ func buildIndex(m *Module) *Index {
 	// Like the decoder's id table, the dense part is bounded by the
 	// module's size, whatever the header's bound says.
 	ndefs := min(uint64(m.Header.Bound), uint64(len(m.words))+64)
+	n := countIndexed(m)
 	x := &Index{
 		defs:           make([]int32, ndefs),
 		valueTypes:     make([]uint32, ndefs),
-		Types:          map[uint32]*Type{},
-		Constants:      map[uint32]*Constant{},
-		Names:          map[uint32]string{},
+		Types:          make(map[uint32]*Type, n.types),
+		Constants:      make(map[uint32]*Constant, n.constants),
+		Names:          make(map[uint32]string, n.names),
 		MemberNames:    map[uint32]map[uint32]string{},
-		Decorations:    map[uint32][]DecorationEntry{},
+		Decorations:    make(map[uint32][]DecorationEntry, n.decorated),
 		ExtInstImports: map[uint32]string{},
 	}
+	if n.functions > 0 {
+		x.Functions = make([]Function, 0, n.functions)
+	}
+	constants := make([]Constant, n.constants) // one allocation for all
+	x.decorationWindows(m, n.decorated)
+	var names nameArena
+	names.b.Grow(n.nameBytes)
 	var fn *Function
 	var block *Block
 	// Execution modes by the function they name, attached to the entry
@@ -269,14 +279,14 @@ func buildIndex(m *Module) *Index {
 			}
 			modes[w[1]] = append(modes[w[1]], ExecutionModeEntry{Inst: i, Mode: ExecutionMode(w[2]), Params: w[3:]})
 		case OpName:
-			x.Names[w[1]] = in.String(1)
+			x.Names[w[1]] = names.name(in.OperandWords(1))
 		case OpMemberName:
 			mm := x.MemberNames[w[1]]
 			if mm == nil {
 				mm = map[uint32]string{}
 				x.MemberNames[w[1]] = mm
 			}
-			mm[w[2]] = in.String(2)
+			mm[w[2]] = names.name(in.OperandWords(2))
 		case OpDecorate, OpDecorateId, OpDecorateString:
 			x.Decorations[w[1]] = append(x.Decorations[w[1]], DecorationEntry{Inst: i, Member: -1, Kind: Decoration(w[2]), Params: w[3:]})
 		case OpMemberDecorate, OpMemberDecorateString:
@@ -313,7 +323,10 @@ func buildIndex(m *Module) *Index {
 			x.Types[t.ID] = t
 			typeInsts = append(typeInsts, int32(i))
 		}
-		if c := constantOf(in); c != nil {
+		if isIndexedConstant(in.Opcode) {
+			c := &constants[0]
+			constants = constants[1:]
+			constantOf(in, c)
 			x.Constants[c.ID] = c
 		}
 	}
@@ -404,14 +417,8 @@ func typeOf(in *Instruction, x *Index) *Type {
 	return t
 }
 
-func constantOf(in *Instruction) *Constant {
-	switch in.Opcode {
-	case OpConstantTrue, OpSpecConstantTrue, OpConstantFalse, OpSpecConstantFalse, OpConstant, OpSpecConstant,
-		OpConstantComposite, OpSpecConstantComposite, OpConstantNull, OpSpecConstantOp:
-	default:
-		return nil
-	}
-	c := &Constant{ID: in.ResultID, Type: in.TypeID, Op: in.Opcode}
+func constantOf(in *Instruction, c *Constant) {
+	*c = Constant{ID: in.ResultID, Type: in.TypeID, Op: in.Opcode}
 	w := in.Words
 	switch in.Opcode {
 	case OpConstantTrue, OpSpecConstantTrue:
@@ -427,7 +434,115 @@ func constantOf(in *Instruction) *Constant {
 	case OpSpecConstantTrue, OpSpecConstantFalse, OpSpecConstant, OpSpecConstantComposite, OpSpecConstantOp:
 		c.Spec = true
 	}
-	return c
+}
+
+// isIndexedConstant reports whether the index describes constants of
+// opcode op (constantOf).
+func isIndexedConstant(op Opcode) bool {
+	switch op {
+	case OpConstantTrue, OpSpecConstantTrue, OpConstantFalse, OpSpecConstantFalse, OpConstant, OpSpecConstant,
+		OpConstantComposite, OpSpecConstantComposite, OpConstantNull, OpSpecConstantOp:
+		return true
+	}
+	return false
+}
+
+// nameArena makes the module's OpName and OpMemberName strings in one
+// buffer, made at its size first (one allocation where each name took
+// two: a module names most of its ids). Each name is a view of the bytes
+// written so far, which a strings.Builder never changes; a name kept
+// alone keeps the buffer, the size of all the names, alive.
+type nameArena struct{ b strings.Builder }
+
+// name returns the string packed in words (AppendString's reading).
+func (a *nameArena) name(words []uint32) string {
+	start := a.b.Len()
+	for _, w := range words {
+		for k := 0; k < 4; k++ {
+			c := byte(w >> (8 * k))
+			if c == 0 {
+				return a.b.String()[start:]
+			}
+			a.b.WriteByte(c)
+		}
+	}
+	return a.b.String()[start:]
+}
+
+// decorationWindows gives each decorated id below len(x.defs) its
+// decoration list as an empty window, with room for exactly its
+// decorations, of one allocation of total entries, so that buildIndex's
+// appends fill the lists without growing them (one allocation where each
+// list took one to a few). x.defs, not filled yet, serves as the count
+// table and is left zero.
+func (x *Index) decorationWindows(m *Module, total int) {
+	if total == 0 {
+		return
+	}
+	count := x.defs
+	for i := range m.insts {
+		if t, ok := decorationTarget(m, i); ok && int(t) < len(count) {
+			count[t]++
+		}
+	}
+	slab := make([]DecorationEntry, total)
+	off := 0
+	for id, c := range count {
+		if c > 0 {
+			x.Decorations[uint32(id)] = slab[off : off : off+int(c)]
+			off += int(c)
+			count[id] = 0
+		}
+	}
+}
+
+// decorationTarget returns the id instruction i decorates if it is one
+// of the decorations the index lists.
+func decorationTarget(m *Module, i int) (uint32, bool) {
+	r := &m.insts[i]
+	switch r.opcode {
+	case OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate, OpMemberDecorateString:
+		if r.nwords > 1 {
+			return m.words[int(r.offset)+1], true
+		}
+	}
+	return 0, false
+}
+
+// indexSizes are the numbers of things buildIndex stores, counted from
+// the opcodes alone first so that its maps and lists are made at their
+// size once, not grown and copied as they fill (a large module's index
+// allocated twice its size that way).
+type indexSizes struct {
+	types, constants, names, decorated, functions int
+	nameBytes                                     int // at most, of the OpName and OpMemberName strings
+}
+
+// countIndexed counts m's opcodes for buildIndex. decorated counts
+// decorations, more than the decorated ids; types counts the type
+// declarations' opcodes, whatever their words.
+func countIndexed(m *Module) indexSizes {
+	var n indexSizes
+	for i := range m.insts {
+		op := m.insts[i].opcode
+		switch op {
+		case OpName:
+			n.names++
+			n.nameBytes += 4 * max(int(m.insts[i].nwords)-2, 0)
+		case OpMemberName:
+			n.nameBytes += 4 * max(int(m.insts[i].nwords)-3, 0)
+		case OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate, OpMemberDecorateString:
+			n.decorated++
+		case OpFunction:
+			n.functions++
+		}
+		if isIndexedConstant(op) {
+			n.constants++
+		} else if DeclaresType(op) {
+			n.types++
+		}
+	}
+	return n
 }
 
 // depthFrame is one type on typeDepths' explicit stack: the type, the

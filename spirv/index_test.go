@@ -224,3 +224,144 @@ func firstUseChild(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// constantsModule declares n 32-bit integer constants, each named and
+// decorated (a SpecId on the spec constants among them).
+func constantsModule(n int) []uint32 {
+	m := header(uint32(n + 2))
+	m = append(m,
+		w(OpCapability, 2), uint32(CapabilityShader),
+		w(OpMemoryModel, 3), uint32(AddressingModelLogical), uint32(MemoryModelGLSL450))
+	for k := range n {
+		m = append(m, w(OpName, 3), uint32(k+2), 'c')
+	}
+	for k := range n {
+		m = append(m, w(OpDecorate, 4), uint32(k+2), uint32(DecorationSpecId), uint32(k))
+	}
+	m = append(m, w(OpTypeInt, 4), 1, 32, 0)
+	for k := range n {
+		m = append(m, w(OpSpecConstant, 4), 1, uint32(k+2), uint32(k))
+	}
+	return m
+}
+
+// TestIndexAllocationsPerConstant: the index makes its maps, its
+// constants and its decoration lists at their size, so a module with 4x
+// the constants, names and decorations costs no more allocations (the
+// one-letter names need none), where one allocation per constant and one
+// per decoration list made it two per item.
+func TestIndexAllocationsPerConstant(t *testing.T) {
+	allocs := func(n int) float64 {
+		m, err := DecodeWords(constantsModule(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() { buildIndex(m) })
+	}
+	const n = 2000
+	small, large := allocs(n), allocs(4*n)
+	if perItem := (large - small) / (3 * n); perItem > 0.1 {
+		t.Fatalf("%.2f allocations per constant (%.0f for %d, %.0f for %d), want none", perItem, small, n, large, 4*n)
+	}
+	x := mustIndex(t, constantsModule(3))
+	for k, c := range x.Constants {
+		if c.ID != k || !c.Spec || len(c.Value) != 1 || c.Value[0] != k-2 {
+			t.Errorf("constant %d: %+v", k, c)
+		}
+		if d := x.Decorations[k]; len(d) != 1 || cap(d) != 1 || d[0].Kind != DecorationSpecId || d[0].Params[0] != k-2 {
+			t.Errorf("decorations of %d: %+v (cap %d)", k, d, cap(d))
+		}
+	}
+}
+
+// mustIndex decodes words and indexes them.
+func mustIndex(t *testing.T, words []uint32) *Index {
+	t.Helper()
+	m, err := DecodeWords(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Index()
+}
+
+// TestIndexDecorationWindows: decorations of ids interleaved in the
+// module land in each id's list in module order, and filling one list
+// never writes into its neighbour in the shared allocation.
+func TestIndexDecorationWindows(t *testing.T) {
+	m := header(10)
+	m = append(m,
+		w(OpDecorate, 4), 2, uint32(DecorationSpecId), 0,
+		w(OpDecorate, 4), 3, uint32(DecorationSpecId), 1,
+		w(OpDecorate, 3), 2, uint32(DecorationRelaxedPrecision),
+		w(OpMemberDecorate, 5), 3, 0, uint32(DecorationOffset), 4,
+		w(OpDecorate, 3), 5, uint32(DecorationRelaxedPrecision))
+	x := mustIndex(t, m)
+	kinds := func(id uint32) (out []Decoration) {
+		for _, d := range x.Decorations[id] {
+			out = append(out, d.Kind)
+		}
+		return out
+	}
+	for id, want := range map[uint32][]Decoration{
+		2: {DecorationSpecId, DecorationRelaxedPrecision},
+		3: {DecorationSpecId, DecorationOffset},
+		5: {DecorationRelaxedPrecision},
+	} {
+		if got := kinds(id); !reflect.DeepEqual(got, want) || cap(x.Decorations[id]) != len(want) {
+			t.Errorf("decorations of %d: %v (cap %d), want %v", id, got, cap(x.Decorations[id]), want)
+		}
+	}
+	if d := x.Decorations[3][1]; d.Member != 0 || d.Params[0] != 4 {
+		t.Errorf("member decoration: %+v", d)
+	}
+	if len(x.Decorations) != 3 {
+		t.Errorf("%d decorated ids, want 3", len(x.Decorations))
+	}
+}
+
+// namesModule names n ids ("n" and the id, zero-padded: 8 bytes, three
+// words with the nul) and member 1 of each, then renames id 2 ("last").
+func namesModule(n int) []uint32 {
+	m := header(uint32(n + 2))
+	named := func(op Opcode, str string, ids ...uint32) {
+		s := EncodeString(nil, str)
+		m = append(m, w(op, 1+len(ids)+len(s)))
+		m = append(append(m, ids...), s...)
+	}
+	for k := range n {
+		id := uint32(k + 2)
+		named(OpName, fmt.Sprintf("n%07d", id), id)
+		named(OpMemberName, fmt.Sprintf("m%07d", id), id, 1)
+	}
+	named(OpName, "last", 2)
+	return m
+}
+
+// TestIndexNames: the index files every name and member name, a later
+// OpName of an id replacing an earlier one, and the names' strings share
+// one allocation.
+func TestIndexNames(t *testing.T) {
+	x := mustIndex(t, namesModule(3))
+	want := map[uint32]string{2: "last", 3: "n0000003", 4: "n0000004"}
+	if !reflect.DeepEqual(x.Names, want) {
+		t.Errorf("Names %v, want %v", x.Names, want)
+	}
+	for id := uint32(2); id <= 4; id++ {
+		if got, want := x.MemberNames[id][1], fmt.Sprintf("m%07d", id); got != want || len(x.MemberNames[id]) != 1 {
+			t.Errorf("member names of %d: %v, want 1: %s", id, x.MemberNames[id], want)
+		}
+	}
+	allocs := func(n int) float64 {
+		m, err := DecodeWords(namesModule(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() { buildIndex(m) })
+	}
+	const n = 1000
+	// Each id's member-name map takes two allocations of its own; the
+	// two names took two more.
+	if perID := (allocs(4*n) - allocs(n)) / (3 * n); perID > 2.1 {
+		t.Fatalf("%.2f allocations per named id, want 2 (its member-name map)", perID)
+	}
+}

@@ -10,6 +10,13 @@ import "spvx/spirv"
 // OpGroupMemberDecorate. The descriptor-heap parts of ArrayStrideIdEXT and
 // OffsetIdEXT (SPV_EXT_descriptor_heap) are not written yet.
 
+// annotationOps reports whether annotationPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func annotationOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpDecorate, spirv.OpDecorateId, spirv.OpMemberDecorate, spirv.OpMemberDecorateIdEXT,
+		spirv.OpDecorationGroup, spirv.OpGroupDecorate, spirv.OpGroupMemberDecorate)
+}
+
 func (s *state) annotationPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpDecorate:
@@ -220,14 +227,14 @@ func (s *state) decorateID(i int, in *spirv.Instruction) bool {
 	}
 	targetID, dec := in.Words[1], spirv.Decoration(in.Words[2])
 	tj := s.defInst(targetID)
-	if tj >= 0 && s.m.Inst(tj).Opcode == spirv.OpDecorationGroup {
+	if tj >= 0 && s.m.Opcode(tj) == spirv.OpDecorationGroup {
 		return s.fail(i, "", "OpMemberDecorate Target <id> %s must not be an OpDecorationGroup instruction.", s.idName(targetID))
 	}
 	if !decorationTakesIDs(dec) {
 		return s.fail(i, "", "Decorations that don't take ID parameters may not be used with OpDecorateId")
 	}
 	if dec == spirv.DecorationArrayStrideIdEXT && tj >= 0 {
-		if op := s.m.Inst(tj).Opcode; op != spirv.OpTypeArray && op != spirv.OpTypeRuntimeArray {
+		if op := s.m.Opcode(tj); op != spirv.OpTypeArray && op != spirv.OpTypeRuntimeArray {
 			return s.fail(i, "", "ArrayStrideIdEXT decoration must only be applied to array types.")
 		}
 	}
@@ -299,7 +306,7 @@ func (s *state) decorationGroup(i int, in *spirv.Instruction) bool {
 
 func (s *state) isDecorationGroup(id uint32) bool {
 	j := s.defInst(id)
-	return j >= 0 && s.m.Inst(j).Opcode == spirv.OpDecorationGroup
+	return j >= 0 && s.m.Opcode(j) == spirv.OpDecorationGroup
 }
 
 func (s *state) groupDecorate(i int, in *spirv.Instruction) bool {

@@ -9,6 +9,17 @@ import "spvx/spirv"
 // matrix and vector shape comparisons and the multiply-adds' scope and
 // M/N/K rules. OpCooperativeMatrixReduceEXT is not checked.
 
+// arithmeticsOps reports whether arithmeticsPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func arithmeticsOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpSpecConstantOp, spirv.OpFAdd, spirv.OpFSub, spirv.OpFMul, spirv.OpFDiv,
+		spirv.OpFRem, spirv.OpFMod, spirv.OpFNegate, spirv.OpFmaKHR, spirv.OpUDiv, spirv.OpUMod, spirv.OpISub,
+		spirv.OpIAdd, spirv.OpIMul, spirv.OpSDiv, spirv.OpSMod, spirv.OpSRem, spirv.OpSNegate, spirv.OpDot,
+		spirv.OpVectorTimesScalar, spirv.OpMatrixTimesScalar, spirv.OpVectorTimesMatrix, spirv.OpMatrixTimesVector,
+		spirv.OpMatrixTimesMatrix, spirv.OpOuterProduct, spirv.OpIAddCarry, spirv.OpISubBorrow,
+		spirv.OpUMulExtended, spirv.OpSMulExtended, spirv.OpCooperativeMatrixMulAddNV, spirv.OpCooperativeMatrixMulAddKHR)
+}
+
 func (s *state) arithmeticsPass(i int, in *spirv.Instruction) bool {
 	op, first := in.Opcode, 2
 	if op == spirv.OpSpecConstantOp {

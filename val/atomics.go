@@ -16,6 +16,12 @@ func storageClassName(sc spirv.StorageClass) string {
 	return "Unknown"
 }
 
+// atomicsOps reports whether atomicsPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func atomicsOps(op spirv.Opcode) bool {
+	return opNamed(op, "OpAtomic")
+}
+
 func (s *state) atomicsPass(i int, in *spirv.Instruction) bool {
 	op := in.Opcode
 	switch op {

@@ -8,6 +8,13 @@ import "spvx/spirv"
 // they may run in; OpMemoryBarrier checks its memory scope and semantics;
 // the named barriers check their types.
 
+// barriersOps reports whether barriersPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func barriersOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpControlBarrier, spirv.OpControlBarrierArriveEXT, spirv.OpControlBarrierWaitEXT,
+		spirv.OpMemoryBarrier, spirv.OpNamedBarrierInitialize, spirv.OpMemoryNamedBarrier)
+}
+
 func (s *state) barriersPass(i int, in *spirv.Instruction) bool {
 	op := in.Opcode
 	switch op {

@@ -37,6 +37,12 @@ func (s *state) shuffleType(t uint32) subgroup.Type {
 	return subgroup.Type{Kind: subgroup.Other}
 }
 
+// bitcastShuffleOps reports whether bitcastShufflePass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func bitcastShuffleOps(op spirv.Opcode) bool {
+	return op == spirv.OpSubgroupBitcastShuffleINTEL
+}
+
 func (s *state) bitcastShufflePass(i int, in *spirv.Instruction) bool {
 	if in.Opcode != spirv.OpSubgroupBitcastShuffleINTEL || len(in.Words) < 4 {
 		return false

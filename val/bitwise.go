@@ -9,6 +9,14 @@ import "spvx/spirv"
 // --allow-vulkan-32-bit-bitwise, the maintenance9 feature, is not an
 // option here yet).
 
+// bitwiseOps reports whether bitwisePass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func bitwiseOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpSpecConstantOp, spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic,
+		spirv.OpShiftLeftLogical, spirv.OpBitwiseOr, spirv.OpBitwiseXor, spirv.OpBitwiseAnd, spirv.OpNot,
+		spirv.OpBitFieldInsert, spirv.OpBitFieldSExtract, spirv.OpBitFieldUExtract, spirv.OpBitReverse, spirv.OpBitCount)
+}
+
 func (s *state) bitwisePass(i int, in *spirv.Instruction) bool {
 	op, first := in.Opcode, 2
 	if op == spirv.OpSpecConstantOp {

@@ -244,7 +244,7 @@ func (s *state) blockOrArrayedProblem(r biRule, bj int, boolean bool) (p string,
 // the length is not a constant.
 func (s *state) meshArrayLength(v uint32) uint64 {
 	j, ok := s.x.Def(v)
-	if !ok || s.m.Inst(j).Opcode != spirv.OpVariable {
+	if !ok || s.m.Opcode(j) != spirv.OpVariable {
 		return ^uint64(0)
 	}
 	pt := s.m.Inst(j).TypeID

@@ -62,11 +62,17 @@ func (g *cfg) dominates(a, b int32) bool {
 
 // buildCFG builds the blocks of every function and their dominator trees.
 func (s *state) buildCFG() *cfg {
-	g := &cfg{blockOf: make([]int32, s.m.Len()), byLabel: map[uint32]int32{}}
+	nblocks := 0
+	for _, fn := range s.x.Functions {
+		nblocks += len(fn.Blocks)
+	}
+	// Made at their size: grown, the lists and the map cost twice theirs.
+	g := &cfg{blockOf: make([]int32, s.m.Len()), byLabel: make(map[uint32]int32, nblocks),
+		blocks: make([]cfgBlock, 0, nblocks), fns: make([]fnGraph, 0, len(s.x.Functions))}
 	for i := range g.blockOf {
 		g.blockOf[i] = -1
 	}
-	var gb spirv.GraphBuilder
+	edges := 0
 	for f, fn := range s.x.Functions {
 		first := int32(len(g.blocks))
 		c := spirv.NewCFG(s.m, fn.Blocks)
@@ -75,6 +81,7 @@ func (s *state) buildCFG() *cfg {
 			fg.dom = spirv.Dominators(&c.Succ, 0)
 		}
 		g.fns = append(g.fns, fg)
+		edges += len(c.Succ.Adj)
 		for k, b := range fn.Blocks {
 			blk := int32(k) + first
 			g.blocks = append(g.blocks, cfgBlock{label: b.Label, fn: int32(f), start: b.Start, end: b.End,
@@ -89,13 +96,26 @@ func (s *state) buildCFG() *cfg {
 			for i := b.Start; i <= end && i < len(g.blockOf); i++ {
 				g.blockOf[i] = blk
 			}
-			gb.Node()
-			for _, t := range c.Succ.Succ(int32(k)) {
-				gb.Edge(t + first)
+		}
+	}
+	g.succ = s.joinGraphs(g.fns, nblocks, edges)
+	return g
+}
+
+// joinGraphs returns the functions' block graphs as one graph of the
+// module's blocks (function f's block k is node fns[f].first+k), made at
+// its size: nblocks nodes and edges edges.
+func (s *state) joinGraphs(fns []fnGraph, nblocks, edges int) spirv.Graph {
+	g := spirv.Graph{Start: make([]int32, 0, nblocks+1), Adj: make([]int32, 0, edges)}
+	for f, fg := range fns {
+		for k := range s.x.Functions[f].Blocks {
+			g.Start = append(g.Start, int32(len(g.Adj)))
+			for _, t := range fg.c.Succ.Succ(int32(k)) {
+				g.Adj = append(g.Adj, t+fg.first)
 			}
 		}
 	}
-	g.succ = gb.Graph()
+	g.Start = append(g.Start, int32(len(g.Adj)))
 	return g
 }
 
@@ -108,7 +128,7 @@ func (s *state) controlFlowPass(i int, in *spirv.Instruction) bool {
 	}
 	isLabel := func(id uint32) bool {
 		j, ok := s.x.Def(id)
-		return ok && s.m.Inst(j).Opcode == spirv.OpLabel
+		return ok && s.m.Opcode(j) == spirv.OpLabel
 	}
 	switch in.Opcode {
 	case spirv.OpBranchConditional:

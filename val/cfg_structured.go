@@ -94,7 +94,7 @@ func (c *cfgFirst) check(i int, in *spirv.Instruction) bool {
 		}
 		c.curLabel = 0
 	case spirv.OpReturn:
-		if j, ok := s.x.Def(c.fnResult); ok && s.m.Inst(j).Opcode != spirv.OpTypeVoid {
+		if j, ok := s.x.Def(c.fnResult); ok && s.m.Opcode(j) != spirv.OpTypeVoid {
 			return s.fail(i, "", "OpReturn can only be called from a function with void return type.")
 		}
 		c.curLabel = 0
@@ -411,8 +411,11 @@ func (s *state) cfgFunction(fn *spirv.Function, c *spirv.CFG) bool {
 	for _, b := range sinks {
 		isSink[b] = true
 	}
+	// The structural graphs hold the others' edges: room for the
+	// augmented ones.
+	augEdges := len(sources) + len(sinks) + len(f.ssucc.Adj)
 	augSucc := func(structural bool) spirv.Graph {
-		var ab spirv.GraphBuilder
+		ab := spirv.NewGraphBuilder(n+2, augEdges)
 		for v := int32(0); v < int32(n+2); v++ {
 			ab.Node()
 			switch {
@@ -430,7 +433,7 @@ func (s *state) cfgFunction(fn *spirv.Function, c *spirv.CFG) bool {
 		return ab.Graph()
 	}
 	augPred := func(structural bool) spirv.Graph {
-		var ab spirv.GraphBuilder
+		ab := spirv.NewGraphBuilder(n+2, augEdges)
 		for v := int32(0); v < int32(n+2); v++ {
 			ab.Node()
 			switch {
@@ -599,12 +602,12 @@ func (f *fnCFG) mergeTargets(b int32) (op spirv.Opcode, merge, cont int32) {
 	if mi < 0 {
 		return 0, -1, -1
 	}
-	return f.s.m.Inst(mi).Opcode, f.c.Merge[b], f.c.Continue[b]
+	return f.s.m.Opcode(mi), f.c.Merge[b], f.c.Continue[b]
 }
 
 func (f *fnCFG) termOp(b int32) spirv.Opcode {
 	if t := f.term(b); t >= 0 {
-		return f.s.m.Inst(t).Opcode
+		return f.s.m.Opcode(t)
 	}
 	return 0
 }

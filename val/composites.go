@@ -10,6 +10,14 @@ import "spvx/spirv"
 // in composites only with their full-use capability. The QCOM cooperative
 // matrix composites are not checked.
 
+// compositesOps reports whether compositesPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func compositesOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpSpecConstantOp, spirv.OpVectorExtractDynamic, spirv.OpVectorInsertDynamic,
+		spirv.OpVectorShuffle, spirv.OpCompositeConstruct, spirv.OpCompositeConstructReplicateEXT,
+		spirv.OpCompositeExtract, spirv.OpCompositeInsert, spirv.OpCopyObject, spirv.OpTranspose, spirv.OpCopyLogical)
+}
+
 func (s *state) compositesPass(i int, in *spirv.Instruction) bool {
 	op, first := in.Opcode, 2
 	if op == spirv.OpSpecConstantOp {
@@ -54,7 +62,7 @@ func (s *state) compositesPass(i int, in *spirv.Instruction) bool {
 // definition ("Nop" for none).
 func (s *state) idOpName(id uint32) string {
 	if j, ok := s.x.Def(id); ok {
-		return opName(s.m.Inst(j).Opcode)
+		return opName(s.m.Opcode(j))
 	}
 	return opName(spirv.OpNop)
 }

@@ -11,6 +11,12 @@ import "spvx/spirv"
 // OpConstantSizeOfEXT is descriptor_heap.go's. Tensor (SPV_ARM_tensors)
 // constants and OpConstantDataKHR are not written yet.
 
+// constantOps reports whether constantPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func constantOps(op spirv.Opcode) bool {
+	return isConstantOp(op)
+}
+
 func (s *state) constantPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:

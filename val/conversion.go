@@ -10,6 +10,16 @@ import "spvx/spirv"
 // cooperative matrix and vector shape comparisons. The cooperative matrix
 // use conversions and OpBitCastArrayQCOM are not checked.
 
+// conversionOps reports whether conversionPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func conversionOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpSpecConstantOp, spirv.OpConvertFToU, spirv.OpConvertFToS, spirv.OpConvertSToF,
+		spirv.OpConvertUToF, spirv.OpUConvert, spirv.OpSConvert, spirv.OpFConvert, spirv.OpQuantizeToF16,
+		spirv.OpConvertPtrToU, spirv.OpSatConvertSToU, spirv.OpSatConvertUToS, spirv.OpConvertUToPtr,
+		spirv.OpPtrCastToGeneric, spirv.OpGenericCastToPtr, spirv.OpGenericCastToPtrExplicit, spirv.OpBitcast,
+		spirv.OpBitcastExtractEXT, spirv.OpConvertUToAccelerationStructureKHR)
+}
+
 func (s *state) conversionPass(i int, in *spirv.Instruction) bool {
 	op, first := in.Opcode, 2 // first: operand index (Result Type = 0) of the input
 	if op == spirv.OpSpecConstantOp {

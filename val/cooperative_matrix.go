@@ -232,7 +232,7 @@ func (s *state) coopMatLoadStore(i int, in *spirv.Instruction) bool {
 func (s *state) coopMatPointer(i int, in *spirv.Instruction, o coopMatOperands) bool {
 	ptr := in.Words[o.pointer]
 	pj := s.defInst(ptr)
-	if pj < 0 || !s.logicalPointerOK(s.m.Inst(pj).Opcode) {
+	if pj < 0 || !s.logicalPointerOK(s.m.Opcode(pj)) {
 		return s.fail(i, "", "%s Pointer <id> %s is not a logical pointer.", o.name, s.idName(ptr))
 	}
 	pt := s.m.Inst(pj).TypeID
@@ -287,7 +287,7 @@ func (s *state) coopMatStride(i int, in *spirv.Instruction, o coopMatOperands) b
 	if !arm {
 		return false
 	}
-	if !isConstantOp(s.m.Inst(sj).Opcode) {
+	if !isConstantOp(s.m.Opcode(sj)) {
 		return s.fail(i, "", "MemoryLayout %d requires Stride come from a constant instruction.", layout)
 	}
 	if v, ok := s.constUint(stride); ok {

@@ -5,6 +5,12 @@ import "spvx/spirv"
 // This file holds validate_debug.cpp's rules (DebugPass): OpMemberName
 // names a member of a struct type, and OpLine's file is an OpString.
 
+// debugOps reports whether debugPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func debugOps(op spirv.Opcode) bool {
+	return op == spirv.OpMemberName || op == spirv.OpLine
+}
+
 func (s *state) debugPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpMemberName:
@@ -13,7 +19,7 @@ func (s *state) debugPass(i int, in *spirv.Instruction) bool {
 		}
 		t, member := in.Words[1], in.Words[2]
 		j, ok := s.x.Def(t)
-		if !ok || s.m.Inst(j).Opcode != spirv.OpTypeStruct {
+		if !ok || s.m.Opcode(j) != spirv.OpTypeStruct {
 			return s.fail(i, "", "OpMemberName Type <id> %s is not a struct type.", s.idName(t))
 		}
 		if n := uint32(len(s.m.Inst(j).Words) - 2); n <= member {

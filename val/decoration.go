@@ -35,8 +35,19 @@ func (s *state) decorationsCompatibility() bool {
 		dec        spirv.Decoration
 		id, member uint32
 	}
-	perID := map[idKey]bool{}
-	perMember := map[memberKey]bool{}
+	// The maps made at their size (a count of opcodes is cheap next to
+	// growing them).
+	nID, nMember := 0, 0
+	for i := 0; i < s.m.Len(); i++ {
+		switch s.m.Opcode(i) {
+		case spirv.OpDecorate:
+			nID++
+		case spirv.OpMemberDecorate, spirv.OpMemberDecorateIdEXT:
+			nMember++
+		}
+	}
+	perID := make(map[idKey]bool, nID)
+	perMember := make(map[memberKey]bool, nMember)
 	exclusiveID := map[spirv.Decoration]spirv.Decoration{
 		spirv.DecorationBlock: spirv.DecorationBufferBlock, spirv.DecorationBufferBlock: spirv.DecorationBlock,
 		spirv.DecorationRestrict: spirv.DecorationAliased, spirv.DecorationAliased: spirv.DecorationRestrict,
@@ -53,6 +64,11 @@ func (s *state) decorationsCompatibility() bool {
 		return -1
 	}
 	for i := 0; i < s.m.Len(); i++ {
+		switch s.m.Opcode(i) {
+		case spirv.OpDecorate, spirv.OpMemberDecorate, spirv.OpMemberDecorateIdEXT:
+		default:
+			continue // the opcode alone, for most of the module
+		}
 		in := s.m.Inst(i)
 		w := in.Words
 		switch in.Opcode {
@@ -219,8 +235,9 @@ func decodeParamsString(words []uint32) string {
 // entryPointFunctions returns the entry-point functions in the order of
 // their first OpEntryPoint, each with its OpEntryPoints.
 func (s *state) entryPointFunctions() ([]uint32, map[uint32][]*spirv.EntryPoint) {
-	var order []uint32
-	by := map[uint32][]*spirv.EntryPoint{}
+	n := len(s.x.EntryPoints) // at most that many functions: made at that size
+	order := make([]uint32, 0, n)
+	by := make(map[uint32][]*spirv.EntryPoint, n)
 	for k := range s.x.EntryPoints {
 		ep := &s.x.EntryPoints[k]
 		if _, ok := by[ep.Function]; !ok {

@@ -71,7 +71,9 @@ func (s *state) decorations() *decorationStore {
 	if s.decs != nil {
 		return s.decs
 	}
-	d := &decorationStore{own: map[uint32][]spirv.DecorationEntry{}, bufferPtr: map[uint32]bool{}}
+	n := len(s.x.Decorations) // own and ids made at their size: grown, they cost twice that
+	d := &decorationStore{own: make(map[uint32][]spirv.DecorationEntry, n), ids: make([]uint32, 0, n),
+		bufferPtr: map[uint32]bool{}}
 	// The index has every direct decoration: share its lists where they
 	// are already in order (the index is read-only, so never sort them in
 	// place).
@@ -168,7 +170,8 @@ func (d *decorationStore) indexGroups() {
 // kinds, sorted and without duplicates: its own, and its groups'. (At
 // least one kind: a query names what it reads.)
 func (d *decorationStore) ofKinds(id uint32, kind spirv.Decoration, more ...spirv.Decoration) []spirv.DecorationEntry {
-	return d.collect(id, d.refs[id], -1, append([]spirv.Decoration{kind}, more...))
+	var buf [8]spirv.Decoration // the kinds on the stack: queries name a few
+	return d.collect(id, d.refs[id], -1, append(append(buf[:0], kind), more...))
 }
 
 // collect gathers the decorations of the given kinds of id (member -1) or

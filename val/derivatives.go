@@ -7,6 +7,13 @@ import "spvx/spirv"
 // too with SPV_AMD_gpu_shader_half_float), and P has that type. The
 // execution-model limitations are not checked yet.
 
+// derivativesOps reports whether derivativesPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func derivativesOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpDPdx, spirv.OpDPdy, spirv.OpFwidth, spirv.OpDPdxFine, spirv.OpDPdyFine,
+		spirv.OpFwidthFine, spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse)
+}
+
 func (s *state) derivativesPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpDPdx, spirv.OpDPdy, spirv.OpFwidth, spirv.OpDPdxFine, spirv.OpDPdyFine, spirv.OpFwidthFine,

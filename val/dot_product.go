@@ -9,6 +9,13 @@ import "spvx/spirv"
 // VALVE mixed-precision float dot products (OpFDot2MixAcc32VALVE,
 // OpFDot2MixAcc16VALVE, OpFDot4MixAcc32VALVE).
 
+// dotProductOps reports whether dotProductPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func dotProductOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat,
+		spirv.OpSUDotAccSat, spirv.OpFDot2MixAcc32VALVE, spirv.OpFDot2MixAcc16VALVE, spirv.OpFDot4MixAcc32VALVE)
+}
+
 func (s *state) dotProductPass(i int, in *spirv.Instruction) bool {
 	op := in.Opcode
 	switch op {

@@ -276,6 +276,18 @@ func (s *state) limitModels(i int, kind limitKind, op spirv.Opcode) {
 	}
 }
 
+// executionLimitsOps reports whether executionLimitsPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func executionLimitsOps(op spirv.Opcode) bool {
+	return derivativesOps(op) || opIn(op, spirv.OpKill, spirv.OpTerminateInvocation, spirv.OpIgnoreIntersectionKHR,
+		spirv.OpTerminateRayKHR, spirv.OpImageSampleImplicitLod, spirv.OpImageSampleDrefImplicitLod,
+		spirv.OpImageSampleProjImplicitLod, spirv.OpImageSampleProjDrefImplicitLod, spirv.OpImageSparseSampleImplicitLod,
+		spirv.OpImageSparseSampleDrefImplicitLod, spirv.OpImageSparseSampleProjImplicitLod,
+		spirv.OpImageSparseSampleProjDrefImplicitLod, spirv.OpImageQueryLod, spirv.OpEmitVertex, spirv.OpEndPrimitive,
+		spirv.OpEmitStreamVertex, spirv.OpEndStreamPrimitive, spirv.OpBeginInvocationInterlockEXT,
+		spirv.OpEndInvocationInterlockEXT, spirv.OpDemoteToHelperInvocation, spirv.OpIsHelperInvocationEXT)
+}
+
 // executionLimitsPass registers the limitations of instructions whose own
 // rule families do not register them here: the CFG's terminators, image
 // sampling with implicit LOD, derivatives, geometry primitives, and

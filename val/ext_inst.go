@@ -14,6 +14,12 @@ import (
 // so no table of numbers is repeated here. Not checked yet: the
 // Fragment-only limitation of the GLSL interpolation instructions.
 
+// extInstOps reports whether extInstPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func extInstOps(op spirv.Opcode) bool {
+	return op == spirv.OpExtInst
+}
+
 func (s *state) extInstPass(i int, in *spirv.Instruction) bool {
 	if in.Opcode != spirv.OpExtInst || in.ExtSet == nil || len(in.Words) < 5 {
 		return false

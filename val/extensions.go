@@ -6,6 +6,12 @@ import "spvx/spirv"
 // here: extensions that need a minimum SPIR-V version, and the
 // NonSemantic import rule.
 
+// extensionOps reports whether extensionPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func extensionOps(op spirv.Opcode) bool {
+	return op == spirv.OpExtension || op == spirv.OpExtInst || op == spirv.OpExtInstImport
+}
+
 func (s *state) extensionPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpExtension:

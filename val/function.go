@@ -12,6 +12,12 @@ import (
 // count, argument types and pointer arguments.
 // (OpCooperativeMatrixPerElementOpEXT's function rules are not written.)
 
+// functionOps reports whether functionPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func functionOps(op spirv.Opcode) bool {
+	return op == spirv.OpFunction || op == spirv.OpFunctionParameter || op == spirv.OpFunctionCall
+}
+
 func (s *state) functionPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpFunction:
@@ -24,7 +30,7 @@ func (s *state) functionPass(i int, in *spirv.Instruction) bool {
 	}
 	fid := in.Words[3]
 	j, ok := s.x.Def(fid)
-	if !ok || s.m.Inst(j).Opcode != spirv.OpFunction {
+	if !ok || s.m.Opcode(j) != spirv.OpFunction {
 		return s.fail(i, "", "OpFunctionCall Function <id> %s is not a function.", s.idName(fid))
 	}
 	fn := s.m.Inst(j)
@@ -121,7 +127,7 @@ func (s *state) pointerArgument(i int, arg, paramType uint32) bool {
 	if !ok {
 		return false
 	}
-	switch s.m.Inst(a).Opcode {
+	switch s.m.Opcode(a) {
 	case spirv.OpVariable, spirv.OpUntypedVariableKHR, spirv.OpFunctionParameter:
 		return false
 	}
@@ -141,7 +147,7 @@ func (s *state) function(i int, in *spirv.Instruction) bool {
 	}
 	ftID := in.Words[4]
 	j, ok := s.x.Def(ftID)
-	if !ok || s.m.Inst(j).Opcode != spirv.OpTypeFunction {
+	if !ok || s.m.Opcode(j) != spirv.OpTypeFunction {
 		return s.fail(i, "", "OpFunction Function Type <id> %s is not a function type.", s.idName(ftID))
 	}
 	if ft := s.m.Inst(j); len(ft.Words) > 2 && ft.Words[2] != in.TypeID {
@@ -198,10 +204,10 @@ func (s *state) functionUseOK(in *spirv.Instruction) bool {
 func (s *state) functionParameter(i int, in *spirv.Instruction) bool {
 	k := 0
 	f := i - 1
-	for ; f > 0 && s.m.Inst(f).Opcode == spirv.OpFunctionParameter; f-- {
+	for ; f > 0 && s.m.Opcode(f) == spirv.OpFunctionParameter; f-- {
 		k++
 	}
-	if f < 0 || s.m.Inst(f).Opcode != spirv.OpFunction {
+	if f < 0 || s.m.Opcode(f) != spirv.OpFunction {
 		return false // the layout check has said so
 	}
 	fn := s.m.Inst(f)

@@ -42,14 +42,13 @@ func (s *state) getGraphShared() *graphShared {
 	}
 	g.firstConst = map[uint32]int{}
 	for i := 0; i < s.m.Len(); i++ {
-		in := s.m.Inst(i)
-		switch in.Opcode {
+		switch s.m.Opcode(i) {
 		case spirv.OpGraphARM:
 			g.starts = append(g.starts, i)
 		case spirv.OpGraphEntryPointARM:
 			g.entries++
 		case spirv.OpGraphConstantARM:
-			if len(in.Words) > 3 {
+			if in := s.m.Inst(i); len(in.Words) > 3 {
 				if _, dup := g.firstConst[in.Words[3]]; !dup {
 					g.firstConst[in.Words[3]] = i
 				}
@@ -94,6 +93,13 @@ func (s *state) graphEntryPoints() bool {
 		return s.fail(-1, "", "No OpGraphEntryPointARM instruction was found but the GraphARM capability is declared.")
 	}
 	return false
+}
+
+// graphOps reports whether graphPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func graphOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpTypeGraphARM, spirv.OpGraphConstantARM, spirv.OpGraphEntryPointARM, spirv.OpGraphARM,
+		spirv.OpGraphInputARM, spirv.OpGraphSetOutputARM, spirv.OpGraphEndARM)
 }
 
 // graphPass is GraphPass: it applies the rule of in's opcode.
@@ -272,7 +278,7 @@ func (s *state) graphInOut(i int, in *spirv.Instruction) bool {
 // isConstantID reports whether id is defined by a constant instruction.
 func (s *state) isConstantID(id uint32) bool {
 	j, ok := s.x.Def(id)
-	return ok && isConstantOp(s.m.Inst(j).Opcode)
+	return ok && isConstantOp(s.m.Opcode(j))
 }
 
 // graphIOType checks an input or output whose index idx is known against
@@ -344,7 +350,7 @@ func (s *state) graphEnd(i int) bool {
 	}
 	var ins, outs []int
 	for j := g + 1; j < i; j++ {
-		switch s.m.Inst(j).Opcode {
+		switch s.m.Opcode(j) {
 		case spirv.OpGraphInputARM:
 			ins = append(ins, j)
 		case spirv.OpGraphSetOutputARM:

@@ -49,7 +49,7 @@ func (d *idState) isType(id uint32) bool {
 		return d.types[id]
 	}
 	j, ok := d.s.x.Def(id)
-	return ok && spirv.DeclaresType(d.s.m.Inst(j).Opcode)
+	return ok && spirv.DeclaresType(d.s.m.Opcode(j))
 }
 
 // forwardOK is spvOperandCanBeForwardDeclaredFunction: whether operand k
@@ -383,13 +383,13 @@ func (s *state) checkDominance() bool {
 				if !ok {
 					continue
 				}
-				if db := g.blockOf[j]; db >= 0 && s.m.Inst(j).Opcode != spirv.OpLabel {
+				if db := g.blockOf[j]; db >= 0 && s.m.Opcode(j) != spirv.OpLabel {
 					if !g.dominates(db, int32(k)) {
 						found = append(found, violation{def: j, use: i, block: int32(k)})
 					}
 					continue
 				}
-				switch s.m.Inst(j).Opcode {
+				switch s.m.Opcode(j) {
 				case spirv.OpFunctionParameter, spirv.OpLabel:
 					if f := fnOf(j); f >= 0 && f != b.fn {
 						found = append(found, violation{def: j, use: i, outside: true})
@@ -414,7 +414,7 @@ func (s *state) checkDominance() bool {
 		w := in.Words
 		for k := 3; k+1 < len(w); k += 2 {
 			j, ok := s.x.Def(w[k])
-			if !ok || s.m.Inst(j).Opcode == spirv.OpLabel {
+			if !ok || s.m.Opcode(j) == spirv.OpLabel {
 				continue
 			}
 			vb := g.blockOf[j]

@@ -1,6 +1,7 @@
 package val
 
 import (
+	"slices"
 	"sync"
 
 	"spvx/spirv"
@@ -112,6 +113,13 @@ func isImageProj(op spirv.Opcode) bool {
 		return true
 	}
 	return false
+}
+
+// imagePassOps reports whether imagePass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func imagePassOps(op spirv.Opcode) bool {
+	return opNamed(op, "OpImage") ||
+		opIn(op, spirv.OpTypeImage, spirv.OpTypeSampledImage, spirv.OpSampledImage, spirv.OpUntypedImageTexelPointerEXT)
 }
 
 func (s *state) imagePass(i int, in *spirv.Instruction) bool {
@@ -347,6 +355,7 @@ type sharedSampled struct {
 func (s *state) buildSampledUses() *sampledUses {
 	u := &sampledUses{uses: map[uint32][]sampledUse{}, blocks: map[uint32]uint32{}}
 	idx := s.useIdx()
+	var defs, at []int // the definitions kept, and every instruction whose block is needed
 	for d := 0; d < s.m.Len(); d++ {
 		if s.m.Opcode(d) != spirv.OpSampledImage {
 			continue
@@ -355,15 +364,50 @@ func (s *state) buildSampledUses() *sampledUses {
 		if first, _ := s.x.Def(id); first != d {
 			continue // a duplicate definition: the uses are the first one's
 		}
-		u.blocks[id] = idx.block[d]
+		defs, at = append(defs, d), append(at, d)
 		for _, x := range idx.of(s.x, id) {
-			j := int(x.inst)
-			if j > d && s.m.Inst(j).Operands[x.op].Kind == spirv.OperandKindIdRef {
-				u.uses[id] = append(u.uses[id], sampledUse{j, idx.block[j]})
+			if j := int(x.inst); j > d && s.m.Inst(j).Operands[x.op].Kind == spirv.OperandKindIdRef {
+				u.uses[id] = append(u.uses[id], sampledUse{inst: j})
+				at = append(at, j)
 			}
 		}
 	}
+	slices.Sort(at)
+	at = slices.Compact(at)
+	labels := s.blockLabels(at)
+	label := func(i int) uint32 {
+		k, _ := slices.BinarySearch(at, i)
+		return labels[k]
+	}
+	for _, d := range defs {
+		id := s.m.Inst(d).ResultID
+		u.blocks[id] = label(d)
+		for k := range u.uses[id] {
+			u.uses[id][k].block = label(u.uses[id][k].inst)
+		}
+	}
 	return u
+}
+
+// blockLabels gives, for each instruction of at (ascending indexes), the
+// OpLabel id of the block holding it: the OpLabel's own for an OpLabel,
+// the last OpLabel's since the last OpFunctionEnd otherwise, 0 if none.
+// One pass over the opcodes, not a table of the module's size.
+func (s *state) blockLabels(at []int) []uint32 {
+	out := make([]uint32, len(at))
+	var block uint32
+	for i, k := 0, 0; k < len(at); i++ {
+		switch s.m.Opcode(i) {
+		case spirv.OpLabel:
+			block = s.m.Inst(i).ResultID
+		case spirv.OpFunctionEnd:
+			block = 0
+		}
+		for ; k < len(at) && at[k] == i; k++ {
+			out[k] = block
+		}
+	}
+	return out
 }
 
 // isSampledImageConsumer is IsAllowedSampledImageOperand.

@@ -94,7 +94,7 @@ func subModule(m *spirv.Module, idx []int) (*spirv.Module, map[int]int) {
 		words = append(words, m.Inst(i).Words...)
 	}
 	g := 0
-	for ; g < m.Len() && m.Inst(g).Opcode != spirv.OpFunction; g++ {
+	for ; g < m.Len() && m.Opcode(g) != spirv.OpFunction; g++ {
 		add(g)
 	}
 	for _, i := range order {

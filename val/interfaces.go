@@ -2,6 +2,7 @@ package val
 
 import (
 	"slices"
+	"sort"
 
 	"spvx/spirv"
 )
@@ -38,37 +39,26 @@ func (s *state) interfaces() bool {
 	if len(vars) == 0 || len(x.EntryPoints) == 0 {
 		return false
 	}
-	n := m.Len()
 	// The function holding each instruction (OpFunction excluded, as
 	// spirv-val sets it), and each function's entry points.
-	fnOf := make([]int32, n)
-	for i := range fnOf {
-		fnOf[i] = -1
-	}
-	fnIndex := map[uint32]int{}
+	fnOf := s.bodies()
+	fnIndex := make(map[uint32]int, len(x.Functions))
 	for f, fn := range x.Functions {
 		fnIndex[fn.ID] = f
-		end := fn.End
-		if end < 0 {
-			end = n - 1
-		}
-		for i := fn.Start + 1; i <= end && i < n; i++ {
-			fnOf[i] = int32(f)
-		}
 	}
 	calls := make([][]int, len(x.Functions))
-	for i := 0; i < n; i++ {
+	for i := 0; i < m.Len(); i++ {
 		if m.Opcode(i) != spirv.OpFunctionCall {
 			continue
 		}
-		if in := m.Inst(i); len(in.Words) > 3 && fnOf[i] >= 0 {
+		if in, f := m.Inst(i), fnOf(i); len(in.Words) > 3 && f >= 0 {
 			if g, ok := fnIndex[in.Words[3]]; ok {
-				calls[fnOf[i]] = append(calls[fnOf[i]], g)
+				calls[f] = append(calls[f], g)
 			}
 		}
 	}
 	entryOf := make([][]uint32, len(x.Functions)) // entry point function ids reaching each function
-	seenEP := map[uint32]bool{}
+	seenEP := make(map[uint32]bool, len(x.EntryPoints))
 	visited := make([]int32, len(x.Functions)) // stamp: the entry point's index + 1
 	var stack []int
 	for e, ep := range x.EntryPoints {
@@ -92,7 +82,7 @@ func (s *state) interfaces() bool {
 			stack = append(stack, calls[g]...)
 		}
 	}
-	epByFn := map[uint32][]int{}
+	epByFn := make(map[uint32][]int, len(x.EntryPoints))
 	for k := range x.EntryPoints {
 		epByFn[x.EntryPoints[k].Function] = append(epByFn[x.EntryPoints[k].Function], k)
 	}
@@ -127,7 +117,7 @@ func (s *state) interfaces() bool {
 // through module-level instructions that use it (a spec constant
 // operation, a composite), as spirv-val follows them: a walk of the
 // def-use lists from each variable through the module-level users.
-func (s *state) interfaceUsers(vars []int, fnOf []int32) [][]int {
+func (s *state) interfaceUsers(vars []int, fnOf func(int) int32) [][]int {
 	u := s.useIdx()
 	seen := make([]int32, s.m.Len()) // stamp: 1 + the variable's position
 	fnsOf := make([][]int, len(vars))
@@ -142,8 +132,8 @@ func (s *state) interfaceUsers(vars []int, fnOf []int32) [][]int {
 				i := int(x.inst)
 				switch {
 				case i == d:
-				case fnOf[i] >= 0:
-					fnsOf[vi] = append(fnsOf[vi], int(fnOf[i]))
+				case fnOf(i) >= 0:
+					fnsOf[vi] = append(fnsOf[vi], int(fnOf(i)))
 				case seen[i] != int32(vi+1):
 					seen[i] = int32(vi + 1)
 					queue = append(queue, i)
@@ -152,4 +142,33 @@ func (s *state) interfaceUsers(vars []int, fnOf []int32) [][]int {
 		}
 	}
 	return fnsOf
+}
+
+// bodies returns, as a function of an instruction's index, the function
+// whose body holds it (after its OpFunction, up to its OpFunctionEnd or,
+// without one, the module's end; the latest function where such bodies
+// overlap), or -1: a binary search, where a table of every instruction's
+// function would cost the module's size in memory.
+func (s *state) bodies() func(i int) int32 {
+	fns := s.x.Functions
+	// open[k]: the last function up to k without an OpFunctionEnd, whose
+	// body runs past every later function's.
+	open := make([]int32, len(fns))
+	last := int32(-1)
+	for k, fn := range fns {
+		if fn.End < 0 {
+			last = int32(k)
+		}
+		open[k] = last
+	}
+	return func(i int) int32 {
+		k := sort.Search(len(fns), func(k int) bool { return fns[k].Start >= i }) - 1
+		if k < 0 {
+			return -1
+		}
+		if fns[k].End < 0 || i <= fns[k].End {
+			return int32(k)
+		}
+		return open[k]
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"spvx/spirv"
 )
 
 // ifaceModule is a SPIR-V 1.4 module (every global variable is an
@@ -99,4 +101,41 @@ func TestInterfaceUsersLinear(t *testing.T) {
 			decl.String() + fns.String() + "%main = OpFunction %void None %fn\n%e = OpLabel\n" + calls.String() + "OpReturn\nOpFunctionEnd\n"
 	}
 	linearOnValid(t, "%d interface variables", module, 2000)
+}
+
+// TestBodiesMatchTable: bodies answers as the table of every
+// instruction's function it replaced, for regular function lists and for
+// the irregular ones Options.All may go on with (a function without an
+// OpFunctionEnd before others, instructions between functions).
+func TestBodiesMatchTable(t *testing.T) {
+	const n = 40
+	lists := [][]spirv.Function{
+		nil,
+		{{Start: 5, End: 12}, {Start: 13, End: 20}, {Start: 21, End: 39}},
+		{{Start: 5, End: 12}, {Start: 15, End: 20}, {Start: 25, End: -1}},
+		{{Start: 5, End: -1}, {Start: 10, End: 14}, {Start: 18, End: 22}, {Start: 30, End: -1}, {Start: 33, End: 35}},
+		{{Start: 0, End: -1}, {Start: 1, End: -1}, {Start: 2, End: 3}},
+	}
+	for c, fns := range lists {
+		want := make([]int32, n)
+		for i := range want {
+			want[i] = -1
+		}
+		for f, fn := range fns {
+			end := fn.End
+			if end < 0 {
+				end = n - 1
+			}
+			for i := fn.Start + 1; i <= end && i < n; i++ {
+				want[i] = int32(f)
+			}
+		}
+		s := &state{shared: &shared{x: &spirv.Index{Functions: fns}}}
+		of := s.bodies()
+		for i := range n {
+			if got := of(i); got != want[i] {
+				t.Errorf("list %d: instruction %d: function %d, want %d", c, i, got, want[i])
+			}
+		}
+	}
 }

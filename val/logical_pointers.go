@@ -159,8 +159,9 @@ func (s *state) logicalPointers() bool {
 		var sc spirv.StorageClass
 		// Instructions that may take any logical pointer need no look at
 		// their operands.
+		anyOK := logicalPointerOperandOK(in.Opcode)
 		for _, o := range in.Operands {
-			if logicalPointerOperandOK(in.Opcode) {
+			if anyOK {
 				break
 			}
 			if o.Kind != spirv.OperandKindIdRef {

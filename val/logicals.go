@@ -7,6 +7,20 @@ import "spvx/spirv"
 // OpSelect and the integer comparisons (also as OpSpecConstantOp
 // operations).
 
+// logicalsOps reports whether logicalsPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func logicalsOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpSpecConstantOp, spirv.OpAny, spirv.OpAll, spirv.OpIsNan, spirv.OpIsInf,
+		spirv.OpIsFinite, spirv.OpIsNormal, spirv.OpSignBitSet, spirv.OpFOrdEqual, spirv.OpFUnordEqual,
+		spirv.OpFOrdNotEqual, spirv.OpFUnordNotEqual, spirv.OpFOrdLessThan, spirv.OpFUnordLessThan,
+		spirv.OpFOrdGreaterThan, spirv.OpFUnordGreaterThan, spirv.OpFOrdLessThanEqual, spirv.OpFUnordLessThanEqual,
+		spirv.OpFOrdGreaterThanEqual, spirv.OpFUnordGreaterThanEqual, spirv.OpLessOrGreater, spirv.OpOrdered,
+		spirv.OpUnordered, spirv.OpLogicalEqual, spirv.OpLogicalNotEqual, spirv.OpLogicalOr, spirv.OpLogicalAnd,
+		spirv.OpLogicalNot, spirv.OpSelect, spirv.OpIEqual, spirv.OpINotEqual, spirv.OpUGreaterThan,
+		spirv.OpUGreaterThanEqual, spirv.OpULessThan, spirv.OpULessThanEqual, spirv.OpSGreaterThan,
+		spirv.OpSGreaterThanEqual, spirv.OpSLessThan, spirv.OpSLessThanEqual)
+}
+
 func (s *state) logicalsPass(i int, in *spirv.Instruction) bool {
 	op, first := in.Opcode, 2
 	if op == spirv.OpSpecConstantOp {

@@ -15,6 +15,18 @@ import "spvx/spirv"
 // be in the Function or Private storage class, following the data type
 // through pointers to the innermost pointer's storage class.
 
+// memoryOps reports whether memoryPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func memoryOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpVariable, spirv.OpUntypedVariableKHR, spirv.OpLoad, spirv.OpStore,
+		spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpInBoundsPtrAccessChain, spirv.OpUntypedAccessChainKHR,
+		spirv.OpUntypedInBoundsAccessChainKHR, spirv.OpPtrAccessChain, spirv.OpUntypedPtrAccessChainKHR,
+		spirv.OpUntypedInBoundsPtrAccessChainKHR, spirv.OpArrayLength, spirv.OpUntypedArrayLengthKHR, spirv.OpCopyMemory,
+		spirv.OpCopyMemorySized, spirv.OpPtrEqual, spirv.OpPtrNotEqual, spirv.OpPtrDiff, spirv.OpBufferPointerEXT,
+		spirv.OpCooperativeMatrixLengthKHR, spirv.OpSpecConstantOp, spirv.OpCooperativeMatrixLoadKHR,
+		spirv.OpCooperativeMatrixStoreKHR)
+}
+
 func (s *state) memoryPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpVariable, spirv.OpUntypedVariableKHR:

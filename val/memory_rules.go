@@ -237,7 +237,7 @@ func (s *state) load(i int, in *spirv.Instruction) bool {
 	}
 	ptrID := in.Words[3]
 	pj := s.defInst(ptrID)
-	if pj < 0 || !s.logicalPointerOK(s.m.Inst(pj).Opcode) {
+	if pj < 0 || !s.logicalPointerOK(s.m.Opcode(pj)) {
 		return s.fail(i, "", "OpLoad Pointer <id> %s is not a logical pointer.", s.idName(ptrID))
 	}
 	ptr := s.m.Inst(pj)
@@ -294,7 +294,7 @@ func (s *state) store(i int, in *spirv.Instruction) bool {
 	}
 	ptrID := in.Words[1]
 	pj := s.defInst(ptrID)
-	if pj < 0 || !s.logicalPointerOK(s.m.Inst(pj).Opcode) {
+	if pj < 0 || !s.logicalPointerOK(s.m.Opcode(pj)) {
 		return s.fail(i, "", "OpStore Pointer <id> %s is not a logical pointer.", s.idName(ptrID))
 	}
 	ptr := s.m.Inst(pj)
@@ -418,7 +418,7 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 	if rt == nil || rt.Op != want {
 		found := "unknown"
 		if j := s.defInst(in.TypeID); j >= 0 {
-			found = opName(s.m.Inst(j).Opcode)
+			found = opName(s.m.Opcode(j))
 		}
 		return s.fail(i, "", "The Result Type of Op%s <id> %s must be %s. Found Op%s.", name, s.idName(in.ResultID), want, found)
 	}
@@ -505,7 +505,7 @@ func (s *state) accessChain(i int, in *spirv.Instruction) bool {
 		want := s.typeOf(rt.Elem)
 		wantOp := "unknown"
 		if j := s.defInst(rt.Elem); j >= 0 {
-			wantOp = opName(s.m.Inst(j).Opcode)
+			wantOp = opName(s.m.Opcode(j))
 		}
 		same := ""
 		if want != nil && want.Op == pointee.Op {

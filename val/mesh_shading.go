@@ -152,7 +152,7 @@ func (s *state) meshInterfaceVars(ms *meshShared, models map[uint32]uint64) {
 // pointer type, if it is a struct; 0 otherwise.
 func (s *state) structUnderArrays(id uint32) uint32 {
 	j, ok := s.x.Def(id)
-	if !ok || s.m.Inst(j).Opcode != spirv.OpVariable {
+	if !ok || s.m.Opcode(j) != spirv.OpVariable {
 		return 0
 	}
 	t := s.typeWord(s.m.Inst(j).TypeID, 3)
@@ -163,6 +163,12 @@ func (s *state) structUnderArrays(id uint32) uint32 {
 		return 0
 	}
 	return t
+}
+
+// meshShadingOps reports whether meshShadingPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func meshShadingOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpEmitMeshTasksEXT, spirv.OpSetMeshOutputsEXT, spirv.OpVariable, spirv.OpLoad)
 }
 
 // meshShadingPass is MeshShadingPass.
@@ -204,7 +210,7 @@ func (s *state) emitMeshTasks(i int, in *spirv.Instruction) bool {
 		return false
 	}
 	j, ok := s.x.Def(s.opWord(in, 3))
-	if !ok || s.m.Inst(j).Opcode != spirv.OpVariable {
+	if !ok || s.m.Opcode(j) != spirv.OpVariable {
 		return s.fail(i, "", "Payload must be the result of a OpVariable")
 	}
 	payload := s.m.Inst(j)

@@ -10,6 +10,13 @@ import "spvx/spirv"
 // in execution_limitations.go; OpAbortKHR's Message logically matches its
 // Message Type.
 
+// miscOps reports whether miscPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func miscOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpUndef, spirv.OpPoisonKHR, spirv.OpIsHelperInvocationEXT, spirv.OpReadClockKHR,
+		spirv.OpAssumeTrueKHR, spirv.OpAbortKHR, spirv.OpExpectKHR)
+}
+
 func (s *state) miscPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpUndef, spirv.OpPoisonKHR:

@@ -10,6 +10,12 @@ import "spvx/spirv"
 // OpMemoryModel's environment rules, OpCapability CooperativeMatrixKHR,
 // ValidateFloatControls2 and ValidateDuplicateExecutionModes.
 
+// modeSettingOps reports whether modeSettingPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func modeSettingOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpEntryPoint, spirv.OpExecutionMode, spirv.OpExecutionModeId, spirv.OpMemoryModel, spirv.OpCapability)
+}
+
 func (s *state) modeSettingPass(i int, in *spirv.Instruction) bool {
 	switch in.Opcode {
 	case spirv.OpEntryPoint:
@@ -54,10 +60,14 @@ func (s *state) getModeInfo() *modeInfo {
 		mi.byFn[ep.Function] = e
 	}
 	for k := 0; k < s.m.Len(); k++ {
-		d := s.m.Inst(k)
-		if d.Opcode == spirv.OpFunction {
+		op := s.m.Opcode(k)
+		if op == spirv.OpFunction {
 			break
 		}
+		if op != spirv.OpDecorate && op != spirv.OpExecutionModeId {
+			continue // the opcode alone, for most of the declarations
+		}
+		d := s.m.Inst(k)
 		if d.Opcode == spirv.OpDecorate && len(d.Words) > 3 && spirv.Decoration(d.Words[2]) == spirv.DecorationBuiltIn &&
 			spirv.BuiltIn(d.Words[3]) == spirv.BuiltInWorkgroupSize {
 			mi.hasWGSize = true

@@ -9,6 +9,12 @@ import "spvx/spirv"
 // queries, the arithmetic, bitwise and logical group operations with
 // their ClusterSize or Ballot, and OpGroupNonUniformRotateKHR.
 
+// nonUniformOps reports whether nonUniformPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func nonUniformOps(op spirv.Opcode) bool {
+	return isNonUniformGroupOp(op) || opNamed(op, "OpGroupNonUniform")
+}
+
 func (s *state) nonUniformPass(i int, in *spirv.Instruction) bool {
 	res := in.TypeID
 	op := in.Opcode

@@ -19,6 +19,12 @@ const (
 	rqFloatPtResult = "expected Result Type to be 32-bit floating point scalar type"
 )
 
+// rayQueryOps reports whether rayQueryPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func rayQueryOps(op spirv.Opcode) bool {
+	return opNamed(op, "OpRayQuery")
+}
+
 // rayQueryPass is RayQueryPass: it applies the rule of in's opcode. The
 // rules are chosen by switches over constants, never function values: a
 // function value given in would move every instruction of the second
@@ -279,7 +285,7 @@ func (s *state) rayQueryPointer(in *spirv.Instruction, k int) string {
 func (s *state) intersectionID(in *spirv.Instruction) string {
 	id := s.opWord(in, 3)
 	j, ok := s.x.Def(id)
-	if !ok || !isConstantOp(s.m.Inst(j).Opcode) || !s.isIntN(s.typeOfValue(id), 32) {
+	if !ok || !isConstantOp(s.m.Opcode(j)) || !s.isIntN(s.typeOfValue(id), 32) {
 		return "expected Intersection ID to be a constant 32-bit int scalar"
 	}
 	return ""

@@ -182,11 +182,16 @@ func (s *state) getStorageLimits() []limitKind {
 	}
 	s.storageLimitsDone = true
 	var lims []limitKind
+declarations:
 	for j := 0; j < s.m.Len(); j++ {
-		def := s.m.Inst(j)
-		if def.Opcode == spirv.OpFunction {
-			break
+		switch s.m.Opcode(j) {
+		case spirv.OpFunction:
+			break declarations
+		case spirv.OpTypePointer, spirv.OpVariable:
+		default:
+			continue // most of the module: read no more than the opcode
 		}
+		def := s.m.Inst(j)
 		var sc spirv.StorageClass
 		switch {
 		case def.Opcode == spirv.OpTypePointer && len(def.Words) > 2:

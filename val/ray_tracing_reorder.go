@@ -11,6 +11,12 @@ import "spvx/spirv"
 // models each instruction may run in; and RayReorderEXTPass, the same
 // for SPV_EXT_shader_invocation_reorder's OpTypeHitObjectEXT.
 
+// rayReorderNVOps reports whether rayReorderNVPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func rayReorderNVOps(op spirv.Opcode) bool {
+	return opNamed(op, "OpHitObject") || opNamed(op, "OpReorderThread")
+}
+
 // rayReorderNVPass is RayReorderNVPass.
 func (s *state) rayReorderNVPass(i int, in *spirv.Instruction) bool {
 	op := in.Opcode
@@ -366,6 +372,12 @@ func (s *state) reorderThreadNV(in *spirv.Instruction) string {
 		return "bits must be a 32-bit int scalar"
 	}
 	return ""
+}
+
+// rayReorderEXTOps reports whether rayReorderEXTPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func rayReorderEXTOps(op spirv.Opcode) bool {
+	return rayReorderNVOps(op)
 }
 
 // rayReorderEXTPass is RayReorderEXTPass (SPV_EXT_shader_invocation_reorder):

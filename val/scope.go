@@ -14,7 +14,7 @@ import "spvx/spirv"
 // idOpcode is GetIdOpcode: the opcode defining id, 0 (OpNop) if none.
 func (s *state) idOpcode(id uint32) spirv.Opcode {
 	if j, ok := s.x.Def(id); ok {
-		return s.m.Inst(j).Opcode
+		return s.m.Opcode(j)
 	}
 	return spirv.OpNop
 }

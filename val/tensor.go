@@ -20,6 +20,12 @@ const (
 	tsAvail  = "MakeElementAvailableARM requires NonPrivateElementARM."
 )
 
+// tensorOps reports whether tensorPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func tensorOps(op spirv.Opcode) bool {
+	return op == spirv.OpTensorReadARM || op == spirv.OpTensorWriteARM || op == spirv.OpTensorQuerySizeARM
+}
+
 // tensorPass is TensorPass: it applies the rule of in's opcode.
 func (s *state) tensorPass(i int, in *spirv.Instruction) bool {
 	var msg string
@@ -77,7 +83,7 @@ func (s *state) isArrayOfLength(t uint32, length uint64) bool {
 	}
 	lid := s.typeWord(t, 3)
 	j, ok := s.x.Def(lid)
-	if !ok || !isConstantOp(s.m.Inst(j).Opcode) {
+	if !ok || !isConstantOp(s.m.Opcode(j)) {
 		return false
 	}
 	v, ok := s.constUint(lid)
@@ -181,7 +187,7 @@ func (s *state) tensorQuerySize(in *spirv.Instruction) string {
 		return tsRanked
 	}
 	j, ok := s.x.Def(w[4])
-	if !ok || !isConstantOp(s.m.Inst(j).Opcode) || !s.isIntScalar(s.m.Inst(j).TypeID) {
+	if !ok || !isConstantOp(s.m.Opcode(j)) || !s.isIntScalar(s.m.Inst(j).TypeID) {
 		return "Dimension must come from a constant instruction of scalar integer type."
 	}
 	rank, ok1 := s.constUint(s.typeWord(tt, 3))
@@ -190,6 +196,15 @@ func (s *state) tensorQuerySize(in *spirv.Instruction) string {
 		return fmt.Sprintf("Dimension (%d) must be less than the Rank of Tensor (%d).", dim, rank)
 	}
 	return ""
+}
+
+// tensorLayoutOps reports whether tensorLayoutPass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func tensorLayoutOps(op spirv.Opcode) bool {
+	return opIn(op, spirv.OpCreateTensorLayoutNV, spirv.OpCreateTensorViewNV, spirv.OpTensorLayoutSetBlockSizeNV,
+		spirv.OpTensorLayoutSetDimensionNV, spirv.OpTensorLayoutSetStrideNV, spirv.OpTensorLayoutSliceNV,
+		spirv.OpTensorLayoutSetClampValueNV, spirv.OpTensorViewSetDimensionNV, spirv.OpTensorViewSetStrideNV,
+		spirv.OpTensorViewSetClipNV)
 }
 
 // tensorLayoutPass is TensorLayoutPass (SPV_NV_tensor_addressing): the
@@ -415,7 +430,7 @@ func (s *state) tensorARMType(in *spirv.Instruction) string {
 // not known).
 func (s *state) tensorShape(shape uint32, r uint64) string {
 	j, ok := s.x.Def(shape)
-	if !ok || !isConstantOp(s.m.Inst(j).Opcode) {
+	if !ok || !isConstantOp(s.m.Opcode(j)) {
 		return fmt.Sprintf("OpTypeTensorARM Shape <id> %s is not a constant instruction.", s.idName(shape))
 	}
 	st := s.typeOfValue(shape)
@@ -491,7 +506,7 @@ func (s *state) tensorConstituent(i int, in *spirv.Instruction, rt, p, ct uint32
 	tw := s.m.Inst(s.defInst(rt)).Words
 	rank, _ := s.constUint(tw[3])
 	cj := s.defInst(ct)
-	if cj < 0 || s.m.Inst(cj).Opcode != spirv.OpTypeTensorARM {
+	if cj < 0 || s.m.Opcode(cj) != spirv.OpTypeTensorARM {
 		return s.fail(i, "", "Op%s Constituent <id> %s must be an OpTypeTensorARM.", name, s.idName(p))
 	}
 	cw := s.m.Inst(cj).Words

@@ -7,6 +7,12 @@ import "spvx/spirv"
 // which is where SPV_EXT_float8 and SPV_EXT_ocp_microscaling_types types
 // are gated (OCP-MX-RULES.md §2.2 B).
 
+// typeOps reports whether typePass can act on an instruction of opcode op
+// (passGate runs it on no other: a new case there needs its opcode here).
+func typeOps(op spirv.Opcode) bool {
+	return spirv.DeclaresType(op) || op == spirv.OpTypeForwardPointer
+}
+
 func (s *state) typePass(i int, in *spirv.Instruction) bool {
 	if !spirv.DeclaresType(in.Opcode) && in.Opcode != spirv.OpTypeForwardPointer {
 		return false
@@ -56,10 +62,10 @@ func (s *state) typeStructMembers(i int, in *spirv.Instruction) bool {
 			return s.fail(i, "", "Structure members may not be self references")
 		}
 		j, ok := s.x.Def(m)
-		if !ok || !spirv.DeclaresType(s.m.Inst(j).Opcode) {
+		if !ok || !spirv.DeclaresType(s.m.Opcode(j)) {
 			return s.fail(i, "", "OpTypeStruct Member Type <id> %s is not a type.", s.idName(m))
 		}
-		switch s.m.Inst(j).Opcode {
+		switch s.m.Opcode(j) {
 		case spirv.OpTypeVoid:
 			return s.fail(i, "", "Structures cannot contain a void type.")
 		case spirv.OpTypeStruct:
@@ -309,7 +315,7 @@ func (s *state) typeVector(i int, in *spirv.Instruction) bool {
 	comp, n := in.Words[2], in.Words[3]
 	var compOp spirv.Opcode
 	if j, ok := s.x.Def(comp); ok {
-		compOp = s.m.Inst(j).Opcode
+		compOp = s.m.Opcode(j)
 	}
 	if s.caps.has(spirv.CapabilityMaskedGatherScatterINTEL) {
 		if compOp != spirv.OpTypePointer && !isScalarTypeOp(compOp) {
@@ -334,7 +340,7 @@ func (s *state) typeVector(i int, in *spirv.Instruction) bool {
 // defOp returns the opcode defining id, OpNop for none.
 func (s *state) defOp(id uint32) spirv.Opcode {
 	if j, ok := s.x.Def(id); ok {
-		return s.m.Inst(j).Opcode
+		return s.m.Opcode(j)
 	}
 	return spirv.OpNop
 }
@@ -383,7 +389,7 @@ func (s *state) typeMatrix(i int, in *spirv.Instruction) bool {
 		return false
 	}
 	j, ok := s.x.Def(in.Words[2])
-	if !ok || s.m.Inst(j).Opcode != spirv.OpTypeVector {
+	if !ok || s.m.Opcode(j) != spirv.OpTypeVector {
 		return s.fail(i, "", "Columns in a matrix must be of type vector.")
 	}
 	col := s.m.Inst(j)
@@ -418,7 +424,7 @@ func (s *state) typeArray(i int, in *spirv.Instruction, name string) bool {
 	}
 	length := in.Words[3]
 	j, ok := s.x.Def(length)
-	if !ok || !isConstantOp(s.m.Inst(j).Opcode) {
+	if !ok || !isConstantOp(s.m.Opcode(j)) {
 		return s.fail(i, "", "OpTypeArray Length <id> %s is not a scalar constant type.", s.idName(length))
 	}
 	c := s.m.Inst(j)

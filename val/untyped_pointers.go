@@ -174,7 +174,7 @@ func (s *state) baseVariableData(base uint32) (uint32, bool) {
 // each the base of an access chain, cost linear time; a cycle (possible
 // only in an invalid module) ends at -1.
 func (s *state) copySource(j int) int {
-	if j < 0 || s.m.Inst(j).Opcode != spirv.OpCopyObject {
+	if j < 0 || s.m.Opcode(j) != spirv.OpCopyObject {
 		return j
 	}
 	if s.copyBase == nil {

@@ -25,13 +25,11 @@ type use struct {
 // IDOperands: Result Type included) by the instruction that defines the
 // id, in module order: the uses of the id that instruction d defines are
 // uses[start[d]:start[d+1]]. An id no instruction defines has its uses in
-// undefined. block gives the OpLabel id of the block each instruction is
-// in (the OpLabel's own for an OpLabel; 0 outside functions' blocks).
+// undefined.
 type useIndex struct {
 	start     []int32
 	uses      []use
 	undefined map[uint32][]use
-	block     []uint32
 }
 
 // sharedUses builds the useIndex once per validation, on first need.
@@ -52,17 +50,9 @@ func (s *state) useIdx() *useIndex {
 // stays in module order and the lists take one exact allocation).
 func buildUseIndex(m *spirv.Module, x *spirv.Index) *useIndex {
 	n := m.Len()
-	u := &useIndex{start: make([]int32, n+1), block: make([]uint32, n)}
-	var block uint32
+	u := &useIndex{start: make([]int32, n+1)}
 	for i := 0; i < n; i++ {
 		in := m.Inst(i)
-		switch in.Opcode {
-		case spirv.OpLabel:
-			block = in.ResultID
-		case spirv.OpFunctionEnd:
-			block = 0
-		}
-		u.block[i] = block
 		for k, id := range in.IDOperands() {
 			if d, ok := x.Def(id); ok {
 				u.start[d+1]++
@@ -77,19 +67,22 @@ func buildUseIndex(m *spirv.Module, x *spirv.Index) *useIndex {
 	for d := 1; d <= n; d++ {
 		u.start[d] += u.start[d-1]
 	}
-	// next[d] is where d's next use goes: its beginning, advancing.
-	next := make([]int32, n)
-	copy(next, u.start)
+	// start[d] is where d's next use goes while they are placed: its
+	// beginning, advancing to its end, which is d+1's beginning; one
+	// shift then gives the beginnings back (no second table of the
+	// module's size).
 	u.uses = make([]use, u.start[n])
 	for i := 0; i < n; i++ {
 		in := m.Inst(i)
 		for k, id := range in.IDOperands() {
 			if d, ok := x.Def(id); ok {
-				u.uses[next[d]] = use{int32(i), int32(k)}
-				next[d]++
+				u.uses[u.start[d]] = use{int32(i), int32(k)}
+				u.start[d]++
 			}
 		}
 	}
+	copy(u.start[1:], u.start[:n])
+	u.start[0] = 0
 	return u
 }
 

@@ -3,7 +3,9 @@ package val
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -112,10 +114,14 @@ type scratch struct {
 	nameLookups int  // ids named by disassembling their definition alone
 	allNamed    bool // names holds every defined id's name
 
-	structDepth     map[uint32]uint32 // OpTypeStruct nesting depth, by id (first loop)
-	containsCache   map[uint32]uint8  // see contains
-	curLabel        uint32            // the block the second loop is in
-	logicalPtrCache map[uint32]int64  // see firstLogicalPointer
+	structDepth   map[uint32]uint32 // OpTypeStruct nesting depth, by id (first loop)
+	containsCache map[uint32]uint8  // see contains
+	curLabel      uint32            // the block the second loop is in
+	// inst: the instruction the second loop visits, kept here because a
+	// local passed by pointer to the passes' function values would be
+	// allocated on the heap for every instruction.
+	inst            spirv.Instruction
+	logicalPtrCache map[uint32]int64 // see firstLogicalPointer
 
 	uniqueTypes map[string]bool  // see typeUniqueness
 	blockNest   map[uint32]bool  // see nestsBlock
@@ -533,50 +539,106 @@ func (s *state) fork() *state {
 	return &state{shared: s.shared}
 }
 
-// secondLoopInst applies the second loop's passes, in SPIRV-Tools' order,
-// to instruction i, and reports whether validation must stop. A new pass
-// gets one line here, at the position spirv-val runs it.
-func (s *state) secondLoopInst(i int) bool {
-	in := s.m.Inst(i)
-	switch {
-	case s.miscPass(i, &in) && s.stopped():
-	case s.debugPass(i, &in) && s.stopped():
-	case s.annotationPass(i, &in) && s.stopped():
-	case s.extensionPass(i, &in) && s.stopped():
-	case s.extInstPass(i, &in) && s.stopped():
-	case s.modeSettingPass(i, &in) && s.stopped():
-	case s.typePass(i, &in) && s.stopped():
-	case s.constantPass(i, &in) && s.stopped():
-	case s.memoryPass(i, &in) && s.stopped():
-	case s.functionPass(i, &in) && s.stopped():
-	case s.imagePass(i, &in) && s.stopped():
-	case s.conversionPass(i, &in) && s.stopped():
-	case s.compositesPass(i, &in) && s.stopped():
-	case s.arithmeticsPass(i, &in) && s.stopped():
-	case s.bitwisePass(i, &in) && s.stopped():
-	case s.logicalsPass(i, &in) && s.stopped():
-	case s.controlFlowPass(i, &in) && s.stopped():
-	case s.derivativesPass(i, &in) && s.stopped():
-	case s.executionLimitsPass(i, &in) && s.stopped():
-	case s.atomicsPass(i, &in) && s.stopped():
-	case s.barriersPass(i, &in) && s.stopped():
-	case s.dotProductPass(i, &in) && s.stopped():
-	case s.bitcastShufflePass(i, &in) && s.stopped():
-	case s.nonUniformPass(i, &in) && s.stopped():
-	case s.literalsPass(i, &in) && s.stopped():
-	case s.rayQueryPass(i, &in) && s.stopped():
-	case s.rayTracingPass(i, &in) && s.stopped():
-	case s.rayReorderNVPass(i, &in) && s.stopped():
-	case s.rayReorderEXTPass(i, &in) && s.stopped():
-	case s.meshShadingPass(i, &in) && s.stopped():
-	case s.tensorLayoutPass(i, &in) && s.stopped():
-	case s.tensorPass(i, &in) && s.stopped():
-	case s.graphPass(i, &in) && s.stopped():
-	case s.invalidTypePass(i, &in) && s.stopped():
-	default:
-		return false
+// secondLoopPass is one pass of the second loop: run checks instruction
+// i, ops (nil for a pass that looks at every instruction) says which
+// opcodes it can act on.
+type secondLoopPass struct {
+	run func(s *state, i int, in *spirv.Instruction) bool
+	ops func(op spirv.Opcode) bool
+}
+
+// secondLoopPasses are the second loop's passes, in SPIRV-Tools' order. A
+// new pass gets one line here, at the position spirv-val runs it.
+var secondLoopPasses = [...]secondLoopPass{
+	{(*state).miscPass, miscOps},
+	{(*state).debugPass, debugOps},
+	{(*state).annotationPass, annotationOps},
+	{(*state).extensionPass, extensionOps},
+	{(*state).extInstPass, extInstOps},
+	{(*state).modeSettingPass, modeSettingOps},
+	{(*state).typePass, typeOps},
+	{(*state).constantPass, constantOps},
+	{(*state).memoryPass, memoryOps},
+	{(*state).functionPass, functionOps},
+	{(*state).imagePass, imagePassOps},
+	{(*state).conversionPass, conversionOps},
+	{(*state).compositesPass, compositesOps},
+	{(*state).arithmeticsPass, arithmeticsOps},
+	{(*state).bitwisePass, bitwiseOps},
+	{(*state).logicalsPass, logicalsOps},
+	{(*state).controlFlowPass, nil}, // tracks the current block on every OpLabel
+	{(*state).derivativesPass, derivativesOps},
+	{(*state).executionLimitsPass, executionLimitsOps},
+	{(*state).atomicsPass, atomicsOps},
+	{(*state).barriersPass, barriersOps},
+	{(*state).dotProductPass, dotProductOps},
+	{(*state).bitcastShufflePass, bitcastShuffleOps},
+	{(*state).nonUniformPass, nonUniformOps},
+	{(*state).literalsPass, nil}, // any instruction's typed literals
+	{(*state).rayQueryPass, rayQueryOps},
+	{(*state).rayTracingPass, nil}, // any instruction using a ray-tracing storage class
+	{(*state).rayReorderNVPass, rayReorderNVOps},
+	{(*state).rayReorderEXTPass, rayReorderEXTOps},
+	{(*state).meshShadingPass, meshShadingOps},
+	{(*state).tensorLayoutPass, tensorLayoutOps},
+	{(*state).tensorPass, tensorOps},
+	{(*state).graphPass, graphOps},
+	{(*state).invalidTypePass, nil}, // spec-strict rules of any instruction
+}
+
+// passGate gives, by opcode, the bit set of the secondLoopPasses that can
+// act on it: most passes look at a few opcodes, and asking all of them
+// about every instruction was a quarter of the second loop's time on
+// big.spv. Opcodes the grammar does not know get every pass.
+var passGate = sync.OnceValue(func() []uint64 {
+	var gate []uint64
+	for _, info := range spirv.Instructions() {
+		op := info.Opcode
+		for int(op) >= len(gate) {
+			gate = append(gate, ^uint64(0))
+		}
+		var set uint64
+		for k, p := range secondLoopPasses {
+			if p.ops == nil || p.ops(op) {
+				set |= 1 << k
+			}
+		}
+		gate[op] = set
 	}
-	return true
+	return gate
+})
+
+// passesFor is passGate's bit set for op.
+func passesFor(op spirv.Opcode) uint64 {
+	if gate := passGate(); int(op) < len(gate) {
+		return gate[op]
+	}
+	return ^uint64(0)
+}
+
+// opIn reports whether op is one of ops.
+func opIn(op spirv.Opcode, ops ...spirv.Opcode) bool {
+	return slices.Contains(ops, op)
+}
+
+// opNamed reports whether op's grammar name starts with prefix: a family
+// of opcodes named alike, which a pass gate may take whole.
+func opNamed(op spirv.Opcode, prefix string) bool {
+	return op.Info() != nil && strings.HasPrefix(op.String(), prefix)
+}
+
+// secondLoopInst applies the second loop's passes that can act on
+// instruction i's opcode, in SPIRV-Tools' order, and reports whether
+// validation must stop.
+func (s *state) secondLoopInst(i int) bool {
+	s.inst = s.m.Inst(i)
+	in := &s.inst
+	for g := passesFor(in.Opcode); g != 0; g &= g - 1 {
+		if secondLoopPasses[bits.TrailingZeros64(g)].run(s, i, in) && s.stopped() {
+			return true
+		}
+	}
+	return false
 }
 
 // idName is SPIRV-Tools' getIdName: '5[%name]'.
@@ -679,3 +741,6 @@ func FromDecodeError(err error) (Error, bool) {
 	}
 	return Error{}, false
 }
+
+// passGate's bit sets hold at most 64 passes.
+var _ [64 - len(secondLoopPasses)]struct{}

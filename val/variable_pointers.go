@@ -181,7 +181,10 @@ func (s *state) vpCalls(vp *varPointers) {
 		}
 	}
 	for i := 0; i < s.m.Len(); i++ {
-		if in := s.m.Inst(i); in.Opcode == spirv.OpFunctionCall && len(in.Words) > 3 {
+		if s.m.Opcode(i) != spirv.OpFunctionCall {
+			continue
+		}
+		if in := s.m.Inst(i); len(in.Words) > 3 {
 			vp.calls[in.Words[3]] = append(vp.calls[in.Words[3]], i)
 		}
 	}
@@ -559,7 +562,7 @@ func (s *state) vpReturns(vp *varPointers, w []uint32, out []int) []int {
 	{
 		fn := s.x.Functions[f]
 		for _, b := range fn.Blocks {
-			if b.End >= 0 && b.End < s.m.Len() && s.m.Inst(b.End).Opcode == spirv.OpReturnValue {
+			if b.End >= 0 && b.End < s.m.Len() && s.m.Opcode(b.End) == spirv.OpReturnValue {
 				out = append(out, b.End)
 			}
 		}
