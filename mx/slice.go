@@ -195,19 +195,14 @@ func (e *sliceEncoder) encode16(dst []uint8, src []uint16, half bool) {
 	if n := encode16Kernel(e, dst, src, half); n > 0 {
 		dst, src = dst[n:], src[n:]
 	}
+	// The rest (the formats and modes without a 16-bit kernel, and tails)
+	// goes through float32 bits a chunk at a time, widened exactly (by
+	// widen16's kernel where there is one) and encoded by encodeBits.
 	var buf [sliceChunk]uint32
 	for len(src) > 0 {
 		n := min(len(src), len(buf))
 		b := buf[:n]
-		if half {
-			for i, h := range src[:n] {
-				b[i] = halfBits(h)
-			}
-		} else {
-			for i, h := range src[:n] {
-				b[i] = uint32(h) << 16
-			}
-		}
+		widen16(unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n), src[:n], half)
 		e.encodeBits(dst[:n], b)
 		dst, src = dst[n:], src[n:]
 	}
