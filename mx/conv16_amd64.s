@@ -617,9 +617,8 @@ qifnan:
 	VPBLENDVB Y5, Y9, y, y
 
 // D16BF stores the float32 in Y0-Y3 (elements 0-31; every value is a
-// bfloat16, so the top halves are exact) as 32 bfloat16; D16H converts
-// them with VCVTPS2PH to nearest even (imm 0), HalfFromFloat32's RTE
-// result (the canonical NaN gives 0x7E00).
+// bfloat16, so the top halves are exact) as 32 bfloat16; binary16 output
+// stores with OUTH16 (above).
 #define D16BF \
 	VPSRLD    $16, Y0, Y0; \
 	VPSRLD    $16, Y1, Y1; \
@@ -631,16 +630,6 @@ qifnan:
 	VPERMQ    $0xd8, Y2, Y2; \
 	VMOVDQU   Y0, 0(DI); \
 	VMOVDQU   Y2, 32(DI)
-
-#define D16H \
-	VCVTPS2PH $0, Y0, X0; \
-	VCVTPS2PH $0, Y1, X1; \
-	VCVTPS2PH $0, Y2, X2; \
-	VCVTPS2PH $0, Y3, X3; \
-	VMOVDQU   X0, 0(DI); \
-	VMOVDQU   X1, 16(DI); \
-	VMOVDQU   X2, 32(DI); \
-	VMOVDQU   X3, 48(DI)
 
 // D16LOOP decodes CX codes (a multiple of 32) at SI with dec and stores
 // them with out at DI.
@@ -683,7 +672,7 @@ TEXT ·decodeIHalfAVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-	D16LOOP(IDEC8, D16H, dih2loop, dih2done)
+	D16LOOP(IDEC8, OUTH16, dih2loop, dih2done)
 
 // func decodeEBF16AVX2(dst *uint16, src *byte, n int)
 TEXT ·decodeEBF16AVX2(SB), NOSPLIT, $0-24
@@ -697,4 +686,4 @@ TEXT ·decodeEHalfAVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-	D16LOOP(EDEC8, D16H, deh2loop, deh2done)
+	D16LOOP(EDEC8, OUTH16, deh2loop, deh2done)
