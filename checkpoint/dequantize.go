@@ -16,7 +16,7 @@ type DequantizeOptions struct {
 	// "" restores the dtype recorded at quantization (BF16 for a gpt-oss
 	// pair without a record).
 	DType    string
-	Workers  int // goroutines converting pieces of a tensor; 0 means GOMAXPROCS
+	Workers  int // goroutines converting pieces of a tensor (at most 256); 0 means GOMAXPROCS
 	Progress func(Progress)
 	Force    bool // overwrite existing output files
 }

@@ -19,12 +19,16 @@ import (
 // a piece's input and output stay in a 1 MiB L2 cache.
 const quantSeg = 1 << 17
 
-// workerCount is Options.Workers, or GOMAXPROCS for 0.
+// maxWorkers bounds Options.Workers: each worker holds its own buffers,
+// so a huge count must not allocate a buffer set per requested goroutine.
+const maxWorkers = 256
+
+// workerCount is Options.Workers (at most maxWorkers), or GOMAXPROCS for 0.
 func workerCount(w int) int {
 	if w <= 0 {
-		return runtime.GOMAXPROCS(0)
+		w = runtime.GOMAXPROCS(0)
 	}
-	return w
+	return min(w, maxWorkers)
 }
 
 // runPieces calls do(w, i, pc) for every piece of g, pieces in order i,

@@ -146,3 +146,17 @@ func TestDequantizePiecesInParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerCountBounded: a huge Options.Workers does not become a buffer
+// set per goroutine asked for.
+func TestWorkerCountBounded(t *testing.T) {
+	if got := workerCount(1 << 40); got != maxWorkers {
+		t.Errorf("workerCount(2^40) = %d, want %d", got, maxWorkers)
+	}
+	if got := workerCount(3); got != 3 {
+		t.Errorf("workerCount(3) = %d", got)
+	}
+	if got := workerCount(0); got < 1 {
+		t.Errorf("workerCount(0) = %d", got)
+	}
+}

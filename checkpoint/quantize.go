@@ -24,7 +24,7 @@ type Options struct {
 	Layout    Layout
 	Filter    Filter
 	Stats     bool // measure each quantized tensor's error (max abs, RMSE)
-	Workers   int  // goroutines converting pieces of a tensor; 0 means GOMAXPROCS
+	Workers   int  // goroutines converting pieces of a tensor (at most 256); 0 means GOMAXPROCS
 	Progress  func(Progress)
 	Force     bool // overwrite existing output files
 }
